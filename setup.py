@@ -1,0 +1,23 @@
+"""Build of the C extension; all metadata lives in pyproject.toml."""
+import glob
+import os
+
+from setuptools import Extension, setup
+
+# The core is plain C99 with no Python.h; the binding is the only file that touches CPython.
+CORE_SOURCES = sorted(glob.glob(os.path.join("src", "core", "*.c")))
+
+extra = ["-Wall", "-Wextra", "-Wno-missing-field-initializers"]
+if os.environ.get("PCTCODEC_WERROR"):
+    extra.append("-Werror")
+
+setup(
+    ext_modules=[
+        Extension(
+            "pctcodec._pctcodec",
+            sources=[os.path.join("src", "_pctcodec.c"), *CORE_SOURCES],
+            include_dirs=[os.path.join("src", "core")],
+            extra_compile_args=extra,
+        )
+    ]
+)

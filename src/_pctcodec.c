@@ -1,0 +1,879 @@
+/* CPython binding of the pct core: argument parsing, str kinds, buffers,
+ * exceptions. The encoding and decoding themselves happen in src/core.
+ *
+ * Every public function reproduces urllib.parse of the interpreter it is built
+ * for, down to the type of the result and the class of the exception; the
+ * comments name the urllib behaviour each branch mirrors.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <string.h>
+
+#include "pct.h"
+
+#if PY_VERSION_HEX < 0x030A0000
+static inline PyObject *Py_NewRef(PyObject *o)
+{
+    Py_INCREF(o);
+    return o;
+}
+#endif
+
+/* Runs `stmt` with the GIL released when `cond` holds. */
+#define MAYBE_WITHOUT_GIL(cond, stmt)     \
+    do {                                  \
+        if (cond) {                       \
+            Py_BEGIN_ALLOW_THREADS stmt;  \
+            Py_END_ALLOW_THREADS          \
+        } else {                          \
+            stmt;                         \
+        }                                 \
+    } while (0)
+
+/* Inputs at least this long are processed with the GIL released when the
+ * input cannot change under us (str and bytes are immutable). */
+#define NOGIL_MIN_LENGTH 65536
+
+typedef struct {
+    pct_set set_slash;       /* unreserved + '/' : quote's default safe */
+    pct_set set_unreserved;  /* unreserved only  : quote_plus's default safe */
+    PyObject *last_safe;     /* exact str or bytes whose set is in last_set */
+    pct_set last_set;
+    PyObject *s_encode, *s_decode, *s_split, *s_replace;
+    PyObject *s_utf8, *s_strict, *s_replace_errors;
+    PyObject *s_percent, *s_plus, *s_space, *b_space, *s_empty;
+} module_state;
+
+static inline module_state *get_state(PyObject *module)
+{
+    return (module_state *)PyModule_GetState(module);
+}
+
+/* ---------------------------------------------------------------------------
+ * Arguments: METH_FASTCALL | METH_KEYWORDS without building a dict.
+ */
+typedef struct {
+    const char *fname;
+    const char *const *names;
+    int nparams;
+    int nrequired;
+} argspec;
+
+static int parse_args(const argspec *spec, PyObject *const *args, Py_ssize_t nargs,
+                      PyObject *kwnames, PyObject **out)
+{
+    for (int i = 0; i < spec->nparams; i++)
+        out[i] = NULL;
+    if (nargs > spec->nparams) {
+        PyErr_Format(PyExc_TypeError, "%s() takes at most %d arguments (%zd given)",
+                     spec->fname, spec->nparams, nargs);
+        return -1;
+    }
+    for (Py_ssize_t i = 0; i < nargs; i++)
+        out[i] = args[i];
+    Py_ssize_t nkw = kwnames ? PyTuple_GET_SIZE(kwnames) : 0;
+    for (Py_ssize_t k = 0; k < nkw; k++) {
+        PyObject *key = PyTuple_GET_ITEM(kwnames, k);
+        int j = 0;
+        while (j < spec->nparams && PyUnicode_CompareWithASCIIString(key, spec->names[j]) != 0)
+            j++;
+        if (j == spec->nparams) {
+            PyErr_Format(PyExc_TypeError, "%s() got an unexpected keyword argument '%U'",
+                         spec->fname, key);
+            return -1;
+        }
+        if (out[j]) {
+            PyErr_Format(PyExc_TypeError, "%s() got multiple values for argument '%s'",
+                         spec->fname, spec->names[j]);
+            return -1;
+        }
+        out[j] = args[nargs + k];
+    }
+    for (int i = 0; i < spec->nrequired; i++) {
+        if (!out[i]) {
+            PyErr_Format(PyExc_TypeError, "%s() missing required argument '%s' (pos %d)",
+                         spec->fname, spec->names[i], i + 1);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+/* ---------------------------------------------------------------------------
+ * Codec names and error handlers the fast paths handle themselves; any other
+ * value goes through str.encode / bytes.decode, exactly as urllib calls them.
+ */
+static int is_utf8_name(PyObject *name)
+{
+    if (!PyUnicode_CheckExact(name) || !PyUnicode_IS_ASCII(name))
+        return 0;
+    Py_ssize_t n = PyUnicode_GET_LENGTH(name);
+    const char *s = (const char *)PyUnicode_1BYTE_DATA(name);
+    if (n != 4 && n != 5)
+        return 0;
+    char low[6] = {0};
+    for (Py_ssize_t i = 0; i < n; i++)
+        low[i] = (char)((s[i] >= 'A' && s[i] <= 'Z') ? s[i] + 32 : s[i]);
+    return strcmp(low, "utf-8") == 0 || strcmp(low, "utf_8") == 0 || strcmp(low, "utf8") == 0;
+}
+
+/* The error handler's name as a C string when it is one of the built-in ones
+ * (so that no lookup can fail later), else NULL. */
+static const char *builtin_errors(PyObject *errors)
+{
+    static const char *const known[] = {"strict", "replace", "ignore", "surrogateescape",
+                                        "surrogatepass", "backslashreplace", NULL};
+    if (!PyUnicode_CheckExact(errors) || !PyUnicode_IS_ASCII(errors))
+        return NULL;
+    for (int i = 0; known[i]; i++)
+        if (PyUnicode_CompareWithASCIIString(errors, known[i]) == 0)
+            return known[i];
+    return NULL;
+}
+
+/* ---------------------------------------------------------------------------
+ * Safe sets. urllib keeps the ASCII characters of a str `safe`
+ * (safe.encode('ascii', 'ignore')) and otherwise bytes([c for c in safe if c < 128]).
+ */
+static int set_from_text(pct_set *set, PyObject *safe)
+{
+    int kind = PyUnicode_KIND(safe);
+    const void *data = PyUnicode_DATA(safe);
+    Py_ssize_t n = PyUnicode_GET_LENGTH(safe);
+    for (Py_ssize_t i = 0; i < n; i++) {
+        Py_UCS4 c = PyUnicode_READ(kind, data, i);
+        if (c < 0x80)
+            pct_set_add(set, (unsigned char)c);
+    }
+    return 0;
+}
+
+/* bytes([c for c in safe if c < 128]) for a `safe` that is neither str nor bytes. */
+static PyObject *safe_items_as_bytes(PyObject *safe)
+{
+    PyObject *it = PyObject_GetIter(safe);
+    if (!it)
+        return NULL;
+    PyObject *limit = PyLong_FromLong(128);
+    PyObject *kept = PyList_New(0);
+    PyObject *item, *result = NULL;
+    if (!limit || !kept)
+        goto done;
+    while ((item = PyIter_Next(it))) {
+        int lt = PyObject_RichCompareBool(item, limit, Py_LT);
+        int failed = lt < 0 || (lt && PyList_Append(kept, item) < 0);
+        Py_DECREF(item);
+        if (failed)
+            goto done;
+    }
+    if (!PyErr_Occurred())
+        result = PyBytes_FromObject(kept);
+done:
+    Py_DECREF(it);
+    Py_XDECREF(limit);
+    Py_XDECREF(kept);
+    return result;
+}
+
+/* keep := unreserved + the ASCII part of `safe` (the default set when safe is NULL).
+ * The set of the last exact str/bytes `safe` is kept for the next call. */
+static int resolve_safe(module_state *st, PyObject *safe, const pct_set *dflt, pct_set *keep)
+{
+    if (!safe) {
+        *keep = *dflt;
+        return 0;
+    }
+    if (safe == st->last_safe) {
+        *keep = st->last_set;
+        return 0;
+    }
+    *keep = st->set_unreserved;
+    if (PyUnicode_Check(safe)) {
+        set_from_text(keep, safe);
+    } else if (PyBytes_Check(safe)) {
+        pct_set_add_bytes(keep, (const uint8_t *)PyBytes_AS_STRING(safe), (size_t)PyBytes_GET_SIZE(safe));
+    } else if (PyByteArray_Check(safe)) {
+        pct_set_add_bytes(keep, (const uint8_t *)PyByteArray_AS_STRING(safe),
+                          (size_t)PyByteArray_GET_SIZE(safe));
+        return 0; /* mutable: never cached */
+    } else {
+        PyObject *b = safe_items_as_bytes(safe);
+        if (!b)
+            return -1;
+        pct_set_add_bytes(keep, (const uint8_t *)PyBytes_AS_STRING(b), (size_t)PyBytes_GET_SIZE(b));
+        Py_DECREF(b);
+        return 0;
+    }
+    if (PyUnicode_CheckExact(safe) || PyBytes_CheckExact(safe)) {
+        Py_INCREF(safe);
+        Py_XSETREF(st->last_safe, safe);
+        st->last_set = *keep;
+    }
+    return 0;
+}
+
+/* ---------------------------------------------------------------------------
+ * Encoding.
+ */
+static PyObject *too_long(void)
+{
+    PyErr_SetString(PyExc_OverflowError, "percent-encoded result would be too long");
+    return NULL;
+}
+
+/* The ASCII str of `size` characters that pct_encode writes for src. */
+static PyObject *write_encoded(const uint8_t *src, Py_ssize_t n, const pct_set *keep, int plus,
+                              size_t size, int nogil)
+{
+    PyObject *out = PyUnicode_New((Py_ssize_t)size, 127);
+    if (!out)
+        return NULL;
+    uint8_t *dst = PyUnicode_1BYTE_DATA(out);
+    MAYBE_WITHOUT_GIL(nogil, pct_encode(src, (size_t)n, keep, plus, dst));
+    return out;
+}
+
+/* quote_from_bytes over a byte buffer: an ASCII str. `stable` says the
+ * buffer cannot change while the GIL is released. */
+static PyObject *encode_buffer(const uint8_t *src, Py_ssize_t n, const pct_set *keep, int plus,
+                               int stable)
+{
+    size_t size = 0;
+    pct_status rc;
+    int nogil = stable && n >= NOGIL_MIN_LENGTH;
+    MAYBE_WITHOUT_GIL(nogil, rc = pct_encoded_size(src, (size_t)n, keep, (size_t)PY_SSIZE_T_MAX, &size));
+    if (rc != PCT_OK)
+        return too_long();
+    return write_encoded(src, n, keep, plus, size, nogil);
+}
+
+/* urllib.parse.quote_from_bytes(bs, safe); with plus, a space is kept as '+'. */
+static PyObject *quote_bytes(module_state *st, PyObject *bs, PyObject *safe, const pct_set *dflt,
+                             int plus)
+{
+    int is_bytes = PyBytes_Check(bs);
+    if (!is_bytes && !PyByteArray_Check(bs)) {
+        PyErr_SetString(PyExc_TypeError, "quote_from_bytes() expected bytes");
+        return NULL;
+    }
+    Py_ssize_t n = is_bytes ? PyBytes_GET_SIZE(bs) : PyByteArray_GET_SIZE(bs);
+    if (n == 0)
+        return PyUnicode_New(0, 0);
+    pct_set keep;
+    if (resolve_safe(st, safe, dflt, &keep) < 0)
+        return NULL;
+    if (plus)
+        pct_set_add(&keep, ' ');
+    /* resolve_safe may have run Python code (an iterable `safe`), so the
+     * bytearray's buffer is read only now. */
+    const uint8_t *src = is_bytes ? (const uint8_t *)PyBytes_AS_STRING(bs)
+                                  : (const uint8_t *)PyByteArray_AS_STRING(bs);
+    n = is_bytes ? PyBytes_GET_SIZE(bs) : PyByteArray_GET_SIZE(bs);
+    return encode_buffer(src, n, &keep, plus, is_bytes);
+}
+
+/* Fast path of quote for an exact str under UTF-8/strict with a str, bytes or
+ * bytearray `safe`: encodes straight from the str's code units. Returns NULL
+ * without an exception when the text holds a surrogate (the codec then
+ * decides, as in urllib). */
+static PyObject *quote_text(module_state *st, PyObject *s, PyObject *safe, const pct_set *dflt,
+                            int plus)
+{
+    pct_set keep;
+    if (resolve_safe(st, safe, dflt, &keep) < 0)
+        return NULL;
+    if (plus)
+        pct_set_add(&keep, ' ');
+    Py_ssize_t n = PyUnicode_GET_LENGTH(s);
+    const void *data = PyUnicode_DATA(s);
+    if (PyUnicode_IS_ASCII(s)) {
+        size_t size = 0;
+        pct_status rc;
+        int nogil = n >= NOGIL_MIN_LENGTH;
+        MAYBE_WITHOUT_GIL(nogil, rc = pct_encoded_size(data, (size_t)n, &keep, (size_t)PY_SSIZE_T_MAX, &size));
+        if (rc != PCT_OK)
+            return too_long();
+        /* Nothing to escape: the input is the result (a str equal to urllib's). */
+        if (size == (size_t)n && !(plus && memchr(data, ' ', (size_t)n)))
+            return Py_NewRef(s);
+        return write_encoded(data, n, &keep, plus, size, nogil);
+    }
+    size_t size = 0;
+    pct_status rc;
+    int kind = PyUnicode_KIND(s);
+    int nogil = n >= NOGIL_MIN_LENGTH;
+    if (kind == PyUnicode_1BYTE_KIND)
+        MAYBE_WITHOUT_GIL(nogil, rc = pct_encoded_size_ucs1(data, (size_t)n, &keep, (size_t)PY_SSIZE_T_MAX, &size));
+    else if (kind == PyUnicode_2BYTE_KIND)
+        MAYBE_WITHOUT_GIL(nogil, rc = pct_encoded_size_ucs2(data, (size_t)n, &keep, (size_t)PY_SSIZE_T_MAX, &size));
+    else
+        MAYBE_WITHOUT_GIL(nogil, rc = pct_encoded_size_ucs4(data, (size_t)n, &keep, (size_t)PY_SSIZE_T_MAX, &size));
+    if (rc == PCT_ERR_SURROGATE)
+        return NULL;
+    if (rc != PCT_OK)
+        return too_long();
+    PyObject *out = PyUnicode_New((Py_ssize_t)size, 127);
+    if (!out)
+        return NULL;
+    uint8_t *dst = PyUnicode_1BYTE_DATA(out);
+    if (kind == PyUnicode_1BYTE_KIND)
+        MAYBE_WITHOUT_GIL(nogil, pct_encode_ucs1(data, (size_t)n, &keep, plus, dst));
+    else if (kind == PyUnicode_2BYTE_KIND)
+        MAYBE_WITHOUT_GIL(nogil, pct_encode_ucs2(data, (size_t)n, &keep, plus, dst));
+    else
+        MAYBE_WITHOUT_GIL(nogil, pct_encode_ucs4(data, (size_t)n, &keep, plus, dst));
+    return out;
+}
+
+static int is_none_or_missing(PyObject *o)
+{
+    return o == NULL || o == Py_None;
+}
+
+/* urllib.parse.quote(string, safe, encoding, errors); with plus, also keeps
+ * spaces and writes them as '+'. */
+static PyObject *quote_any(module_state *st, PyObject *string, PyObject *safe, PyObject *encoding,
+                           PyObject *errors, const pct_set *dflt, int plus)
+{
+    if (!PyUnicode_Check(string)) {
+        if (!is_none_or_missing(encoding)) {
+            PyErr_SetString(PyExc_TypeError, "quote() doesn't support 'encoding' for bytes");
+            return NULL;
+        }
+        if (!is_none_or_missing(errors)) {
+            PyErr_SetString(PyExc_TypeError, "quote() doesn't support 'errors' for bytes");
+            return NULL;
+        }
+        return quote_bytes(st, string, safe, dflt, plus);
+    }
+    if (PyUnicode_GET_LENGTH(string) == 0)
+        return Py_NewRef(string);
+    int fast = PyUnicode_CheckExact(string)
+               && (is_none_or_missing(encoding) || is_utf8_name(encoding))
+               && (is_none_or_missing(errors)
+                   || (PyUnicode_CheckExact(errors)
+                       && PyUnicode_CompareWithASCIIString(errors, "strict") == 0))
+               && (!safe || PyUnicode_Check(safe) || PyBytes_Check(safe) || PyByteArray_Check(safe));
+    if (fast) {
+        PyObject *r = quote_text(st, string, safe, dflt, plus);
+        if (r || PyErr_Occurred())
+            return r;
+    }
+    /* string.encode(encoding, errors), then quote_from_bytes. */
+    PyObject *b = PyObject_CallMethodObjArgs(string, st->s_encode,
+                                             is_none_or_missing(encoding) ? st->s_utf8 : encoding,
+                                             is_none_or_missing(errors) ? st->s_strict : errors, NULL);
+    if (!b)
+        return NULL;
+    PyObject *r = quote_bytes(st, b, safe, dflt, plus);
+    Py_DECREF(b);
+    return r;
+}
+
+/* ---------------------------------------------------------------------------
+ * Decoding.
+ */
+
+/* A scratch buffer: on the stack when small. */
+typedef struct {
+    uint8_t *p;
+    uint8_t local[512];
+} scratch;
+
+static uint8_t *scratch_get(scratch *s, Py_ssize_t n)
+{
+    if ((size_t)n <= sizeof s->local) {
+        s->p = s->local;
+        return s->p;
+    }
+    s->p = PyMem_Malloc((size_t)n);
+    if (!s->p)
+        PyErr_NoMemory();
+    return s->p;
+}
+
+static void scratch_free(scratch *s)
+{
+    if (s->p && s->p != s->local)
+        PyMem_Free(s->p);
+    s->p = NULL;
+}
+
+/* pct_decode of an immutable buffer, with the GIL released when it is long. */
+static size_t decode_stable(const uint8_t *src, Py_ssize_t n, int plus, uint8_t *dst)
+{
+    size_t len;
+    MAYBE_WITHOUT_GIL(n >= NOGIL_MIN_LENGTH, len = pct_decode(src, (size_t)n, plus, dst));
+    return len;
+}
+
+/* Bytes of an unquoted buffer as text: `fast_errors` set means UTF-8 with
+ * that built-in handler; otherwise bytes.decode(encoding, errors) is called. */
+static PyObject *decode_text(module_state *st, const uint8_t *buf, size_t len,
+                             const char *fast_errors, PyObject *encoding, PyObject *errors)
+{
+    if (fast_errors)
+        return PyUnicode_DecodeUTF8((const char *)buf, (Py_ssize_t)len, fast_errors);
+    PyObject *b = PyBytes_FromStringAndSize((const char *)buf, (Py_ssize_t)len);
+    if (!b)
+        return NULL;
+    PyObject *r = PyObject_CallMethodObjArgs(b, st->s_decode, encoding, errors, NULL);
+    Py_DECREF(b);
+    return r;
+}
+
+/* urllib's unquote of a str that holds a '%': each maximal run of ASCII
+ * characters is unquoted and decoded on its own, everything else is kept.
+ * Under UTF-8 a run without '%' decodes to itself and is kept as well. */
+static PyObject *unquote_runs(module_state *st, PyObject *s, const char *fast_errors,
+                              PyObject *encoding, PyObject *errors)
+{
+    int kind = PyUnicode_KIND(s);
+    const void *data = PyUnicode_DATA(s);
+    Py_ssize_t n = PyUnicode_GET_LENGTH(s);
+    PyObject *parts = PyList_New(0);
+    PyObject *result = NULL;
+    scratch buf;
+    buf.p = NULL;
+    if (!parts)
+        return NULL;
+    Py_ssize_t kept_from = 0, i = 0;
+    while (i < n) {
+        if (PyUnicode_READ(kind, data, i) >= 0x80) {
+            i++;
+            continue;
+        }
+        Py_ssize_t start = i;
+        int has_escape = 0;
+        for (; i < n; i++) {
+            Py_UCS4 c = PyUnicode_READ(kind, data, i);
+            if (c >= 0x80)
+                break;
+            has_escape |= c == '%';
+        }
+        if (fast_errors && !has_escape)
+            continue;
+        if (start > kept_from) {
+            PyObject *piece = PyUnicode_Substring(s, kept_from, start);
+            int failed = !piece || PyList_Append(parts, piece) < 0;
+            Py_XDECREF(piece);
+            if (failed)
+                goto done;
+        }
+        Py_ssize_t len = i - start;
+        uint8_t *p = scratch_get(&buf, len);
+        if (!p)
+            goto done;
+        for (Py_ssize_t j = 0; j < len; j++)
+            p[j] = (uint8_t)PyUnicode_READ(kind, data, start + j);
+        size_t dlen = pct_decode(p, (size_t)len, 0, p);
+        PyObject *piece = decode_text(st, p, dlen, fast_errors, encoding, errors);
+        scratch_free(&buf);
+        int failed = !piece || PyList_Append(parts, piece) < 0;
+        Py_XDECREF(piece);
+        if (failed)
+            goto done;
+        kept_from = i;
+    }
+    if (n > kept_from) {
+        PyObject *piece = PyUnicode_Substring(s, kept_from, n);
+        int failed = !piece || PyList_Append(parts, piece) < 0;
+        Py_XDECREF(piece);
+        if (failed)
+            goto done;
+    }
+    result = PyUnicode_Join(st->s_empty, parts);
+done:
+    scratch_free(&buf);
+    Py_DECREF(parts);
+    return result;
+}
+
+/* urllib.parse.unquote for a str (plus: unquote_plus, whose '+' -> ' '
+ * replacement comes first). */
+static PyObject *unquote_str(module_state *st, PyObject *s, PyObject *encoding, PyObject *errors,
+                             int plus)
+{
+    Py_ssize_t n = PyUnicode_GET_LENGTH(s);
+    const char *fast_errors = NULL;
+    if (is_none_or_missing(encoding) || is_utf8_name(encoding))
+        fast_errors = is_none_or_missing(errors) ? "replace" : builtin_errors(errors);
+
+    if (PyUnicode_IS_ASCII(s) && fast_errors) {
+        const uint8_t *src = PyUnicode_1BYTE_DATA(s);
+        scratch buf;
+    buf.p = NULL;
+        uint8_t *p = scratch_get(&buf, n);
+        if (!p)
+            return NULL;
+        size_t len = decode_stable(src, n, plus, p);
+        PyObject *r = PyUnicode_DecodeUTF8((const char *)p, (Py_ssize_t)len, fast_errors);
+        scratch_free(&buf);
+        return r;
+    }
+
+    PyObject *text = plus ? PyUnicode_Replace(s, st->s_plus, st->s_space, -1) : Py_NewRef(s);
+    if (!text)
+        return NULL;
+    PyObject *r;
+    if (PyUnicode_FindChar(text, '%', 0, PyUnicode_GET_LENGTH(text), 1) == -1) {
+        r = Py_NewRef(text);
+    } else {
+        if (is_none_or_missing(encoding))
+            encoding = st->s_utf8;
+        if (is_none_or_missing(errors))
+            errors = st->s_replace_errors;
+        r = unquote_runs(st, text, fast_errors, encoding, errors);
+    }
+    Py_DECREF(text);
+    return r;
+}
+
+/* urllib's unquote_to_bytes of bytes-like data: a new bytes object. */
+static PyObject *unquote_buffer(const uint8_t *src, Py_ssize_t n, int stable)
+{
+    PyObject *out = PyBytes_FromStringAndSize(NULL, n);
+    if (!out)
+        return NULL;
+    uint8_t *dst = (uint8_t *)PyBytes_AS_STRING(out);
+    size_t len = stable ? decode_stable(src, n, 0, dst) : pct_decode(src, (size_t)n, 0, dst);
+    if ((Py_ssize_t)len != n && _PyBytes_Resize(&out, (Py_ssize_t)len) < 0)
+        return NULL;
+    return out;
+}
+
+static int has_percent(const char *p, Py_ssize_t n)
+{
+    return memchr(p, '%', (size_t)n) != NULL;
+}
+
+/* urllib.parse.unquote_to_bytes, for every type urllib accepts. */
+static PyObject *unquote_to_bytes_any(module_state *st, PyObject *string)
+{
+    if (PyUnicode_Check(string)) {
+        if (PyUnicode_GET_LENGTH(string) == 0)
+            return PyBytes_FromStringAndSize(NULL, 0);
+        if (PyUnicode_IS_ASCII(string))
+            return unquote_buffer(PyUnicode_1BYTE_DATA(string), PyUnicode_GET_LENGTH(string), 1);
+        PyObject *utf8 = PyUnicode_AsUTF8String(string); /* string.encode('utf-8') */
+        if (!utf8)
+            return NULL;
+        PyObject *r = unquote_buffer((const uint8_t *)PyBytes_AS_STRING(utf8), PyBytes_GET_SIZE(utf8), 1);
+        Py_DECREF(utf8);
+        return r;
+    }
+    if (PyBytes_Check(string)) {
+        const char *p = PyBytes_AS_STRING(string);
+        Py_ssize_t n = PyBytes_GET_SIZE(string);
+        if (n == 0)
+            return PyBytes_FromStringAndSize(NULL, 0);
+        if (!has_percent(p, n)) {
+#if PY_VERSION_HEX < 0x030C0000
+            return Py_NewRef(string); /* urllib <= 3.11 returns its argument */
+#else
+            return PyBytes_CheckExact(string) ? Py_NewRef(string) : PyBytes_FromStringAndSize(p, n);
+#endif
+        }
+        return unquote_buffer((const uint8_t *)p, n, 1);
+    }
+    if (PyByteArray_Check(string)) {
+        const char *p = PyByteArray_AS_STRING(string);
+        Py_ssize_t n = PyByteArray_GET_SIZE(string);
+        if (n == 0)
+            return PyBytes_FromStringAndSize(NULL, 0);
+        if (!has_percent(p, n)) {
+#if PY_VERSION_HEX < 0x030C0000
+            return Py_NewRef(string); /* urllib <= 3.11 returns its argument */
+#else
+            return PyBytes_FromStringAndSize(p, n);
+#endif
+        }
+        /* urllib looks up the bytearray slices after each '%' in a dict. */
+        PyErr_SetString(PyExc_TypeError, "unhashable type: 'bytearray'");
+        return NULL;
+    }
+    /* Any other object: urllib asks `not string`, then for its split method. */
+    int truth = PyObject_IsTrue(string);
+    if (truth < 0)
+        return NULL;
+    PyObject *split = PyObject_GetAttr(string, st->s_split);
+    if (!split)
+        return NULL;
+    Py_DECREF(split);
+    if (!truth)
+        return PyBytes_FromStringAndSize(NULL, 0);
+    PyErr_Format(PyExc_TypeError, "unquote_to_bytes() expected str, bytes or bytearray, not '%.200s'",
+                 Py_TYPE(string)->tp_name);
+    return NULL;
+}
+
+/* urllib.parse.unquote, for every type urllib accepts. */
+static PyObject *unquote_any(module_state *st, PyObject *string, PyObject *encoding, PyObject *errors)
+{
+    if (PyUnicode_Check(string)) {
+        if (PyUnicode_FindChar(string, '%', 0, PyUnicode_GET_LENGTH(string), 1) == -1)
+            return Py_NewRef(string);
+        return unquote_str(st, string, encoding, errors, 0);
+    }
+    if (PyBytes_Check(string)) {
+        /* _unquote_impl(string).decode(encoding, errors); both default when not given */
+        const char *p = PyBytes_AS_STRING(string);
+        Py_ssize_t n = PyBytes_GET_SIZE(string);
+        const char *fast_errors = NULL;
+        if (!encoding || is_utf8_name(encoding))
+            fast_errors = errors ? builtin_errors(errors) : "replace";
+        scratch buf;
+    buf.p = NULL;
+        uint8_t *dst = scratch_get(&buf, n);
+        if (!dst)
+            return NULL;
+        size_t len = decode_stable((const uint8_t *)p, n, 0, dst);
+        PyObject *r = decode_text(st, dst, len, fast_errors, encoding ? encoding : st->s_utf8,
+                                  errors ? errors : st->s_replace_errors);
+        scratch_free(&buf);
+        return r;
+    }
+    /* Any other object: urllib tests '%' in it, then for a split method. */
+    int found = PySequence_Contains(string, st->s_percent);
+    if (found < 0)
+        return NULL;
+    if (!found) {
+        PyObject *split = PyObject_GetAttr(string, st->s_split);
+        if (!split)
+            return NULL;
+        Py_DECREF(split);
+        return Py_NewRef(string);
+    }
+    PyErr_Format(PyExc_TypeError, "expected string or bytes-like object, got '%.200s'",
+                 Py_TYPE(string)->tp_name);
+    return NULL;
+}
+
+/* ---------------------------------------------------------------------------
+ * The module functions.
+ */
+static const char *const QUOTE_ARGS[] = {"string", "safe", "encoding", "errors"};
+static const char *const QFB_ARGS[] = {"bs", "safe"};
+static const char *const UNQUOTE_ARGS[] = {"string", "encoding", "errors"};
+static const char *const UTB_ARGS[] = {"string"};
+
+PyDoc_STRVAR(quote_doc,
+"quote($module, /, string, safe='/', encoding=None, errors=None)\n--\n\n"
+"Percent-encode a str or bytes as urllib.parse.quote does.\n\n"
+"Characters outside the RFC 3986 unreserved set (A-Z a-z 0-9 - . _ ~) and\n"
+"`safe` become %XX escapes (uppercase hex) of their bytes in `encoding`\n"
+"(UTF-8 by default); `errors` is the str.encode error handler.");
+
+static PyObject *py_quote(PyObject *module, PyObject *const *args, Py_ssize_t nargs, PyObject *kw)
+{
+    static const argspec spec = {"quote", QUOTE_ARGS, 4, 1};
+    PyObject *a[4];
+    if (parse_args(&spec, args, nargs, kw, a) < 0)
+        return NULL;
+    module_state *st = get_state(module);
+    return quote_any(st, a[0], a[1], a[2], a[3], &st->set_slash, 0);
+}
+
+PyDoc_STRVAR(quote_plus_doc,
+"quote_plus($module, /, string, safe='', encoding=None, errors=None)\n--\n\n"
+"Like quote(), but spaces become '+' (HTML form values) and safe defaults to ''.");
+
+static int holds_space(PyObject *string)
+{
+    if (PyUnicode_Check(string))
+        return PyUnicode_FindChar(string, ' ', 0, PyUnicode_GET_LENGTH(string), 1) != -1;
+    return memchr(PyBytes_AS_STRING(string), ' ', (size_t)PyBytes_GET_SIZE(string)) != NULL;
+}
+
+static PyObject *py_quote_plus(PyObject *module, PyObject *const *args, Py_ssize_t nargs, PyObject *kw)
+{
+    static const argspec spec = {"quote_plus", QUOTE_ARGS, 4, 1};
+    PyObject *a[4];
+    if (parse_args(&spec, args, nargs, kw, a) < 0)
+        return NULL;
+    module_state *st = get_state(module);
+    PyObject *string = a[0], *safe = a[1];
+    /* Without a space (str or bytes only), urllib calls plain quote. */
+    if ((PyUnicode_Check(string) || PyBytes_Check(string)) && !holds_space(string))
+        return quote_any(st, string, safe, a[2], a[3], &st->set_unreserved, 0);
+    /* Otherwise quote(string, safe + space, ...).replace(' ', '+'). */
+    if (!safe || PyUnicode_Check(safe) || PyBytes_Check(safe))
+        return quote_any(st, string, safe, a[2], a[3], &st->set_unreserved, 1);
+    PyObject *widened = PyNumber_Add(safe, st->b_space);
+    if (!widened)
+        return NULL;
+    PyObject *r = quote_any(st, string, widened, a[2], a[3], &st->set_unreserved, 1);
+    Py_DECREF(widened);
+    return r;
+}
+
+PyDoc_STRVAR(quote_from_bytes_doc,
+"quote_from_bytes($module, /, bs, safe='/')\n--\n\n"
+"Like quote(), for bytes or bytearray; always returns an ASCII str.");
+
+static PyObject *py_quote_from_bytes(PyObject *module, PyObject *const *args, Py_ssize_t nargs,
+                                     PyObject *kw)
+{
+    static const argspec spec = {"quote_from_bytes", QFB_ARGS, 2, 1};
+    PyObject *a[2];
+    if (parse_args(&spec, args, nargs, kw, a) < 0)
+        return NULL;
+    module_state *st = get_state(module);
+    return quote_bytes(st, a[0], a[1], &st->set_slash, 0);
+}
+
+PyDoc_STRVAR(unquote_doc,
+"unquote($module, /, string, encoding='utf-8', errors='replace')\n--\n\n"
+"Replace %XX escapes as urllib.parse.unquote does: the escaped bytes are\n"
+"decoded with `encoding` and the `errors` handler; a '%' not followed by two\n"
+"hex digits is kept as it is.");
+
+static PyObject *py_unquote(PyObject *module, PyObject *const *args, Py_ssize_t nargs, PyObject *kw)
+{
+    static const argspec spec = {"unquote", UNQUOTE_ARGS, 3, 1};
+    PyObject *a[3];
+    if (parse_args(&spec, args, nargs, kw, a) < 0)
+        return NULL;
+    return unquote_any(get_state(module), a[0], a[1], a[2]);
+}
+
+PyDoc_STRVAR(unquote_plus_doc,
+"unquote_plus($module, /, string, encoding='utf-8', errors='replace')\n--\n\n"
+"Like unquote(), but also replace '+' by a space (HTML form values).");
+
+static PyObject *py_unquote_plus(PyObject *module, PyObject *const *args, Py_ssize_t nargs,
+                                 PyObject *kw)
+{
+    static const argspec spec = {"unquote_plus", UNQUOTE_ARGS, 3, 1};
+    PyObject *a[3];
+    if (parse_args(&spec, args, nargs, kw, a) < 0)
+        return NULL;
+    module_state *st = get_state(module);
+    PyObject *string = a[0];
+    if (PyUnicode_Check(string)) {
+        Py_ssize_t n = PyUnicode_GET_LENGTH(string);
+        if (PyUnicode_FindChar(string, '%', 0, n, 1) == -1 && PyUnicode_FindChar(string, '+', 0, n, 1) == -1)
+            return PyUnicode_FromObject(string); /* str.replace gives an exact str */
+        return unquote_str(st, string, a[1], a[2], 1);
+    }
+    /* urllib: string.replace('+', ' '), then unquote. */
+    PyObject *replaced = PyObject_CallMethodObjArgs(string, st->s_replace, st->s_plus, st->s_space, NULL);
+    if (!replaced)
+        return NULL;
+    PyObject *r = unquote_any(st, replaced, a[1], a[2]);
+    Py_DECREF(replaced);
+    return r;
+}
+
+PyDoc_STRVAR(unquote_to_bytes_doc,
+"unquote_to_bytes($module, /, string)\n--\n\n"
+"Replace %XX escapes by the bytes they stand for; a str is UTF-8 encoded first.");
+
+static PyObject *py_unquote_to_bytes(PyObject *module, PyObject *const *args, Py_ssize_t nargs,
+                                     PyObject *kw)
+{
+    static const argspec spec = {"unquote_to_bytes", UTB_ARGS, 1, 1};
+    PyObject *a[1];
+    if (parse_args(&spec, args, nargs, kw, a) < 0)
+        return NULL;
+    return unquote_to_bytes_any(get_state(module), a[0]);
+}
+
+#define FASTCALL_KW(f) (PyCFunction)(void (*)(void))(f), METH_FASTCALL | METH_KEYWORDS
+
+static PyMethodDef module_methods[] = {
+    {"quote", FASTCALL_KW(py_quote), quote_doc},
+    {"quote_plus", FASTCALL_KW(py_quote_plus), quote_plus_doc},
+    {"quote_from_bytes", FASTCALL_KW(py_quote_from_bytes), quote_from_bytes_doc},
+    {"unquote", FASTCALL_KW(py_unquote), unquote_doc},
+    {"unquote_plus", FASTCALL_KW(py_unquote_plus), unquote_plus_doc},
+    {"unquote_to_bytes", FASTCALL_KW(py_unquote_to_bytes), unquote_to_bytes_doc},
+    {NULL, NULL, 0, NULL},
+};
+
+/* ---------------------------------------------------------------------------
+ * Module state and multi-phase init.
+ */
+static int module_exec(PyObject *module)
+{
+    module_state *st = get_state(module);
+    pct_set_clear(&st->set_unreserved);
+    pct_set_add_unreserved(&st->set_unreserved);
+    st->set_slash = st->set_unreserved;
+    pct_set_add(&st->set_slash, '/');
+    st->last_safe = NULL;
+#define INTERN(field, text)                                  \
+    if (!(st->field = PyUnicode_InternFromString(text)))     \
+        return -1;
+    INTERN(s_encode, "encode")
+    INTERN(s_decode, "decode")
+    INTERN(s_split, "split")
+    INTERN(s_replace, "replace")
+    INTERN(s_utf8, "utf-8")
+    INTERN(s_strict, "strict")
+    INTERN(s_replace_errors, "replace")
+    INTERN(s_percent, "%")
+    INTERN(s_plus, "+")
+    INTERN(s_space, " ")
+    INTERN(s_empty, "")
+#undef INTERN
+    if (!(st->b_space = PyBytes_FromStringAndSize(" ", 1)))
+        return -1;
+    return 0;
+}
+
+static int module_traverse(PyObject *module, visitproc visit, void *arg)
+{
+    module_state *st = get_state(module);
+    if (st)
+        Py_VISIT(st->last_safe);
+    return 0;
+}
+
+static int module_clear(PyObject *module)
+{
+    module_state *st = get_state(module);
+    if (!st)
+        return 0;
+    Py_CLEAR(st->last_safe);
+    Py_CLEAR(st->s_encode);
+    Py_CLEAR(st->s_decode);
+    Py_CLEAR(st->s_split);
+    Py_CLEAR(st->s_replace);
+    Py_CLEAR(st->s_utf8);
+    Py_CLEAR(st->s_strict);
+    Py_CLEAR(st->s_replace_errors);
+    Py_CLEAR(st->s_percent);
+    Py_CLEAR(st->s_plus);
+    Py_CLEAR(st->s_space);
+    Py_CLEAR(st->s_empty);
+    Py_CLEAR(st->b_space);
+    return 0;
+}
+
+static void module_free(void *module)
+{
+    module_clear((PyObject *)module);
+}
+
+static PyModuleDef_Slot module_slots[] = {
+    {Py_mod_exec, (void *)module_exec},
+    {0, NULL},
+};
+
+static struct PyModuleDef module_def = {
+    PyModuleDef_HEAD_INIT,
+    "pctcodec._pctcodec",
+    "Percent-encoding kernels behind pctcodec's urllib.parse-compatible functions.",
+    sizeof(module_state),
+    module_methods,
+    module_slots,
+    module_traverse,
+    module_clear,
+    module_free,
+};
+
+PyMODINIT_FUNC PyInit__pctcodec(void)
+{
+    return PyModuleDef_Init(&module_def);
+}

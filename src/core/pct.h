@@ -1,0 +1,87 @@
+/* pct: percent-encoding on raw buffers. Plain C99, no Python.
+ *
+ * Every function works on caller-owned memory and reports problems through
+ * return values, never by aborting: the Python binding, the C unit tests and
+ * the fuzzers all drive this same core.
+ */
+#ifndef PCT_H
+#define PCT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+typedef enum {
+    PCT_OK = 0,
+    PCT_ERR_TOO_LARGE = 1, /* the output would be longer than the caller's limit */
+    PCT_ERR_SURROGATE = 2  /* a code unit in U+D800..U+DFFF has no UTF-8 form */
+} pct_status;
+
+/* A set of byte values, one bit per value (256 bits).
+ * Safe sets hold ASCII only: a byte >= 0x80 is always escaped, so that
+ * the escaped UTF-8 of a character can always be decoded again. */
+typedef struct {
+    uint32_t bits[8];
+} pct_set;
+
+static inline int pct_set_has(const pct_set *set, unsigned char c)
+{
+    return (int)((set->bits[c >> 5] >> (c & 31u)) & 1u);
+}
+
+void pct_set_clear(pct_set *set);
+/* Adds c; ignored for c >= 0x80 (see above). */
+void pct_set_add(pct_set *set, unsigned char c);
+void pct_set_add_bytes(pct_set *set, const uint8_t *chars, size_t n);
+/* RFC 3986 unreserved: A-Z a-z 0-9 - . _ ~ */
+void pct_set_add_unreserved(pct_set *set);
+
+/* Value of a hex digit (either case), or -1. */
+extern const int8_t pct_hex_value[256];
+/* "0123456789ABCDEF": uppercase is the canonical form (RFC 3986 2.1). */
+extern const char pct_hex_upper[16];
+
+/* ---- encoding ----------------------------------------------------------
+ * A byte in `keep` is copied, any other byte becomes %XX (uppercase hex).
+ * With `plus`, a kept space is written as '+' (application/x-www-form-urlencoded);
+ * a space not in `keep` is still %20.
+ *
+ * Sizing comes first and never overflows: it fails with PCT_ERR_TOO_LARGE as
+ * soon as the output would exceed `limit` bytes (the caller's own maximum
+ * object size). The writers then fill exactly that many bytes.
+ */
+pct_status pct_encoded_size(const uint8_t *src, size_t n, const pct_set *keep,
+                            size_t limit, size_t *out_size);
+size_t pct_encode(const uint8_t *src, size_t n, const pct_set *keep, int plus,
+                  uint8_t *dst);
+
+/* The same for text held as code units of 1, 2 or 4 bytes (Latin-1, UCS-2,
+ * UCS-4): each character outside ASCII is escaped as its UTF-8 bytes. A
+ * surrogate code unit gives PCT_ERR_SURROGATE and its index in *out_size. */
+pct_status pct_encoded_size_ucs1(const uint8_t *src, size_t n, const pct_set *keep,
+                                 size_t limit, size_t *out_size);
+pct_status pct_encoded_size_ucs2(const uint16_t *src, size_t n, const pct_set *keep,
+                                 size_t limit, size_t *out_size);
+pct_status pct_encoded_size_ucs4(const uint32_t *src, size_t n, const pct_set *keep,
+                                 size_t limit, size_t *out_size);
+size_t pct_encode_ucs1(const uint8_t *src, size_t n, const pct_set *keep, int plus,
+                       uint8_t *dst);
+size_t pct_encode_ucs2(const uint16_t *src, size_t n, const pct_set *keep, int plus,
+                       uint8_t *dst);
+size_t pct_encode_ucs4(const uint32_t *src, size_t n, const pct_set *keep, int plus,
+                       uint8_t *dst);
+
+/* ---- decoding ----------------------------------------------------------
+ * '%' followed by two hex digits (either case) becomes that byte; a '%' not
+ * followed by two hex digits is malformed and copied unchanged. With `plus`,
+ * '+' becomes a space (escapes are decoded independently: "%2B" stays '+').
+ * The output is never longer than the input: dst needs n bytes and may be
+ * src itself. Returns the number of bytes written. */
+size_t pct_decode(const uint8_t *src, size_t n, int plus, uint8_t *dst);
+
+/* Offset of the first '%' (or, with plus, '+') in src, or n if none. */
+size_t pct_find_escape(const uint8_t *src, size_t n, int plus);
+
+/* 1 if every byte is < 0x80. */
+int pct_is_ascii(const uint8_t *src, size_t n);
+
+#endif /* PCT_H */
