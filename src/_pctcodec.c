@@ -810,6 +810,83 @@ static PyObject *py_unquote_to_bytes(PyObject *module, PyObject *const *args, Py
 }
 
 /* ---------------------------------------------------------------------------
+ * encode / decode: the core on any C-contiguous buffer, bytes out. The GIL
+ * is released only for bytes, whose content no other thread can change.
+ */
+static const char *const ENCODE_ARGS[] = {"data", "safe", "plus"};
+static const char *const DECODE_ARGS[] = {"data", "plus"};
+
+PyDoc_STRVAR(encode_doc,
+"encode($module, /, data, safe=b'', plus=False)\n--\n\n"
+"Percent-encode any bytes-like object; returns bytes.\n\n"
+"Bytes outside the RFC 3986 unreserved set and the ASCII characters of `safe`\n"
+"become %XX (uppercase hex). With `plus`, a space is written as '+'.");
+
+static PyObject *py_encode(PyObject *module, PyObject *const *args, Py_ssize_t nargs, PyObject *kw)
+{
+    static const argspec spec = {"encode", ENCODE_ARGS, 3, 1};
+    PyObject *a[3];
+    if (parse_args(&spec, args, nargs, kw, a) < 0)
+        return NULL;
+    module_state *st = get_state(module);
+    pct_set keep;
+    int plus = a[2] ? PyObject_IsTrue(a[2]) : 0;
+    if (plus < 0 || resolve_safe(st, a[1], &st->set_unreserved, &keep) < 0)
+        return NULL;
+    if (plus)
+        pct_set_add(&keep, ' ');
+    Py_buffer view;
+    if (PyObject_GetBuffer(a[0], &view, PyBUF_SIMPLE) < 0)
+        return NULL;
+    PyObject *out = NULL;
+    size_t size = 0;
+    pct_status rc;
+    int nogil = PyBytes_CheckExact(a[0]) && view.len >= NOGIL_MIN_LENGTH;
+    MAYBE_WITHOUT_GIL(nogil, rc = pct_encoded_size(view.buf, (size_t)view.len, &keep,
+                                                   (size_t)PY_SSIZE_T_MAX, &size));
+    if (rc != PCT_OK) {
+        too_long();
+    } else if ((out = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)size))) {
+        uint8_t *dst = (uint8_t *)PyBytes_AS_STRING(out);
+        MAYBE_WITHOUT_GIL(nogil, pct_encode(view.buf, (size_t)view.len, &keep, plus, dst));
+    }
+    PyBuffer_Release(&view);
+    return out;
+}
+
+PyDoc_STRVAR(decode_doc,
+"decode($module, /, data, plus=False)\n--\n\n"
+"Decode the %XX escapes of any bytes-like object; returns bytes.\n\n"
+"A '%' not followed by two hex digits is kept as it is. With `plus`, '+'\n"
+"becomes a space.");
+
+static PyObject *py_decode(PyObject *module, PyObject *const *args, Py_ssize_t nargs, PyObject *kw)
+{
+    static const argspec spec = {"decode", DECODE_ARGS, 2, 1};
+    PyObject *a[2];
+    (void)module;
+    if (parse_args(&spec, args, nargs, kw, a) < 0)
+        return NULL;
+    int plus = a[1] ? PyObject_IsTrue(a[1]) : 0;
+    if (plus < 0)
+        return NULL;
+    Py_buffer view;
+    if (PyObject_GetBuffer(a[0], &view, PyBUF_SIMPLE) < 0)
+        return NULL;
+    PyObject *out = PyBytes_FromStringAndSize(NULL, view.len);
+    if (out) {
+        uint8_t *dst = (uint8_t *)PyBytes_AS_STRING(out);
+        size_t len;
+        MAYBE_WITHOUT_GIL(PyBytes_CheckExact(a[0]) && view.len >= NOGIL_MIN_LENGTH,
+                          len = pct_decode(view.buf, (size_t)view.len, plus, dst));
+        if ((Py_ssize_t)len != view.len)
+            _PyBytes_Resize(&out, (Py_ssize_t)len);
+    }
+    PyBuffer_Release(&view);
+    return out;
+}
+
+/* ---------------------------------------------------------------------------
  * urlencode: urllib's loop, step for step, with the quoting done here when
  * quote_via is this module's quote_plus.
  */
@@ -1012,6 +1089,8 @@ static PyMethodDef module_methods[] = {
     {"unquote", FASTCALL_KW(py_unquote), unquote_doc},
     {"unquote_plus", FASTCALL_KW(py_unquote_plus), unquote_plus_doc},
     {"unquote_to_bytes", FASTCALL_KW(py_unquote_to_bytes), unquote_to_bytes_doc},
+    {"encode", FASTCALL_KW(py_encode), encode_doc},
+    {"decode", FASTCALL_KW(py_decode), decode_doc},
     {"_urlencode", (PyCFunction)(void (*)(void))py_urlencode, METH_FASTCALL, urlencode_doc},
     {NULL, NULL, 0, NULL},
 };
