@@ -59,15 +59,24 @@ static void PyErr_SetRaisedException_compat(PyObject *exc)
  * input cannot change under us (str and bytes are immutable). */
 #define NOGIL_MIN_LENGTH 65536
 
+/* What urllib.parse (3.9-3.13) calls on its arguments, across all versions: a
+ * subclass that overrides none of these reads as its value (see plain_kind). */
+static const char *const OVERRIDABLE[] = {"__len__", "__bool__", "__contains__", "__getitem__",
+                                          "__iter__", "__add__", "encode", "decode",
+                                          "replace", "split", "rstrip"};
+#define N_OVERRIDABLE (sizeof OVERRIDABLE / sizeof OVERRIDABLE[0])
+
 typedef struct {
     pct_set set_slash;       /* unreserved + '/' : quote's default safe */
     pct_set set_unreserved;  /* unreserved only  : quote_plus's default safe */
     PyObject *last_safe;     /* exact str or bytes whose set is in last_set */
     pct_set last_set;
-    PyObject *s_encode, *s_decode, *s_split, *s_replace;
+    PyObject *urllib_parse;  /* imported on first use by delegate() */
+    PyObject *s_encode, *s_decode;
     PyObject *s_utf8, *s_strict, *s_replace_errors;
-    PyObject *s_percent, *s_plus, *s_space, *b_space, *s_empty;
+    PyObject *s_plus, *s_space, *s_empty;
     PyObject *s_eq, *s_amp, *s_items, *s_quote_plus;
+    PyObject *probed[N_OVERRIDABLE]; /* the names in OVERRIDABLE, interned */
 } module_state;
 
 static inline module_state *get_state(PyObject *module)
@@ -158,10 +167,71 @@ static const char *builtin_errors(PyObject *errors)
 }
 
 /* ---------------------------------------------------------------------------
+ * Which arguments the C paths take. They read str, bytes and bytearray by
+ * value; urllib.parse instead calls methods on its arguments. A subclass that
+ * overrides none of those methods gets the same answer either way. Any other
+ * argument (such a subclass, a duck type, a wrong type, a list as `safe`)
+ * is handed to the running interpreter's urllib.parse itself, which alone can
+ * honour it: the result is urllib's by construction.
+ */
+#define T_STR 1
+#define T_BYTES 2
+#define T_BYTEARRAY 4
+#define T_ANY (T_STR | T_BYTES | T_BYTEARRAY)
+
+static int inherits_all(module_state *st, PyTypeObject *type, PyTypeObject *base)
+{
+    for (size_t i = 0; i < N_OVERRIDABLE; i++)
+        if (_PyType_Lookup(type, st->probed[i]) != _PyType_Lookup(base, st->probed[i]))
+            return 0;
+    return 1;
+}
+
+/* T_STR, T_BYTES or T_BYTEARRAY when `o` is of that type or of a subclass
+ * that overrides nothing urllib uses; 0 otherwise. */
+static int plain_kind(module_state *st, PyObject *o)
+{
+    PyTypeObject *t = Py_TYPE(o);
+    if (t == &PyUnicode_Type)
+        return T_STR;
+    if (t == &PyBytes_Type)
+        return T_BYTES;
+    if (t == &PyByteArray_Type)
+        return T_BYTEARRAY;
+    if (PyUnicode_Check(o))
+        return inherits_all(st, t, &PyUnicode_Type) ? T_STR : 0;
+    if (PyBytes_Check(o))
+        return inherits_all(st, t, &PyBytes_Type) ? T_BYTES : 0;
+    if (PyByteArray_Check(o))
+        return inherits_all(st, t, &PyByteArray_Type) ? T_BYTEARRAY : 0;
+    return 0;
+}
+
+/* `string` is one of `kinds` and `safe` (if given) is str, bytes or bytearray. */
+static int takes(module_state *st, PyObject *string, int kinds, PyObject *safe)
+{
+    return (plain_kind(st, string) & kinds) && (!safe || plain_kind(st, safe));
+}
+
+/* urllib.parse.<name>(*args, **kwargs), with the caller's arguments as given. */
+static PyObject *delegate(module_state *st, const char *name, PyObject *const *args,
+                          Py_ssize_t nargs, PyObject *kwnames)
+{
+    if (!st->urllib_parse && !(st->urllib_parse = PyImport_ImportModule("urllib.parse")))
+        return NULL;
+    PyObject *func = PyObject_GetAttrString(st->urllib_parse, name);
+    if (!func)
+        return NULL;
+    PyObject *r = PyObject_Vectorcall(func, args, (size_t)nargs, kwnames);
+    Py_DECREF(func);
+    return r;
+}
+
+/* ---------------------------------------------------------------------------
  * Safe sets. urllib keeps the ASCII characters of a str `safe`
  * (safe.encode('ascii', 'ignore')) and otherwise bytes([c for c in safe if c < 128]).
  */
-static int set_from_text(pct_set *set, PyObject *safe)
+static void set_from_text(pct_set *set, PyObject *safe)
 {
     int kind = PyUnicode_KIND(safe);
     const void *data = PyUnicode_DATA(safe);
@@ -171,71 +241,36 @@ static int set_from_text(pct_set *set, PyObject *safe)
         if (c < 0x80)
             pct_set_add(set, (unsigned char)c);
     }
-    return 0;
 }
 
-/* bytes([c for c in safe if c < 128]) for a `safe` that is neither str nor bytes. */
-static PyObject *safe_items_as_bytes(PyObject *safe)
-{
-    PyObject *it = PyObject_GetIter(safe);
-    if (!it)
-        return NULL;
-    PyObject *limit = PyLong_FromLong(128);
-    PyObject *kept = PyList_New(0);
-    PyObject *item, *result = NULL;
-    if (!limit || !kept)
-        goto done;
-    while ((item = PyIter_Next(it))) {
-        int lt = PyObject_RichCompareBool(item, limit, Py_LT);
-        int failed = lt < 0 || (lt && PyList_Append(kept, item) < 0);
-        Py_DECREF(item);
-        if (failed)
-            goto done;
-    }
-    if (!PyErr_Occurred())
-        result = PyBytes_FromObject(kept);
-done:
-    Py_DECREF(it);
-    Py_XDECREF(limit);
-    Py_XDECREF(kept);
-    return result;
-}
-
-/* keep := unreserved + the ASCII part of `safe` (the default set when safe is NULL).
- * The set of the last exact str/bytes `safe` is kept for the next call. */
-static int resolve_safe(module_state *st, PyObject *safe, const pct_set *dflt, pct_set *keep)
+/* keep := unreserved + the ASCII part of `safe`, a str, bytes or bytearray
+ * (the default set when safe is NULL). The set of the last exact str/bytes
+ * `safe` is kept for the next call. */
+static void resolve_safe(module_state *st, PyObject *safe, const pct_set *dflt, pct_set *keep)
 {
     if (!safe) {
         *keep = *dflt;
-        return 0;
+        return;
     }
     if (safe == st->last_safe) {
         *keep = st->last_set;
-        return 0;
+        return;
     }
     *keep = st->set_unreserved;
     if (PyUnicode_Check(safe)) {
         set_from_text(keep, safe);
     } else if (PyBytes_Check(safe)) {
         pct_set_add_bytes(keep, (const uint8_t *)PyBytes_AS_STRING(safe), (size_t)PyBytes_GET_SIZE(safe));
-    } else if (PyByteArray_Check(safe)) {
+    } else {
         pct_set_add_bytes(keep, (const uint8_t *)PyByteArray_AS_STRING(safe),
                           (size_t)PyByteArray_GET_SIZE(safe));
-        return 0; /* mutable: never cached */
-    } else {
-        PyObject *b = safe_items_as_bytes(safe);
-        if (!b)
-            return -1;
-        pct_set_add_bytes(keep, (const uint8_t *)PyBytes_AS_STRING(b), (size_t)PyBytes_GET_SIZE(b));
-        Py_DECREF(b);
-        return 0;
+        return; /* mutable: never cached */
     }
     if (PyUnicode_CheckExact(safe) || PyBytes_CheckExact(safe)) {
         Py_INCREF(safe);
         Py_XSETREF(st->last_safe, safe);
         st->last_set = *keep;
     }
-    return 0;
 }
 
 /* ---------------------------------------------------------------------------
@@ -286,28 +321,22 @@ static PyObject *quote_bytes(module_state *st, PyObject *bs, PyObject *safe, con
     if (n == 0)
         return PyUnicode_New(0, 0);
     pct_set keep;
-    if (resolve_safe(st, safe, dflt, &keep) < 0)
-        return NULL;
+    resolve_safe(st, safe, dflt, &keep);
     if (plus)
         pct_set_add(&keep, ' ');
-    /* resolve_safe may have run Python code (an iterable `safe`), so the
-     * bytearray's buffer is read only now. */
     const uint8_t *src = is_bytes ? (const uint8_t *)PyBytes_AS_STRING(bs)
                                   : (const uint8_t *)PyByteArray_AS_STRING(bs);
-    n = is_bytes ? PyBytes_GET_SIZE(bs) : PyByteArray_GET_SIZE(bs);
     return encode_buffer(src, n, &keep, plus, is_bytes);
 }
 
-/* Fast path of quote for an exact str under UTF-8/strict with a str, bytes or
- * bytearray `safe`: encodes straight from the str's code units. Returns NULL
- * without an exception when the text holds a surrogate (the codec then
- * decides, as in urllib). */
+/* Fast path of quote for a str under UTF-8/strict: encodes straight from the
+ * str's code units. Returns NULL without an exception when the text holds a
+ * surrogate (the codec then decides, as in urllib). */
 static PyObject *quote_text(module_state *st, PyObject *s, PyObject *safe, const pct_set *dflt,
                             int plus)
 {
     pct_set keep;
-    if (resolve_safe(st, safe, dflt, &keep) < 0)
-        return NULL;
+    resolve_safe(st, safe, dflt, &keep);
     if (plus)
         pct_set_add(&keep, ' ');
     Py_ssize_t n = PyUnicode_GET_LENGTH(s);
@@ -319,8 +348,8 @@ static PyObject *quote_text(module_state *st, PyObject *s, PyObject *safe, const
         MAYBE_WITHOUT_GIL(nogil, rc = pct_encoded_size(data, (size_t)n, &keep, (size_t)PY_SSIZE_T_MAX, &size));
         if (rc != PCT_OK)
             return too_long();
-        /* Nothing to escape: the input is the result (a str equal to urllib's). */
-        if (size == (size_t)n && !(plus && memchr(data, ' ', (size_t)n)))
+        /* Nothing to escape: an exact str is its own result (equal to urllib's). */
+        if (size == (size_t)n && PyUnicode_CheckExact(s) && !(plus && memchr(data, ' ', (size_t)n)))
             return Py_NewRef(s);
         return write_encoded(data, n, &keep, plus, size, nogil);
     }
@@ -356,8 +385,8 @@ static int is_none_or_missing(PyObject *o)
     return o == NULL || o == Py_None;
 }
 
-/* urllib.parse.quote(string, safe, encoding, errors); with plus, also keeps
- * spaces and writes them as '+'. */
+/* urllib.parse.quote(string, safe, encoding, errors) for arguments that
+ * takes() accepts; with plus, also keeps spaces and writes them as '+'. */
 static PyObject *quote_any(module_state *st, PyObject *string, PyObject *safe, PyObject *encoding,
                            PyObject *errors, const pct_set *dflt, int plus)
 {
@@ -374,12 +403,10 @@ static PyObject *quote_any(module_state *st, PyObject *string, PyObject *safe, P
     }
     if (PyUnicode_GET_LENGTH(string) == 0)
         return Py_NewRef(string);
-    int fast = PyUnicode_CheckExact(string)
-               && (is_none_or_missing(encoding) || is_utf8_name(encoding))
+    int fast = (is_none_or_missing(encoding) || is_utf8_name(encoding))
                && (is_none_or_missing(errors)
                    || (PyUnicode_CheckExact(errors)
-                       && PyUnicode_CompareWithASCIIString(errors, "strict") == 0))
-               && (!safe || PyUnicode_Check(safe) || PyBytes_Check(safe) || PyByteArray_Check(safe));
+                       && PyUnicode_CompareWithASCIIString(errors, "strict") == 0));
     if (fast) {
         PyObject *r = quote_text(st, string, safe, dflt, plus);
         if (r || PyErr_Occurred())
@@ -528,7 +555,6 @@ static PyObject *unquote_str(module_state *st, PyObject *s, PyObject *encoding, 
     if (PyUnicode_IS_ASCII(s) && fast_errors) {
         const uint8_t *src = PyUnicode_1BYTE_DATA(s);
         scratch buf;
-    buf.p = NULL;
         uint8_t *p = scratch_get(&buf, n);
         if (!p)
             return NULL;
@@ -573,8 +599,8 @@ static int has_percent(const char *p, Py_ssize_t n)
     return memchr(p, '%', (size_t)n) != NULL;
 }
 
-/* urllib.parse.unquote_to_bytes, for every type urllib accepts. */
-static PyObject *unquote_to_bytes_any(module_state *st, PyObject *string)
+/* urllib.parse.unquote_to_bytes of a str, bytes or bytearray. */
+static PyObject *unquote_to_bytes_any(PyObject *string)
 {
     if (PyUnicode_Check(string)) {
         if (PyUnicode_GET_LENGTH(string) == 0)
@@ -602,38 +628,24 @@ static PyObject *unquote_to_bytes_any(module_state *st, PyObject *string)
         }
         return unquote_buffer((const uint8_t *)p, n, 1);
     }
-    if (PyByteArray_Check(string)) {
-        const char *p = PyByteArray_AS_STRING(string);
-        Py_ssize_t n = PyByteArray_GET_SIZE(string);
-        if (n == 0)
-            return PyBytes_FromStringAndSize(NULL, 0);
-        if (!has_percent(p, n)) {
-#if PY_VERSION_HEX < 0x030C0000
-            return Py_NewRef(string); /* urllib <= 3.11 returns its argument */
-#else
-            return PyBytes_FromStringAndSize(p, n);
-#endif
-        }
-        /* urllib looks up the bytearray slices after each '%' in a dict. */
-        PyErr_SetString(PyExc_TypeError, "unhashable type: 'bytearray'");
-        return NULL;
-    }
-    /* Any other object: urllib asks `not string`, then for its split method. */
-    int truth = PyObject_IsTrue(string);
-    if (truth < 0)
-        return NULL;
-    PyObject *split = PyObject_GetAttr(string, st->s_split);
-    if (!split)
-        return NULL;
-    Py_DECREF(split);
-    if (!truth)
+    /* bytearray */
+    const char *p = PyByteArray_AS_STRING(string);
+    Py_ssize_t n = PyByteArray_GET_SIZE(string);
+    if (n == 0)
         return PyBytes_FromStringAndSize(NULL, 0);
-    PyErr_Format(PyExc_TypeError, "unquote_to_bytes() expected str, bytes or bytearray, not '%.200s'",
-                 Py_TYPE(string)->tp_name);
+    if (!has_percent(p, n)) {
+#if PY_VERSION_HEX < 0x030C0000
+        return Py_NewRef(string); /* urllib <= 3.11 returns its argument */
+#else
+        return PyBytes_FromStringAndSize(p, n);
+#endif
+    }
+    /* urllib looks up the bytearray slices after each '%' in a dict. */
+    PyErr_SetString(PyExc_TypeError, "unhashable type: 'bytearray'");
     return NULL;
 }
 
-/* urllib.parse.unquote, for every type urllib accepts. */
+/* urllib.parse.unquote of a str or bytes. */
 static PyObject *unquote_any(module_state *st, PyObject *string, PyObject *encoding, PyObject *errors)
 {
     if (PyUnicode_Check(string)) {
@@ -641,38 +653,21 @@ static PyObject *unquote_any(module_state *st, PyObject *string, PyObject *encod
             return Py_NewRef(string);
         return unquote_str(st, string, encoding, errors, 0);
     }
-    if (PyBytes_Check(string)) {
-        /* _unquote_impl(string).decode(encoding, errors); both default when not given */
-        const char *p = PyBytes_AS_STRING(string);
-        Py_ssize_t n = PyBytes_GET_SIZE(string);
-        const char *fast_errors = NULL;
-        if (!encoding || is_utf8_name(encoding))
-            fast_errors = errors ? builtin_errors(errors) : "replace";
-        scratch buf;
-    buf.p = NULL;
-        uint8_t *dst = scratch_get(&buf, n);
-        if (!dst)
-            return NULL;
-        size_t len = decode_stable((const uint8_t *)p, n, 0, dst);
-        PyObject *r = decode_text(st, dst, len, fast_errors, encoding ? encoding : st->s_utf8,
-                                  errors ? errors : st->s_replace_errors);
-        scratch_free(&buf);
-        return r;
-    }
-    /* Any other object: urllib tests '%' in it, then for a split method. */
-    int found = PySequence_Contains(string, st->s_percent);
-    if (found < 0)
+    /* bytes: _unquote_impl(string).decode(encoding, errors); both default when not given */
+    const char *p = PyBytes_AS_STRING(string);
+    Py_ssize_t n = PyBytes_GET_SIZE(string);
+    const char *fast_errors = NULL;
+    if (!encoding || is_utf8_name(encoding))
+        fast_errors = errors ? builtin_errors(errors) : "replace";
+    scratch buf;
+    uint8_t *dst = scratch_get(&buf, n);
+    if (!dst)
         return NULL;
-    if (!found) {
-        PyObject *split = PyObject_GetAttr(string, st->s_split);
-        if (!split)
-            return NULL;
-        Py_DECREF(split);
-        return Py_NewRef(string);
-    }
-    PyErr_Format(PyExc_TypeError, "expected string or bytes-like object, got '%.200s'",
-                 Py_TYPE(string)->tp_name);
-    return NULL;
+    size_t len = decode_stable((const uint8_t *)p, n, 0, dst);
+    PyObject *r = decode_text(st, dst, len, fast_errors, encoding ? encoding : st->s_utf8,
+                              errors ? errors : st->s_replace_errors);
+    scratch_free(&buf);
+    return r;
 }
 
 /* ---------------------------------------------------------------------------
@@ -697,6 +692,8 @@ static PyObject *py_quote(PyObject *module, PyObject *const *args, Py_ssize_t na
     if (parse_args(&spec, args, nargs, kw, a) < 0)
         return NULL;
     module_state *st = get_state(module);
+    if (!takes(st, a[0], T_ANY, a[1]))
+        return delegate(st, "quote", args, nargs, kw);
     return quote_any(st, a[0], a[1], a[2], a[3], &st->set_slash, 0);
 }
 
@@ -718,14 +715,7 @@ static PyObject *quote_plus_any(module_state *st, PyObject *string, PyObject *sa
     if ((PyUnicode_Check(string) || PyBytes_Check(string)) && !holds_space(string))
         return quote_any(st, string, safe, encoding, errors, &st->set_unreserved, 0);
     /* Otherwise quote(string, safe + space, ...).replace(' ', '+'). */
-    if (!safe || PyUnicode_Check(safe) || PyBytes_Check(safe))
-        return quote_any(st, string, safe, encoding, errors, &st->set_unreserved, 1);
-    PyObject *widened = PyNumber_Add(safe, st->b_space);
-    if (!widened)
-        return NULL;
-    PyObject *r = quote_any(st, string, widened, encoding, errors, &st->set_unreserved, 1);
-    Py_DECREF(widened);
-    return r;
+    return quote_any(st, string, safe, encoding, errors, &st->set_unreserved, 1);
 }
 
 static PyObject *py_quote_plus(PyObject *module, PyObject *const *args, Py_ssize_t nargs, PyObject *kw)
@@ -734,7 +724,10 @@ static PyObject *py_quote_plus(PyObject *module, PyObject *const *args, Py_ssize
     PyObject *a[4];
     if (parse_args(&spec, args, nargs, kw, a) < 0)
         return NULL;
-    return quote_plus_any(get_state(module), a[0], a[1], a[2], a[3]);
+    module_state *st = get_state(module);
+    if (!takes(st, a[0], T_ANY, a[1]))
+        return delegate(st, "quote_plus", args, nargs, kw);
+    return quote_plus_any(st, a[0], a[1], a[2], a[3]);
 }
 
 PyDoc_STRVAR(quote_from_bytes_doc,
@@ -749,6 +742,8 @@ static PyObject *py_quote_from_bytes(PyObject *module, PyObject *const *args, Py
     if (parse_args(&spec, args, nargs, kw, a) < 0)
         return NULL;
     module_state *st = get_state(module);
+    if (!takes(st, a[0], T_BYTES | T_BYTEARRAY, a[1]))
+        return delegate(st, "quote_from_bytes", args, nargs, kw);
     return quote_bytes(st, a[0], a[1], &st->set_slash, 0);
 }
 
@@ -764,7 +759,10 @@ static PyObject *py_unquote(PyObject *module, PyObject *const *args, Py_ssize_t 
     PyObject *a[3];
     if (parse_args(&spec, args, nargs, kw, a) < 0)
         return NULL;
-    return unquote_any(get_state(module), a[0], a[1], a[2]);
+    module_state *st = get_state(module);
+    if (!takes(st, a[0], T_STR | T_BYTES, NULL))
+        return delegate(st, "unquote", args, nargs, kw);
+    return unquote_any(st, a[0], a[1], a[2]);
 }
 
 PyDoc_STRVAR(unquote_plus_doc,
@@ -780,19 +778,12 @@ static PyObject *py_unquote_plus(PyObject *module, PyObject *const *args, Py_ssi
         return NULL;
     module_state *st = get_state(module);
     PyObject *string = a[0];
-    if (PyUnicode_Check(string)) {
-        Py_ssize_t n = PyUnicode_GET_LENGTH(string);
-        if (PyUnicode_FindChar(string, '%', 0, n, 1) == -1 && PyUnicode_FindChar(string, '+', 0, n, 1) == -1)
-            return PyUnicode_FromObject(string); /* str.replace gives an exact str */
-        return unquote_str(st, string, a[1], a[2], 1);
-    }
-    /* urllib: string.replace('+', ' '), then unquote. */
-    PyObject *replaced = PyObject_CallMethodObjArgs(string, st->s_replace, st->s_plus, st->s_space, NULL);
-    if (!replaced)
-        return NULL;
-    PyObject *r = unquote_any(st, replaced, a[1], a[2]);
-    Py_DECREF(replaced);
-    return r;
+    if (!takes(st, string, T_STR, NULL))
+        return delegate(st, "unquote_plus", args, nargs, kw);
+    Py_ssize_t n = PyUnicode_GET_LENGTH(string);
+    if (PyUnicode_FindChar(string, '%', 0, n, 1) == -1 && PyUnicode_FindChar(string, '+', 0, n, 1) == -1)
+        return PyUnicode_FromObject(string); /* str.replace gives an exact str */
+    return unquote_str(st, string, a[1], a[2], 1);
 }
 
 PyDoc_STRVAR(unquote_to_bytes_doc,
@@ -806,7 +797,10 @@ static PyObject *py_unquote_to_bytes(PyObject *module, PyObject *const *args, Py
     PyObject *a[1];
     if (parse_args(&spec, args, nargs, kw, a) < 0)
         return NULL;
-    return unquote_to_bytes_any(get_state(module), a[0]);
+    module_state *st = get_state(module);
+    if (!takes(st, a[0], T_ANY, NULL))
+        return delegate(st, "unquote_to_bytes", args, nargs, kw);
+    return unquote_to_bytes_any(a[0]);
 }
 
 /* ---------------------------------------------------------------------------
@@ -829,10 +823,16 @@ static PyObject *py_encode(PyObject *module, PyObject *const *args, Py_ssize_t n
     if (parse_args(&spec, args, nargs, kw, a) < 0)
         return NULL;
     module_state *st = get_state(module);
+    if (a[1] && !PyUnicode_Check(a[1]) && !PyBytes_Check(a[1]) && !PyByteArray_Check(a[1])) {
+        PyErr_Format(PyExc_TypeError, "encode() argument 'safe' must be str, bytes or bytearray, not %.200s",
+                     Py_TYPE(a[1])->tp_name);
+        return NULL;
+    }
     pct_set keep;
     int plus = a[2] ? PyObject_IsTrue(a[2]) : 0;
-    if (plus < 0 || resolve_safe(st, a[1], &st->set_unreserved, &keep) < 0)
+    if (plus < 0)
         return NULL;
+    resolve_safe(st, a[1], &st->set_unreserved, &keep);
     if (plus)
         pct_set_add(&keep, ' ');
     Py_buffer view;
@@ -904,7 +904,7 @@ static PyObject *urlencode_one(const urlencoder *u, PyObject *x, int keep_str)
     if (!arg)
         return NULL;
     PyObject *r;
-    if (u->quote_via == u->self_quote_plus)
+    if (u->quote_via == u->self_quote_plus && takes(u->st, arg, T_ANY, u->safe))
         r = is_bytes ? quote_plus_any(u->st, arg, u->safe, NULL, NULL)
                      : quote_plus_any(u->st, arg, u->safe, u->encoding, u->errors);
     else if (is_bytes)
@@ -1111,12 +1111,9 @@ static int module_exec(PyObject *module)
         return -1;
     INTERN(s_encode, "encode")
     INTERN(s_decode, "decode")
-    INTERN(s_split, "split")
-    INTERN(s_replace, "replace")
     INTERN(s_utf8, "utf-8")
     INTERN(s_strict, "strict")
     INTERN(s_replace_errors, "replace")
-    INTERN(s_percent, "%")
     INTERN(s_plus, "+")
     INTERN(s_space, " ")
     INTERN(s_empty, "")
@@ -1124,17 +1121,19 @@ static int module_exec(PyObject *module)
     INTERN(s_amp, "&")
     INTERN(s_items, "items")
     INTERN(s_quote_plus, "quote_plus")
+    for (size_t i = 0; i < N_OVERRIDABLE; i++)
+        INTERN(probed[i], OVERRIDABLE[i])
 #undef INTERN
-    if (!(st->b_space = PyBytes_FromStringAndSize(" ", 1)))
-        return -1;
     return 0;
 }
 
 static int module_traverse(PyObject *module, visitproc visit, void *arg)
 {
     module_state *st = get_state(module);
-    if (st)
+    if (st) {
         Py_VISIT(st->last_safe);
+        Py_VISIT(st->urllib_parse);
+    }
     return 0;
 }
 
@@ -1146,16 +1145,15 @@ static int module_clear(PyObject *module)
     Py_CLEAR(st->last_safe);
     Py_CLEAR(st->s_encode);
     Py_CLEAR(st->s_decode);
-    Py_CLEAR(st->s_split);
-    Py_CLEAR(st->s_replace);
     Py_CLEAR(st->s_utf8);
     Py_CLEAR(st->s_strict);
     Py_CLEAR(st->s_replace_errors);
-    Py_CLEAR(st->s_percent);
     Py_CLEAR(st->s_plus);
     Py_CLEAR(st->s_space);
     Py_CLEAR(st->s_empty);
-    Py_CLEAR(st->b_space);
+    Py_CLEAR(st->urllib_parse);
+    for (size_t i = 0; i < N_OVERRIDABLE; i++)
+        Py_CLEAR(st->probed[i]);
     Py_CLEAR(st->s_eq);
     Py_CLEAR(st->s_amp);
     Py_CLEAR(st->s_items);

@@ -60,11 +60,18 @@ def test_rejects_non_buffers(bad):
         pctcodec.decode(bad)
 
 
+@pytest.mark.parametrize("safe", [None, [32], 32, memoryview(b" ")])
+def test_safe_must_be_str_or_bytes(safe):
+    with pytest.raises(TypeError, match="safe"):
+        pctcodec.encode(b"x", safe=safe)
+
+
 def test_argument_errors():
-    with pytest.raises(TypeError):
-        pctcodec.encode(b"x", safe=None)
     with pytest.raises(TypeError):
         pctcodec.encode(b"x", nope=1)
     with pytest.raises(TypeError):
+        pctcodec.encode(b"x", b"", False, 1)
+    with pytest.raises(TypeError):
         pctcodec.decode()
-    assert pctcodec.encode(data=b"a b", safe=[32]) == b"a b"
+    assert pctcodec.encode(data=b"a b", safe=bytearray(b" ")) == b"a b"
+    assert pctcodec.encode(b"a b", safe=" ", plus=True) == b"a+b"
