@@ -55,6 +55,12 @@ static void PyErr_SetRaisedException_compat(PyObject *exc)
         }                                 \
     } while (0)
 
+/* Argument types the C paths read by value (see plain_kind). */
+#define T_STR 1
+#define T_BYTES 2
+#define T_BYTEARRAY 4
+#define T_ANY (T_STR | T_BYTES | T_BYTEARRAY)
+
 /* Inputs at least this long are processed with the GIL released when the
  * input cannot change under us (str and bytes are immutable). */
 #define NOGIL_MIN_LENGTH 65536
@@ -88,10 +94,12 @@ static inline module_state *get_state(PyObject *module)
  * Arguments: METH_FASTCALL | METH_KEYWORDS without building a dict.
  */
 typedef struct {
-    const char *fname;
+    const char *fname;  /* also the name of the urllib.parse function it stands for */
     const char *const *names;
     int nparams;
     int nrequired;
+    int kinds;          /* T_* types of the first argument run in C; 0: no urllib twin */
+    int safe_index;     /* position of `safe`, or -1 */
 } argspec;
 
 static int parse_args(const argspec *spec, PyObject *const *args, Py_ssize_t nargs,
@@ -174,11 +182,6 @@ static const char *builtin_errors(PyObject *errors)
  * is handed to the running interpreter's urllib.parse itself, which alone can
  * honour it: the result is urllib's by construction.
  */
-#define T_STR 1
-#define T_BYTES 2
-#define T_BYTEARRAY 4
-#define T_ANY (T_STR | T_BYTES | T_BYTEARRAY)
-
 static int inherits_all(module_state *st, PyTypeObject *type, PyTypeObject *base)
 {
     for (size_t i = 0; i < N_OVERRIDABLE; i++)
@@ -225,6 +228,24 @@ static PyObject *delegate(module_state *st, const char *name, PyObject *const *a
     PyObject *r = PyObject_Vectorcall(func, args, (size_t)nargs, kwnames);
     Py_DECREF(func);
     return r;
+}
+
+/* The start of every module function: parse the arguments into `a`, then
+ * either go on in C (returns 1) or answer through urllib.parse or with the
+ * parsing error (returns 0, the answer in *result). */
+static int enter(PyObject *module, const argspec *spec, PyObject *const *args, Py_ssize_t nargs,
+                 PyObject *kwnames, PyObject **a, PyObject **result)
+{
+    *result = NULL;
+    if (parse_args(spec, args, nargs, kwnames, a) < 0)
+        return 0;
+    module_state *st = get_state(module);
+    PyObject *safe = spec->safe_index >= 0 ? a[spec->safe_index] : NULL;
+    if (spec->kinds && !takes(st, a[0], spec->kinds, safe)) {
+        *result = delegate(st, spec->fname, args, nargs, kwnames);
+        return 0;
+    }
+    return 1;
 }
 
 /* ---------------------------------------------------------------------------
@@ -687,13 +708,11 @@ PyDoc_STRVAR(quote_doc,
 
 static PyObject *py_quote(PyObject *module, PyObject *const *args, Py_ssize_t nargs, PyObject *kw)
 {
-    static const argspec spec = {"quote", QUOTE_ARGS, 4, 1};
-    PyObject *a[4];
-    if (parse_args(&spec, args, nargs, kw, a) < 0)
-        return NULL;
+    static const argspec spec = {"quote", QUOTE_ARGS, 4, 1, T_ANY, 1};
+    PyObject *a[4], *r;
+    if (!enter(module, &spec, args, nargs, kw, a, &r))
+        return r;
     module_state *st = get_state(module);
-    if (!takes(st, a[0], T_ANY, a[1]))
-        return delegate(st, "quote", args, nargs, kw);
     return quote_any(st, a[0], a[1], a[2], a[3], &st->set_slash, 0);
 }
 
@@ -720,14 +739,11 @@ static PyObject *quote_plus_any(module_state *st, PyObject *string, PyObject *sa
 
 static PyObject *py_quote_plus(PyObject *module, PyObject *const *args, Py_ssize_t nargs, PyObject *kw)
 {
-    static const argspec spec = {"quote_plus", QUOTE_ARGS, 4, 1};
-    PyObject *a[4];
-    if (parse_args(&spec, args, nargs, kw, a) < 0)
-        return NULL;
-    module_state *st = get_state(module);
-    if (!takes(st, a[0], T_ANY, a[1]))
-        return delegate(st, "quote_plus", args, nargs, kw);
-    return quote_plus_any(st, a[0], a[1], a[2], a[3]);
+    static const argspec spec = {"quote_plus", QUOTE_ARGS, 4, 1, T_ANY, 1};
+    PyObject *a[4], *r;
+    if (!enter(module, &spec, args, nargs, kw, a, &r))
+        return r;
+    return quote_plus_any(get_state(module), a[0], a[1], a[2], a[3]);
 }
 
 PyDoc_STRVAR(quote_from_bytes_doc,
@@ -737,13 +753,11 @@ PyDoc_STRVAR(quote_from_bytes_doc,
 static PyObject *py_quote_from_bytes(PyObject *module, PyObject *const *args, Py_ssize_t nargs,
                                      PyObject *kw)
 {
-    static const argspec spec = {"quote_from_bytes", QFB_ARGS, 2, 1};
-    PyObject *a[2];
-    if (parse_args(&spec, args, nargs, kw, a) < 0)
-        return NULL;
+    static const argspec spec = {"quote_from_bytes", QFB_ARGS, 2, 1, T_BYTES | T_BYTEARRAY, 1};
+    PyObject *a[2], *r;
+    if (!enter(module, &spec, args, nargs, kw, a, &r))
+        return r;
     module_state *st = get_state(module);
-    if (!takes(st, a[0], T_BYTES | T_BYTEARRAY, a[1]))
-        return delegate(st, "quote_from_bytes", args, nargs, kw);
     return quote_bytes(st, a[0], a[1], &st->set_slash, 0);
 }
 
@@ -755,14 +769,11 @@ PyDoc_STRVAR(unquote_doc,
 
 static PyObject *py_unquote(PyObject *module, PyObject *const *args, Py_ssize_t nargs, PyObject *kw)
 {
-    static const argspec spec = {"unquote", UNQUOTE_ARGS, 3, 1};
-    PyObject *a[3];
-    if (parse_args(&spec, args, nargs, kw, a) < 0)
-        return NULL;
-    module_state *st = get_state(module);
-    if (!takes(st, a[0], T_STR | T_BYTES, NULL))
-        return delegate(st, "unquote", args, nargs, kw);
-    return unquote_any(st, a[0], a[1], a[2]);
+    static const argspec spec = {"unquote", UNQUOTE_ARGS, 3, 1, T_STR | T_BYTES, -1};
+    PyObject *a[3], *r;
+    if (!enter(module, &spec, args, nargs, kw, a, &r))
+        return r;
+    return unquote_any(get_state(module), a[0], a[1], a[2]);
 }
 
 PyDoc_STRVAR(unquote_plus_doc,
@@ -772,14 +783,12 @@ PyDoc_STRVAR(unquote_plus_doc,
 static PyObject *py_unquote_plus(PyObject *module, PyObject *const *args, Py_ssize_t nargs,
                                  PyObject *kw)
 {
-    static const argspec spec = {"unquote_plus", UNQUOTE_ARGS, 3, 1};
-    PyObject *a[3];
-    if (parse_args(&spec, args, nargs, kw, a) < 0)
-        return NULL;
+    static const argspec spec = {"unquote_plus", UNQUOTE_ARGS, 3, 1, T_STR, -1};
+    PyObject *a[3], *r;
+    if (!enter(module, &spec, args, nargs, kw, a, &r))
+        return r;
     module_state *st = get_state(module);
     PyObject *string = a[0];
-    if (!takes(st, string, T_STR, NULL))
-        return delegate(st, "unquote_plus", args, nargs, kw);
     Py_ssize_t n = PyUnicode_GET_LENGTH(string);
     if (PyUnicode_FindChar(string, '%', 0, n, 1) == -1 && PyUnicode_FindChar(string, '+', 0, n, 1) == -1)
         return PyUnicode_FromObject(string); /* str.replace gives an exact str */
@@ -793,13 +802,10 @@ PyDoc_STRVAR(unquote_to_bytes_doc,
 static PyObject *py_unquote_to_bytes(PyObject *module, PyObject *const *args, Py_ssize_t nargs,
                                      PyObject *kw)
 {
-    static const argspec spec = {"unquote_to_bytes", UTB_ARGS, 1, 1};
-    PyObject *a[1];
-    if (parse_args(&spec, args, nargs, kw, a) < 0)
-        return NULL;
-    module_state *st = get_state(module);
-    if (!takes(st, a[0], T_ANY, NULL))
-        return delegate(st, "unquote_to_bytes", args, nargs, kw);
+    static const argspec spec = {"unquote_to_bytes", UTB_ARGS, 1, 1, T_ANY, -1};
+    PyObject *a[1], *r;
+    if (!enter(module, &spec, args, nargs, kw, a, &r))
+        return r;
     return unquote_to_bytes_any(a[0]);
 }
 
@@ -818,7 +824,7 @@ PyDoc_STRVAR(encode_doc,
 
 static PyObject *py_encode(PyObject *module, PyObject *const *args, Py_ssize_t nargs, PyObject *kw)
 {
-    static const argspec spec = {"encode", ENCODE_ARGS, 3, 1};
+    static const argspec spec = {"encode", ENCODE_ARGS, 3, 1, 0, -1};
     PyObject *a[3];
     if (parse_args(&spec, args, nargs, kw, a) < 0)
         return NULL;
@@ -862,7 +868,7 @@ PyDoc_STRVAR(decode_doc,
 
 static PyObject *py_decode(PyObject *module, PyObject *const *args, Py_ssize_t nargs, PyObject *kw)
 {
-    static const argspec spec = {"decode", DECODE_ARGS, 2, 1};
+    static const argspec spec = {"decode", DECODE_ARGS, 2, 1, 0, -1};
     PyObject *a[2];
     (void)module;
     if (parse_args(&spec, args, nargs, kw, a) < 0)
