@@ -67,10 +67,13 @@ static void PyErr_SetRaisedException_compat(PyObject *exc)
 
 /* What urllib.parse (3.9-3.13) calls on its arguments, across all versions: a
  * subclass that overrides none of these reads as its value (see plain_kind). */
-static const char *const OVERRIDABLE[] = {"__len__", "__bool__", "__contains__", "__getitem__",
-                                          "__iter__", "__add__", "encode", "decode",
-                                          "replace", "split", "rstrip"};
+static const char *const OVERRIDABLE[] = {
+    /* special methods, looked up on the type only */
+    "__len__", "__bool__", "__contains__", "__getitem__", "__iter__", "__add__", "__bytes__",
+    /* called by name, so an instance attribute can shadow them as well */
+    "encode", "decode", "replace", "split", "rstrip"};
 #define N_OVERRIDABLE (sizeof OVERRIDABLE / sizeof OVERRIDABLE[0])
+#define FIRST_CALLED_BY_NAME 7
 
 typedef struct {
     pct_set set_slash;       /* unreserved + '/' : quote's default safe */
@@ -182,11 +185,28 @@ static const char *builtin_errors(PyObject *errors)
  * is handed to the running interpreter's urllib.parse itself, which alone can
  * honour it: the result is urllib's by construction.
  */
-static int inherits_all(module_state *st, PyTypeObject *type, PyTypeObject *base)
+/* `o`, an instance of a subclass of `base`, behaves as `base` for urllib:
+ * its type overrides none of OVERRIDABLE, and no instance attribute shadows a
+ * method urllib calls by name (o.encode is still base's method bound to o). */
+static int behaves_as(module_state *st, PyObject *o, PyTypeObject *base)
 {
+    PyTypeObject *type = Py_TYPE(o);
     for (size_t i = 0; i < N_OVERRIDABLE; i++)
         if (_PyType_Lookup(type, st->probed[i]) != _PyType_Lookup(base, st->probed[i]))
             return 0;
+    for (size_t i = FIRST_CALLED_BY_NAME; i < N_OVERRIDABLE; i++) {
+        if (!_PyType_Lookup(base, st->probed[i]))
+            continue; /* base has no such method: urllib does not call it on this type */
+        PyObject *m = PyObject_GetAttr(o, st->probed[i]);
+        if (!m) {
+            PyErr_Clear();
+            return 0;
+        }
+        int bound_builtin = PyCFunction_Check(m) && PyCFunction_GET_SELF(m) == o;
+        Py_DECREF(m);
+        if (!bound_builtin)
+            return 0;
+    }
     return 1;
 }
 
@@ -202,11 +222,11 @@ static int plain_kind(module_state *st, PyObject *o)
     if (t == &PyByteArray_Type)
         return T_BYTEARRAY;
     if (PyUnicode_Check(o))
-        return inherits_all(st, t, &PyUnicode_Type) ? T_STR : 0;
+        return behaves_as(st, o, &PyUnicode_Type) ? T_STR : 0;
     if (PyBytes_Check(o))
-        return inherits_all(st, t, &PyBytes_Type) ? T_BYTES : 0;
+        return behaves_as(st, o, &PyBytes_Type) ? T_BYTES : 0;
     if (PyByteArray_Check(o))
-        return inherits_all(st, t, &PyByteArray_Type) ? T_BYTEARRAY : 0;
+        return behaves_as(st, o, &PyByteArray_Type) ? T_BYTEARRAY : 0;
     return 0;
 }
 
