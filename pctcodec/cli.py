@@ -1,0 +1,169 @@
+"""Command-line interface: quote or unquote text, one value per line.
+
+    pctcodec {quote,quote-plus,unquote,unquote-plus} [FILE]
+
+Lines are read from FILE (or standard input) as bytes and written to standard
+output one by one, each with the line terminator it had (``\\n``, ``\\r\\n`` or
+none on the last line).
+"""
+import argparse
+import codecs
+import os
+import sys
+
+from . import __version__, quote, quote_from_bytes, quote_plus, unquote, unquote_plus
+
+COMMANDS = ("quote", "quote-plus", "unquote", "unquote-plus")
+
+DESCRIPTION = """\
+Percent-encode (quote) or decode (unquote) text, one value per line, with the
+same results as Python's urllib.parse.
+
+commands:
+  quote         percent-encode each line, like urllib.parse.quote
+  quote-plus    the same, with spaces as '+', like urllib.parse.quote_plus
+  unquote       decode the %XX escapes of each line, like urllib.parse.unquote
+  unquote-plus  the same, with '+' as a space, like urllib.parse.unquote_plus
+"""
+
+EPILOG = """\
+Input is read as bytes. With the default UTF-8 encoding, quote and quote-plus
+quote the bytes of each line as they are, so a line that is not valid UTF-8
+keeps its bytes as escapes. Unquoted text is written as UTF-8.
+
+examples:
+  pctcodec quote examples/urls.txt
+  echo 'caf%C3%A9 du monde' | pctcodec unquote
+  pctcodec quote-plus --safe=/: < values.txt > quoted.txt
+"""
+
+
+def _parser():
+    parser = argparse.ArgumentParser(
+        prog="pctcodec",
+        usage="%(prog)s [options] {quote,quote-plus,unquote,unquote-plus} [FILE]",
+        description=DESCRIPTION,
+        epilog=EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("command", choices=COMMANDS, metavar="COMMAND",
+                        help="one of: %(choices)s")
+    parser.add_argument("file", nargs="?", default="-", metavar="FILE",
+                        help="input file; '-' or none reads standard input")
+    parser.add_argument("--safe", metavar="CHARS",
+                        help="characters not to quote (default: '/' for quote, "
+                             "none for quote-plus; write --safe=-... if they "
+                             "start with '-')")
+    parser.add_argument("--encoding", default="utf-8", metavar="ENC",
+                        help="encoding of the text behind the escapes (default: utf-8)")
+    parser.add_argument("--errors", metavar="ERR",
+                        help="codec error handler (default: strict for quote, "
+                             "replace for unquote)")
+    parser.add_argument("--version", action="version", version=f"pctcodec {__version__}")
+    return parser
+
+
+def _converter(command, safe, encoding, errors):
+    """The function that turns the bytes of one line (no terminator) into output bytes."""
+    plus = command.endswith("-plus")
+    if command.startswith("unquote"):
+        func = unquote_plus if plus else unquote
+
+        def convert(line):
+            text = line.decode("utf-8", "surrogateescape")
+            return func(text, encoding, errors).encode("utf-8", "surrogateescape")
+
+        return convert
+
+    if safe is None:
+        safe = "" if plus else "/"
+    if codecs.lookup(encoding).name == "utf-8":
+        # Quoting the raw bytes equals quoting the decoded text for valid
+        # UTF-8, and keeps any other byte as its escape.
+        if plus:
+            return lambda line: quote_plus(line, safe).encode("ascii")
+        return lambda line: quote_from_bytes(line, safe).encode("ascii")
+
+    func = quote_plus if plus else quote
+
+    def convert(line):
+        text = line.decode("utf-8", "surrogateescape")
+        return func(text, safe, encoding, errors).encode("utf-8", "surrogateescape")
+
+    return convert
+
+
+def _split(line):
+    """Split a line read in binary into its content and its terminator."""
+    if line.endswith(b"\r\n"):
+        return line[:-2], b"\r\n"
+    if line.endswith(b"\n"):
+        return line[:-1], b"\n"
+    return line, b""
+
+
+def _error(message):
+    print(f"pctcodec: {message}", file=sys.stderr)
+    return 1
+
+
+def main(argv=None):
+    """Run the command line given by argv (default: sys.argv[1:]); return the exit status."""
+    parser = _parser()
+    args = parser.parse_intermixed_args(argv)
+    if args.safe is not None and args.command.startswith("unquote"):
+        parser.error("--safe applies to quote and quote-plus only")
+    errors = args.errors
+    if errors is None:
+        errors = "strict" if args.command.startswith("quote") else "replace"
+    try:
+        codecs.lookup(args.encoding)
+        codecs.lookup_error(errors)
+    except LookupError as exc:
+        return _error(exc)
+    convert = _converter(args.command, args.safe, args.encoding, errors)
+
+    if args.file == "-":
+        infile = getattr(sys.stdin, "buffer", sys.stdin)
+    else:
+        try:
+            infile = open(args.file, "rb")
+        except OSError as exc:
+            return _error(f"{args.file}: {exc.strerror or exc}")
+    out = getattr(sys.stdout, "buffer", None)
+    if out is not None:
+        write = out.write
+    else:  # a text stream standing in for stdout
+        out = sys.stdout
+
+        def write(data):
+            out.write(data.decode("utf-8", "surrogateescape"))
+
+    lineno = 0
+    try:
+        for lineno, line in enumerate(infile, 1):
+            if isinstance(line, str):  # a text stream standing in for stdin
+                line = line.encode("utf-8", "surrogateescape")
+            content, end = _split(line)
+            write(convert(content) + end)
+        out.flush()
+    except BrokenPipeError:
+        # The reader went away (e.g. `| head`): stop quietly, and keep the
+        # interpreter from complaining when it flushes stdout at exit.
+        try:
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        except (OSError, ValueError):
+            pass
+        return 0
+    except (ValueError, TypeError, OSError) as exc:  # UnicodeError is a ValueError
+        try:
+            out.flush()  # what came before the bad line goes out first
+        except OSError:
+            pass
+        return _error(f"{lineno}: {exc}")
+    except KeyboardInterrupt:
+        return 130
+    finally:
+        if args.file != "-":
+            infile.close()
+    return 0

@@ -1,0 +1,68 @@
+"""Shared test configuration: hypothesis profiles and the differential count.
+
+Profiles (select with env HYPOTHESIS_PROFILE; default ``ci`` when env CI is
+set, else ``dev``):
+
+* ``ci``   - derandomized, bounded, no example database: reproducible and fast.
+* ``dev``  - random, moderate; the default on a developer's machine.
+* ``long`` - 20000+ examples per test, for local bug hunts.
+"""
+import os
+import platform
+import sys
+
+from hypothesis import HealthCheck, settings
+
+# Make ``import _diff`` work whatever pytest's import mode is.
+_HERE = os.path.dirname(os.path.abspath(__file__))
+if _HERE not in sys.path:
+    sys.path.insert(0, _HERE)
+
+import _diff  # noqa: E402
+
+_QUIET_CHECKS = [HealthCheck.too_slow, HealthCheck.filter_too_much, HealthCheck.data_too_large]
+
+settings.register_profile(
+    "ci",
+    derandomize=True,
+    database=None,
+    max_examples=1000,
+    deadline=None,
+    print_blob=True,
+    suppress_health_check=_QUIET_CHECKS,
+)
+settings.register_profile(
+    "dev",
+    max_examples=500,
+    deadline=None,
+    suppress_health_check=_QUIET_CHECKS,
+)
+settings.register_profile(
+    "long",
+    max_examples=25000,
+    deadline=None,
+    database=None,
+    suppress_health_check=_QUIET_CHECKS,
+)
+
+_profile = os.environ.get("HYPOTHESIS_PROFILE") or ("ci" if os.environ.get("CI") else "dev")
+settings.load_profile(_profile)
+
+
+def pytest_report_header(config):
+    return "hypothesis profile: %s; pctcodec from: %s" % (
+        _profile,
+        getattr(_diff.pctcodec, "__file__", "?"),
+    )
+
+
+def pytest_terminal_summary(terminalreporter, exitstatus, config):
+    terminalreporter.write_line(
+        "differential cases vs urllib.parse: %d (%s %s, hypothesis profile %s)"
+        % (
+            _diff.COUNT[0],
+            platform.python_implementation(),
+            platform.python_version(),
+            _profile,
+        )
+    )
