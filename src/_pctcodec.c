@@ -66,14 +66,15 @@ static void PyErr_SetRaisedException_compat(PyObject *exc)
 #define NOGIL_MIN_LENGTH 65536
 
 /* What urllib.parse (3.9-3.13) calls on its arguments, across all versions: a
- * subclass that overrides none of these reads as its value (see plain_kind). */
-static const char *const OVERRIDABLE[] = {
-    /* special methods, looked up on the type only */
-    "__len__", "__bool__", "__contains__", "__getitem__", "__iter__", "__add__", "__bytes__",
-    /* called by name, so an instance attribute can shadow them as well */
-    "encode", "decode", "replace", "split", "rstrip"};
-#define N_OVERRIDABLE (sizeof OVERRIDABLE / sizeof OVERRIDABLE[0])
-#define FIRST_CALLED_BY_NAME 7
+ * subclass that overrides none of these reads as its value (see behaves_as).
+ * Special methods are looked up on the type only; methods called by name can
+ * also be shadowed by an instance attribute. */
+static const char *const SPECIAL_METHODS[] = {"__getattribute__", "__len__", "__bool__",
+                                              "__contains__", "__getitem__", "__iter__",
+                                              "__add__", "__bytes__"};
+static const char *const NAMED_METHODS[] = {"encode", "decode", "replace", "split", "rstrip"};
+#define N_SPECIAL (sizeof SPECIAL_METHODS / sizeof SPECIAL_METHODS[0])
+#define N_NAMED (sizeof NAMED_METHODS / sizeof NAMED_METHODS[0])
 
 typedef struct {
     pct_set set_slash;       /* unreserved + '/' : quote's default safe */
@@ -85,7 +86,8 @@ typedef struct {
     PyObject *s_utf8, *s_strict, *s_replace_errors;
     PyObject *s_plus, *s_space, *s_empty;
     PyObject *s_eq, *s_amp, *s_items, *s_quote_plus;
-    PyObject *probed[N_OVERRIDABLE]; /* the names in OVERRIDABLE, interned */
+    PyObject *special[N_SPECIAL];  /* SPECIAL_METHODS, interned */
+    PyObject *named[N_NAMED];      /* NAMED_METHODS, interned */
 } module_state;
 
 static inline module_state *get_state(PyObject *module)
@@ -185,19 +187,24 @@ static const char *builtin_errors(PyObject *errors)
  * is handed to the running interpreter's urllib.parse itself, which alone can
  * honour it: the result is urllib's by construction.
  */
+
 /* `o`, an instance of a subclass of `base`, behaves as `base` for urllib:
- * its type overrides none of OVERRIDABLE, and no instance attribute shadows a
- * method urllib calls by name (o.encode is still base's method bound to o). */
+ * its type overrides none of the methods above, and no instance attribute
+ * shadows a named one (o.encode is still base's method, bound to o). The
+ * type is checked first, so the attribute lookups run no Python code. */
 static int behaves_as(module_state *st, PyObject *o, PyTypeObject *base)
 {
     PyTypeObject *type = Py_TYPE(o);
-    for (size_t i = 0; i < N_OVERRIDABLE; i++)
-        if (_PyType_Lookup(type, st->probed[i]) != _PyType_Lookup(base, st->probed[i]))
+    for (size_t i = 0; i < N_SPECIAL; i++)
+        if (_PyType_Lookup(type, st->special[i]) != _PyType_Lookup(base, st->special[i]))
             return 0;
-    for (size_t i = FIRST_CALLED_BY_NAME; i < N_OVERRIDABLE; i++) {
-        if (!_PyType_Lookup(base, st->probed[i]))
+    for (size_t i = 0; i < N_NAMED; i++)
+        if (_PyType_Lookup(type, st->named[i]) != _PyType_Lookup(base, st->named[i]))
+            return 0;
+    for (size_t i = 0; i < N_NAMED; i++) {
+        if (!_PyType_Lookup(base, st->named[i]))
             continue; /* base has no such method: urllib does not call it on this type */
-        PyObject *m = PyObject_GetAttr(o, st->probed[i]);
+        PyObject *m = PyObject_GetAttr(o, st->named[i]);
         if (!m) {
             PyErr_Clear();
             return 0;
@@ -1147,8 +1154,10 @@ static int module_exec(PyObject *module)
     INTERN(s_amp, "&")
     INTERN(s_items, "items")
     INTERN(s_quote_plus, "quote_plus")
-    for (size_t i = 0; i < N_OVERRIDABLE; i++)
-        INTERN(probed[i], OVERRIDABLE[i])
+    for (size_t i = 0; i < N_SPECIAL; i++)
+        INTERN(special[i], SPECIAL_METHODS[i])
+    for (size_t i = 0; i < N_NAMED; i++)
+        INTERN(named[i], NAMED_METHODS[i])
 #undef INTERN
     return 0;
 }
@@ -1178,8 +1187,10 @@ static int module_clear(PyObject *module)
     Py_CLEAR(st->s_space);
     Py_CLEAR(st->s_empty);
     Py_CLEAR(st->urllib_parse);
-    for (size_t i = 0; i < N_OVERRIDABLE; i++)
-        Py_CLEAR(st->probed[i]);
+    for (size_t i = 0; i < N_SPECIAL; i++)
+        Py_CLEAR(st->special[i]);
+    for (size_t i = 0; i < N_NAMED; i++)
+        Py_CLEAR(st->named[i]);
     Py_CLEAR(st->s_eq);
     Py_CLEAR(st->s_amp);
     Py_CLEAR(st->s_items);

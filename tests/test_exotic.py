@@ -153,3 +153,31 @@ CASES = [
 ])
 def test_exotic(name, args, kwargs):
     same(name, *args, **kwargs)
+
+
+class GetattributeStr(str):
+    """Every attribute lookup goes through this, method calls included."""
+
+    def __getattribute__(self, name):
+        if name == "encode":
+            return lambda *a: b"via __getattribute__"
+        return str.__getattribute__(self, name)
+
+
+class GetattributeBytes(bytes):
+    def __getattribute__(self, name):
+        if name == "split":
+            return lambda *a: [b"G"]
+        return bytes.__getattribute__(self, name)
+
+
+@pytest.mark.parametrize("name,args", [
+    ("quote", (GetattributeStr("a b"),)),
+    ("quote_plus", (GetattributeStr("a b"),)),
+    ("quote", ("a/b", GetattributeStr("/"))),
+    ("unquote_to_bytes", (GetattributeStr("a%41"),)),
+    ("unquote", (GetattributeBytes(b"a%41"),)),
+    ("unquote_to_bytes", (GetattributeBytes(b"a%41"),)),
+])
+def test_overridden_getattribute(name, args):
+    same(name, *args)
