@@ -1,13 +1,12 @@
 """The command line: one value per line, line endings kept, clear errors."""
 import io
-import os
-import subprocess
 import sys
 import urllib.parse
 from pathlib import Path
 
 import pytest
 
+from _child import run_python
 from pctcodec.cli import main
 
 EXAMPLE = Path(__file__).resolve().parent.parent / "examples" / "urls.txt"
@@ -92,13 +91,7 @@ def test_usage_errors_exit_2(argv):
     assert exc.value.code == 2
 
 
-def test_python_dash_m(tmp_path):
-    env = dict(os.environ)
-    if env.get("PYTHONPATH"):  # keep a source-tree build importable from another cwd
-        env["PYTHONPATH"] = os.pathsep.join(os.path.abspath(p) for p in env["PYTHONPATH"].split(os.pathsep))
-    proc = subprocess.run(
-        [sys.executable, "-m", "pctcodec", "quote-plus"],
-        input=b"a b/c\n", capture_output=True, cwd=tmp_path, env=env, timeout=60,
-    )
+def test_python_dash_m():
+    proc = run_python(["-m", "pctcodec", "quote-plus"], input=b"a b/c\n", timeout=60)
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout == b"a+b%2Fc\n"

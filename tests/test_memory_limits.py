@@ -1,11 +1,12 @@
 """Inputs too large for the memory at hand: MemoryError, never a crash, and
 the interpreter goes on working. Each case runs in a child process whose
 address space is capped just above what it holds before the call."""
-import subprocess
 import sys
 import textwrap
 
 import pytest
+
+from _child import run_python
 
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="needs /proc and RLIMIT_AS")
 
@@ -44,11 +45,6 @@ CASES = [
 
 @pytest.mark.parametrize("make,call", CASES, ids=[c for _, c in CASES])
 def test_memory_error_not_crash(make, call):
-    proc = subprocess.run(
-        [sys.executable, "-c", CHILD.format(make=make, call=call)],
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
+    proc = run_python(["-c", CHILD.format(make=make, call=call)], text=True, timeout=120)
     assert proc.returncode == 0, proc.stderr[-2000:]
     assert proc.stdout.strip() == "MemoryError", proc.stdout
