@@ -342,18 +342,26 @@ static PyObject *write_encoded(const uint8_t *src, Py_ssize_t n, const pct_set *
     return out;
 }
 
-/* quote_from_bytes over a byte buffer: an ASCII str. `stable` says the
- * buffer cannot change while the GIL is released. */
-static PyObject *encode_buffer(const uint8_t *src, Py_ssize_t n, const pct_set *keep, int plus,
-                               int stable)
+/* quote_from_bytes over immutable bytes: an ASCII str. Encoding sizes first
+ * and writes second, so the input must not change in between: callers pass
+ * mutable buffers as a snapshot (see immutable_copy). */
+static PyObject *encode_buffer(const uint8_t *src, Py_ssize_t n, const pct_set *keep, int plus)
 {
     size_t size = 0;
     pct_status rc;
-    int nogil = stable && n >= NOGIL_MIN_LENGTH;
+    int nogil = n >= NOGIL_MIN_LENGTH;
     MAYBE_WITHOUT_GIL(nogil, rc = pct_encoded_size(src, (size_t)n, keep, (size_t)PY_SSIZE_T_MAX, &size));
     if (rc != PCT_OK)
         return too_long();
     return write_encoded(src, n, keep, plus, size, nogil);
+}
+
+/* A bytes copy of a buffer another thread could write to (a bytearray being
+ * filled by readinto with the GIL released, a shared mmap): a torn copy is
+ * still a stable one, so sizing and writing agree. */
+static PyObject *immutable_copy(const void *buf, Py_ssize_t n)
+{
+    return PyBytes_FromStringAndSize((const char *)buf, n);
 }
 
 /* urllib.parse.quote_from_bytes(bs, safe); with plus, a space is kept as '+'. */
@@ -372,9 +380,14 @@ static PyObject *quote_bytes(module_state *st, PyObject *bs, PyObject *safe, con
     resolve_safe(st, safe, dflt, &keep);
     if (plus)
         pct_set_add(&keep, ' ');
-    const uint8_t *src = is_bytes ? (const uint8_t *)PyBytes_AS_STRING(bs)
-                                  : (const uint8_t *)PyByteArray_AS_STRING(bs);
-    return encode_buffer(src, n, &keep, plus, is_bytes);
+    if (is_bytes)
+        return encode_buffer((const uint8_t *)PyBytes_AS_STRING(bs), n, &keep, plus);
+    PyObject *copy = immutable_copy(PyByteArray_AS_STRING(bs), n);
+    if (!copy)
+        return NULL;
+    PyObject *r = encode_buffer((const uint8_t *)PyBytes_AS_STRING(copy), n, &keep, plus);
+    Py_DECREF(copy);
+    return r;
 }
 
 /* Fast path of quote for a str under UTF-8/strict: encodes straight from the
@@ -837,8 +850,10 @@ static PyObject *py_unquote_to_bytes(PyObject *module, PyObject *const *args, Py
 }
 
 /* ---------------------------------------------------------------------------
- * encode / decode: the core on any C-contiguous buffer, bytes out. The GIL
- * is released only for bytes, whose content no other thread can change.
+ * encode / decode: the core on any C-contiguous buffer, bytes out. Encoding
+ * works on bytes or on an immutable copy of the buffer; decoding is a single
+ * pass that never writes more than its input's length, so it reads the
+ * buffer in place (and releases the GIL only for bytes).
  */
 static const char *const ENCODE_ARGS[] = {"data", "safe", "plus"};
 static const char *const DECODE_ARGS[] = {"data", "plus"};
@@ -868,22 +883,32 @@ static PyObject *py_encode(PyObject *module, PyObject *const *args, Py_ssize_t n
     resolve_safe(st, a[1], &st->set_unreserved, &keep);
     if (plus)
         pct_set_add(&keep, ' ');
-    Py_buffer view;
-    if (PyObject_GetBuffer(a[0], &view, PyBUF_SIMPLE) < 0)
-        return NULL;
+    PyObject *data;
+    if (PyBytes_Check(a[0])) {
+        data = Py_NewRef(a[0]);
+    } else {
+        Py_buffer view;
+        if (PyObject_GetBuffer(a[0], &view, PyBUF_SIMPLE) < 0)
+            return NULL;
+        data = immutable_copy(view.buf, view.len);
+        PyBuffer_Release(&view);
+        if (!data)
+            return NULL;
+    }
+    const uint8_t *src = (const uint8_t *)PyBytes_AS_STRING(data);
+    Py_ssize_t n = PyBytes_GET_SIZE(data);
     PyObject *out = NULL;
     size_t size = 0;
     pct_status rc;
-    int nogil = PyBytes_CheckExact(a[0]) && view.len >= NOGIL_MIN_LENGTH;
-    MAYBE_WITHOUT_GIL(nogil, rc = pct_encoded_size(view.buf, (size_t)view.len, &keep,
-                                                   (size_t)PY_SSIZE_T_MAX, &size));
+    int nogil = n >= NOGIL_MIN_LENGTH;
+    MAYBE_WITHOUT_GIL(nogil, rc = pct_encoded_size(src, (size_t)n, &keep, (size_t)PY_SSIZE_T_MAX, &size));
     if (rc != PCT_OK) {
         too_long();
     } else if ((out = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)size))) {
         uint8_t *dst = (uint8_t *)PyBytes_AS_STRING(out);
-        MAYBE_WITHOUT_GIL(nogil, pct_encode(view.buf, (size_t)view.len, &keep, plus, dst));
+        MAYBE_WITHOUT_GIL(nogil, pct_encode(src, (size_t)n, &keep, plus, dst));
     }
-    PyBuffer_Release(&view);
+    Py_DECREF(data);
     return out;
 }
 
