@@ -330,22 +330,25 @@ static PyObject *too_long(void)
     return NULL;
 }
 
-/* The ASCII str of `size` characters that pct_encode writes for src. */
+/* What pct_encode writes for src, `size` bytes, as an ASCII str (as_str) or
+ * as bytes. */
 static PyObject *write_encoded(const uint8_t *src, Py_ssize_t n, const pct_set *keep, int plus,
-                              size_t size, int nogil)
+                              size_t size, int nogil, int as_str)
 {
-    PyObject *out = PyUnicode_New((Py_ssize_t)size, 127);
+    PyObject *out = as_str ? PyUnicode_New((Py_ssize_t)size, 127)
+                           : PyBytes_FromStringAndSize(NULL, (Py_ssize_t)size);
     if (!out)
         return NULL;
-    uint8_t *dst = PyUnicode_1BYTE_DATA(out);
+    uint8_t *dst = as_str ? PyUnicode_1BYTE_DATA(out) : (uint8_t *)PyBytes_AS_STRING(out);
     MAYBE_WITHOUT_GIL(nogil, pct_encode(src, (size_t)n, keep, plus, dst));
     return out;
 }
 
-/* quote_from_bytes over immutable bytes: an ASCII str. Encoding sizes first
- * and writes second, so the input must not change in between: callers pass
- * mutable buffers as a snapshot (see immutable_copy). */
-static PyObject *encode_buffer(const uint8_t *src, Py_ssize_t n, const pct_set *keep, int plus)
+/* The percent-encoding of immutable bytes, as str or bytes. Encoding sizes
+ * first and writes second, so the input must not change in between: callers
+ * pass mutable buffers as a snapshot (see immutable_copy). */
+static PyObject *encode_buffer(const uint8_t *src, Py_ssize_t n, const pct_set *keep, int plus,
+                               int as_str)
 {
     size_t size = 0;
     pct_status rc;
@@ -353,7 +356,7 @@ static PyObject *encode_buffer(const uint8_t *src, Py_ssize_t n, const pct_set *
     MAYBE_WITHOUT_GIL(nogil, rc = pct_encoded_size(src, (size_t)n, keep, (size_t)PY_SSIZE_T_MAX, &size));
     if (rc != PCT_OK)
         return too_long();
-    return write_encoded(src, n, keep, plus, size, nogil);
+    return write_encoded(src, n, keep, plus, size, nogil, as_str);
 }
 
 /* A bytes copy of a buffer another thread could write to (a bytearray being
@@ -381,11 +384,11 @@ static PyObject *quote_bytes(module_state *st, PyObject *bs, PyObject *safe, con
     if (plus)
         pct_set_add(&keep, ' ');
     if (is_bytes)
-        return encode_buffer((const uint8_t *)PyBytes_AS_STRING(bs), n, &keep, plus);
+        return encode_buffer((const uint8_t *)PyBytes_AS_STRING(bs), n, &keep, plus, 1);
     PyObject *copy = immutable_copy(PyByteArray_AS_STRING(bs), n);
     if (!copy)
         return NULL;
-    PyObject *r = encode_buffer((const uint8_t *)PyBytes_AS_STRING(copy), n, &keep, plus);
+    PyObject *r = encode_buffer((const uint8_t *)PyBytes_AS_STRING(copy), n, &keep, plus, 1);
     Py_DECREF(copy);
     return r;
 }
@@ -412,7 +415,7 @@ static PyObject *quote_text(module_state *st, PyObject *s, PyObject *safe, const
         /* Nothing to escape: an exact str is its own result (equal to urllib's). */
         if (size == (size_t)n && PyUnicode_CheckExact(s) && !(plus && memchr(data, ' ', (size_t)n)))
             return Py_NewRef(s);
-        return write_encoded(data, n, &keep, plus, size, nogil);
+        return write_encoded(data, n, &keep, plus, size, nogil, 1);
     }
     size_t size = 0;
     pct_status rc;
@@ -655,11 +658,6 @@ static PyObject *unquote_buffer(const uint8_t *src, Py_ssize_t n, int stable)
     return out;
 }
 
-static int has_percent(const char *p, Py_ssize_t n)
-{
-    return memchr(p, '%', (size_t)n) != NULL;
-}
-
 /* urllib.parse.unquote_to_bytes of a str, bytes or bytearray. */
 static PyObject *unquote_to_bytes_any(PyObject *string)
 {
@@ -675,32 +673,20 @@ static PyObject *unquote_to_bytes_any(PyObject *string)
         Py_DECREF(utf8);
         return r;
     }
-    if (PyBytes_Check(string)) {
-        const char *p = PyBytes_AS_STRING(string);
-        Py_ssize_t n = PyBytes_GET_SIZE(string);
-        if (n == 0)
-            return PyBytes_FromStringAndSize(NULL, 0);
-        if (!has_percent(p, n)) {
-#if PY_VERSION_HEX < 0x030C0000
-            return Py_NewRef(string); /* urllib <= 3.11 returns its argument */
-#else
-            return PyBytes_CheckExact(string) ? Py_NewRef(string) : PyBytes_FromStringAndSize(p, n);
-#endif
-        }
-        return unquote_buffer((const uint8_t *)p, n, 1);
-    }
-    /* bytearray */
-    const char *p = PyByteArray_AS_STRING(string);
-    Py_ssize_t n = PyByteArray_GET_SIZE(string);
+    int is_bytes = PyBytes_Check(string);
+    const uint8_t *p = (const uint8_t *)(is_bytes ? PyBytes_AS_STRING(string) : PyByteArray_AS_STRING(string));
+    Py_ssize_t n = is_bytes ? PyBytes_GET_SIZE(string) : PyByteArray_GET_SIZE(string);
     if (n == 0)
         return PyBytes_FromStringAndSize(NULL, 0);
-    if (!has_percent(p, n)) {
+    if (pct_find_escape(p, (size_t)n, 0) == (size_t)n) {
 #if PY_VERSION_HEX < 0x030C0000
         return Py_NewRef(string); /* urllib <= 3.11 returns its argument */
 #else
-        return PyBytes_FromStringAndSize(p, n);
+        return PyBytes_CheckExact(string) ? Py_NewRef(string) : PyBytes_FromStringAndSize((const char *)p, n);
 #endif
     }
+    if (is_bytes)
+        return unquote_buffer(p, n, 1);
     /* urllib looks up the bytearray slices after each '%' in a dict. */
     PyErr_SetString(PyExc_TypeError, "unhashable type: 'bytearray'");
     return NULL;
@@ -895,19 +881,8 @@ static PyObject *py_encode(PyObject *module, PyObject *const *args, Py_ssize_t n
         if (!data)
             return NULL;
     }
-    const uint8_t *src = (const uint8_t *)PyBytes_AS_STRING(data);
-    Py_ssize_t n = PyBytes_GET_SIZE(data);
-    PyObject *out = NULL;
-    size_t size = 0;
-    pct_status rc;
-    int nogil = n >= NOGIL_MIN_LENGTH;
-    MAYBE_WITHOUT_GIL(nogil, rc = pct_encoded_size(src, (size_t)n, &keep, (size_t)PY_SSIZE_T_MAX, &size));
-    if (rc != PCT_OK) {
-        too_long();
-    } else if ((out = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)size))) {
-        uint8_t *dst = (uint8_t *)PyBytes_AS_STRING(out);
-        MAYBE_WITHOUT_GIL(nogil, pct_encode(src, (size_t)n, &keep, plus, dst));
-    }
+    PyObject *out = encode_buffer((const uint8_t *)PyBytes_AS_STRING(data), PyBytes_GET_SIZE(data),
+                                  &keep, plus, 0);
     Py_DECREF(data);
     return out;
 }

@@ -81,7 +81,4 @@ size_t pct_decode(const uint8_t *src, size_t n, int plus, uint8_t *dst);
 /* Offset of the first '%' (or, with plus, '+') in src, or n if none. */
 size_t pct_find_escape(const uint8_t *src, size_t n, int plus);
 
-/* 1 if every byte is < 0x80. */
-int pct_is_ascii(const uint8_t *src, size_t n);
-
 #endif /* PCT_H */

@@ -56,11 +56,3 @@ void pct_set_add_unreserved(pct_set *set)
     }
     pct_set_add_bytes(set, (const uint8_t *)marks, sizeof marks - 1);
 }
-
-int pct_is_ascii(const uint8_t *src, size_t n)
-{
-    uint8_t acc = 0;
-    for (size_t i = 0; i < n; i++)
-        acc |= src[i];
-    return acc < 0x80;
-}
