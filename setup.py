@@ -4,8 +4,10 @@ import os
 
 from setuptools import Extension, setup
 
-# The core is plain C99 with no Python.h; the binding is the only file that touches CPython.
+# The core is plain C99 with no Python.h; only the binding (src/_pctcodec*.c)
+# touches CPython.
 CORE_SOURCES = sorted(glob.glob(os.path.join("src", "core", "*.c")))
+BINDING_SOURCES = [os.path.join("src", "_pctcodec.c"), os.path.join("src", "_pctcodec_uri.c")]
 
 extra = ["-Wall", "-Wextra", "-Wno-missing-field-initializers"]
 if os.environ.get("PCTCODEC_WERROR"):
@@ -15,7 +17,7 @@ setup(
     ext_modules=[
         Extension(
             "pctcodec._pctcodec",
-            sources=[os.path.join("src", "_pctcodec.c"), *CORE_SOURCES],
+            sources=[*BINDING_SOURCES, *CORE_SOURCES],
             include_dirs=[os.path.join("src", "core")],
             extra_compile_args=extra,
         )

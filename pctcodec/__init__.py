@@ -7,6 +7,11 @@ or raise an exception of the same class, as the running interpreter's
 
 ``encode`` and ``decode`` are the C core on raw buffers: any bytes-like object
 in (bytes, bytearray, memoryview, array, mmap), bytes out.
+
+The RFC 3986 tools (``requote``, ``normalize``, ``equivalent``, ``check``,
+``is_valid``, ``iri_to_uri``, ``uri_to_iri``) are documented in
+``pctcodec.rfc3986``; named ``safe=`` sets are in ``pctcodec.sets`` and the
+ECMAScript codecs (``encode_uri`` ...) in ``pctcodec.ecmascript``.
 """
 from ._pctcodec import (
     decode,
@@ -19,6 +24,16 @@ from ._pctcodec import (
     unquote_to_bytes,
 )
 from ._urlencode import urlencode
+from .rfc3986 import (
+    PercentEncodingError,
+    check,
+    equivalent,
+    iri_to_uri,
+    is_valid,
+    normalize,
+    requote,
+    uri_to_iri,
+)
 
 __all__ = [
     "quote",
@@ -30,5 +45,13 @@ __all__ = [
     "urlencode",
     "encode",
     "decode",
+    "requote",
+    "normalize",
+    "equivalent",
+    "check",
+    "is_valid",
+    "iri_to_uri",
+    "uri_to_iri",
+    "PercentEncodingError",
 ]
 __version__ = "0.1.0"

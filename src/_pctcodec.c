@@ -5,19 +5,11 @@
  * for, down to the type of the result and the class of the exception; the
  * comments name the urllib behaviour each branch mirrors.
  */
-#define PY_SSIZE_T_CLEAN
-#include <Python.h>
 #include <string.h>
 
+#include "_pctcodec.h"
 #include "pct.h"
 
-#if PY_VERSION_HEX < 0x030A0000
-static inline PyObject *Py_NewRef(PyObject *o)
-{
-    Py_INCREF(o);
-    return o;
-}
-#endif
 
 /* The raised exception as one object (3.12 API), for older versions too. */
 #if PY_VERSION_HEX >= 0x030C0000
@@ -44,16 +36,6 @@ static void PyErr_SetRaisedException_compat(PyObject *exc)
 }
 #endif
 
-/* Runs `stmt` with the GIL released when `cond` holds. */
-#define MAYBE_WITHOUT_GIL(cond, stmt)     \
-    do {                                  \
-        if (cond) {                       \
-            Py_BEGIN_ALLOW_THREADS stmt;  \
-            Py_END_ALLOW_THREADS          \
-        } else {                          \
-            stmt;                         \
-        }                                 \
-    } while (0)
 
 /* Argument types the C paths read by value (see plain_kind). */
 #define T_STR 1
@@ -61,9 +43,6 @@ static void PyErr_SetRaisedException_compat(PyObject *exc)
 #define T_BYTEARRAY 4
 #define T_ANY (T_STR | T_BYTES | T_BYTEARRAY)
 
-/* Inputs at least this long are processed with the GIL released when the
- * input cannot change under us (str and bytes are immutable). */
-#define NOGIL_MIN_LENGTH 65536
 
 /* What urllib.parse (3.9-3.13) calls on its arguments, across all versions: a
  * subclass that overrides none of these reads as its value (see behaves_as).
@@ -96,19 +75,10 @@ static inline module_state *get_state(PyObject *module)
 }
 
 /* ---------------------------------------------------------------------------
- * Arguments: METH_FASTCALL | METH_KEYWORDS without building a dict.
+ * Arguments.
  */
-typedef struct {
-    const char *fname;  /* also the name of the urllib.parse function it stands for */
-    const char *const *names;
-    int nparams;
-    int nrequired;
-    int kinds;          /* T_* types of the first argument run in C; 0: no urllib twin */
-    int safe_index;     /* position of `safe`, or -1 */
-} argspec;
-
-static int parse_args(const argspec *spec, PyObject *const *args, Py_ssize_t nargs,
-                      PyObject *kwnames, PyObject **out)
+int parse_args(const argspec *spec, PyObject *const *args, Py_ssize_t nargs,
+               PyObject *kwnames, PyObject **out)
 {
     for (int i = 0; i < spec->nparams; i++)
         out[i] = NULL;
@@ -324,7 +294,7 @@ static void resolve_safe(module_state *st, PyObject *safe, const pct_set *dflt, 
 /* ---------------------------------------------------------------------------
  * Encoding.
  */
-static PyObject *too_long(void)
+PyObject *too_long(void)
 {
     PyErr_SetString(PyExc_OverflowError, "percent-encoded result would be too long");
     return NULL;
@@ -1159,7 +1129,7 @@ static int module_exec(PyObject *module)
     for (size_t i = 0; i < N_NAMED; i++)
         INTERN(named[i], NAMED_METHODS[i])
 #undef INTERN
-    return 0;
+    return PyModule_AddFunctions(module, uri_methods);
 }
 
 static int module_traverse(PyObject *module, visitproc visit, void *arg)

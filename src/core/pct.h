@@ -13,7 +13,8 @@
 typedef enum {
     PCT_OK = 0,
     PCT_ERR_TOO_LARGE = 1, /* the output would be longer than the caller's limit */
-    PCT_ERR_SURROGATE = 2  /* a code unit in U+D800..U+DFFF has no UTF-8 form */
+    PCT_ERR_SURROGATE = 2, /* a code unit in U+D800..U+DFFF has no UTF-8 form */
+    PCT_ERR_NO_MEMORY = 3  /* a scratch allocation failed */
 } pct_status;
 
 /* A set of byte values, one bit per value (256 bits).

@@ -1,0 +1,12 @@
+"""IDNA for hosts with non-ASCII characters, called from the C binding."""
+import idna
+
+
+def to_ascii(host: str) -> str:
+    """The ASCII (punycode) form of a host by UTS #46; idna.IDNAError if it has none."""
+    return idna.encode(host, uts46=True).decode("ascii")
+
+
+def to_unicode(label: str) -> str:
+    """The Unicode form of one ``xn--`` label; idna.IDNAError if it is not valid."""
+    return idna.decode(label)

@@ -1,0 +1,54 @@
+/* What the two halves of the CPython binding share: src/_pctcodec.c (the
+ * urllib.parse-compatible functions, module init) and src/_pctcodec_uri.c
+ * (the RFC 3986 functions). */
+#ifndef PCTCODEC_BINDING_H
+#define PCTCODEC_BINDING_H
+
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+
+#if PY_VERSION_HEX < 0x030A0000
+static inline PyObject *Py_NewRef(PyObject *o)
+{
+    Py_INCREF(o);
+    return o;
+}
+#endif
+
+/* Runs `stmt` with the GIL released when `cond` holds. */
+#define MAYBE_WITHOUT_GIL(cond, stmt)     \
+    do {                                  \
+        if (cond) {                       \
+            Py_BEGIN_ALLOW_THREADS stmt;  \
+            Py_END_ALLOW_THREADS          \
+        } else {                          \
+            stmt;                         \
+        }                                 \
+    } while (0)
+
+/* Inputs at least this long are processed with the GIL released when the
+ * input cannot change under us (str and bytes are immutable). */
+#define NOGIL_MIN_LENGTH 65536
+
+/* Arguments: METH_FASTCALL | METH_KEYWORDS without building a dict. */
+typedef struct {
+    const char *fname;  /* also the name of the urllib.parse function it stands for */
+    const char *const *names;
+    int nparams;
+    int nrequired;
+    int kinds;          /* T_* types of the first argument run in C; 0: no urllib twin */
+    int safe_index;     /* position of `safe`, or -1 */
+} argspec;
+
+/* Fills out[0..nparams) from positional and keyword arguments (NULL where
+ * absent); -1 with TypeError on a bad call. */
+int parse_args(const argspec *spec, PyObject *const *args, Py_ssize_t nargs,
+               PyObject *kwnames, PyObject **out);
+
+/* OverflowError: the result would pass the maximum size of an object. */
+PyObject *too_long(void);
+
+/* The RFC 3986 functions, added to the module at init. */
+extern PyMethodDef uri_methods[];
+
+#endif /* PCTCODEC_BINDING_H */

@@ -1,0 +1,331 @@
+/* CPython binding of the RFC 3986 core (src/core/pct_uri.c): requote, check,
+ * is_valid, normalize, equivalent, iri_to_uri.
+ *
+ * The core works on UTF-8. An ASCII str is read in place; any other str is
+ * encoded to a temporary bytes object first (not cached on the str, so a
+ * pipeline over millions of strings does not keep a UTF-8 copy of each).
+ * Results are ASCII str.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "_pctcodec.h"
+#include "pct_uri.h"
+
+/* The UTF-8 form of a str argument. */
+typedef struct {
+    const uint8_t *data;
+    size_t len;
+    PyObject *owner; /* the bytes holding data, or NULL when it is the str's own */
+} utf8_text;
+
+/* strict: a lone surrogate raises UnicodeEncodeError (as quote does);
+ * surrogatepass: it becomes 3 bytes >= 0x80 the core reports as not allowed. */
+static int get_text(PyObject *s, const char *fname, int surrogatepass, utf8_text *t)
+{
+    if (!PyUnicode_Check(s)) {
+        PyErr_Format(PyExc_TypeError, "%s() argument must be str, not %.200s", fname,
+                     Py_TYPE(s)->tp_name);
+        return -1;
+    }
+    if (PyUnicode_IS_ASCII(s)) {
+        t->data = PyUnicode_1BYTE_DATA(s);
+        t->len = (size_t)PyUnicode_GET_LENGTH(s);
+        t->owner = NULL;
+        return 0;
+    }
+    t->owner = surrogatepass ? PyUnicode_AsEncodedString(s, "utf-8", "surrogatepass")
+                             : PyUnicode_AsUTF8String(s);
+    if (!t->owner)
+        return -1;
+    t->data = (const uint8_t *)PyBytes_AS_STRING(t->owner);
+    t->len = (size_t)PyBytes_GET_SIZE(t->owner);
+    return 0;
+}
+
+/* The index in the str of the character at UTF-8 offset `pos`: the bytes
+ * before it that start a character (surrogatepass keeps one lead per unit). */
+static Py_ssize_t char_index(const utf8_text *t, size_t pos)
+{
+    if (!t->owner)
+        return (Py_ssize_t)pos;
+    Py_ssize_t index = 0;
+    for (size_t i = 0; i < pos; i++)
+        index += (t->data[i] & 0xC0) != 0x80;
+    return index;
+}
+
+/* An ASCII str of s's type rules: the input itself when it is an exact str
+ * with the same text, else a new str. */
+static PyObject *ascii_result(PyObject *s, const utf8_text *t, const uint8_t *buf, size_t len)
+{
+    if (!t->owner && len == t->len && PyUnicode_CheckExact(s) && memcmp(buf, t->data, len) == 0)
+        return Py_NewRef(s);
+    PyObject *out = PyUnicode_New((Py_ssize_t)len, 127);
+    if (out)
+        memcpy(PyUnicode_1BYTE_DATA(out), buf, len);
+    return out;
+}
+
+/* ---------------------------------------------------------------------------
+ * check, is_valid
+ */
+static PyObject *raise_invalid(PyObject *s, const utf8_text *t, pct_uri_problem problem, size_t pos)
+{
+    Py_ssize_t index = char_index(t, pos);
+    PyObject *reason;
+    if (problem == PCT_URI_BAD_ESCAPE) {
+        reason = PyUnicode_FromString("'%' not followed by two hex digits");
+    } else {
+        Py_UCS4 ch = PyUnicode_READ_CHAR(s, index);
+        char code[16];
+        snprintf(code, sizeof code, "U+%04X", (unsigned)ch);
+        PyObject *one = PyUnicode_FromOrdinal((int)ch);
+        reason = one ? PyUnicode_FromFormat("character %R (%s) not allowed in a URI", one, code)
+                     : NULL;
+        Py_XDECREF(one);
+    }
+    if (!reason)
+        return NULL;
+    PyObject *errors = PyImport_ImportModule("pctcodec._errors");
+    PyObject *cls = errors ? PyObject_GetAttrString(errors, "PercentEncodingError") : NULL;
+    Py_XDECREF(errors);
+    if (cls) {
+        PyObject *exc = PyObject_CallFunction(cls, "On", reason, index);
+        if (exc) {
+            PyErr_SetObject(cls, exc);
+            Py_DECREF(exc);
+        }
+        Py_DECREF(cls);
+    }
+    Py_DECREF(reason);
+    return NULL;
+}
+
+PyDoc_STRVAR(check_doc,
+"check($module, s, /)\n--\n\n"
+"Raise PercentEncodingError unless s is valid percent-encoded URI text.\n\n"
+"Valid text holds only unreserved and reserved characters (RFC 3986 2.2,\n"
+"2.3) and '%' followed by two hex digits. The error's `position` is the index\n"
+"of the first offending character.");
+
+static PyObject *py_check(PyObject *module, PyObject *s)
+{
+    (void)module;
+    utf8_text t;
+    if (get_text(s, "check", 1, &t) < 0)
+        return NULL;
+    size_t pos;
+    pct_uri_problem problem = pct_uri_check(t.data, t.len, &pos);
+    PyObject *out = problem == PCT_URI_VALID ? Py_NewRef(Py_None) : raise_invalid(s, &t, problem, pos);
+    Py_XDECREF(t.owner);
+    return out;
+}
+
+PyDoc_STRVAR(is_valid_doc,
+"is_valid($module, s, /)\n--\n\n"
+"True when check(s) would pass.");
+
+static PyObject *py_is_valid(PyObject *module, PyObject *s)
+{
+    (void)module;
+    if (!PyUnicode_Check(s)) {
+        PyErr_Format(PyExc_TypeError, "is_valid() argument must be str, not %.200s",
+                     Py_TYPE(s)->tp_name);
+        return NULL;
+    }
+    if (!PyUnicode_IS_ASCII(s))
+        Py_RETURN_FALSE; /* non-ASCII characters are never allowed */
+    size_t pos;
+    return PyBool_FromLong(pct_uri_check(PyUnicode_1BYTE_DATA(s), (size_t)PyUnicode_GET_LENGTH(s),
+                                         &pos) == PCT_URI_VALID);
+}
+
+/* ---------------------------------------------------------------------------
+ * requote
+ */
+PyDoc_STRVAR(requote_doc,
+"requote($module, uri, /)\n--\n\n"
+"Make a string a valid URI without changing what it denotes.\n\n"
+"Unreserved and reserved characters and valid %XX escapes are kept (hex in\n"
+"uppercase); a '%' not followed by two hex digits becomes %25; every other\n"
+"character is percent-encoded as UTF-8. Idempotent.");
+
+static PyObject *py_requote(PyObject *module, PyObject *s)
+{
+    (void)module;
+    utf8_text t;
+    if (get_text(s, "requote", 0, &t) < 0)
+        return NULL;
+    PyObject *out = NULL;
+    size_t size;
+    if (pct_requote_span(t.data, t.len, PCT_URI_UPPER_HEX) == t.len) {
+        out = ascii_result(s, &t, t.data, t.len); /* nothing to change (ASCII only) */
+    } else if (pct_requoted_size(t.data, t.len, PY_SSIZE_T_MAX, &size) != PCT_OK) {
+        too_long();
+    } else if ((out = PyUnicode_New((Py_ssize_t)size, 127))) {
+        uint8_t *dst = PyUnicode_1BYTE_DATA(out);
+        MAYBE_WITHOUT_GIL(t.len >= NOGIL_MIN_LENGTH,
+                          pct_requote(t.data, t.len, PCT_URI_UPPER_HEX, dst));
+    }
+    Py_XDECREF(t.owner);
+    return out;
+}
+
+/* ---------------------------------------------------------------------------
+ * normalize, equivalent, iri_to_uri: split, then write back with flags.
+ */
+
+/* The IDNA (UTS #46) form of a host holding non-ASCII characters, computed
+ * by pctcodec._idna with the idna package; an ASCII str. */
+static PyObject *idna_host(const uint8_t *host, size_t len)
+{
+    PyObject *text = PyUnicode_DecodeUTF8((const char *)host, (Py_ssize_t)len, "strict");
+    if (!text)
+        return NULL;
+    PyObject *mod = PyImport_ImportModule("pctcodec._idna");
+    PyObject *out = mod ? PyObject_CallMethod(mod, "to_ascii", "O", text) : NULL;
+    Py_XDECREF(mod);
+    Py_DECREF(text);
+    if (out && !(PyUnicode_Check(out) && PyUnicode_IS_ASCII(out))) {
+        PyErr_SetString(PyExc_SystemError, "pctcodec._idna.to_ascii() returned a non-ASCII value");
+        Py_CLEAR(out);
+    }
+    return out;
+}
+
+static int has_non_ascii(const uint8_t *s, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (s[i] >= 0x80)
+            return 1;
+    return 0;
+}
+
+/* Short URIs are written on the stack, then copied into their str. */
+#define STACK_BUFFER 1024
+
+static PyObject *rewrite(PyObject *s, const char *fname, unsigned flags)
+{
+    utf8_text t;
+    if (get_text(s, fname, 0, &t) < 0)
+        return NULL;
+    PyObject *out = NULL, *host_obj = NULL;
+    uint8_t stack[STACK_BUFFER], *buf = stack;
+    pct_uri u;
+    pct_uri_split(t.data, t.len, &u);
+    const uint8_t *host = NULL;
+    size_t host_len = 0, bound, len;
+    if (t.owner && u.has_authority && has_non_ascii(t.data + u.host.start, u.host.len)) {
+        if (!(host_obj = idna_host(t.data + u.host.start, u.host.len)))
+            goto done;
+        host = PyUnicode_1BYTE_DATA(host_obj);
+        host_len = (size_t)PyUnicode_GET_LENGTH(host_obj);
+    }
+    if (pct_uri_size_bound(t.len, host_len, PY_SSIZE_T_MAX, &bound) != PCT_OK) {
+        too_long();
+        goto done;
+    }
+    if (bound > STACK_BUFFER && !(buf = PyMem_Malloc(bound))) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    if (pct_uri_write(t.data, &u, host, host_len, flags, buf, &len) != PCT_OK) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    out = ascii_result(s, &t, buf, len);
+done:
+    if (buf != stack)
+        PyMem_Free(buf);
+    Py_XDECREF(host_obj);
+    Py_XDECREF(t.owner);
+    return out;
+}
+
+static const char *const NORMALIZE_ARGS[] = {"uri", "sort_query", "drop_fragment"};
+
+PyDoc_STRVAR(normalize_doc,
+"normalize($module, uri, /, *, sort_query=False, drop_fragment=False)\n--\n\n"
+"Normalize a URI (RFC 3986 6.2.2 and 6.2.3).\n\n"
+"Scheme and host in lowercase (a non-ASCII host through IDNA), escapes of\n"
+"unreserved characters decoded and all other escapes in uppercase hex, the\n"
+"string repaired as requote() does, dot segments removed, the default port\n"
+"and an empty port dropped, an empty path with an authority made '/'.\n"
+"Reserved characters are never decoded. With sort_query, the query's\n"
+"parameters are sorted by name (stable); with drop_fragment, the fragment\n"
+"is removed. Idempotent; the result always passes check().");
+
+static PyObject *py_normalize(PyObject *module, PyObject *const *args, Py_ssize_t nargs,
+                              PyObject *kwnames)
+{
+    static const argspec spec = {"normalize", NORMALIZE_ARGS, 3, 1, 0, -1};
+    (void)module;
+    PyObject *a[3];
+    if (nargs > 1) {
+        PyErr_Format(PyExc_TypeError, "normalize() takes 1 positional argument but %zd were given",
+                     nargs);
+        return NULL;
+    }
+    if (parse_args(&spec, args, nargs, kwnames, a) < 0)
+        return NULL;
+    unsigned flags = PCT_URI_NORMALIZE;
+    int sort_query = a[1] ? PyObject_IsTrue(a[1]) : 0;
+    int drop_fragment = a[2] ? PyObject_IsTrue(a[2]) : 0;
+    if (sort_query < 0 || drop_fragment < 0)
+        return NULL;
+    if (sort_query)
+        flags |= PCT_URI_SORT_QUERY;
+    if (drop_fragment)
+        flags |= PCT_URI_DROP_FRAGMENT;
+    return rewrite(a[0], "normalize", flags);
+}
+
+PyDoc_STRVAR(equivalent_doc,
+"equivalent($module, a, b, /)\n--\n\n"
+"True when normalize(a) == normalize(b).");
+
+static PyObject *py_equivalent(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    (void)module;
+    if (nargs != 2) {
+        PyErr_Format(PyExc_TypeError, "equivalent() takes exactly 2 arguments (%zd given)", nargs);
+        return NULL;
+    }
+    PyObject *a = rewrite(args[0], "equivalent", PCT_URI_NORMALIZE);
+    if (!a)
+        return NULL;
+    PyObject *b = rewrite(args[1], "equivalent", PCT_URI_NORMALIZE);
+    if (!b) {
+        Py_DECREF(a);
+        return NULL;
+    }
+    PyObject *out = PyObject_RichCompare(a, b, Py_EQ);
+    Py_DECREF(a);
+    Py_DECREF(b);
+    return out;
+}
+
+PyDoc_STRVAR(iri_to_uri_doc,
+"iri_to_uri($module, iri, /)\n--\n\n"
+"Map an IRI to a URI (RFC 3987 3.1).\n\n"
+"A host with non-ASCII characters goes through IDNA; everywhere else every\n"
+"character a URI may not hold is percent-encoded as UTF-8, as requote() does.\n"
+"Reserved characters and valid escapes are left exactly as they are.");
+
+static PyObject *py_iri_to_uri(PyObject *module, PyObject *s)
+{
+    (void)module;
+    return rewrite(s, "iri_to_uri", 0);
+}
+
+PyMethodDef uri_methods[] = {
+    {"requote", py_requote, METH_O, requote_doc},
+    {"check", py_check, METH_O, check_doc},
+    {"is_valid", py_is_valid, METH_O, is_valid_doc},
+    {"normalize", (PyCFunction)(void (*)(void))py_normalize, METH_FASTCALL | METH_KEYWORDS,
+     normalize_doc},
+    {"equivalent", (PyCFunction)(void (*)(void))py_equivalent, METH_FASTCALL, equivalent_doc},
+    {"iri_to_uri", py_iri_to_uri, METH_O, iri_to_uri_doc},
+    {NULL, NULL, 0, NULL},
+};

@@ -1,0 +1,476 @@
+/* RFC 3986 on UTF-8 text: check, requote, split, normalize. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "pct_uri.h"
+
+/* Character classes (RFC 3986 2.2, 2.3); 0 for bytes a URI cannot hold. */
+enum { U = 1, S = 2, G = 4 }; /* unreserved, sub-delims, gen-delims */
+static const uint8_t uri_class[256] = {
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, S, 0, G, S, 0, S, S, S, S, S, S, S, U, U, G,
+    U, U, U, U, U, U, U, U, U, U, G, S, 0, S, 0, G,
+    G, U, U, U, U, U, U, U, U, U, U, U, U, U, U, U,
+    U, U, U, U, U, U, U, U, U, U, U, G, 0, G, 0, U,
+    0, U, U, U, U, U, U, U, U, U, U, U, U, U, U, U,
+    U, U, U, U, U, U, U, U, U, U, U, 0, 0, 0, U, 0,
+};
+
+#define IS_UNRESERVED(c) (uri_class[(uint8_t)(c)] & U)
+#define IS_ALLOWED(c) (uri_class[(uint8_t)(c)] != 0) /* '%' is not: it needs its digits */
+
+static inline int escape_at(const uint8_t *s, size_t i, size_t n)
+{
+    return n - i >= 3 && pct_hex_value[s[i + 1]] >= 0 && pct_hex_value[s[i + 2]] >= 0;
+}
+
+static inline int is_hex_upper(uint8_t c)
+{
+    return !(c >= 'a' && c <= 'f');
+}
+
+static inline uint8_t lower(uint8_t c)
+{
+    return (c >= 'A' && c <= 'Z') ? (uint8_t)(c + ('a' - 'A')) : c;
+}
+
+static inline uint8_t *put_escape(uint8_t *d, unsigned byte)
+{
+    d[0] = '%';
+    d[1] = (uint8_t)pct_hex_upper[byte >> 4];
+    d[2] = (uint8_t)pct_hex_upper[byte & 15u];
+    return d + 3;
+}
+
+/* ---- check -------------------------------------------------------------- */
+
+pct_uri_problem pct_uri_check(const uint8_t *src, size_t n, size_t *pos)
+{
+    for (size_t i = 0; i < n; i++) {
+        uint8_t c = src[i];
+        if (IS_ALLOWED(c))
+            continue;
+        *pos = i;
+        if (c != '%')
+            return PCT_URI_BAD_CHAR;
+        if (!escape_at(src, i, n))
+            return PCT_URI_BAD_ESCAPE;
+        i += 2;
+    }
+    *pos = n;
+    return PCT_URI_VALID;
+}
+
+/* ---- one component -------------------------------------------------------
+ * The single writer behind requote, normalize and iri_to_uri. `lower` asks
+ * for ASCII letters in lowercase (hosts); hex digits of kept escapes are
+ * never lowercased. Writes at most 3 bytes per input byte. */
+static uint8_t *write_part(const uint8_t *s, size_t n, unsigned flags, int lower_case,
+                           uint8_t *d)
+{
+    for (size_t i = 0; i < n; i++) {
+        uint8_t c = s[i];
+        if (IS_ALLOWED(c)) {
+            *d++ = lower_case ? lower(c) : c;
+        } else if (c != '%') {
+            d = put_escape(d, c);
+        } else if (!escape_at(s, i, n)) {
+            d = put_escape(d, '%');
+        } else {
+            unsigned v = (unsigned)(pct_hex_value[s[i + 1]] << 4 | pct_hex_value[s[i + 2]]);
+            if ((flags & PCT_URI_DECODE_UNRESERVED) && IS_UNRESERVED(v)) {
+                *d++ = lower_case ? lower((uint8_t)v) : (uint8_t)v;
+            } else if (flags & PCT_URI_UPPER_HEX) {
+                d = put_escape(d, v);
+            } else {
+                memcpy(d, s + i, 3);
+                d += 3;
+            }
+            i += 2;
+        }
+    }
+    return d;
+}
+
+/* ---- requote ------------------------------------------------------------ */
+
+size_t pct_requote_span(const uint8_t *src, size_t n, unsigned flags)
+{
+    for (size_t i = 0; i < n; i++) {
+        uint8_t c = src[i];
+        if (IS_ALLOWED(c))
+            continue;
+        if (c != '%' || !escape_at(src, i, n))
+            return i;
+        if ((flags & PCT_URI_UPPER_HEX) && !(is_hex_upper(src[i + 1]) && is_hex_upper(src[i + 2])))
+            return i;
+        i += 2;
+    }
+    return n;
+}
+
+pct_status pct_requoted_size(const uint8_t *src, size_t n, size_t limit, size_t *out_size)
+{
+    /* Each byte requote escapes adds 2; everything else keeps its length. */
+    size_t escapes = 0;
+    for (size_t i = 0; i < n; i++) {
+        uint8_t c = src[i];
+        if (IS_ALLOWED(c))
+            continue;
+        if (c == '%' && escape_at(src, i, n))
+            i += 2;
+        else
+            escapes++;
+    }
+    if (n > limit || escapes > (limit - n) / 2)
+        return PCT_ERR_TOO_LARGE;
+    *out_size = n + 2 * escapes;
+    return PCT_OK;
+}
+
+size_t pct_requote(const uint8_t *src, size_t n, unsigned flags, uint8_t *dst)
+{
+    return (size_t)(write_part(src, n, flags & PCT_URI_UPPER_HEX, 0, dst) - dst);
+}
+
+/* ---- split -------------------------------------------------------------- */
+
+static int is_alpha(uint8_t c)
+{
+    return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z');
+}
+
+static int is_scheme(const uint8_t *s, size_t n)
+{
+    if (n == 0 || !is_alpha(s[0]))
+        return 0;
+    for (size_t i = 1; i < n; i++) {
+        uint8_t c = s[i];
+        if (!(is_alpha(c) || (c >= '0' && c <= '9') || c == '+' || c == '-' || c == '.'))
+            return 0;
+    }
+    return 1;
+}
+
+/* Delimiters that end the parts of a URI reference (appendix B). */
+enum { D_COLON = 1, D_SLASH = 2, D_QUERY = 4, D_HASH = 8 };
+
+static inline unsigned delimiter(uint8_t c)
+{
+    switch (c) {
+    case ':': return D_COLON;
+    case '/': return D_SLASH;
+    case '?': return D_QUERY;
+    case '#': return D_HASH;
+    default: return 0;
+    }
+}
+
+/* Offset of the first delimiter of `stops` in s[from, n), or n. */
+static size_t find_any(const uint8_t *s, size_t from, size_t n, unsigned stops)
+{
+    for (size_t i = from; i < n; i++)
+        if (delimiter(s[i]) & stops)
+            return i;
+    return n;
+}
+
+static pct_range range(size_t start, size_t end)
+{
+    pct_range r = {start, end - start};
+    return r;
+}
+
+static void split_authority(const uint8_t *s, size_t start, size_t end, pct_uri *u)
+{
+    size_t at = end;
+    for (size_t i = start; i < end; i++)
+        if (s[i] == '@')
+            at = i;
+    size_t host = start;
+    if (at != end) {
+        u->has_userinfo = 1;
+        u->userinfo = range(start, at);
+        host = at + 1;
+    }
+    size_t colon = end;
+    if (host < end && s[host] == '[') {
+        size_t close = host;
+        while (close < end && s[close] != ']')
+            close++;
+        if (close + 1 < end && s[close + 1] == ':')
+            colon = close + 1;
+    } else {
+        for (size_t i = host; i < end; i++)
+            if (s[i] == ':')
+                colon = i;
+    }
+    u->host = range(host, colon);
+    if (colon != end) {
+        u->has_port = 1;
+        u->port = range(colon + 1, end);
+    }
+}
+
+void pct_uri_split(const uint8_t *s, size_t n, pct_uri *u)
+{
+    memset(u, 0, sizeof *u);
+    size_t i = 0;
+    size_t stop = find_any(s, 0, n, D_COLON | D_SLASH | D_QUERY | D_HASH);
+    if (stop < n && s[stop] == ':' && is_scheme(s, stop)) {
+        u->has_scheme = 1;
+        u->scheme = range(0, stop);
+        i = stop + 1;
+    }
+    if (n - i >= 2 && s[i] == '/' && s[i + 1] == '/') {
+        size_t end = find_any(s, i + 2, n, D_SLASH | D_QUERY | D_HASH);
+        u->has_authority = 1;
+        split_authority(s, i + 2, end, u);
+        i = end;
+    }
+    size_t end = find_any(s, i, n, D_QUERY | D_HASH);
+    u->path = range(i, end);
+    i = end;
+    if (i < n && s[i] == '?') {
+        end = find_any(s, i + 1, n, D_HASH);
+        u->has_query = 1;
+        u->query = range(i + 1, end);
+        i = end;
+    }
+    if (i < n) {
+        u->has_fragment = 1;
+        u->fragment = range(i + 1, n);
+    }
+}
+
+/* ---- dot segments (RFC 3986 5.2.4) ----------------------------------------
+ * The RFC's input buffer is path[r, n) and its output buffer path[0, w);
+ * w <= r throughout, so the output never overwrites unread input. Where a
+ * rule replaces a prefix by "/", the '/' is written just before the rest. */
+size_t pct_remove_dot_segments(uint8_t *b, size_t n)
+{
+    size_t r = 0, w = 0;
+    while (r < n) {
+        const uint8_t *p = b + r;
+        size_t left = n - r;
+        int dot1 = left >= 2 && p[0] == '/' && p[1] == '.';
+        int dot2 = left >= 3 && p[0] == '/' && p[1] == '.' && p[2] == '.';
+        if (left >= 3 && p[0] == '.' && p[1] == '.' && p[2] == '/') { /* A: "../" */
+            r += 3;
+        } else if (left >= 2 && p[0] == '.' && p[1] == '/') { /* A: "./" */
+            r += 2;
+        } else if (dot1 && (left == 2 || p[2] == '/')) { /* B: "/./" or "/." -> "/" */
+            r += left == 2 ? 1 : 2;
+            b[r] = '/';
+        } else if (dot2 && (left == 3 || p[3] == '/')) { /* C: "/../" or "/.." -> "/" */
+            r += left == 3 ? 2 : 3;
+            b[r] = '/';
+            while (w > 0 && b[w - 1] != '/')
+                w--;
+            if (w > 0)
+                w--;
+        } else if ((left == 1 && p[0] == '.') || (left == 2 && p[0] == '.' && p[1] == '.')) {
+            r = n; /* D */
+        } else { /* E: the first segment, with its leading '/' */
+            size_t e = r + (p[0] == '/');
+            while (e < n && b[e] != '/')
+                e++;
+            memmove(b + w, b + r, e - r);
+            w += e - r;
+            r = e;
+        }
+    }
+    return w;
+}
+
+/* ---- query sorting --------------------------------------------------------- */
+
+typedef struct {
+    size_t start, len, name_len;
+} param;
+
+/* Order by name, bytewise; equal names keep their order (stable). */
+static int param_before(const param *a, const param *b, const uint8_t *base)
+{
+    size_t m = a->name_len < b->name_len ? a->name_len : b->name_len;
+    int c = memcmp(base + a->start, base + b->start, m);
+    return c < 0 || (c == 0 && a->name_len < b->name_len);
+}
+
+/* Bottom-up merge sort: stable, O(k log k) whatever the query, no globals. */
+static param *merge_sort(param *a, param *tmp, size_t k, const uint8_t *base)
+{
+    for (size_t width = 1; width < k; width *= 2) {
+        for (size_t lo = 0; lo < k; lo += 2 * width) {
+            size_t mid = lo + width < k ? lo + width : k;
+            size_t hi = lo + 2 * width < k ? lo + 2 * width : k;
+            size_t i = lo, j = mid, o = lo;
+            while (i < mid && j < hi)
+                tmp[o++] = param_before(&a[j], &a[i], base) ? a[j++] : a[i++];
+            while (i < mid)
+                tmp[o++] = a[i++];
+            while (j < hi)
+                tmp[o++] = a[j++];
+        }
+        param *t = a;
+        a = tmp;
+        tmp = t;
+    }
+    return a;
+}
+
+static pct_status sort_query(uint8_t *q, size_t n)
+{
+    size_t count = 1;
+    for (size_t i = 0; i < n; i++)
+        count += q[i] == '&';
+    if (count < 2)
+        return PCT_OK;
+    /* count <= n + 1, so neither size can overflow. */
+    param *ps = malloc(2 * count * sizeof *ps);
+    uint8_t *copy = malloc(n);
+    if (!ps || !copy) {
+        free(ps);
+        free(copy);
+        return PCT_ERR_NO_MEMORY;
+    }
+    memcpy(copy, q, n);
+    size_t k = 0, start = 0;
+    for (size_t i = 0; i <= n; i++) {
+        if (i == n || copy[i] == '&') {
+            const uint8_t *eq = memchr(copy + start, '=', i - start);
+            param p = {start, i - start, eq ? (size_t)(eq - (copy + start)) : i - start};
+            ps[k++] = p;
+            start = i + 1;
+        }
+    }
+    const param *sorted = merge_sort(ps, ps + count, count, copy);
+    uint8_t *d = q;
+    for (size_t i = 0; i < count; i++) {
+        if (i)
+            *d++ = '&';
+        memcpy(d, copy + sorted[i].start, sorted[i].len);
+        d += sorted[i].len;
+    }
+    free(ps);
+    free(copy);
+    return PCT_OK;
+}
+
+/* ---- recomposing ----------------------------------------------------------- */
+
+pct_status pct_uri_size_bound(size_t n, size_t host_len, size_t limit, size_t *bound)
+{
+    /* 3 bytes out per byte in, for the string and a replacement host, plus
+     * the "/" of an empty path or the "/." that guards a path "//". */
+    if (n > (limit - 3) / 3 || host_len > (limit - 3) / 3 - n)
+        return PCT_ERR_TOO_LARGE;
+    *bound = 3 * (n + host_len) + 3;
+    return PCT_OK;
+}
+
+static int scheme_is(const uint8_t *s, const pct_range *r, const char *name)
+{
+    size_t len = strlen(name);
+    if (r->len != len)
+        return 0;
+    for (size_t i = 0; i < len; i++)
+        if (lower(s[r->start + i]) != (uint8_t)name[i])
+            return 0;
+    return 1;
+}
+
+/* The default port of the scheme (RFC 3986 6.2.3), or NULL. */
+static const char *default_port(const uint8_t *s, const pct_uri *u)
+{
+    if (!u->has_scheme)
+        return NULL;
+    if (scheme_is(s, &u->scheme, "http") || scheme_is(s, &u->scheme, "ws"))
+        return "80";
+    if (scheme_is(s, &u->scheme, "https") || scheme_is(s, &u->scheme, "wss"))
+        return "443";
+    if (scheme_is(s, &u->scheme, "ftp"))
+        return "21";
+    return NULL;
+}
+
+static uint8_t *write_port(const uint8_t *s, const pct_uri *u, unsigned flags, uint8_t *d)
+{
+    const uint8_t *p = s + u->port.start;
+    size_t n = u->port.len;
+    if (flags & PCT_URI_PORT) {
+        size_t digits = 0;
+        while (digits < n && p[digits] >= '0' && p[digits] <= '9')
+            digits++;
+        if (n == 0)
+            return d;
+        if (digits == n) {
+            while (n > 1 && *p == '0') {
+                p++;
+                n--;
+            }
+            const char *dflt = default_port(s, u);
+            if (dflt && strlen(dflt) == n && memcmp(dflt, p, n) == 0)
+                return d;
+        }
+    }
+    *d++ = ':';
+    return write_part(p, n, flags, 0, d);
+}
+
+pct_status pct_uri_write(const uint8_t *s, const pct_uri *u, const uint8_t *host,
+                         size_t host_len, unsigned flags, uint8_t *dst, size_t *out_len)
+{
+    int lower_case = (flags & PCT_URI_LOWER_CASE) != 0;
+    uint8_t *d = dst;
+    if (u->has_scheme) {
+        for (size_t i = 0; i < u->scheme.len; i++)
+            *d++ = lower_case ? lower(s[u->scheme.start + i]) : s[u->scheme.start + i];
+        *d++ = ':';
+    }
+    if (u->has_authority) {
+        *d++ = '/';
+        *d++ = '/';
+        if (u->has_userinfo) {
+            d = write_part(s + u->userinfo.start, u->userinfo.len, flags, 0, d);
+            *d++ = '@';
+        }
+        if (host)
+            d = write_part(host, host_len, flags, lower_case, d);
+        else
+            d = write_part(s + u->host.start, u->host.len, flags, lower_case, d);
+        if (u->has_port)
+            d = write_port(s, u, flags, d);
+    }
+    uint8_t *path = d;
+    d = write_part(s + u->path.start, u->path.len, flags, 0, d);
+    if ((flags & PCT_URI_DOT_SEGMENTS) && (u->has_scheme || u->has_authority))
+        d = path + pct_remove_dot_segments(path, (size_t)(d - path));
+    if (u->has_authority) {
+        if (d == path && (flags & PCT_URI_EMPTY_PATH))
+            *d++ = '/';
+    } else if (d - path >= 2 && path[0] == '/' && path[1] == '/') {
+        /* Without an authority, "//x" would read as one: write "/.//x". */
+        memmove(path + 2, path, (size_t)(d - path));
+        path[0] = '/';
+        path[1] = '.';
+        d += 2;
+    }
+    if (u->has_query) {
+        *d++ = '?';
+        uint8_t *q = d;
+        d = write_part(s + u->query.start, u->query.len, flags, 0, d);
+        if (flags & PCT_URI_SORT_QUERY) {
+            pct_status st = sort_query(q, (size_t)(d - q));
+            if (st != PCT_OK)
+                return st;
+        }
+    }
+    if (u->has_fragment && !(flags & PCT_URI_DROP_FRAGMENT)) {
+        *d++ = '#';
+        d = write_part(s + u->fragment.start, u->fragment.len, flags, 0, d);
+    }
+    *out_len = (size_t)(d - dst);
+    return PCT_OK;
+}

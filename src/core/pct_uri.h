@@ -1,0 +1,73 @@
+/* pct_uri: RFC 3986 on UTF-8 text -- check, requote, split, normalize.
+ *
+ * Input is the UTF-8 form of a string; output is ASCII. Bytes >= 0x80 are
+ * the UTF-8 of non-ASCII characters and are always escaped (%XX), except in a
+ * host the caller replaces (IDNA is done by the caller, see pct_uri_write).
+ */
+#ifndef PCT_URI_H
+#define PCT_URI_H
+
+#include "pct.h"
+
+/* ---- check ------------------------------------------------------------- */
+typedef enum {
+    PCT_URI_VALID = 0,
+    PCT_URI_BAD_ESCAPE = 1, /* '%' not followed by two hex digits */
+    PCT_URI_BAD_CHAR = 2    /* a byte outside unreserved, reserved and '%' */
+} pct_uri_problem;
+
+/* The first problem in src and its byte offset in *pos (n when valid). */
+pct_uri_problem pct_uri_check(const uint8_t *src, size_t n, size_t *pos);
+
+/* ---- writing components -------------------------------------------------
+ * Flags of pct_requote and pct_uri_write. Every component is always repaired:
+ * unreserved and reserved bytes are kept, a valid %XX is kept, a '%' not
+ * followed by two hex digits becomes %25, and every other byte becomes %XX.
+ * The flags add the normalizations of RFC 3986 6.2.2 and 6.2.3. */
+enum {
+    PCT_URI_UPPER_HEX = 1,         /* %xx -> %XX */
+    PCT_URI_DECODE_UNRESERVED = 2, /* %41 -> A, %7E -> ~ ; reserved stay escaped */
+    PCT_URI_LOWER_CASE = 4,        /* scheme and host in lowercase */
+    PCT_URI_DOT_SEGMENTS = 8,      /* remove_dot_segments (5.2.4) with scheme or authority */
+    PCT_URI_PORT = 16,             /* drop empty and default ports, leading zeros */
+    PCT_URI_EMPTY_PATH = 32,       /* empty path with an authority -> "/" */
+    PCT_URI_SORT_QUERY = 64,       /* parameters stably sorted by name */
+    PCT_URI_DROP_FRAGMENT = 128,
+    PCT_URI_NORMALIZE = 63         /* all of 6.2.2 and 6.2.3 */
+};
+
+/* requote: the whole string as one component (no splitting). */
+size_t pct_requote_span(const uint8_t *src, size_t n, unsigned flags); /* first byte to change */
+pct_status pct_requoted_size(const uint8_t *src, size_t n, size_t limit, size_t *out_size);
+size_t pct_requote(const uint8_t *src, size_t n, unsigned flags, uint8_t *dst);
+
+/* ---- splitting (RFC 3986 appendix B) -------------------------------------
+ * scheme ":" "//" [userinfo "@"] host [":" port] path "?" query "#" fragment.
+ * A prefix before ':' is a scheme only if it is ALPHA *(ALPHA / DIGIT / "+" /
+ * "-" / "."); otherwise the string is a relative reference. userinfo ends at
+ * the last '@' of the authority; a host starting with '[' is an IP literal
+ * up to its ']', any other host ends at the last ':'. */
+typedef struct {
+    size_t start, len;
+} pct_range;
+
+typedef struct {
+    pct_range scheme, userinfo, host, port, path, query, fragment;
+    unsigned char has_scheme, has_authority, has_userinfo, has_port, has_query, has_fragment;
+} pct_uri;
+
+void pct_uri_split(const uint8_t *src, size_t n, pct_uri *uri);
+
+/* ---- recomposing ---------------------------------------------------------
+ * pct_uri_write writes the split URI back with the given flags. `host`, if
+ * not NULL, replaces the host (e.g. its IDNA form). dst needs the capacity
+ * given by pct_uri_size_bound; *out_len receives the length written.
+ * PCT_URI_SORT_QUERY allocates scratch memory (PCT_ERR_NO_MEMORY). */
+pct_status pct_uri_size_bound(size_t n, size_t host_len, size_t limit, size_t *bound);
+pct_status pct_uri_write(const uint8_t *src, const pct_uri *uri, const uint8_t *host,
+                         size_t host_len, unsigned flags, uint8_t *dst, size_t *out_len);
+
+/* In-place remove_dot_segments (RFC 3986 5.2.4); returns the new length. */
+size_t pct_remove_dot_segments(uint8_t *path, size_t n);
+
+#endif /* PCT_URI_H */
