@@ -202,9 +202,10 @@ static void split_authority(const uint8_t *s, size_t start, size_t end, pct_uri 
         if (close + 1 < end && s[close + 1] == ':')
             colon = close + 1;
     } else {
-        for (size_t i = host; i < end; i++)
-            if (s[i] == ':')
-                colon = i;
+        /* A reg-name holds no ':' (3.2.2): the first one starts the port. */
+        const uint8_t *c = memchr(s + host, ':', end - host);
+        if (c)
+            colon = (size_t)(c - s);
     }
     u->host = range(host, colon);
     if (colon != end) {
@@ -381,6 +382,13 @@ static int scheme_is(const uint8_t *s, const pct_range *r, const char *name)
     return 1;
 }
 
+/* Whether a path written without scheme and authority starts with "scheme:". */
+static int reads_as_scheme(const uint8_t *path, size_t n)
+{
+    size_t stop = find_any(path, 0, n, D_COLON | D_SLASH | D_QUERY | D_HASH);
+    return stop < n && path[stop] == ':' && is_scheme(path, stop);
+}
+
 /* The default port of the scheme (RFC 3986 6.2.3), or NULL. */
 static const char *default_port(const uint8_t *s, const pct_uri *u)
 {
@@ -450,11 +458,15 @@ pct_status pct_uri_write(const uint8_t *s, const pct_uri *u, const uint8_t *host
     if (u->has_authority) {
         if (d == path && (flags & PCT_URI_EMPTY_PATH))
             *d++ = '/';
-    } else if (d - path >= 2 && path[0] == '/' && path[1] == '/') {
-        /* Without an authority, "//x" would read as one: write "/.//x". */
+    } else if ((d - path >= 2 && path[0] == '/' && path[1] == '/') ||
+               (!u->has_scheme && reads_as_scheme(path, (size_t)(d - path)))) {
+        /* Without an authority, "//x" would read as one: write "/.//x". A
+         * relative path whose first segment became "a:" once %XX of
+         * unreserved characters were decoded would read as a scheme: write
+         * "./a:" (RFC 3986 4.2). */
+        const char *guard = path[0] == '/' ? "/." : "./";
         memmove(path + 2, path, (size_t)(d - path));
-        path[0] = '/';
-        path[1] = '.';
+        memcpy(path, guard, 2);
         d += 2;
     }
     if (u->has_query) {

@@ -46,7 +46,7 @@ size_t pct_requote(const uint8_t *src, size_t n, unsigned flags, uint8_t *dst);
  * A prefix before ':' is a scheme only if it is ALPHA *(ALPHA / DIGIT / "+" /
  * "-" / "."); otherwise the string is a relative reference. userinfo ends at
  * the last '@' of the authority; a host starting with '[' is an IP literal
- * up to its ']', any other host ends at the last ':'. */
+ * up to its ']', any other host at its first ':' (a reg-name holds none). */
 typedef struct {
     size_t start, len;
 } pct_range;

@@ -1,0 +1,263 @@
+/* C unit tests of src/core/pct_uri.c: the RFC 3986 side of the core.
+ *
+ * remove_dot_segments is checked against the RFC's algorithm written with
+ * separate input and output buffers, exhaustively over short paths; requote
+ * and normalize over every short string of an adversarial alphabet: sizes
+ * agree with what is written, the bound holds, the output passes the check,
+ * and both are idempotent. */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pct_uri.h"
+
+static long failures = 0, checks = 0;
+
+#define CHECK(cond)                                                                  \
+    do {                                                                             \
+        checks++;                                                                    \
+        if (!(cond)) {                                                               \
+            failures++;                                                              \
+            if (failures < 20)                                                       \
+                fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, #cond); \
+        }                                                                            \
+    } while (0)
+
+/* ---- remove_dot_segments: RFC 3986 5.2.4 as written ---------------------- */
+
+static int starts(const char *s, const char *prefix)
+{
+    return strncmp(s, prefix, strlen(prefix)) == 0;
+}
+
+static void reference_dots(const char *path, char *out)
+{
+    char in[64];
+    strcpy(in, path);
+    out[0] = '\0';
+    while (in[0]) {
+        if (starts(in, "../")) {
+            memmove(in, in + 3, strlen(in + 3) + 1);
+        } else if (starts(in, "./")) {
+            memmove(in, in + 2, strlen(in + 2) + 1);
+        } else if (starts(in, "/./")) {
+            memmove(in, in + 2, strlen(in + 2) + 1);
+        } else if (strcmp(in, "/.") == 0) {
+            strcpy(in, "/");
+        } else if (starts(in, "/../") || strcmp(in, "/..") == 0) {
+            if (strcmp(in, "/..") == 0)
+                strcpy(in, "/");
+            else
+                memmove(in, in + 3, strlen(in + 3) + 1);
+            char *slash = strrchr(out, '/');
+            if (slash)
+                *slash = '\0';
+            else
+                out[0] = '\0';
+        } else if (strcmp(in, ".") == 0 || strcmp(in, "..") == 0) {
+            in[0] = '\0';
+        } else {
+            size_t seg = in[0] == '/' ? 1 : 0;
+            while (in[seg] && in[seg] != '/')
+                seg++;
+            size_t o = strlen(out);
+            memcpy(out + o, in, seg);
+            out[o + seg] = '\0';
+            memmove(in, in + seg, strlen(in + seg) + 1);
+        }
+    }
+}
+
+static void test_dot_segments(void)
+{
+    static const char alphabet[] = "/.a";
+    char path[16], want[64];
+    uint8_t got[16];
+    for (int len = 0; len <= 11; len++) {
+        long total = 1;
+        for (int i = 0; i < len; i++)
+            total *= 3;
+        for (long k = 0; k < total; k++) {
+            long v = k;
+            for (int i = 0; i < len; i++, v /= 3)
+                path[i] = alphabet[v % 3];
+            path[len] = '\0';
+            reference_dots(path, want);
+            memcpy(got, path, (size_t)len);
+            size_t n = pct_remove_dot_segments(got, (size_t)len);
+            CHECK(n == strlen(want) && memcmp(got, want, n) == 0);
+        }
+    }
+    uint8_t rfc[] = "/a/b/c/./../../g";
+    size_t n = pct_remove_dot_segments(rfc, sizeof rfc - 1);
+    CHECK(n == 4 && memcmp(rfc, "/a/g", 4) == 0); /* the RFC's own example */
+}
+
+/* ---- requote and normalize over every short adversarial string ---------- */
+
+static const char *const TOKENS[] = {"%", "a", "F", "f", "2", "/", ".", ":", "@", "[",
+                                     "?", "#", "&", "=", " ", "\xC3\xA9", "\xFF", "~", "E"};
+#define N_TOKENS (sizeof TOKENS / sizeof TOKENS[0])
+
+static uint8_t *normalize_bytes(const uint8_t *s, size_t n, unsigned flags, size_t *out_len)
+{
+    size_t bound;
+    CHECK(pct_uri_size_bound(n, 0, SIZE_MAX, &bound) == PCT_OK);
+    uint8_t *out = malloc(bound ? bound : 1);
+    pct_uri u;
+    pct_uri_split(s, n, &u);
+    CHECK(pct_uri_write(s, &u, NULL, 0, flags, out, out_len) == PCT_OK);
+    CHECK(*out_len <= bound);
+    return out;
+}
+
+static void check_string(const uint8_t *s, size_t n)
+{
+    size_t pos, size;
+    /* requote: exact size, valid output, idempotent, span agrees. */
+    CHECK(pct_requoted_size(s, n, SIZE_MAX, &size) == PCT_OK);
+    uint8_t *r = malloc(size ? size : 1);
+    CHECK(pct_requote(s, n, PCT_URI_UPPER_HEX, r) == size);
+    CHECK(pct_uri_check(r, size, &pos) == PCT_URI_VALID && pos == size);
+    CHECK(pct_requote_span(r, size, PCT_URI_UPPER_HEX) == size);
+    CHECK((pct_requote_span(s, n, PCT_URI_UPPER_HEX) == n) == (size == n && memcmp(r, s, n) == 0));
+    /* A valid string needs nothing but (maybe) its hex in uppercase. */
+    CHECK((pct_uri_check(s, n, &pos) == PCT_URI_VALID) == (pct_requote_span(s, n, 0) == n));
+    free(r);
+
+    /* normalize: within the bound, valid, idempotent, all flag combinations. */
+    static const unsigned FLAGS[] = {PCT_URI_NORMALIZE, 0,
+                                     PCT_URI_NORMALIZE | PCT_URI_SORT_QUERY | PCT_URI_DROP_FRAGMENT};
+    for (size_t f = 0; f < sizeof FLAGS / sizeof FLAGS[0]; f++) {
+        size_t len1, len2;
+        uint8_t *once = normalize_bytes(s, n, FLAGS[f], &len1);
+        CHECK(pct_uri_check(once, len1, &pos) == PCT_URI_VALID);
+        uint8_t *twice = normalize_bytes(once, len1, FLAGS[f], &len2);
+        CHECK(len1 == len2 && memcmp(once, twice, len1) == 0);
+        if ((len1 != len2 || memcmp(once, twice, len1) != 0) && failures < 10)
+            fprintf(stderr, "  not idempotent (flags %u): [%.*s] -> [%.*s] -> [%.*s]\n",
+                    FLAGS[f], (int)n, s, (int)len1, once, (int)len2, twice);
+        free(once);
+        free(twice);
+    }
+}
+
+static void test_exhaustive(void)
+{
+    uint8_t s[64];
+    size_t idx[5];
+    for (size_t len = 0; len <= 4; len++) {
+        memset(idx, 0, sizeof idx);
+        for (;;) {
+            size_t n = 0;
+            for (size_t i = 0; i < len; i++) {
+                size_t t = strlen(TOKENS[idx[i]]);
+                memcpy(s + n, TOKENS[idx[i]], t);
+                n += t;
+            }
+            check_string(s, n);
+            size_t i = 0;
+            while (i < len && ++idx[i] == N_TOKENS)
+                idx[i++] = 0;
+            if (i == len)
+                break;
+        }
+    }
+}
+
+/* Random URI-shaped strings built from URI pieces. */
+static void test_random(void)
+{
+    static const char *const PIECES[] = {"http:", "HTTPS:", "a+b:", "1x:", "//", "/", "/./",
+                                         "/../", "..", ".", "%2e", "%2E", "%41", "%7e", "%2F",
+                                         "%3f", "%", "%2", "%zz", "u@", "@", ":", ":80",
+                                         ":0443", "[FE80::1]", "Host.COM", "?", "#", "&", "=",
+                                         "b=2", "a=1", " ", "\xE4\xB8\xAD", "\x7F", "\x01"};
+    const size_t np = sizeof PIECES / sizeof PIECES[0];
+    uint64_t x = 88172645463325252ull;
+    uint8_t s[256];
+    for (int k = 0; k < 200000; k++) {
+        size_t n = 0;
+        x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+        int pieces = (int)(x % 12);
+        for (int i = 0; i < pieces; i++) {
+            x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+            const char *p = PIECES[x % np];
+            memcpy(s + n, p, strlen(p));
+            n += strlen(p);
+        }
+        check_string(s, n);
+    }
+}
+
+static void expect_normalize(const char *in, unsigned flags, const char *want)
+{
+    size_t len;
+    uint8_t *got = normalize_bytes((const uint8_t *)in, strlen(in), flags, &len);
+    CHECK(len == strlen(want) && memcmp(got, want, len) == 0);
+    if (len != strlen(want) || memcmp(got, want, len) != 0)
+        fprintf(stderr, "  normalize(%s) = %.*s, want %s\n", in, (int)len, got, want);
+    free(got);
+}
+
+static void test_examples(void)
+{
+    const unsigned N = PCT_URI_NORMALIZE;
+    expect_normalize("HTTP://www.Example.com/", N, "http://www.example.com/");
+    expect_normalize("eXAMPLE://a/./b/../b/%63/%7bfoo%7d", N, "example://a/b/c/%7Bfoo%7D");
+    expect_normalize("http://example.com", N, "http://example.com/");
+    expect_normalize("http://example.com:/", N, "http://example.com/");
+    expect_normalize("http://example.com:80/", N, "http://example.com/");
+    expect_normalize("https://example.com:0443/", N, "https://example.com/");
+    expect_normalize("http://example.com:8080", N, "http://example.com:8080/");
+    expect_normalize("http://[FE80::1]:80/", N, "http://[fe80::1]/");
+    expect_normalize("http://a/b/c/./../../g", N, "http://a/g");
+    expect_normalize("mid/content=5/../6", N, "mid/content=5/../6");
+    expect_normalize("a:/.//b", N, "a:/.//b");
+    expect_normalize("path%3Fkey=value", N, "path%3Fkey=value");
+    expect_normalize("%41b:c", N, "./Ab:c");
+    expect_normalize("//h::x", N, "//h::x/");
+    expect_normalize("/%7Euser/%2D/%2f", N, "/~user/-/%2F");
+    expect_normalize("http://x/?b=2&a=1&b=1&a#f", N | PCT_URI_SORT_QUERY | PCT_URI_DROP_FRAGMENT,
+                     "http://x/?a=1&a&b=2&b=1");
+    expect_normalize("100%", N, "100%25");
+    expect_normalize("100%2525", N, "100%2525");
+    expect_normalize("http://User%41@HOST%41:81", N, "http://UserA@hosta:81/");
+    expect_normalize("http://h/%7e?%7e#%7e", 0, "http://h/%7e?%7e#%7e");
+
+    size_t pos;
+    CHECK(pct_uri_check((const uint8_t *)"asdf%*.fred", 11, &pos) == PCT_URI_BAD_ESCAPE && pos == 4);
+    CHECK(pct_uri_check((const uint8_t *)"12345667123%asdghfh", 19, &pos) == PCT_URI_BAD_ESCAPE &&
+          pos == 11);
+    CHECK(pct_uri_check((const uint8_t *)"a b", 3, &pos) == PCT_URI_BAD_CHAR && pos == 1);
+    CHECK(pct_uri_check((const uint8_t *)"%4", 2, &pos) == PCT_URI_BAD_ESCAPE && pos == 0);
+}
+
+static void test_size_limits(void)
+{
+    size_t bound, size;
+    CHECK(pct_uri_size_bound(0, 0, SIZE_MAX, &bound) == PCT_OK && bound == 3);
+    CHECK(pct_uri_size_bound(10, 5, 48, &bound) == PCT_OK && bound == 48);
+    CHECK(pct_uri_size_bound(10, 5, 47, &bound) == PCT_ERR_TOO_LARGE);
+    CHECK(pct_uri_size_bound(SIZE_MAX / 3, 0, SIZE_MAX, &bound) == PCT_ERR_TOO_LARGE);
+    CHECK(pct_uri_size_bound((SIZE_MAX - 3) / 3, 0, SIZE_MAX, &bound) == PCT_OK &&
+          bound <= SIZE_MAX);
+    CHECK(pct_uri_size_bound((SIZE_MAX - 3) / 3, 1, SIZE_MAX, &bound) == PCT_ERR_TOO_LARGE);
+    CHECK(pct_uri_size_bound(1, SIZE_MAX, SIZE_MAX, &bound) == PCT_ERR_TOO_LARGE);
+    const uint8_t sp[] = "    %";
+    CHECK(pct_requoted_size(sp, 5, 15, &size) == PCT_OK && size == 15);
+    CHECK(pct_requoted_size(sp, 5, 14, &size) == PCT_ERR_TOO_LARGE);
+    CHECK(pct_requoted_size(sp, 0, 0, &size) == PCT_OK && size == 0);
+}
+
+int main(void)
+{
+    test_dot_segments();
+    test_examples();
+    test_size_limits();
+    test_exhaustive();
+    test_random();
+    printf("test_uri: %ld checks, %ld failures\n", checks, failures);
+    return failures != 0;
+}
