@@ -1,6 +1,7 @@
-"""Command-line interface: quote or unquote text, one value per line.
+"""Command-line interface: quote, unquote, repair, normalize or check text,
+one value per line.
 
-    pctcodec {quote,quote-plus,unquote,unquote-plus} [FILE]
+    pctcodec {quote,quote-plus,unquote,unquote-plus,requote,normalize,check} [FILE]
 
 Lines are read from FILE (or standard input) as bytes and written to standard
 output one by one, each with the line terminator it had (``\\n``, ``\\r\\n`` or
@@ -9,11 +10,24 @@ none on the last line).
 import argparse
 import codecs
 import os
+import re
 import sys
 
-from . import __version__, quote, quote_from_bytes, quote_plus, unquote, unquote_plus
+from . import (
+    PercentEncodingError,
+    __version__,
+    check,
+    normalize,
+    quote,
+    quote_from_bytes,
+    quote_plus,
+    requote,
+    unquote,
+    unquote_plus,
+)
 
-COMMANDS = ("quote", "quote-plus", "unquote", "unquote-plus")
+COMMANDS = ("quote", "quote-plus", "unquote", "unquote-plus", "requote", "normalize", "check")
+URI_COMMANDS = ("requote", "normalize", "check")
 
 DESCRIPTION = """\
 Percent-encode (quote) or decode (unquote) text, one value per line, with the
@@ -24,24 +38,31 @@ commands:
   quote-plus    the same, with spaces as '+', like urllib.parse.quote_plus
   unquote       decode the %XX escapes of each line, like urllib.parse.unquote
   unquote-plus  the same, with '+' as a space, like urllib.parse.unquote_plus
+  requote       make each line a valid URI without changing what it denotes
+  normalize     normalize each line as a URI (RFC 3986 6.2.2 and 6.2.3)
+  check         print LINE:POSITION: message for each line that is not a
+                valid URI; exit status 1 if there is one
 """
 
 EPILOG = """\
 Input is read as bytes. With the default UTF-8 encoding, quote and quote-plus
 quote the bytes of each line as they are, so a line that is not valid UTF-8
-keeps its bytes as escapes. Unquoted text is written as UTF-8.
+keeps its bytes as escapes. Unquoted text is written as UTF-8. requote and
+normalize also write a byte that is not part of valid UTF-8 as its escape.
 
 examples:
   pctcodec quote examples/urls.txt
   echo 'caf%C3%A9 du monde' | pctcodec unquote
   pctcodec quote-plus --safe=/: < values.txt > quoted.txt
+  pctcodec normalize --sort-query urls.txt
+  pctcodec check urls.txt
 """
 
 
 def _parser():
     parser = argparse.ArgumentParser(
         prog="pctcodec",
-        usage="%(prog)s [options] {quote,quote-plus,unquote,unquote-plus} [FILE]",
+        usage="%(prog)s [options] COMMAND [FILE]",
         description=DESCRIPTION,
         epilog=EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
@@ -59,12 +80,33 @@ def _parser():
     parser.add_argument("--errors", metavar="ERR",
                         help="codec error handler (default: strict for quote, "
                              "replace for unquote)")
+    parser.add_argument("--sort-query", action="store_true",
+                        help="normalize: sort the query's parameters by name")
+    parser.add_argument("--drop-fragment", action="store_true",
+                        help="normalize: remove the fragment")
     parser.add_argument("--version", action="version", version=f"pctcodec {__version__}")
     return parser
 
 
-def _converter(command, safe, encoding, errors):
+# Bytes that are not valid UTF-8, as surrogateescape decodes them.
+_UNDECODED = re.compile("[\udc80-\udcff]")
+
+
+def _uri_text(line):
+    """A line as text for the URI commands: a byte that is not valid UTF-8
+    becomes its %XX escape, which is what it stands for in a URI."""
+    text = line.decode("utf-8", "surrogateescape")
+    if text.isascii():
+        return text
+    return _UNDECODED.sub(lambda m: "%%%02X" % (ord(m.group()) - 0xDC00), text)
+
+
+def _converter(command, safe, encoding, errors, options=None):
     """The function that turns the bytes of one line (no terminator) into output bytes."""
+    if command == "requote":
+        return lambda line: requote(_uri_text(line)).encode("ascii")
+    if command == "normalize":
+        return lambda line: normalize(_uri_text(line), **options).encode("ascii")
     plus = command.endswith("-plus")
     if command.startswith("unquote"):
         func = unquote_plus if plus else unquote
@@ -111,8 +153,10 @@ def main(argv=None):
     """Run the command line given by argv (default: sys.argv[1:]); return the exit status."""
     parser = _parser()
     args = parser.parse_intermixed_args(argv)
-    if args.safe is not None and args.command.startswith("unquote"):
+    if args.safe is not None and not args.command.startswith("quote"):
         parser.error("--safe applies to quote and quote-plus only")
+    if (args.sort_query or args.drop_fragment) and args.command != "normalize":
+        parser.error("--sort-query and --drop-fragment apply to normalize only")
     errors = args.errors
     if errors is None:
         errors = "strict" if args.command.startswith("quote") else "replace"
@@ -121,7 +165,8 @@ def main(argv=None):
         codecs.lookup_error(errors)
     except LookupError as exc:
         return _error(exc)
-    convert = _converter(args.command, args.safe, args.encoding, errors)
+    options = {"sort_query": args.sort_query, "drop_fragment": args.drop_fragment}
+    convert = _converter(args.command, args.safe, args.encoding, errors, options)
 
     if args.file == "-":
         infile = getattr(sys.stdin, "buffer", sys.stdin)
@@ -140,12 +185,20 @@ def main(argv=None):
             out.write(data.decode("utf-8", "surrogateescape"))
 
     lineno = 0
+    invalid = 0
     try:
         for lineno, line in enumerate(infile, 1):
             if isinstance(line, str):  # a text stream standing in for stdin
                 line = line.encode("utf-8", "surrogateescape")
             content, end = _split(line)
-            write(convert(content) + end)
+            if args.command != "check":
+                write(convert(content) + end)
+                continue
+            try:
+                check(content.decode("utf-8", "surrogateescape"))
+            except PercentEncodingError as exc:
+                invalid += 1
+                write(f"{lineno}:{exc.position}: {exc.reason}\n".encode("utf-8", "backslashreplace"))
         out.flush()
     except BrokenPipeError:
         # The reader went away (e.g. `| head`): stop quietly, and keep the
@@ -166,4 +219,4 @@ def main(argv=None):
     finally:
         if args.file != "-":
             infile.close()
-    return 0
+    return 1 if invalid else 0

@@ -75,6 +75,12 @@ def _decode_escapes(text, private):
     def decode_run(match):
         run = match.group()
         data = bytes.fromhex(run.replace("%", ""))
+        try:  # the usual case: the whole run is IRI text
+            text = data.decode("utf-8")
+            if all(_iri_char(ord(ch), private) for ch in text):
+                return text
+        except UnicodeDecodeError:
+            pass
         out = []
         i = 0
         while i < len(data):

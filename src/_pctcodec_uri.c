@@ -67,10 +67,30 @@ static PyObject *ascii_result(PyObject *s, const utf8_text *t, const uint8_t *bu
     return out;
 }
 
+/* An attribute of a Python module of the package, fetched once and then kept
+ * on this module as `cached` (a module attribute, so per interpreter). */
+static PyObject *package_attr(PyObject *module, const char *cached, const char *modname,
+                              const char *name)
+{
+    PyObject *dict = PyModule_GetDict(module); /* borrowed */
+    PyObject *value = PyDict_GetItemString(dict, cached);
+    if (value)
+        return Py_NewRef(value);
+    PyObject *mod = PyImport_ImportModule(modname);
+    if (!mod)
+        return NULL;
+    value = PyObject_GetAttrString(mod, name);
+    Py_DECREF(mod);
+    if (value && PyDict_SetItemString(dict, cached, value) < 0)
+        Py_CLEAR(value);
+    return value;
+}
+
 /* ---------------------------------------------------------------------------
  * check, is_valid
  */
-static PyObject *raise_invalid(PyObject *s, const utf8_text *t, pct_uri_problem problem, size_t pos)
+static PyObject *raise_invalid(PyObject *module, PyObject *s, const utf8_text *t,
+                               pct_uri_problem problem, size_t pos)
 {
     Py_ssize_t index = char_index(t, pos);
     PyObject *reason;
@@ -87,9 +107,8 @@ static PyObject *raise_invalid(PyObject *s, const utf8_text *t, pct_uri_problem 
     }
     if (!reason)
         return NULL;
-    PyObject *errors = PyImport_ImportModule("pctcodec._errors");
-    PyObject *cls = errors ? PyObject_GetAttrString(errors, "PercentEncodingError") : NULL;
-    Py_XDECREF(errors);
+    PyObject *cls = package_attr(module, "_PercentEncodingError", "pctcodec._errors",
+                                 "PercentEncodingError");
     if (cls) {
         PyObject *exc = PyObject_CallFunction(cls, "On", reason, index);
         if (exc) {
@@ -111,13 +130,12 @@ PyDoc_STRVAR(check_doc,
 
 static PyObject *py_check(PyObject *module, PyObject *s)
 {
-    (void)module;
     utf8_text t;
     if (get_text(s, "check", 1, &t) < 0)
         return NULL;
     size_t pos;
     pct_uri_problem problem = pct_uri_check(t.data, t.len, &pos);
-    PyObject *out = problem == PCT_URI_VALID ? Py_NewRef(Py_None) : raise_invalid(s, &t, problem, pos);
+    PyObject *out = problem == PCT_URI_VALID ? Py_NewRef(Py_None) : raise_invalid(module, s, &t, problem, pos);
     Py_XDECREF(t.owner);
     return out;
 }
@@ -178,15 +196,15 @@ static PyObject *py_requote(PyObject *module, PyObject *s)
 
 /* The IDNA (UTS #46) form of a host holding non-ASCII characters, computed
  * by pctcodec._idna with the idna package; an ASCII str. */
-static PyObject *idna_host(const uint8_t *host, size_t len)
+static PyObject *idna_host(PyObject *module, const uint8_t *host, size_t len)
 {
-    PyObject *text = PyUnicode_DecodeUTF8((const char *)host, (Py_ssize_t)len, "strict");
-    if (!text)
+    PyObject *to_ascii = package_attr(module, "_idna_to_ascii", "pctcodec._idna", "to_ascii");
+    if (!to_ascii)
         return NULL;
-    PyObject *mod = PyImport_ImportModule("pctcodec._idna");
-    PyObject *out = mod ? PyObject_CallMethod(mod, "to_ascii", "O", text) : NULL;
-    Py_XDECREF(mod);
-    Py_DECREF(text);
+    PyObject *text = PyUnicode_DecodeUTF8((const char *)host, (Py_ssize_t)len, "strict");
+    PyObject *out = text ? PyObject_CallOneArg(to_ascii, text) : NULL;
+    Py_DECREF(to_ascii);
+    Py_XDECREF(text);
     if (out && !(PyUnicode_Check(out) && PyUnicode_IS_ASCII(out))) {
         PyErr_SetString(PyExc_SystemError, "pctcodec._idna.to_ascii() returned a non-ASCII value");
         Py_CLEAR(out);
@@ -205,7 +223,7 @@ static int has_non_ascii(const uint8_t *s, size_t n)
 /* Short URIs are written on the stack, then copied into their str. */
 #define STACK_BUFFER 1024
 
-static PyObject *rewrite(PyObject *s, const char *fname, unsigned flags)
+static PyObject *rewrite(PyObject *module, PyObject *s, const char *fname, unsigned flags)
 {
     utf8_text t;
     if (get_text(s, fname, 0, &t) < 0)
@@ -217,7 +235,7 @@ static PyObject *rewrite(PyObject *s, const char *fname, unsigned flags)
     const uint8_t *host = NULL;
     size_t host_len = 0, bound, len;
     if (t.owner && u.has_authority && has_non_ascii(t.data + u.host.start, u.host.len)) {
-        if (!(host_obj = idna_host(t.data + u.host.start, u.host.len)))
+        if (!(host_obj = idna_host(module, t.data + u.host.start, u.host.len)))
             goto done;
         host = PyUnicode_1BYTE_DATA(host_obj);
         host_len = (size_t)PyUnicode_GET_LENGTH(host_obj);
@@ -260,7 +278,6 @@ static PyObject *py_normalize(PyObject *module, PyObject *const *args, Py_ssize_
                               PyObject *kwnames)
 {
     static const argspec spec = {"normalize", NORMALIZE_ARGS, 3, 1, 0, -1};
-    (void)module;
     PyObject *a[3];
     if (nargs > 1) {
         PyErr_Format(PyExc_TypeError, "normalize() takes 1 positional argument but %zd were given",
@@ -278,7 +295,7 @@ static PyObject *py_normalize(PyObject *module, PyObject *const *args, Py_ssize_
         flags |= PCT_URI_SORT_QUERY;
     if (drop_fragment)
         flags |= PCT_URI_DROP_FRAGMENT;
-    return rewrite(a[0], "normalize", flags);
+    return rewrite(module, a[0], "normalize", flags);
 }
 
 PyDoc_STRVAR(equivalent_doc,
@@ -287,15 +304,14 @@ PyDoc_STRVAR(equivalent_doc,
 
 static PyObject *py_equivalent(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 {
-    (void)module;
     if (nargs != 2) {
         PyErr_Format(PyExc_TypeError, "equivalent() takes exactly 2 arguments (%zd given)", nargs);
         return NULL;
     }
-    PyObject *a = rewrite(args[0], "equivalent", PCT_URI_NORMALIZE);
+    PyObject *a = rewrite(module, args[0], "equivalent", PCT_URI_NORMALIZE);
     if (!a)
         return NULL;
-    PyObject *b = rewrite(args[1], "equivalent", PCT_URI_NORMALIZE);
+    PyObject *b = rewrite(module, args[1], "equivalent", PCT_URI_NORMALIZE);
     if (!b) {
         Py_DECREF(a);
         return NULL;
@@ -315,8 +331,7 @@ PyDoc_STRVAR(iri_to_uri_doc,
 
 static PyObject *py_iri_to_uri(PyObject *module, PyObject *s)
 {
-    (void)module;
-    return rewrite(s, "iri_to_uri", 0);
+    return rewrite(module, s, "iri_to_uri", 0);
 }
 
 PyMethodDef uri_methods[] = {
