@@ -11,7 +11,8 @@ in (bytes, bytearray, memoryview, array, mmap), bytes out.
 The RFC 3986 tools (``requote``, ``normalize``, ``equivalent``, ``check``,
 ``is_valid``, ``iri_to_uri``, ``uri_to_iri``) are documented in
 ``pctcodec.rfc3986``; named ``safe=`` sets are in ``pctcodec.sets`` and the
-ECMAScript codecs (``encode_uri`` ...) in ``pctcodec.ecmascript``.
+ECMAScript codecs (``encode_uri``, ``decode_uri_component``, ``js_escape``
+...) in ``pctcodec.ecmascript``.
 """
 from ._pctcodec import (
     decode,
@@ -24,6 +25,14 @@ from ._pctcodec import (
     unquote_to_bytes,
 )
 from ._urlencode import urlencode
+from .ecmascript import (
+    decode_uri,
+    decode_uri_component,
+    encode_uri,
+    encode_uri_component,
+    js_escape,
+    js_unescape,
+)
 from .rfc3986 import (
     PercentEncodingError,
     check,
@@ -53,5 +62,11 @@ __all__ = [
     "iri_to_uri",
     "uri_to_iri",
     "PercentEncodingError",
+    "encode_uri",
+    "encode_uri_component",
+    "decode_uri",
+    "decode_uri_component",
+    "js_escape",
+    "js_unescape",
 ]
 __version__ = "0.1.0"

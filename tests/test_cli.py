@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 
+import pctcodec
 from _child import run_python
 from pctcodec.cli import main
 
@@ -84,7 +85,67 @@ def test_bad_setup_is_a_one_line_error(argv, capsysbinary):
     assert err.startswith(b"pctcodec: ") and err.count(b"\n") == 1
 
 
-@pytest.mark.parametrize("argv", [[], ["frobnicate"], ["unquote", "--safe", "/"]])
+URI_LINES = [
+    "HTTP://Example.COM:80/a/./b/../%7Euser?q=%3d#top",
+    "http://例え.jp/引き出し",
+    "asdf%*.fred",
+    "http://x/?b=2&a=1#f",
+    "",
+]
+
+
+@pytest.mark.parametrize("command,func", [
+    ("requote", pctcodec.requote),
+    ("normalize", pctcodec.normalize),
+])
+@pytest.mark.parametrize("ending", ["\n", "\r\n"])
+def test_uri_commands_line_by_line(command, func, ending, monkeypatch, capsysbinary):
+    data = ending.join(URI_LINES) + ending + "last"
+    status, out, err = run([command], data.encode(), monkeypatch, capsysbinary)
+    assert (status, err) == (0, b"")
+    want = "".join(func(line) + ending for line in URI_LINES) + func("last")
+    assert out == want.encode()
+
+
+def test_normalize_options(monkeypatch, capsysbinary):
+    status, out, _ = run(["normalize", "--sort-query", "--drop-fragment"], b"http://x/?b=2&a=1#f\n",
+                         monkeypatch, capsysbinary)
+    assert (status, out) == (0, b"http://x/?a=1&b=2\n")
+
+
+def test_uri_commands_escape_invalid_utf8(monkeypatch, capsysbinary):
+    status, out, _ = run(["requote"], b"a\xffb c\xc3\xa9\n", monkeypatch, capsysbinary)
+    assert (status, out) == (0, b"a%FFb%20c%C3%A9\n")
+    status, out, _ = run(["normalize"], b"HTTP://H/\xfe%7e\n", monkeypatch, capsysbinary)
+    assert (status, out) == (0, b"http://h/%FE~\n")
+
+
+def test_check_reports_each_invalid_line(monkeypatch, capsysbinary):
+    data = "ok%20\nasdf%*.fred\nfine\n12345667123%asdghfh\na b\ncafé\n".encode()
+    status, out, err = run(["check"], data, monkeypatch, capsysbinary)
+    assert status == 1
+    assert err == b""
+    lines = out.decode().splitlines()
+    assert [line.split(": ", 1)[0] for line in lines] == ["2:4", "4:11", "5:1", "6:3"]
+    assert "'%'" in lines[0] and "' '" in lines[2] and "U+00E9" in lines[3]
+
+
+def test_check_of_valid_input_is_silent(monkeypatch, capsysbinary):
+    status, out, err = run(["check"], b"http://a/b?c=%41\n~\n", monkeypatch, capsysbinary)
+    assert (status, out, err) == (0, b"", b"")
+
+
+def test_normalize_error_names_the_line(monkeypatch, capsysbinary):
+    # A non-ASCII host with no IDNA form.
+    status, out, err = run(["normalize"], "http://a/\nhttp://\u2603\u2603\u0301-.com/\n".encode(),
+                           monkeypatch, capsysbinary)
+    assert status == 1
+    assert out == b"http://a/\n"
+    assert err.startswith(b"pctcodec: 2: ")
+
+
+@pytest.mark.parametrize("argv", [[], ["frobnicate"], ["unquote", "--safe", "/"],
+                                  ["normalize", "--safe", "/"], ["quote", "--sort-query"]])
 def test_usage_errors_exit_2(argv):
     with pytest.raises(SystemExit) as exc:
         main(argv)

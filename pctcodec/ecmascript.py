@@ -1,0 +1,265 @@
+"""JavaScript's URI functions, with ECMAScript semantics, on Python ``str``.
+
+===========================  =================================================
+``encode_uri(s)``            ``encodeURI`` (ECMA-262 19.2.6.3)
+``encode_uri_component(s)``  ``encodeURIComponent`` (ECMA-262 19.2.6.4)
+``decode_uri(s)``            ``decodeURI`` (ECMA-262 19.2.6.1)
+``decode_uri_component(s)``  ``decodeURIComponent`` (ECMA-262 19.2.6.2)
+``js_escape(s)``             legacy ``escape`` (ECMA-262 Annex B.2.1.1)
+``js_unescape(s)``           legacy ``unescape`` (ECMA-262 Annex B.2.1.2)
+===========================  =================================================
+
+A JavaScript string is a sequence of UTF-16 code units; a Python ``str`` is a
+sequence of code points and may hold surrogate code points (U+D800 to
+U+DFFF). These functions read a ``str`` the way JavaScript reads the same
+code units:
+
+* A surrogate that is not half of a pair is "lone". ``encode_uri`` and
+  ``encode_uri_component`` raise :class:`PercentEncodingError` for it where
+  JavaScript throws ``URIError``. A high surrogate directly followed by a low
+  surrogate is one character to JavaScript, so the encoders treat such a pair
+  exactly like the character it stands for (``'\\ud83d\\ude00'`` encodes like
+  ``'\\U0001f600'``).
+* The decoders pass every character that is not part of an escape through
+  unchanged, lone surrogates included. An escape never decodes to a
+  surrogate: ``%ED%A0%80`` is not valid UTF-8 and raises.
+* ``js_escape`` works on UTF-16 code units, so a character above U+FFFF
+  becomes two ``%uXXXX`` escapes; ``js_unescape`` joins a decoded high
+  surrogate followed by a decoded low surrogate back into one character.
+
+Errors are :class:`pctcodec.PercentEncodingError` (a ``ValueError``) whose
+``position`` is the index of the offending character: the lone surrogate for
+the encoders, the ``%`` that starts the bad escape sequence for the decoders.
+Arguments that are not ``str`` raise ``TypeError``.
+"""
+import re
+from typing import Dict
+
+from . import _pctcodec
+from ._errors import PercentEncodingError
+
+__all__ = [
+    "encode_uri",
+    "encode_uri_component",
+    "decode_uri",
+    "decode_uri_component",
+    "js_escape",
+    "js_unescape",
+]
+
+# Characters each encoder leaves alone besides what quote never escapes
+# (A-Z a-z 0-9 - _ . ~): uriReserved + uriMark + "#" and uriMark.
+_URI_SAFE = ";/?:@&=+$,!*'()#"
+_COMPONENT_SAFE = "!*'()"
+
+_LONE_SURROGATE = re.compile(
+    "[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]"
+)
+_ESCAPE_RUN = re.compile("(?:%[0-9A-Fa-f]{2})+")
+_BAD_PERCENT = re.compile("%(?![0-9A-Fa-f]{2})")
+# Escapes of the characters decodeURI keeps escaped: ; / ? : @ & = + $ , #
+_RESERVED_ESCAPE = re.compile("(%(?:2[346BCFbcf]|3[ABDFabdf]|40))")
+_RESERVED_PERCENT = re.compile("%(?=2[346BCFbcf]|3[ABDFabdf]|40)")
+
+
+def _check_str(s: object, name: str) -> str:
+    if type(s) is str:
+        return s
+    if isinstance(s, str):
+        return str(s)
+    raise TypeError("%s() argument must be str, not %s" % (name, type(s).__name__))
+
+
+def _encode(s: object, safe: str, name: str) -> str:
+    s = _check_str(s, name)
+    try:
+        return _pctcodec.quote(s, safe)
+    except UnicodeEncodeError:
+        pass
+    # Slow path, only for text holding surrogates: pairs become the code
+    # point they stand for (as in UTF-16), lone ones are an error.
+    m = _LONE_SURROGATE.search(s)
+    if m is not None:
+        raise PercentEncodingError("lone surrogate", m.start())
+    joined = s.encode("utf-16-le", "surrogatepass").decode("utf-16-le")
+    return _pctcodec.quote(joined, safe)
+
+
+def encode_uri(s: str) -> str:
+    """Percent-encode ``s`` as JavaScript's ``encodeURI`` does.
+
+    Leaves ``A-Z a-z 0-9 ; , / ? : @ & = + $ - _ . ! ~ * ' ( ) #`` as they
+    are and replaces every other character with the ``%XX`` escapes (upper
+    case hex) of its UTF-8 bytes, ``%`` included. Meant for a whole URI, so
+    the characters that delimit its parts survive.
+
+    >>> encode_uri("https://mozilla.org/?x=шеллы")
+    'https://mozilla.org/?x=%D1%88%D0%B5%D0%BB%D0%BB%D1%8B'
+
+    Raises PercentEncodingError at a lone surrogate.
+    """
+    return _encode(s, _URI_SAFE, "encode_uri")
+
+
+def encode_uri_component(s: str) -> str:
+    """Percent-encode ``s`` as JavaScript's ``encodeURIComponent`` does.
+
+    Leaves ``A-Z a-z 0-9 - _ . ! ~ * ' ( )`` as they are and replaces every
+    other character with the ``%XX`` escapes (upper case hex) of its UTF-8
+    bytes. Meant for one piece of data (a query value, a path segment).
+
+    >>> encode_uri_component("?x=test")
+    '%3Fx%3Dtest'
+
+    Raises PercentEncodingError at a lone surrogate.
+    """
+    return _encode(s, _COMPONENT_SAFE, "encode_uri_component")
+
+
+def _decode(s: object, keep_reserved: bool, name: str) -> str:
+    s = _check_str(s, name)
+    if "%" not in s:
+        return s
+    bad = _BAD_PERCENT.search(s)
+    if bad is None:
+        # Whole-string fast path. Literal characters are complete UTF-8
+        # sequences, so the bytes as a whole are valid UTF-8 exactly when every
+        # run of escapes is. Reserved escapes become "%25XX", which decodes
+        # back to their original text, case included.
+        text = _RESERVED_PERCENT.sub("%25", s) if keep_reserved else s
+        try:
+            return _pctcodec.unquote_to_bytes(text).decode("utf-8")
+        except UnicodeError:
+            pass  # invalid escapes, or surrogates in s: the slow path sorts out which
+    # An error inside an escape sequence before the first malformed '%' comes
+    # first in ECMAScript's left-to-right scan, so decode up to it first.
+    head = s if bad is None else s[: bad.start()]
+
+    def run(m: "re.Match[str]") -> str:
+        # A maximal run of %XX escapes: the UTF-8 sequences in it must be
+        # complete, so validity does not depend on what surrounds the run.
+        text = m.group()
+        try:
+            decoded = _pctcodec.unquote_to_bytes(text).decode("utf-8")
+        except UnicodeDecodeError as e:
+            raise PercentEncodingError(
+                "escapes do not encode valid UTF-8 (%s)" % e.reason, m.start() + 3 * e.start
+            ) from None
+        if keep_reserved and _RESERVED_ESCAPE.search(text):
+            # The run decoded as a whole is valid, and reserved characters are
+            # single bytes, so every piece between them decodes on its own.
+            pieces = _RESERVED_ESCAPE.split(text)
+            for i in range(0, len(pieces), 2):
+                pieces[i] = _pctcodec.unquote_to_bytes(pieces[i]).decode("utf-8")
+            decoded = "".join(pieces)
+        return decoded
+
+    out = _ESCAPE_RUN.sub(run, head)
+    if bad is not None:
+        raise PercentEncodingError("'%' not followed by two hex digits", bad.start())
+    return out
+
+
+def decode_uri_component(s: str) -> str:
+    """Decode ``s`` as JavaScript's ``decodeURIComponent`` does.
+
+    Every ``%XX`` escape is decoded. The escaped bytes must be whole, valid
+    UTF-8 sequences: all bytes of a non-ASCII character escaped, no overlong
+    forms, no surrogates, nothing above U+10FFFF. Characters that are not
+    escapes, non-ASCII ones included, are kept as they are.
+
+    >>> decode_uri_component("%E4%B8%AD%2F")
+    '中/'
+
+    Raises PercentEncodingError, at the ``%`` that starts the offending
+    sequence, for a ``%`` not followed by two hex digits or for escapes that
+    are not valid UTF-8.
+    """
+    return _decode(s, False, "decode_uri_component")
+
+
+def decode_uri(s: str) -> str:
+    """Decode ``s`` as JavaScript's ``decodeURI`` does.
+
+    Like :func:`decode_uri_component`, except that an escape of one of
+    ``; / ? : @ & = + $ , #`` is kept exactly as written, so decoding never
+    changes how the URI splits into its parts.
+
+    >>> decode_uri("%E4%B8%AD%2F")
+    '中%2F'
+    """
+    return _decode(s, True, "decode_uri")
+
+
+# --- Annex B escape / unescape -------------------------------------------------
+
+class _EscapeTable(Dict[int, str]):
+    # str.translate consults this per character; code points outside Latin-1
+    # are computed on demand rather than tabulated.
+    def __missing__(self, cp: int) -> str:
+        if cp < 0x10000:
+            return "%%u%04X" % cp
+        cp -= 0x10000
+        return "%%u%04X%%u%04X" % (0xD800 + (cp >> 10), 0xDC00 + (cp & 0x3FF))
+
+
+_ESCAPE_SAFE = frozenset(
+    "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789@*_+-./"
+)
+_ESCAPE_TABLE = _EscapeTable(
+    (cp, chr(cp) if chr(cp) in _ESCAPE_SAFE else "%%%02X" % cp) for cp in range(256)
+)
+_ESCAPE_SAFE_ONLY = re.compile("[A-Za-z0-9@*_+\\-./]*")
+
+# A high-surrogate escape followed by a low-surrogate one is tried first so
+# that the pair decodes to the one character it encodes.
+_UNESCAPE = re.compile(
+    "%u([Dd][89ABab][0-9A-Fa-f]{2})%u([Dd][C-Fc-f][0-9A-Fa-f]{2})"
+    "|%u([0-9A-Fa-f]{4})"
+    "|%([0-9A-Fa-f]{2})"
+)
+
+
+def _unescape_one(m: "re.Match[str]") -> str:
+    high, low, unit, byte = m.groups()
+    if high is not None:
+        return chr(0x10000 + ((int(high, 16) - 0xD800) << 10) + (int(low, 16) - 0xDC00))
+    return chr(int(unit if unit is not None else byte, 16))
+
+
+def js_escape(s: str) -> str:
+    """Escape ``s`` as JavaScript's legacy ``escape`` does.
+
+    ``A-Z a-z 0-9 @ * _ + - . /`` are kept; any other UTF-16 code unit below
+    256 becomes ``%XX``, the rest ``%uXXXX`` (upper case hex). A character
+    above U+FFFF is two code units, so two escapes.
+
+    >>> js_escape("ä€😀")
+    '%E4%u20AC%uD83D%uDE00'
+    """
+    s = _check_str(s, "js_escape")
+    if _ESCAPE_SAFE_ONLY.fullmatch(s):
+        return s
+    return s.translate(_ESCAPE_TABLE)
+
+
+def js_unescape(s: str) -> str:
+    """Undo :func:`js_escape`, as JavaScript's legacy ``unescape`` does.
+
+    Decodes ``%uXXXX`` and ``%XX`` (hex digits of either case) and leaves
+    anything else, malformed escapes included, as it is. A decoded high
+    surrogate followed by a decoded low surrogate becomes the one character
+    they encode; other decoded surrogates stay lone surrogates.
+    ``js_unescape(js_escape(x)) == x`` for every ``x`` in which no high
+    surrogate is directly followed by a low one.
+
+    >>> js_unescape("%E4%u20AC%uD83D%uDE00")
+    'ä€😀'
+    """
+    s = _check_str(s, "js_unescape")
+    if "%" not in s:
+        return s
+    if "%u" not in s and s.isascii():
+        # Only %XX escapes, each one code unit below 256: Latin-1 bytes.
+        return _pctcodec.unquote_to_bytes(s).decode("latin-1")
+    return _UNESCAPE.sub(_unescape_one, s)
