@@ -423,8 +423,10 @@ static uint8_t *write_port(const uint8_t *s, const pct_uri *u, unsigned flags, u
                 return d;
         }
     }
+    /* Not a number: repaired only, as a port holds no unreserved escapes
+     * that could be decoded into one. */
     *d++ = ':';
-    return write_part(p, n, flags, 0, d);
+    return write_part(p, n, flags & PCT_URI_UPPER_HEX, 0, d);
 }
 
 pct_status pct_uri_write(const uint8_t *s, const pct_uri *u, const uint8_t *host,

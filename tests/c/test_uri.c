@@ -218,6 +218,7 @@ static void test_examples(void)
     expect_normalize("path%3Fkey=value", N, "path%3Fkey=value");
     expect_normalize("%41b:c", N, "./Ab:c");
     expect_normalize("//h::x", N, "//h::x/");
+    expect_normalize("http://h:%38%30/", N, "http://h:%38%30/");
     expect_normalize("/%7Euser/%2D/%2f", N, "/~user/-/%2F");
     expect_normalize("http://x/?b=2&a=1&b=1&a#f", N | PCT_URI_SORT_QUERY | PCT_URI_DROP_FRAGMENT,
                      "http://x/?a=1&a&b=2&b=1");
