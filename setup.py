@@ -17,6 +17,8 @@ setup(
             "pctcodec._pctcodec",
             sources=[os.path.join("src", "_pctcodec.c"), *CORE_SOURCES],
             include_dirs=[os.path.join("src", "core")],
+            # the kernels share their code through headers: a change there rebuilds
+            depends=sorted(glob.glob(os.path.join("src", "core", "*.h"))),
             extra_compile_args=extra,
         )
     ]

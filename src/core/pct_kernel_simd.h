@@ -138,18 +138,20 @@ static PK_ATTR size_t PK_FN(encode)(const uint8_t *src, size_t n, const pct_set 
     return (size_t)(d - dst);
 }
 
-/* Forward copy that is safe when dst == src - k (decoding in place): each
- * vector is loaded before the store that may overlap it, and no store
- * reaches input not yet loaded. */
+/* A copy for decoding, where dst may be src - k (in place): every load of a
+ * vector comes before any store that could overlap it. */
 static inline PK_ATTR void PK_FN(copy_forward)(uint8_t *dst, const uint8_t *src, size_t n)
 {
     if (dst == src)
         return;
-    size_t i = 0;
-    for (; i + PK_W <= n; i += PK_W)
+    if (n < PK_W) {
+        pct_copy_short(dst, src, n);
+        return;
+    }
+    pk_vec last = pk_loadu(src + n - PK_W);
+    for (size_t i = 0; i + PK_W <= n; i += PK_W)
         pk_storeu(dst + i, pk_loadu(src + i));
-    for (; i < n; i++)
-        dst[i] = src[i];
+    pk_storeu(dst + n - PK_W, last);
 }
 
 static PK_ATTR size_t PK_FN(decode)(const uint8_t *src, size_t n, int plus, uint8_t *dst)

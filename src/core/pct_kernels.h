@@ -79,6 +79,31 @@ static inline size_t pct_decode_one(const uint8_t *src, size_t n, int plus, uint
     return 1;
 }
 
+/* Copies n < 32 bytes with dst at or before src (or apart from it): both
+ * overlapping halves are loaded before either is stored. */
+static inline void pct_copy_short(uint8_t *dst, const uint8_t *src, size_t n)
+{
+    if (n >= 8) {
+        size_t half = n >= 16 ? 16 : 8;
+        uint8_t head[16], tail[16];
+        memcpy(head, src, half);
+        memcpy(tail, src + n - half, half);
+        memcpy(dst, head, half);
+        memcpy(dst + n - half, tail, half);
+    } else if (n >= 4) {
+        uint32_t head, tail;
+        memcpy(&head, src, 4);
+        memcpy(&tail, src + n - 4, 4);
+        memcpy(dst, &head, 4);
+        memcpy(dst + n - 4, &tail, 4);
+    } else if (n) {
+        uint8_t a = src[0], b = src[n / 2], c = src[n - 1];
+        dst[0] = a;
+        dst[n / 2] = b;
+        dst[n - 1] = c;
+    }
+}
+
 /* The nibble table of a set for byte-shuffle lookups: bit h of lut[l] holds
  * whether byte 16h+l is in the set (h < 8: sets are ASCII). Each bit of the
  * gather lands on its own position of the product, so nothing carries. */
