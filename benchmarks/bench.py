@@ -311,7 +311,11 @@ def versus_peers(rows, peer_names):
 def run_all_kernels(argv):
     """This script once per kernel, each in a child with PCTCODEC_KERNEL set; then a summary."""
     kernels = pctcodec._pctcodec._kernels()
-    rest = [a for a in argv if a != "--kernel" and a != "all"]
+    rest, skip = [], False
+    for a in argv:  # everything but --kernel and its value (and --json: each child has its own)
+        if not skip and not a.startswith(("--kernel", "--json")):
+            rest.append(a)
+        skip = a in ("--kernel", "--json")
     results = {}
     with tempfile.TemporaryDirectory() as tmp:
         for kernel in kernels:
