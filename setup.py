@@ -8,6 +8,7 @@ from setuptools import Extension, setup
 # touches CPython.
 CORE_SOURCES = sorted(glob.glob(os.path.join("src", "core", "*.c")))
 BINDING_SOURCES = [os.path.join("src", "_pctcodec.c"), os.path.join("src", "_pctcodec_uri.c")]
+BINDING_HEADER = os.path.join("src", "_pctcodec.h")
 
 extra = ["-Wall", "-Wextra", "-Wno-missing-field-initializers"]
 if os.environ.get("PCTCODEC_WERROR"):
@@ -19,6 +20,8 @@ setup(
             "pctcodec._pctcodec",
             sources=[*BINDING_SOURCES, *CORE_SOURCES],
             include_dirs=[os.path.join("src", "core")],
+            # the kernels share their code through headers: a change there rebuilds
+            depends=sorted(glob.glob(os.path.join("src", "core", "*.h")) + [BINDING_HEADER]),
             extra_compile_args=extra,
         )
     ]

@@ -1,6 +1,9 @@
 """Benchmark pctcodec against urllib.parse (and yarl, urlquote when installed).
 
-    python benchmarks/bench.py [--quick] [--json PATH]
+    python benchmarks/bench.py [--quick] [--json PATH] [--kernel NAME|all]
+
+--kernel runs on one kernel (PCTCODEC_KERNEL=NAME), or with `all` on each
+kernel this CPU has in turn, one child process each, then sums them up.
 
 Short calls are timed in nanoseconds per call, long inputs (256 KiB) in MB/s of
 input. Every benchmarked input is first checked: pctcodec must return exactly
@@ -11,9 +14,12 @@ import argparse
 import importlib.metadata
 import json
 import math
+import os
 import platform
 import random
+import subprocess
 import sys
+import tempfile
 import timeit
 import urllib.parse
 
@@ -46,6 +52,7 @@ SHORT_CASES = [
 ]
 
 LONG_SIZE = 256 * 1024
+LIMIT_SIZE = 1 << 20
 
 
 def long_cases():
@@ -279,11 +286,83 @@ def speedups(rows, column):
     return [row["urllib"] / row[column] for row in rows if isinstance(row[column], float)]
 
 
+def limit_ratio(target, repeat):
+    """quote of 1 MiB of all-safe ASCII over str.find('%') on it (a memchr):
+    how close quoting comes to a bare scan of memory."""
+    rng = random.Random(99)
+    safe = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_.~/"
+    text = "".join(rng.choice(safe) for _ in range(LIMIT_SIZE))
+    check("quote", (text,))
+    quote = best_time(pctcodec.quote, (text,), target, repeat)
+    scan = best_time(text.find, ("%",), target, repeat)
+    return {"quote_s": quote, "find_s": scan, "ratio": quote / scan}
+
+
+def versus_peers(rows, peer_names):
+    """peer time / pctcodec time over the cases both compute: (min, geomean, count)."""
+    out = {}
+    for peer in peer_names:
+        ratios = [r[peer] / r["pctcodec"] for r in rows if isinstance(r[peer], float)]
+        out[peer] = {"min": min(ratios) if ratios else None, "geomean": geomean(ratios),
+                     "cases": len(ratios)}
+    return out
+
+
+def run_all_kernels(argv):
+    """This script once per kernel, each in a child with PCTCODEC_KERNEL set; then a summary."""
+    kernels = pctcodec._pctcodec._kernels()
+    rest, skip = [], False
+    for a in argv:  # everything but --kernel and its value (and --json: each child has its own)
+        if not skip and not a.startswith(("--kernel", "--json")):
+            rest.append(a)
+        skip = a in ("--kernel", "--json")
+    results = {}
+    with tempfile.TemporaryDirectory() as tmp:
+        for kernel in kernels:
+            path = os.path.join(tmp, kernel + ".json")
+            print(f"========== kernel {kernel}", flush=True)
+            subprocess.run([sys.executable, os.path.abspath(__file__), *rest, "--json", path],
+                           env=dict(os.environ, PCTCODEC_KERNEL=kernel), check=True)
+            with open(path, encoding="utf-8") as f:
+                results[kernel] = json.load(f)
+    print("========== summary per kernel")
+    print(f"CPU flags: {cpu_flags()}")
+    for kernel, data in results.items():
+        g = data["geomean"]["pctcodec"]
+        peers = ", ".join(f"vs {p}: min {v['min']:.2f}x geomean {v['geomean']:.2f}x"
+                          for p, v in data["versus"].items() if v["min"])
+        print(f"  {kernel:<7} short {g['short']:.2f}x  long {g['long']:.2f}x  "
+              f"1 MiB quote/find {data['limit']['ratio']:.2f}  {peers}")
+    return 0
+
+
+def cpu_flags():
+    wanted = ["sse2", "ssse3", "sse4_2", "avx", "avx2", "bmi2", "avx512bw", "asimd"]
+    try:
+        with open("/proc/cpuinfo", encoding="utf-8", errors="replace") as f:
+            for line in f:
+                key, _, value = line.partition(":")
+                if key.strip() in ("flags", "Features"):
+                    have = set(value.split())
+                    return " ".join(w for w in wanted if w in have)
+    except OSError:
+        pass
+    return "unknown"
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--quick", action="store_true", help="few short runs: a smoke test, not a measurement")
     parser.add_argument("--json", metavar="PATH", help="also write the numbers to PATH as JSON")
+    parser.add_argument("--kernel", metavar="NAME", help="kernel to run (PCTCODEC_KERNEL), or `all`")
     args = parser.parse_args(argv)
+    argv = sys.argv[1:] if argv is None else argv
+    if args.kernel == "all":
+        return run_all_kernels(argv)
+    if args.kernel and os.environ.get("PCTCODEC_KERNEL") != args.kernel:
+        # the kernel is chosen when the module loads: start again with it set
+        env = dict(os.environ, PCTCODEC_KERNEL=args.kernel)
+        return subprocess.run([sys.executable, os.path.abspath(__file__), *argv], env=env).returncode
     target, repeat = (0.005, 2) if args.quick else (0.1, 7)
 
     peers = load_peers()
@@ -294,6 +373,8 @@ def main(argv=None):
     print(f"Python {platform.python_version()} ({platform.python_implementation()}), "
           f"{platform.machine()}, {cpu_model()}")
     print("peers: " + (", ".join(f"{n} {v}" for n, v, _ in peers) if peers else "none installed"))
+    print(f"kernel: {pctcodec._pctcodec._kernel()} (of {', '.join(pctcodec._pctcodec._kernels())}); "
+          f"CPU flags: {cpu_flags()}")
     print()
 
     short = []
@@ -329,6 +410,15 @@ def main(argv=None):
             count = "" if len(values) == total else f" over {len(values)} of {total} cases"
             parts.append(f"{kind} {g:.2f}x{count}" if g else f"{kind} —")
         print(f"  {column:<9} " + ", ".join(parts))
+    versus = versus_peers(short + long_rows, peer_names)
+    for peer, v in versus.items():
+        if v["min"]:
+            print(f"  vs {peer} (its time / pctcodec time, {v['cases']} cases both compute): "
+                  f"min {v['min']:.2f}x, geomean {v['geomean']:.2f}x")
+    limit = limit_ratio(target, repeat)
+    print()
+    print(f"quote of 1 MiB of all-safe ASCII: {limit['quote_s'] * 1e6:,.1f} us, "
+          f"str.find('%') on it: {limit['find_s'] * 1e6:,.1f} us, ratio {limit['ratio']:.2f}")
     if peers:
         print()
         print("— : the library has no such call.  —* : its result differs from urllib.parse's on")
@@ -357,6 +447,9 @@ def main(argv=None):
                 for r in long_rows
             ],
             "geomean": summary,
+            "kernel": pctcodec._pctcodec._kernel(),
+            "versus": versus,
+            "limit": limit,
         }
         with open(args.json, "w", encoding="utf-8") as f:
             json.dump(data, f, indent=2, ensure_ascii=False)

@@ -5,11 +5,11 @@
  * for, down to the type of the result and the class of the exception; the
  * comments name the urllib behaviour each branch mirrors.
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "_pctcodec.h"
 #include "pct.h"
-
 
 /* The raised exception as one object (3.12 API), for older versions too. */
 #if PY_VERSION_HEX >= 0x030C0000
@@ -1083,6 +1083,57 @@ done:
     return result;
 }
 
+/* ---------------------------------------------------------------------------
+ * Kernels: which one runs, for tests and benchmarks.
+ */
+PyDoc_STRVAR(kernel_doc, "_kernel($module, /)\n--\n\nName of the kernel in use.");
+
+static PyObject *py_kernel(PyObject *module, PyObject *unused)
+{
+    (void)module;
+    (void)unused;
+    return PyUnicode_FromString(pct_kernel_name());
+}
+
+PyDoc_STRVAR(kernels_doc, "_kernels($module, /)\n--\n\nNames of the kernels this CPU runs, best first.");
+
+static PyObject *py_kernels(PyObject *module, PyObject *unused)
+{
+    (void)module;
+    (void)unused;
+    PyObject *names = PyList_New(0);
+    for (size_t i = 0; names && pct_kernel_available(i); i++) {
+        PyObject *name = PyUnicode_FromString(pct_kernel_available(i));
+        if (!name || PyList_Append(names, name) < 0)
+            Py_CLEAR(names);
+        Py_XDECREF(name);
+    }
+    if (!names)
+        return NULL;
+    PyObject *r = PyList_AsTuple(names);
+    Py_DECREF(names);
+    return r;
+}
+
+/* PCTCODEC_KERNEL, read when the module is first loaded in the process. */
+static int init_kernel(void)
+{
+    static int rc = 1;
+    if (rc == 1)
+        rc = pct_kernel_init();
+    if (rc == 0)
+        return 0;
+    char names[64] = "auto";
+    for (size_t i = 0; pct_kernel_available(i); i++) {
+        strncat(names, ", ", sizeof names - strlen(names) - 1);
+        strncat(names, pct_kernel_available(i), sizeof names - strlen(names) - 1);
+    }
+    const char *value = getenv("PCTCODEC_KERNEL");
+    PyErr_Format(PyExc_ImportError, "PCTCODEC_KERNEL=%s: %s (here: %s)", value ? value : "",
+                 rc == -2 ? "this CPU cannot run that kernel" : "no such kernel", names);
+    return -1;
+}
+
 #define FASTCALL_KW(f) (PyCFunction)(void (*)(void))(f), METH_FASTCALL | METH_KEYWORDS
 
 static PyMethodDef module_methods[] = {
@@ -1095,6 +1146,8 @@ static PyMethodDef module_methods[] = {
     {"encode", FASTCALL_KW(py_encode), encode_doc},
     {"decode", FASTCALL_KW(py_decode), decode_doc},
     {"_urlencode", (PyCFunction)(void (*)(void))py_urlencode, METH_FASTCALL, urlencode_doc},
+    {"_kernel", py_kernel, METH_NOARGS, kernel_doc},
+    {"_kernels", py_kernels, METH_NOARGS, kernels_doc},
     {NULL, NULL, 0, NULL},
 };
 
@@ -1104,6 +1157,8 @@ static PyMethodDef module_methods[] = {
 static int module_exec(PyObject *module)
 {
     module_state *st = get_state(module);
+    if (init_kernel() < 0)
+        return -1;
     pct_set_clear(&st->set_unreserved);
     pct_set_add_unreserved(&st->set_unreserved);
     st->set_slash = st->set_unreserved;

@@ -5,11 +5,12 @@ import sys
 import tempfile
 
 
-def run_python(args, **kwargs):
+def run_python(args, extra_env=None, **kwargs):
     """sys.executable with `args`, from a directory outside the source tree (so
     that a `python -c` there does not import the unbuilt source package), with
-    PYTHONPATH made absolute so that an in-place build stays importable."""
-    env = dict(os.environ)
+    PYTHONPATH made absolute so that an in-place build stays importable, and
+    `extra_env` added to the environment."""
+    env = dict(os.environ, **(extra_env or {}))
     if env.get("PYTHONPATH"):
         env["PYTHONPATH"] = os.pathsep.join(os.path.abspath(p) for p in env["PYTHONPATH"].split(os.pathsep))
     with tempfile.TemporaryDirectory() as cwd:

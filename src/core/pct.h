@@ -82,4 +82,23 @@ size_t pct_decode(const uint8_t *src, size_t n, int plus, uint8_t *dst);
 /* Offset of the first '%' (or, with plus, '+') in src, or n if none. */
 size_t pct_find_escape(const uint8_t *src, size_t n, int plus);
 
+/* Offset of the first byte of src NOT in `set`, or n if none. */
+size_t pct_span_safe(const uint8_t *src, size_t n, const pct_set *set);
+
+/* ---- kernels -----------------------------------------------------------
+ * Every function above runs on one kernel per instruction set ("avx2",
+ * "sse2", "neon", "scalar"), all with identical results. The kernel is chosen
+ * once, by pct_kernel_init or on first use: the one named by the environment
+ * variable PCTCODEC_KERNEL, or, when it is unset, empty or "auto", the best
+ * one this CPU runs. Switch kernels only while no other thread is in the core.
+ */
+/* Reads PCTCODEC_KERNEL. Returns 0, or (the best kernel then being active)
+ * -1 when it names no kernel, -2 when it names one this CPU cannot run. */
+int pct_kernel_init(void);
+/* The same for a name given here (NULL, "" or "auto": the best). */
+int pct_kernel_select(const char *name);
+const char *pct_kernel_name(void);
+/* Name of the i-th kernel this CPU runs, best first; NULL past the last. */
+const char *pct_kernel_available(size_t i);
+
 #endif /* PCT_H */

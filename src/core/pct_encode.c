@@ -1,5 +1,5 @@
-/* Scalar percent-encoding of bytes and of 1/2/4-byte code units. */
-#include "pct.h"
+/* Percent-encoding of text held as 1/2/4-byte code units. */
+#include "pct_kernels.h"
 
 /* Adds `grow` to *size unless that would pass `limit`. */
 static inline int grow_within(size_t *size, size_t grow, size_t limit)
@@ -8,44 +8,6 @@ static inline int grow_within(size_t *size, size_t grow, size_t limit)
         return 0;
     *size += grow;
     return 1;
-}
-
-static inline uint8_t *put_escape(uint8_t *d, unsigned byte)
-{
-    d[0] = '%';
-    d[1] = (uint8_t)pct_hex_upper[byte >> 4];
-    d[2] = (uint8_t)pct_hex_upper[byte & 15u];
-    return d + 3;
-}
-
-static inline uint8_t *put_kept(uint8_t *d, uint8_t c, int plus)
-{
-    *d = (plus && c == ' ') ? (uint8_t)'+' : c;
-    return d + 1;
-}
-
-pct_status pct_encoded_size(const uint8_t *src, size_t n, const pct_set *keep,
-                            size_t limit, size_t *out_size)
-{
-    /* Escapes are counted first; the total is n + 2*escapes, checked once. */
-    size_t escapes = 0;
-    for (size_t i = 0; i < n; i++)
-        escapes += !pct_set_has(keep, src[i]);
-    if (n > limit || escapes > (limit - n) / 2)
-        return PCT_ERR_TOO_LARGE;
-    *out_size = n + 2 * escapes;
-    return PCT_OK;
-}
-
-size_t pct_encode(const uint8_t *src, size_t n, const pct_set *keep, int plus,
-                  uint8_t *dst)
-{
-    uint8_t *d = dst;
-    for (size_t i = 0; i < n; i++) {
-        uint8_t c = src[i];
-        d = pct_set_has(keep, c) ? put_kept(d, c, plus) : put_escape(d, c);
-    }
-    return (size_t)(d - dst);
 }
 
 /* Text: the UTF-8 length of a code point decides its escaped size (3 bytes
@@ -85,21 +47,22 @@ size_t pct_encode(const uint8_t *src, size_t n, const pct_set *keep, int plus,
         for (size_t i = 0; i < n; i++) {                                             \
             uint32_t c = src[i];                                                     \
             if (c < 0x80) {                                                          \
-                d = pct_set_has(keep, (unsigned char)c)                              \
-                        ? put_kept(d, (uint8_t)c, plus)                              \
-                        : put_escape(d, c);                                          \
+                if (pct_set_has(keep, (unsigned char)c))                             \
+                    *d++ = (plus && c == ' ') ? (uint8_t)'+' : (uint8_t)c;           \
+                else                                                                 \
+                    d = pct_put_escape(d, c);                                        \
             } else if (c < 0x800) {                                                  \
-                d = put_escape(d, 0xC0u | (c >> 6));                                 \
-                d = put_escape(d, 0x80u | (c & 0x3Fu));                              \
+                d = pct_put_escape(d, 0xC0u | (c >> 6));                                 \
+                d = pct_put_escape(d, 0x80u | (c & 0x3Fu));                              \
             } else if (c < 0x10000) {                                                \
-                d = put_escape(d, 0xE0u | (c >> 12));                                \
-                d = put_escape(d, 0x80u | ((c >> 6) & 0x3Fu));                       \
-                d = put_escape(d, 0x80u | (c & 0x3Fu));                              \
+                d = pct_put_escape(d, 0xE0u | (c >> 12));                                \
+                d = pct_put_escape(d, 0x80u | ((c >> 6) & 0x3Fu));                       \
+                d = pct_put_escape(d, 0x80u | (c & 0x3Fu));                              \
             } else {                                                                 \
-                d = put_escape(d, 0xF0u | (c >> 18));                                \
-                d = put_escape(d, 0x80u | ((c >> 12) & 0x3Fu));                      \
-                d = put_escape(d, 0x80u | ((c >> 6) & 0x3Fu));                       \
-                d = put_escape(d, 0x80u | (c & 0x3Fu));                              \
+                d = pct_put_escape(d, 0xF0u | (c >> 18));                                \
+                d = pct_put_escape(d, 0x80u | ((c >> 12) & 0x3Fu));                      \
+                d = pct_put_escape(d, 0x80u | ((c >> 6) & 0x3Fu));                       \
+                d = pct_put_escape(d, 0x80u | (c & 0x3Fu));                              \
             }                                                                        \
         }                                                                            \
         return (size_t)(d - dst);                                                    \

@@ -1,11 +1,15 @@
 /* Unit tests of the pure C core: behaviour, size limits, and agreement with a
- * byte-at-a-time reference model on random buffers. Plain C99. */
+ * byte-at-a-time reference model on random buffers, run on every kernel this
+ * CPU has; then every kernel against the scalar one on all lengths 0-300 at
+ * all alignments. Buffers are allocated to their exact size, so that the
+ * sanitizer build catches any read or write past either end. Plain C99. */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "pct.h"
+#include "pct_kernels.h"
 
 static int failures = 0, checks = 0;
 
@@ -253,14 +257,144 @@ static void test_against_model(void)
     }
 }
 
+/* ---- every kernel against the scalar one -------------------------------- */
+
+/* Sets that exercise each way a kernel tests membership: the defaults, empty,
+ * full ASCII, NUL and DEL, and more ranges than the SSE2 kernel takes. */
+static pct_set diff_set(int which)
+{
+    pct_set s;
+    pct_set_clear(&s);
+    switch (which) {
+    case 0: s = make_set("/"); break;
+    case 1: s = make_set(""); break;
+    case 2: break;
+    case 3:
+        for (unsigned c = 0; c < 256; c++)
+            pct_set_add(&s, (unsigned char)c);
+        break;
+    case 4: s = make_set("/ "); break;
+    case 5: s = make_set("%+"); break;
+    case 6:
+        pct_set_add(&s, 0);
+        pct_set_add(&s, 0x7F);
+        pct_set_add(&s, ' ');
+        break;
+    default:
+        for (unsigned c = 1; c < 128; c += 3)
+            pct_set_add(&s, (unsigned char)c);
+        break;
+    }
+    return s;
+}
+#define N_DIFF_SETS 8
+
+/* Inputs: random bytes, escape-dense text, all kept, all escaped, and
+ * malformed escapes placed around vector boundaries and at the very end. */
+static void fill(uint8_t *b, size_t n, int style)
+{
+    static const char dense[] = "%%%+ aF9zZ/~\x80\xff-.";
+    static const char hexy[] = "%%%%0123456789abcdefABCDEFgz+";
+    for (size_t i = 0; i < n; i++) {
+        switch (style) {
+        case 0: b[i] = (uint8_t)rng(); break;
+        case 1: b[i] = (uint8_t)dense[rng() % (sizeof dense - 1)]; break;
+        case 2: b[i] = (uint8_t)"abcXYZ019-._~"[rng() % 13]; break;
+        case 3: b[i] = (uint8_t)(0x80 | rng()); break;
+        default: b[i] = (uint8_t)hexy[rng() % (sizeof hexy - 1)]; break;
+        }
+    }
+    if (n && style == 4) {
+        /* a lone '%' or '%X' right at the end */
+        b[n - 1] = '%';
+        if (n >= 2 && (rng() & 1)) {
+            b[n - 2] = '%';
+            b[n - 1] = 'A';
+        }
+    }
+}
+#define N_STYLES 5
+
+/* A copy of src ending exactly at the end of its own allocation, starting
+ * `align` bytes into it. */
+static uint8_t *placed(const uint8_t *src, size_t n, size_t align, uint8_t **block)
+{
+    *block = malloc(align + n + !(align + n));
+    memcpy(*block + align, src, n);
+    return *block + align;
+}
+
+static void diff_one(const pct_kernel *k, const uint8_t *data, size_t n, size_t align,
+                     const pct_set *set, int plus)
+{
+    const pct_kernel *ref = &pct_kernel_scalar;
+    uint8_t *block;
+    uint8_t *src = placed(data, n, align, &block);
+    CHECK(k->span_safe(src, n, set) == ref->span_safe(src, n, set));
+    CHECK(k->find_escape(src, n, plus) == ref->find_escape(src, n, plus));
+    size_t escapes = ref->count_unsafe(src, n, set);
+    CHECK(k->count_unsafe(src, n, set) == escapes);
+
+    size_t size = n + 2 * escapes;
+    uint8_t *want = malloc(size + !size), *got = malloc(size + !size);
+    CHECK(ref->encode(src, n, set, plus, want) == size);
+    CHECK(k->encode(src, n, set, plus, got) == size);
+    CHECK(memcmp(got, want, size) == 0);
+    free(got);
+
+    got = malloc(n + !n);
+    size_t w = ref->decode(src, n, plus, want);
+    CHECK(k->decode(src, n, plus, got) == w && memcmp(got, want, w) == 0);
+    /* in place */
+    CHECK(k->decode(src, n, plus, src) == w && memcmp(src, want, w) == 0);
+    free(got);
+    free(want);
+    free(block);
+}
+
+static void test_kernels_against_scalar(const pct_kernel *k)
+{
+    uint8_t data[300];
+    unsigned variant = 0;
+    for (size_t n = 0; n <= 300; n++) {
+        for (size_t align = 0; align < 64; align++, variant++) {
+            fill(data, n, (int)(variant % N_STYLES));
+            pct_set set = diff_set((int)((variant / N_STYLES) % N_DIFF_SETS));
+            diff_one(k, data, n, align, &set, (int)((variant / (N_STYLES * N_DIFF_SETS)) & 1));
+            if (failures > 20)
+                return;
+        }
+    }
+}
+
+static void test_kernel_selection(void)
+{
+    CHECK(pct_kernel_select("no such kernel") == -1);
+    CHECK(pct_kernel_select("scalar") == 0 && strcmp(pct_kernel_name(), "scalar") == 0);
+    CHECK(pct_kernel_select(NULL) == 0 && strcmp(pct_kernel_name(), pct_kernel_available(0)) == 0);
+    CHECK(pct_kernel_select("auto") == 0 && strcmp(pct_kernel_name(), pct_kernel_available(0)) == 0);
+    size_t count = 0;
+    while (pct_kernel_available(count))
+        count++;
+    CHECK(count >= 1 && strcmp(pct_kernel_available(count - 1), "scalar") == 0);
+}
+
 int main(void)
 {
-    test_sets();
-    test_encode();
-    test_encode_ucs();
-    test_decode();
-    test_size_limits();
-    test_against_model();
+    test_kernel_selection();
+    for (size_t i = 0; pct_kernel_available(i); i++) {
+        const char *name = pct_kernel_available(i);
+        int before = failures;
+        CHECK(pct_kernel_select(name) == 0);
+        test_sets();
+        test_encode();
+        test_encode_ucs();
+        test_decode();
+        test_size_limits();
+        test_against_model();
+        test_kernels_against_scalar(pct_kernel_active());
+        printf("kernel %-6s %s\n", name, failures == before ? "ok" : "FAILED");
+    }
     printf("%d passed, %d failed\n", checks - failures, failures);
     return failures != 0;
 }

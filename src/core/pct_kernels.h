@@ -1,0 +1,122 @@
+/* The kernel table behind the public functions of pct.h: one implementation
+ * per instruction set, all with the results of the scalar one. Internal to
+ * the core; pct_dispatch.c is the only place that chooses among them. */
+#ifndef PCT_KERNELS_H
+#define PCT_KERNELS_H
+
+#include <string.h>
+
+#include "pct.h"
+
+typedef struct {
+    const char *name;
+    size_t (*span_safe)(const uint8_t *src, size_t n, const pct_set *set);
+    size_t (*count_unsafe)(const uint8_t *src, size_t n, const pct_set *set);
+    size_t (*find_escape)(const uint8_t *src, size_t n, int plus);
+    size_t (*encode)(const uint8_t *src, size_t n, const pct_set *keep, int plus, uint8_t *dst);
+    size_t (*decode)(const uint8_t *src, size_t n, int plus, uint8_t *dst);
+    /* 1 when this CPU can run the kernel */
+    int (*usable)(void);
+} pct_kernel;
+
+#if defined(__x86_64__) || defined(_M_X64)
+#define PCT_X86_64 1
+#endif
+
+extern const pct_kernel pct_kernel_scalar;
+#ifdef PCT_X86_64
+extern const pct_kernel pct_kernel_sse2;
+extern const pct_kernel pct_kernel_avx2;
+#endif
+#ifdef __aarch64__
+extern const pct_kernel pct_kernel_neon;
+#endif
+
+/* The kernel in use (chosen on first use if pct_kernel_init was not called). */
+const pct_kernel *pct_kernel_active(void);
+
+/* The scalar bodies, also the vector kernels' fallback for tails and short inputs. */
+size_t pct_scalar_span_safe(const uint8_t *src, size_t n, const pct_set *set);
+size_t pct_scalar_count_unsafe(const uint8_t *src, size_t n, const pct_set *set);
+size_t pct_scalar_find_escape(const uint8_t *src, size_t n, int plus);
+size_t pct_scalar_encode(const uint8_t *src, size_t n, const pct_set *keep, int plus, uint8_t *dst);
+size_t pct_scalar_decode(const uint8_t *src, size_t n, int plus, uint8_t *dst);
+
+/* "%XY" of every byte, padded to 4 bytes so that one 4-byte store writes it
+ * (the caller guarantees a spare byte after the 3 it keeps). */
+extern const uint8_t pct_escape4[256][4];
+
+static inline uint8_t *pct_put_escape(uint8_t *d, unsigned byte)
+{
+    d[0] = '%';
+    d[1] = (uint8_t)pct_hex_upper[byte >> 4];
+    d[2] = (uint8_t)pct_hex_upper[byte & 15u];
+    return d + 3;
+}
+
+static inline uint8_t *pct_put_escape4(uint8_t *d, uint8_t byte)
+{
+    memcpy(d, pct_escape4[byte], 4);
+    return d + 3;
+}
+
+/* One step of decoding at src[0], a '%' or (with plus) a '+': writes one byte
+ * and returns how many input bytes it stood for. */
+static inline size_t pct_decode_one(const uint8_t *src, size_t n, int plus, uint8_t *out)
+{
+    if (plus && src[0] == '+') {
+        *out = ' ';
+        return 1;
+    }
+    if (n >= 3) {
+        int hi = pct_hex_value[src[1]], lo = pct_hex_value[src[2]];
+        if ((hi | lo) >= 0) {
+            *out = (uint8_t)((hi << 4) | lo);
+            return 3;
+        }
+    }
+    *out = '%'; /* malformed: passed through */
+    return 1;
+}
+
+/* Copies n < 32 bytes with dst at or before src (or apart from it): both
+ * overlapping halves are loaded before either is stored. */
+static inline void pct_copy_short(uint8_t *dst, const uint8_t *src, size_t n)
+{
+    if (n >= 8) {
+        size_t half = n >= 16 ? 16 : 8;
+        uint8_t head[16], tail[16];
+        memcpy(head, src, half);
+        memcpy(tail, src + n - half, half);
+        memcpy(dst, head, half);
+        memcpy(dst + n - half, tail, half);
+    } else if (n >= 4) {
+        uint32_t head, tail;
+        memcpy(&head, src, 4);
+        memcpy(&tail, src + n - 4, 4);
+        memcpy(dst, &head, 4);
+        memcpy(dst + n - 4, &tail, 4);
+    } else if (n) {
+        uint8_t a = src[0], b = src[n / 2], c = src[n - 1];
+        dst[0] = a;
+        dst[n / 2] = b;
+        dst[n - 1] = c;
+    }
+}
+
+/* The nibble table of a set for byte-shuffle lookups: bit h of lut[l] holds
+ * whether byte 16h+l is in the set (h < 8: sets are ASCII). Each bit of the
+ * gather lands on its own position of the product, so nothing carries. */
+static inline void pct_nibble_lut(const pct_set *set, uint8_t lut[16])
+{
+    uint64_t w0 = set->bits[0] | (uint64_t)set->bits[1] << 32;
+    uint64_t w1 = set->bits[2] | (uint64_t)set->bits[3] << 32;
+    const uint64_t every16 = 0x0001000100010001u, gather = 1u | 1u << 15 | 1ull << 30 | 1ull << 45;
+    for (unsigned l = 0; l < 16; l++) {
+        unsigned low = (unsigned)((((w0 >> l) & every16) * gather) >> 45) & 15u;
+        unsigned high = (unsigned)((((w1 >> l) & every16) * gather) >> 45) & 15u;
+        lut[l] = (uint8_t)(low | high << 4);
+    }
+}
+
+#endif /* PCT_KERNELS_H */
