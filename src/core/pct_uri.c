@@ -70,6 +70,16 @@ static uint8_t *write_part(const uint8_t *s, size_t n, unsigned flags, int lower
                            uint8_t *d)
 {
     for (size_t i = 0; i < n; i++) {
+        if (!lower_case) { /* the common case: a run that stays as it is */
+            size_t run = i;
+            while (run < n && IS_ALLOWED(s[run]))
+                run++;
+            memcpy(d, s + i, run - i);
+            d += run - i;
+            i = run;
+        }
+        if (i == n)
+            break;
         uint8_t c = s[i];
         if (IS_ALLOWED(c)) {
             *d++ = lower_case ? lower(c) : c;
@@ -155,25 +165,38 @@ static int is_scheme(const uint8_t *s, size_t n)
 
 /* Delimiters that end the parts of a URI reference (appendix B). */
 enum { D_COLON = 1, D_SLASH = 2, D_QUERY = 4, D_HASH = 8 };
+static const uint8_t delimiter[256] = {[':'] = D_COLON, ['/'] = D_SLASH, ['?'] = D_QUERY,
+                                       ['#'] = D_HASH};
 
-static inline unsigned delimiter(uint8_t c)
+#define ONES 0x0101010101010101ull
+/* Nonzero when one of the 8 bytes of v is zero (exact as a yes/no answer). */
+static inline uint64_t has_zero_byte(uint64_t v)
 {
-    switch (c) {
-    case ':': return D_COLON;
-    case '/': return D_SLASH;
-    case '?': return D_QUERY;
-    case '#': return D_HASH;
-    default: return 0;
-    }
+    return (v - ONES) & ~v & (ONES << 7);
 }
 
-/* Offset of the first delimiter of `stops` in s[from, n), or n. */
+/* Offset of the first delimiter of `stops` in s[from, n), or n. Eight bytes
+ * at a time: paths and queries are long and delimiters rare. */
 static size_t find_any(const uint8_t *s, size_t from, size_t n, unsigned stops)
 {
-    for (size_t i = from; i < n; i++)
-        if (delimiter(s[i]) & stops)
-            return i;
-    return n;
+    size_t i = from;
+    for (; n - i >= 8; i += 8) {
+        uint64_t v, hit = 0;
+        memcpy(&v, s + i, 8);
+        if (stops & D_COLON)
+            hit |= has_zero_byte(v ^ (ONES * ':'));
+        if (stops & D_SLASH)
+            hit |= has_zero_byte(v ^ (ONES * '/'));
+        if (stops & D_QUERY)
+            hit |= has_zero_byte(v ^ (ONES * '?'));
+        if (stops & D_HASH)
+            hit |= has_zero_byte(v ^ (ONES * '#'));
+        if (hit)
+            break;
+    }
+    while (i < n && !(delimiter[s[i]] & stops))
+        i++;
+    return i;
 }
 
 static pct_range range(size_t start, size_t end)
