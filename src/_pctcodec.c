@@ -234,6 +234,13 @@ static int enter(PyObject *module, const argspec *spec, PyObject *const *args, P
                  PyObject *kwnames, PyObject **a, PyObject **result)
 {
     *result = NULL;
+    /* The common call, f(s) with an exact str, needs neither parsing nor checks. */
+    if (nargs == 1 && !kwnames && PyUnicode_CheckExact(args[0]) && (spec->kinds & T_STR)) {
+        a[0] = args[0];
+        for (int i = 1; i < spec->nparams; i++)
+            a[i] = NULL;
+        return 1;
+    }
     if (parse_args(spec, args, nargs, kwnames, a) < 0)
         return 0;
     module_state *st = get_state(module);
