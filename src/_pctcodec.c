@@ -234,6 +234,13 @@ static int enter(PyObject *module, const argspec *spec, PyObject *const *args, P
                  PyObject *kwnames, PyObject **a, PyObject **result)
 {
     *result = NULL;
+    /* The common call, f(s) with an exact str, needs neither parsing nor checks. */
+    if (nargs == 1 && !kwnames && PyUnicode_CheckExact(args[0]) && (spec->kinds & T_STR)) {
+        a[0] = args[0];
+        for (int i = 1; i < spec->nparams; i++)
+            a[i] = NULL;
+        return 1;
+    }
     if (parse_args(spec, args, nargs, kwnames, a) < 0)
         return 0;
     module_state *st = get_state(module);
@@ -494,6 +501,57 @@ static size_t decode_stable(const uint8_t *src, Py_ssize_t n, int plus, uint8_t 
     return len;
 }
 
+/* The str of UTF-8 that pct_decode_utf8 found valid: one allocation of the
+ * final width, filled by the core. */
+static PyObject *str_from_utf8(const uint8_t *buf, size_t len, const pct_utf8_info *info)
+{
+    PyObject *s = PyUnicode_New((Py_ssize_t)info->nchars, info->maxchar);
+    if (!s)
+        return NULL;
+    size_t cap = info->nchars;
+    switch (PyUnicode_KIND(s)) {
+    case PyUnicode_1BYTE_KIND:
+        if (info->maxchar < 0x80)
+            memcpy(PyUnicode_1BYTE_DATA(s), buf, len);
+        else
+            pct_utf8_to_ucs1(buf, len, PyUnicode_1BYTE_DATA(s), cap);
+        break;
+    case PyUnicode_2BYTE_KIND:
+        pct_utf8_to_ucs2(buf, len, PyUnicode_2BYTE_DATA(s), cap);
+        break;
+    default:
+        pct_utf8_to_ucs4(buf, len, PyUnicode_4BYTE_DATA(s), cap);
+        break;
+    }
+    return s;
+}
+
+/* _unquote_impl(src).decode('utf-8', errors) for ASCII src, `errors` a
+ * built-in handler. A short result that is valid UTF-8 is written straight
+ * into the str (every handler agrees on it), which saves the decoder's
+ * setup; on long text CPython's decoder outruns the per-byte check, and it
+ * alone handles malformed UTF-8. */
+#define DIRECT_TEXT_MAX 512
+static PyObject *unquote_utf8(const uint8_t *src, Py_ssize_t n, int plus, const char *errors)
+{
+    scratch buf;
+    uint8_t *p = scratch_get(&buf, n);
+    if (!p)
+        return NULL;
+    PyObject *r;
+    if (n <= DIRECT_TEXT_MAX) {
+        pct_utf8_info info;
+        size_t len = pct_decode_utf8(src, (size_t)n, plus, p, &info);
+        r = info.valid ? str_from_utf8(p, len, &info)
+                       : PyUnicode_DecodeUTF8((const char *)p, (Py_ssize_t)len, errors);
+    } else {
+        size_t len = decode_stable(src, n, plus, p);
+        r = PyUnicode_DecodeUTF8((const char *)p, (Py_ssize_t)len, errors);
+    }
+    scratch_free(&buf);
+    return r;
+}
+
 /* Bytes of an unquoted buffer as text: `fast_errors` set means UTF-8 with
  * that built-in handler; otherwise bytes.decode(encoding, errors) is called. */
 static PyObject *decode_text(module_state *st, const uint8_t *buf, size_t len,
@@ -548,14 +606,24 @@ static PyObject *unquote_runs(module_state *st, PyObject *s, const char *fast_er
                 goto done;
         }
         Py_ssize_t len = i - start;
-        uint8_t *p = scratch_get(&buf, len);
-        if (!p)
-            goto done;
-        for (Py_ssize_t j = 0; j < len; j++)
-            p[j] = (uint8_t)PyUnicode_READ(kind, data, start + j);
-        size_t dlen = pct_decode(p, (size_t)len, 0, p);
-        PyObject *piece = decode_text(st, p, dlen, fast_errors, encoding, errors);
-        scratch_free(&buf);
+        PyObject *piece;
+        if (fast_errors && kind == PyUnicode_1BYTE_KIND) {
+            /* the run's code units are its ASCII bytes */
+            piece = unquote_utf8((const uint8_t *)data + start, len, 0, fast_errors);
+        } else {
+            uint8_t *p = scratch_get(&buf, len);
+            if (!p)
+                goto done;
+            for (Py_ssize_t j = 0; j < len; j++)
+                p[j] = (uint8_t)PyUnicode_READ(kind, data, start + j);
+            if (fast_errors) {
+                piece = unquote_utf8(p, len, 0, fast_errors);
+            } else {
+                size_t dlen = pct_decode(p, (size_t)len, 0, p);
+                piece = decode_text(st, p, dlen, fast_errors, encoding, errors);
+            }
+            scratch_free(&buf);
+        }
         int failed = !piece || PyList_Append(parts, piece) < 0;
         Py_XDECREF(piece);
         if (failed)
@@ -586,17 +654,8 @@ static PyObject *unquote_str(module_state *st, PyObject *s, PyObject *encoding, 
     if (is_none_or_missing(encoding) || is_utf8_name(encoding))
         fast_errors = is_none_or_missing(errors) ? "replace" : builtin_errors(errors);
 
-    if (PyUnicode_IS_ASCII(s) && fast_errors) {
-        const uint8_t *src = PyUnicode_1BYTE_DATA(s);
-        scratch buf;
-        uint8_t *p = scratch_get(&buf, n);
-        if (!p)
-            return NULL;
-        size_t len = decode_stable(src, n, plus, p);
-        PyObject *r = PyUnicode_DecodeUTF8((const char *)p, (Py_ssize_t)len, fast_errors);
-        scratch_free(&buf);
-        return r;
-    }
+    if (PyUnicode_IS_ASCII(s) && fast_errors)
+        return unquote_utf8(PyUnicode_1BYTE_DATA(s), n, plus, fast_errors);
 
     PyObject *text = plus ? PyUnicode_Replace(s, st->s_plus, st->s_space, -1) : Py_NewRef(s);
     if (!text)

@@ -79,6 +79,31 @@ size_t pct_encode_ucs4(const uint32_t *src, size_t n, const pct_set *keep, int p
  * src itself. Returns the number of bytes written. */
 size_t pct_decode(const uint8_t *src, size_t n, int plus, uint8_t *dst);
 
+/* ---- decoding to text --------------------------------------------------
+ * pct_decode_utf8 is pct_decode into a dst apart from src (no overlap) that
+ * also reports on its output as UTF-8, so that a caller can build the text
+ * in one allocation. It is meant for ASCII src (the text of an ASCII str):
+ * a src byte >= 0x80 reports the output as not valid. Valid means
+ * well-formed UTF-8: no overlong form, surrogate or value past U+10FFFF, so
+ * that every decoder and error handler gives the same text for it. */
+typedef struct {
+    int valid;
+    uint32_t maxchar; /* 0 for ASCII, else 0xFF, 0xFFFF or 0x10FFFF: the end of the
+                         narrowest of Latin-1, the BMP, Unicode that holds every code point */
+    size_t nchars;    /* the number of code points */
+} pct_utf8_info;
+
+size_t pct_decode_utf8(const uint8_t *src, size_t n, int plus, uint8_t *dst,
+                       pct_utf8_info *info);
+
+/* The code points of UTF-8 that pct_decode_utf8 reported valid, written as
+ * code units of 1, 2 or 4 bytes (by the width its maxchar needs), at most
+ * `cap` of them. Returns the number written (nchars for valid input); other
+ * input writes something unspecified, within bounds. */
+size_t pct_utf8_to_ucs1(const uint8_t *src, size_t n, uint8_t *dst, size_t cap);
+size_t pct_utf8_to_ucs2(const uint8_t *src, size_t n, uint16_t *dst, size_t cap);
+size_t pct_utf8_to_ucs4(const uint8_t *src, size_t n, uint32_t *dst, size_t cap);
+
 /* Offset of the first '%' (or, with plus, '+') in src, or n if none. */
 size_t pct_find_escape(const uint8_t *src, size_t n, int plus);
 

@@ -56,21 +56,18 @@ size_t pct_scalar_encode(const uint8_t *src, size_t n, const pct_set *keep, int 
 
 size_t pct_scalar_decode(const uint8_t *src, size_t n, int plus, uint8_t *dst)
 {
-    size_t i = 0, o = 0;
-    while (i < n) {
-        /* Copy the run up to the next escape in one go; memmove since dst may be src. */
-        size_t run = pct_scalar_find_escape(src + i, n - i, plus);
-        if (run) {
-            if (dst + o != src + i)
-                memmove(dst + o, src + i, run);
-            i += run;
-            o += run;
-            if (i == n)
-                break;
-        }
-        i += pct_decode_one(src + i, n - i, plus, dst + o++);
-    }
-    return o;
+    return pct_decode_scalar(src, n, plus, dst, NULL, NULL);
+}
+
+size_t pct_scalar_decode_utf8(const uint8_t *src, size_t n, int plus, uint8_t *dst,
+                              pct_utf8_info *info)
+{
+    pct_utf8_state u;
+    int ascii = 1;
+    pct_utf8_start(&u);
+    size_t len = pct_decode_scalar(src, n, plus, dst, &u, &ascii);
+    pct_utf8_finish(&u, ascii, len, info);
+    return len;
 }
 
 static int always(void)
@@ -85,5 +82,6 @@ const pct_kernel pct_kernel_scalar = {
     pct_scalar_find_escape,
     pct_scalar_encode,
     pct_scalar_decode,
+    pct_scalar_decode_utf8,
     always,
 };

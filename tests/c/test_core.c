@@ -126,6 +126,54 @@ static void test_encode_ucs(void)
     CHECK(pct_encoded_size_ucs4(sur4, 1, &s, SIZE_MAX, &size) == PCT_ERR_SURROGATE && size == 0);
 }
 
+static void expect_utf8(const char *in, int plus, int valid, size_t nchars, uint32_t maxchar)
+{
+    size_t n = strlen(in);
+    uint8_t *out = malloc(n + 1);
+    pct_utf8_info info;
+    size_t w = pct_decode_utf8((const uint8_t *)in, n, plus, out, &info);
+    uint8_t *want = malloc(n + 1);
+    CHECK(w == pct_decode((const uint8_t *)in, n, plus, want) && memcmp(out, want, w) == 0);
+    if (info.valid != valid || (valid && (info.nchars != nchars || info.maxchar != maxchar))) {
+        fprintf(stderr, "decode_utf8(\"%s\"): valid %d nchars %zu maxchar %lx\n", in, info.valid,
+                info.nchars, (unsigned long)info.maxchar);
+        failures++;
+    }
+    checks++;
+    free(out);
+    free(want);
+}
+
+static void test_decode_utf8(void)
+{
+    expect_utf8("", 0, 1, 0, 0);
+    expect_utf8("abc", 0, 1, 3, 0);
+    expect_utf8("a%20b", 0, 1, 3, 0);
+    expect_utf8("caf%C3%A9%20du%20monde", 0, 1, 13, 0xFF);
+    expect_utf8("%e6%9d%b1%E4%BA%AC", 0, 1, 2, 0xFFFF);
+    expect_utf8("%F0%9F%8E%89", 0, 1, 1, 0x10FFFF);
+    expect_utf8("%F4%8F%BF%BF", 0, 1, 1, 0x10FFFF);
+    expect_utf8("%EF%BF%BF+", 1, 1, 2, 0xFFFF);
+    expect_utf8("%", 0, 1, 1, 0);
+    expect_utf8("%4", 0, 1, 2, 0);
+    expect_utf8("%zz", 0, 1, 3, 0);
+    expect_utf8("%C3", 0, 0, 0, 0);           /* truncated at the end */
+    expect_utf8("%C3a", 0, 0, 0, 0);          /* by a literal */
+    expect_utf8("%C3+%A9", 1, 0, 0, 0);       /* by a '+' as space */
+    expect_utf8("%C3%", 0, 0, 0, 0);          /* by a malformed escape */
+    expect_utf8("%C3%A", 0, 0, 0, 0);
+    expect_utf8("%C0%AF", 0, 0, 0, 0);        /* overlong */
+    expect_utf8("%E0%9F%BF", 0, 0, 0, 0);
+    expect_utf8("%F0%8F%BF%BF", 0, 0, 0, 0);
+    expect_utf8("%ED%A0%80", 0, 0, 0, 0);     /* surrogate */
+    expect_utf8("%ED%9F%BF", 0, 1, 1, 0xFFFF);
+    expect_utf8("%F4%90%80%80", 0, 0, 0, 0);  /* past U+10FFFF */
+    expect_utf8("%F5%80%80%80", 0, 0, 0, 0);
+    expect_utf8("%A9", 0, 0, 0, 0);           /* stray continuation */
+    expect_utf8("a\xc3\xa9", 0, 0, 0, 0);    /* literal bytes >= 0x80: not ASCII src */
+    expect_utf8("0123456789abcdef0123456789abcdef0123456789\x80", 0, 0, 0, 0);
+}
+
 static void test_decode(void)
 {
     expect_decode("", 0, "");
@@ -218,6 +266,39 @@ static size_t ref_decode(const uint8_t *src, size_t n, int plus, uint8_t *dst)
     return o;
 }
 
+/* Strict UTF-8 of b[0:n] as code points into cps (if not NULL); -1 if malformed. */
+static long ref_utf8(const uint8_t *b, size_t n, uint32_t *cps, uint32_t *maxchar)
+{
+    size_t i = 0;
+    long count = 0;
+    *maxchar = 0;
+    while (i < n) {
+        uint32_t cp = b[i];
+        size_t len = cp < 0x80 ? 1 : (cp & 0xE0) == 0xC0 ? 2 : (cp & 0xF0) == 0xE0 ? 3 : (cp & 0xF8) == 0xF0 ? 4 : 0;
+        static const uint32_t lead_mask[5] = {0, 0x7F, 0x1F, 0x0F, 0x07};
+        static const uint32_t least[5] = {0, 0, 0x80, 0x800, 0x10000};
+        if (!len || i + len > n)
+            return -1;
+        cp &= lead_mask[len];
+        for (size_t k = 1; k < len; k++) {
+            if ((b[i + k] & 0xC0) != 0x80)
+                return -1;
+            cp = cp << 6 | (b[i + k] & 0x3F);
+        }
+        if (cp < least[len] || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF))
+            return -1;
+        if (cp > *maxchar)
+            *maxchar = cp;
+        if (cps)
+            cps[count] = cp;
+        count++;
+        i += len;
+    }
+    /* as pct_utf8_info: the end of the narrowest range that holds it */
+    *maxchar = *maxchar < 0x80 ? 0 : *maxchar < 0x100 ? 0xFF : *maxchar < 0x10000 ? 0xFFFF : 0x10FFFF;
+    return count;
+}
+
 static uint32_t rng_state = 12345;
 static uint32_t rng(void)
 {
@@ -289,6 +370,37 @@ static pct_set diff_set(int which)
 }
 #define N_DIFF_SETS 8
 
+/* Percent-encoded UTF-8 for decode_utf8: mostly valid sequences of every
+ * length, then each kind of flaw (overlong, surrogate, past U+10FFFF,
+ * truncated, stray continuation, C0/F5 leads), with ASCII and '+' between
+ * them; escapes cut short where they would not fit in the n bytes left.
+ * Returns the bytes written (1 to n). */
+static size_t put_escaped_utf8(uint8_t *b, size_t n)
+{
+    static const uint8_t seqs[][4] = {
+        {0x41}, {0xC3, 0xA9}, {0xE6, 0x9D, 0xB1}, {0xF0, 0x9F, 0x8E, 0x89}, {0xC2, 0x80},
+        {0xDF, 0xBF}, {0xEF, 0xBF, 0xBF}, {0xF4, 0x8F, 0xBF, 0xBF}, {0xE0, 0xA0, 0x80},
+        {0xC0, 0xAF}, {0xE0, 0x9F, 0xBF}, {0xED, 0xA0, 0x80}, {0xF4, 0x90, 0x80, 0x80},
+        {0xF0, 0x8F, 0xBF, 0xBF}, {0xE6, 0x9D}, {0x9D}, {0xF5, 0x80, 0x80, 0x80}, {0xC1, 0xBF},
+    };
+    static const size_t lens[] = {1, 2, 3, 4, 2, 2, 3, 4, 3, 2, 3, 3, 4, 4, 2, 1, 4, 2};
+    uint32_t r = rng();
+    if (r % 4 == 0) {
+        b[0] = (uint8_t)"a+Z%"[(r >> 8) % 4];
+        return 1;
+    }
+    size_t which = (r >> 8) % 64;
+    which = which < 48 ? which % 9 : which % 18; /* three in four valid */
+    size_t o = 0;
+    for (size_t k = 0; k < lens[which] && o < n; k++) {
+        const char *hex = (r >> (16 + k)) & 1 ? "0123456789abcdef" : "0123456789ABCDEF";
+        uint8_t esc[3] = {'%', (uint8_t)hex[seqs[which][k] >> 4], (uint8_t)hex[seqs[which][k] & 15]};
+        for (size_t e = 0; e < 3 && o < n; e++)
+            b[o++] = esc[e];
+    }
+    return o;
+}
+
 /* Inputs: random bytes, escape-dense text, all kept, all escaped, and
  * malformed escapes placed around vector boundaries and at the very end. */
 static void fill(uint8_t *b, size_t n, int style)
@@ -301,7 +413,8 @@ static void fill(uint8_t *b, size_t n, int style)
         case 1: b[i] = (uint8_t)dense[rng() % (sizeof dense - 1)]; break;
         case 2: b[i] = (uint8_t)"abcXYZ019-._~"[rng() % 13]; break;
         case 3: b[i] = (uint8_t)(0x80 | rng()); break;
-        default: b[i] = (uint8_t)hexy[rng() % (sizeof hexy - 1)]; break;
+        case 4: b[i] = (uint8_t)hexy[rng() % (sizeof hexy - 1)]; break;
+        default: i += put_escaped_utf8(b + i, n - i) - 1; break;
         }
     }
     if (n && style == 4) {
@@ -313,7 +426,7 @@ static void fill(uint8_t *b, size_t n, int style)
         }
     }
 }
-#define N_STYLES 5
+#define N_STYLES 6
 
 /* A copy of src ending exactly at the end of its own allocation, starting
  * `align` bytes into it. */
@@ -322,6 +435,51 @@ static uint8_t *placed(const uint8_t *src, size_t n, size_t align, uint8_t **blo
     *block = malloc(align + n + !(align + n));
     memcpy(*block + align, src, n);
     return *block + align;
+}
+
+/* decode_utf8 of src gives pct_decode's `want` and the reference verdict on
+ * it; when valid, the code units of each width that holds it are the
+ * reference code points, written into buffers of exactly nchars units. */
+static void check_decode_utf8(const pct_kernel *k, const uint8_t *src, size_t n, int plus,
+                              const uint8_t *want, size_t w)
+{
+    uint8_t *got = malloc(n + !n);
+    pct_utf8_info info;
+    CHECK(k->decode_utf8(src, n, plus, got, &info) == w && memcmp(got, want, w) == 0);
+    int ascii = 1;
+    for (size_t i = 0; i < n; i++)
+        ascii &= src[i] < 0x80;
+    uint32_t *cps = malloc(sizeof *cps * (w + 1)), maxchar;
+    long count = ref_utf8(want, w, cps, &maxchar);
+    CHECK(info.valid == (ascii && count >= 0));
+    if (info.valid) {
+        size_t m = (size_t)count;
+        CHECK(info.nchars == m && info.maxchar == maxchar);
+        uint32_t *u4 = malloc(sizeof *u4 * (m + !m));
+        CHECK(pct_utf8_to_ucs4(want, w, u4, m) == m && memcmp(u4, cps, sizeof *u4 * m) == 0);
+        if (maxchar < 0x10000) {
+            uint16_t *u2 = malloc(sizeof *u2 * (m + !m));
+            CHECK(pct_utf8_to_ucs2(want, w, u2, m) == m);
+            for (size_t i = 0; i < m; i++)
+                CHECK(u2[i] == cps[i]);
+            free(u2);
+        }
+        if (maxchar < 0x100) {
+            uint8_t *u1 = malloc(m + !m);
+            CHECK(pct_utf8_to_ucs1(want, w, u1, m) == m);
+            for (size_t i = 0; i < m; i++)
+                CHECK(u1[i] == cps[i]);
+            free(u1);
+        }
+        free(u4);
+    } else if (w) {
+        /* any input: bounded by cap, never past either buffer */
+        uint32_t *u4 = malloc(sizeof *u4 * (w / 2 + 1));
+        CHECK(pct_utf8_to_ucs4(want, w, u4, w / 2 + 1) <= w / 2 + 1);
+        free(u4);
+    }
+    free(cps);
+    free(got);
 }
 
 static void diff_one(const pct_kernel *k, const uint8_t *data, size_t n, size_t align,
@@ -345,6 +503,7 @@ static void diff_one(const pct_kernel *k, const uint8_t *data, size_t n, size_t 
     got = malloc(n + !n);
     size_t w = ref->decode(src, n, plus, want);
     CHECK(k->decode(src, n, plus, got) == w && memcmp(got, want, w) == 0);
+    check_decode_utf8(k, src, n, plus, want, w);
     /* in place */
     CHECK(k->decode(src, n, plus, src) == w && memcmp(src, want, w) == 0);
     free(got);
@@ -390,6 +549,7 @@ int main(void)
         test_encode();
         test_encode_ucs();
         test_decode();
+        test_decode_utf8();
         test_size_limits();
         test_against_model();
         test_kernels_against_scalar(pct_kernel_active());
