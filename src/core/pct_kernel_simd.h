@@ -181,23 +181,25 @@ static PK_ATTR size_t PK_FN(decode_apart)(const uint8_t *src, size_t n, int plus
             continue;
         }
 #ifdef PK_DECODE16
-        /* escape-dense text: 16 input bytes at a time while 18 can be read */
-        while (n - i >= 18) {
-            size_t used, w = PK_DECODE16(src + i, plus, dst + o, &used);
-            i += used;
-            o += w;
-            if (n - i >= PK_W && !pk_bits(pk_eq(pk_loadu(src + i), pct)))
-                break;
+        /* escape-dense text (a few escapes per vector): 16 input bytes at a
+         * time while 18 can be read; sparse escapes are cheaper one by one */
+        if (__builtin_popcountll((unsigned long long)m) >= 3) {
+            while (n - i >= 18) {
+                size_t used, w = PK_DECODE16(src + i, plus, dst + o, &used);
+                i += used;
+                o += w;
+                if (n - i >= PK_W && !pk_bits(pk_eq(pk_loadu(src + i), pct)))
+                    break;
+            }
+            continue;
         }
-        continue;
-#else
+#endif
         pk_storeu(dst + o, PK_FN(unplus)(v, plus));
         size_t j = PK_CTZ(m) >> PK_SHIFT, w;
         i += j;
         o += j;
         i += pct_decode_run(src + i, n - i, plus, dst + o, &w);
         o += w;
-#endif
     }
     return o + pct_decode_bytes(src + i, n - i, plus, dst + o);
 }
