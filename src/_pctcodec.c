@@ -370,6 +370,8 @@ static PyObject *quote_bytes(module_state *st, PyObject *bs, PyObject *safe, con
     return r;
 }
 
+#define SHORT_QUOTE_MAX 64
+
 /* Fast path of quote for a str under UTF-8/strict: encodes straight from the
  * str's code units. Returns NULL without an exception when the text holds a
  * surrogate (the codec then decides, as in urllib). */
@@ -378,10 +380,30 @@ static PyObject *quote_text(module_state *st, PyObject *s, PyObject *safe, const
 {
     pct_set keep;
     resolve_safe(st, safe, dflt, &keep);
-    if (plus)
-        pct_set_add(&keep, ' ');
     Py_ssize_t n = PyUnicode_GET_LENGTH(s);
     const void *data = PyUnicode_DATA(s);
+    if (PyUnicode_IS_ASCII(s) && n <= SHORT_QUOTE_MAX) {
+        /* One pass, no sizing: an exact str with nothing to escape (nor,
+         * with plus, a space to write as '+', even one `safe` keeps) is its
+         * own result; otherwise the escaped text is written on the stack
+         * and copied into a str of its length. */
+        const uint8_t *src = data;
+        Py_ssize_t i = 0;
+        while (i < n && pct_set_has(&keep, src[i]) && !(plus && src[i] == ' '))
+            i++;
+        if (i == n && PyUnicode_CheckExact(s))
+            return Py_NewRef(s);
+        if (plus)
+            pct_set_add(&keep, ' ');
+        uint8_t out[3 * SHORT_QUOTE_MAX];
+        size_t len = pct_encode(src, (size_t)n, &keep, plus, out);
+        PyObject *r = PyUnicode_New((Py_ssize_t)len, 127);
+        if (r)
+            memcpy(PyUnicode_1BYTE_DATA(r), out, len);
+        return r;
+    }
+    if (plus)
+        pct_set_add(&keep, ' ');
     if (PyUnicode_IS_ASCII(s)) {
         size_t size = 0;
         pct_status rc;
@@ -426,6 +448,14 @@ static int is_none_or_missing(PyObject *o)
     return o == NULL || o == Py_None;
 }
 
+/* encoding and errors of quote mean UTF-8, strict. */
+static int utf8_strict(PyObject *encoding, PyObject *errors)
+{
+    return (is_none_or_missing(encoding) || is_utf8_name(encoding))
+           && (is_none_or_missing(errors)
+               || (PyUnicode_CheckExact(errors) && PyUnicode_CompareWithASCIIString(errors, "strict") == 0));
+}
+
 /* urllib.parse.quote(string, safe, encoding, errors) for arguments that
  * takes() accepts; with plus, also keeps spaces and writes them as '+'. */
 static PyObject *quote_any(module_state *st, PyObject *string, PyObject *safe, PyObject *encoding,
@@ -444,11 +474,7 @@ static PyObject *quote_any(module_state *st, PyObject *string, PyObject *safe, P
     }
     if (PyUnicode_GET_LENGTH(string) == 0)
         return Py_NewRef(string);
-    int fast = (is_none_or_missing(encoding) || is_utf8_name(encoding))
-               && (is_none_or_missing(errors)
-                   || (PyUnicode_CheckExact(errors)
-                       && PyUnicode_CompareWithASCIIString(errors, "strict") == 0));
-    if (fast) {
+    if (utf8_strict(encoding, errors)) {
         PyObject *r = quote_text(st, string, safe, dflt, plus);
         if (r || PyErr_Occurred())
             return r;
@@ -526,11 +552,11 @@ static PyObject *str_from_utf8(const uint8_t *buf, size_t len, const pct_utf8_in
     return s;
 }
 
-/* _unquote_impl(src).decode('utf-8', errors) for ASCII src, `errors` a
- * built-in handler. A short result that is valid UTF-8 is written straight
- * into the str (every handler agrees on it), which saves the decoder's
- * setup; on long text CPython's decoder outruns the per-byte check, and it
- * alone handles malformed UTF-8. */
+/* _unquote_impl(src).decode('utf-8', errors), `errors` a built-in handler.
+ * A short result that is valid UTF-8 is written straight into a str of the
+ * final width (every handler agrees on it), which saves the decoder's setup;
+ * on long text CPython's decoder outruns the separate check and writer, and
+ * it alone handles malformed UTF-8. */
 #define DIRECT_TEXT_MAX 512
 static PyObject *unquote_utf8(const uint8_t *src, Py_ssize_t n, int plus, const char *errors)
 {
@@ -644,6 +670,17 @@ done:
     return result;
 }
 
+/* The str holds a '%' (with plus, or a '+'): ASCII text is searched as its
+ * bytes, by the kernel, without PyUnicode_FindChar's call overhead. */
+static int has_escape(PyObject *s, int plus)
+{
+    Py_ssize_t n = PyUnicode_GET_LENGTH(s);
+    if (PyUnicode_IS_ASCII(s))
+        return pct_find_escape(PyUnicode_1BYTE_DATA(s), (size_t)n, plus) != (size_t)n;
+    return PyUnicode_FindChar(s, '%', 0, n, 1) != -1
+           || (plus && PyUnicode_FindChar(s, '+', 0, n, 1) != -1);
+}
+
 /* urllib.parse.unquote for a str (plus: unquote_plus, whose '+' -> ' '
  * replacement comes first). */
 static PyObject *unquote_str(module_state *st, PyObject *s, PyObject *encoding, PyObject *errors,
@@ -725,7 +762,7 @@ static PyObject *unquote_to_bytes_any(PyObject *string)
 static PyObject *unquote_any(module_state *st, PyObject *string, PyObject *encoding, PyObject *errors)
 {
     if (PyUnicode_Check(string)) {
-        if (PyUnicode_FindChar(string, '%', 0, PyUnicode_GET_LENGTH(string), 1) == -1)
+        if (!has_escape(string, 0))
             return Py_NewRef(string);
         return unquote_str(st, string, encoding, errors, 0);
     }
@@ -785,6 +822,10 @@ static int holds_space(PyObject *string)
 static PyObject *quote_plus_any(module_state *st, PyObject *string, PyObject *safe,
                                 PyObject *encoding, PyObject *errors)
 {
+    /* A str as UTF-8 holds byte 0x20 only as a space, so a str without one
+     * comes out of plus quoting as out of urllib's plain quote: no search. */
+    if (PyUnicode_Check(string) && utf8_strict(encoding, errors))
+        return quote_any(st, string, safe, encoding, errors, &st->set_unreserved, 1);
     /* Without a space (str or bytes only), urllib calls plain quote. */
     if ((PyUnicode_Check(string) || PyBytes_Check(string)) && !holds_space(string))
         return quote_any(st, string, safe, encoding, errors, &st->set_unreserved, 0);
@@ -844,8 +885,7 @@ static PyObject *py_unquote_plus(PyObject *module, PyObject *const *args, Py_ssi
         return r;
     module_state *st = get_state(module);
     PyObject *string = a[0];
-    Py_ssize_t n = PyUnicode_GET_LENGTH(string);
-    if (PyUnicode_FindChar(string, '%', 0, n, 1) == -1 && PyUnicode_FindChar(string, '+', 0, n, 1) == -1)
+    if (!has_escape(string, 1))
         return PyUnicode_FromObject(string); /* str.replace gives an exact str */
     return unquote_str(st, string, a[1], a[2], 1);
 }

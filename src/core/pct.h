@@ -80,12 +80,10 @@ size_t pct_encode_ucs4(const uint32_t *src, size_t n, const pct_set *keep, int p
 size_t pct_decode(const uint8_t *src, size_t n, int plus, uint8_t *dst);
 
 /* ---- decoding to text --------------------------------------------------
- * pct_decode_utf8 is pct_decode into a dst apart from src (no overlap) that
- * also reports on its output as UTF-8, so that a caller can build the text
- * in one allocation. It is meant for ASCII src (the text of an ASCII str):
- * a src byte >= 0x80 reports the output as not valid. Valid means
- * well-formed UTF-8: no overlong form, surrogate or value past U+10FFFF, so
- * that every decoder and error handler gives the same text for it. */
+ * pct_utf8_check reports on n bytes as UTF-8, so that a caller can build the
+ * text in one allocation. Valid means well-formed UTF-8: no overlong form,
+ * surrogate or value past U+10FFFF, so that every decoder and error handler
+ * gives the same text for it. */
 typedef struct {
     int valid;
     uint32_t maxchar; /* 0 for ASCII, else 0xFF, 0xFFFF or 0x10FFFF: the end of the
@@ -93,10 +91,13 @@ typedef struct {
     size_t nchars;    /* the number of code points */
 } pct_utf8_info;
 
+void pct_utf8_check(const uint8_t *src, size_t n, pct_utf8_info *info);
+
+/* pct_decode (dst may be src), then pct_utf8_check of its output. */
 size_t pct_decode_utf8(const uint8_t *src, size_t n, int plus, uint8_t *dst,
                        pct_utf8_info *info);
 
-/* The code points of UTF-8 that pct_decode_utf8 reported valid, written as
+/* The code points of UTF-8 that pct_utf8_check reported valid, written as
  * code units of 1, 2 or 4 bytes (by the width its maxchar needs), at most
  * `cap` of them. Returns the number written (nchars for valid input); other
  * input writes something unspecified, within bounds. */

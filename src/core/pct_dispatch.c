@@ -124,8 +124,3 @@ size_t pct_decode(const uint8_t *src, size_t n, int plus, uint8_t *dst)
 {
     return pct_kernel_active()->decode(src, n, plus, dst);
 }
-
-size_t pct_decode_utf8(const uint8_t *src, size_t n, int plus, uint8_t *dst, pct_utf8_info *info)
-{
-    return pct_kernel_active()->decode_utf8(src, n, plus, dst, info);
-}

@@ -56,18 +56,7 @@ size_t pct_scalar_encode(const uint8_t *src, size_t n, const pct_set *keep, int 
 
 size_t pct_scalar_decode(const uint8_t *src, size_t n, int plus, uint8_t *dst)
 {
-    return pct_decode_scalar(src, n, plus, dst, NULL, NULL);
-}
-
-size_t pct_scalar_decode_utf8(const uint8_t *src, size_t n, int plus, uint8_t *dst,
-                              pct_utf8_info *info)
-{
-    pct_utf8_state u;
-    int ascii = 1;
-    pct_utf8_start(&u);
-    size_t len = pct_decode_scalar(src, n, plus, dst, &u, &ascii);
-    pct_utf8_finish(&u, ascii, len, info);
-    return len;
+    return pct_decode_scalar(src, n, plus, dst);
 }
 
 static int always(void)
@@ -82,6 +71,5 @@ const pct_kernel pct_kernel_scalar = {
     pct_scalar_find_escape,
     pct_scalar_encode,
     pct_scalar_decode,
-    pct_scalar_decode_utf8,
     always,
 };

@@ -165,44 +165,51 @@ static inline PK_ATTR pk_vec PK_FN(unplus)(pk_vec v, int plus)
 /* Decoding into a dst apart from src. Each vector is stored whole (with
  * plus, its '+' as ' '); when it holds a '%', the escapes from the first one
  * on are then decoded over the bytes stored past it. The stores stay inside
- * dst: o <= i and i + PK_W <= n. With a UTF-8 state, *ascii tells whether
- * every src byte is below 0x80: the escape runs only take ASCII bytes, so
- * every other byte is in some vector loaded here or in the scalar tail. */
-static PCT_ALWAYS_INLINE PK_ATTR size_t PK_FN(decode_apart)(const uint8_t *src, size_t n, int plus,
-                                                            uint8_t *dst, pct_utf8_state *u,
-                                                            int *ascii)
+ * dst: o <= i and i + PK_W <= n. Where the kernel has a block decoder
+ * (PK_DECODE16), a vector holding escapes goes to it instead. */
+static PK_ATTR size_t PK_FN(decode_apart)(const uint8_t *src, size_t n, int plus, uint8_t *dst)
 {
     const pk_vec pct = pk_splat('%');
-    pk_vec seen = pk_splat(0);
     size_t i = 0, o = 0;
     while (n - i >= PK_W) {
         pk_vec v = pk_loadu(src + i);
-        pk_storeu(dst + o, PK_FN(unplus)(v, plus));
-        if (u)
-            seen = pk_or(seen, v);
         pk_mask m = pk_bits(pk_eq(v, pct));
         if (!m) {
+            pk_storeu(dst + o, PK_FN(unplus)(v, plus));
             i += PK_W;
             o += PK_W;
             continue;
         }
+#ifdef PK_DECODE16
+        /* escape-dense text (a few escapes per vector): 16 input bytes at a
+         * time while 18 can be read; sparse escapes are cheaper one by one */
+        if (__builtin_popcountll((unsigned long long)m) >= 3) {
+            while (n - i >= 18) {
+                size_t used, w = PK_DECODE16(src + i, plus, dst + o, &used);
+                i += used;
+                o += w;
+                if (n - i >= PK_W && !pk_bits(pk_eq(pk_loadu(src + i), pct)))
+                    break;
+            }
+            continue;
+        }
+#endif
+        pk_storeu(dst + o, PK_FN(unplus)(v, plus));
         size_t j = PK_CTZ(m) >> PK_SHIFT, w;
         i += j;
         o += j;
-        i += pct_decode_run(src + i, n - i, plus, dst + o, &w, u);
+        i += pct_decode_run(src + i, n - i, plus, dst + o, &w);
         o += w;
     }
-    if (u) {
-        const pk_vec high = pk_splat(0x80);
-        *ascii = !pk_bits(pk_eq(pk_and(seen, high), high));
-    }
-    return o + pct_decode_scalar(src + i, n - i, plus, dst + o, u, ascii);
+    return o + pct_decode_bytes(src + i, n - i, plus, dst + o);
 }
 
 static PK_ATTR size_t PK_FN(decode)(const uint8_t *src, size_t n, int plus, uint8_t *dst)
 {
+    if (n < PK_W)
+        return pct_decode_bytes(src, n, plus, dst);
     if (pct_apart(src, dst, n))
-        return PK_FN(decode_apart)(src, n, plus, dst, NULL, NULL);
+        return PK_FN(decode_apart)(src, n, plus, dst);
     /* In place: each run is loaded before it is stored, one vector behind. */
     size_t i = 0, o = 0;
     while (i < n) {
@@ -215,22 +222,10 @@ static PK_ATTR size_t PK_FN(decode)(const uint8_t *src, size_t n, int plus, uint
                 break;
         }
         size_t w;
-        i += pct_decode_run(src + i, n - i, plus, dst + o, &w, NULL);
+        i += pct_decode_run(src + i, n - i, plus, dst + o, &w);
         o += w;
     }
     return o;
-}
-
-static PK_ATTR size_t PK_FN(decode_utf8)(const uint8_t *src, size_t n, int plus, uint8_t *dst,
-                                         pct_utf8_info *info)
-{
-    pct_utf8_state u;
-    int ascii = 1;
-    pct_utf8_start(&u);
-    size_t len = pct_apart(src, dst, n) ? PK_FN(decode_apart)(src, n, plus, dst, &u, &ascii)
-                                        : pct_decode_scalar(src, n, plus, dst, &u, &ascii);
-    pct_utf8_finish(&u, ascii, len, info);
-    return len;
 }
 
 const pct_kernel PK_KERNEL = {
@@ -240,6 +235,5 @@ const pct_kernel PK_KERNEL = {
     PK_FN(find_escape),
     PK_FN(encode),
     PK_FN(decode),
-    PK_FN(decode_utf8),
     PK_USABLE,
 };

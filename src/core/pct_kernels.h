@@ -15,7 +15,6 @@ typedef struct {
     size_t (*find_escape)(const uint8_t *src, size_t n, int plus);
     size_t (*encode)(const uint8_t *src, size_t n, const pct_set *keep, int plus, uint8_t *dst);
     size_t (*decode)(const uint8_t *src, size_t n, int plus, uint8_t *dst);
-    size_t (*decode_utf8)(const uint8_t *src, size_t n, int plus, uint8_t *dst, pct_utf8_info *info);
     /* 1 when this CPU can run the kernel */
     int (*usable)(void);
 } pct_kernel;
@@ -42,15 +41,6 @@ size_t pct_scalar_count_unsafe(const uint8_t *src, size_t n, const pct_set *set)
 size_t pct_scalar_find_escape(const uint8_t *src, size_t n, int plus);
 size_t pct_scalar_encode(const uint8_t *src, size_t n, const pct_set *keep, int plus, uint8_t *dst);
 size_t pct_scalar_decode(const uint8_t *src, size_t n, int plus, uint8_t *dst);
-size_t pct_scalar_decode_utf8(const uint8_t *src, size_t n, int plus, uint8_t *dst,
-                              pct_utf8_info *info);
-
-/* Inlined so that a caller passing a constant NULL state loses the UTF-8 checks. */
-#if defined(__GNUC__)
-#define PCT_ALWAYS_INLINE inline __attribute__((always_inline))
-#else
-#define PCT_ALWAYS_INLINE inline
-#endif
 
 /* "%XY" of every byte, padded to 4 bytes so that one 4-byte store writes it
  * (the caller guarantees a spare byte after the 3 it keeps). */
@@ -96,91 +86,29 @@ static inline int pct_apart(const uint8_t *a, const uint8_t *b, size_t n)
     return x + n <= y || y + n <= x;
 }
 
-/* The UTF-8 check of pct_decode_utf8, fed each byte an escape run writes.
- * Literal bytes need no check (ASCII src), only that no sequence is open
- * when one comes: see pct_decode_run. Each byte after a lead must fall in
- * [lo, hi]: the second byte's range after E0, ED, F0 and F4 excludes the
- * overlong forms, the surrogates and the values past U+10FFFF. */
-typedef struct {
-    unsigned need, bad;  /* continuation bytes still expected; bad is sticky */
-    unsigned lo, hi;     /* the range of the next one */
-    unsigned top;        /* the largest lead byte (0 if none) */
-    size_t cont;         /* continuation bytes seen */
-} pct_utf8_state;
-
-static inline void pct_utf8_start(pct_utf8_state *u)
-{
-    u->need = u->bad = u->top = 0;
-    u->lo = 0x80;
-    u->hi = 0xBF;
-    u->cont = 0;
-}
-
-static inline void pct_utf8_step(pct_utf8_state *u, uint8_t b)
-{
-    if (u->need) {
-        u->bad |= (unsigned)(b < u->lo) | (unsigned)(b > u->hi);
-        u->lo = 0x80;
-        u->hi = 0xBF;
-        u->need--;
-        u->cont++;
-    } else if (b >= 0x80) {
-        /* C0, C1 (always overlong) and F5-FF lead nothing; 80-BF continue nothing */
-        u->bad |= (unsigned)(b < 0xC2) | (unsigned)(b > 0xF4);
-        u->need = 1u + (b >= 0xE0) + (b >= 0xF0);
-        u->lo = b == 0xE0 ? 0xA0 : b == 0xF0 ? 0x90 : 0x80;
-        u->hi = b == 0xED ? 0x9F : b == 0xF4 ? 0x8F : 0xBF;
-        if (b > u->top)
-            u->top = b;
-    }
-}
-
-static inline void pct_utf8_finish(const pct_utf8_state *u, int ascii_src, size_t len,
-                                   pct_utf8_info *info)
-{
-    info->valid = ascii_src && !u->bad && !u->need;
-    /* leads C2-C3 start U+0080-U+00FF, up to EF the rest of the BMP */
-    info->maxchar = u->top == 0 ? 0 : u->top <= 0xC3 ? 0xFF : u->top < 0xF0 ? 0xFFFF : 0x10FFFF;
-    info->nchars = len - u->cont;
-}
-
 /* Decodes the run of escapes at src[0] (a '%' or, with plus, a '+') up to
  * the next literal byte or the end; returns the input bytes it took and sets
- * *written. With a UTF-8 state, a literal or the end follows the run, so no
- * sequence may still be open. */
-static PCT_ALWAYS_INLINE size_t pct_decode_run(const uint8_t *src, size_t n, int plus, uint8_t *dst,
-                                               size_t *written, pct_utf8_state *u)
+ * *written. */
+static inline size_t pct_decode_run(const uint8_t *src, size_t n, int plus, uint8_t *dst,
+                                    size_t *written)
 {
     size_t i = 0, o = 0;
     do {
-        uint8_t b;
-        i += pct_decode_one(src + i, n - i, plus, &b);
-        dst[o++] = b;
-        if (u)
-            pct_utf8_step(u, b);
+        i += pct_decode_one(src + i, n - i, plus, &dst[o++]);
     } while (i < n && (src[i] == '%' || (plus && src[i] == '+')));
-    if (u)
-        u->bad |= u->need != 0;
     *written = o;
     return i;
 }
 
 /* The byte-at-a-time decoder, also the vector kernels' tail: dst may be src
- * (memmove); with a UTF-8 state, *ascii is cleared by a src byte >= 0x80. */
-static PCT_ALWAYS_INLINE size_t pct_decode_scalar(const uint8_t *src, size_t n, int plus,
-                                                  uint8_t *dst, pct_utf8_state *u, int *ascii)
+ * (memmove). */
+static inline size_t pct_decode_scalar(const uint8_t *src, size_t n, int plus, uint8_t *dst)
 {
     size_t i = 0, o = 0;
     while (i < n) {
         /* Copy the run up to the next escape in one go. */
         size_t run = pct_scalar_find_escape(src + i, n - i, plus);
         if (run) {
-            if (u) {
-                uint8_t high = 0;
-                for (size_t k = 0; k < run; k++)
-                    high |= src[i + k];
-                *ascii &= high < 0x80;
-            }
             if (dst + o != src + i)
                 memmove(dst + o, src + i, run);
             i += run;
@@ -189,8 +117,22 @@ static PCT_ALWAYS_INLINE size_t pct_decode_scalar(const uint8_t *src, size_t n, 
                 break;
         }
         size_t w;
-        i += pct_decode_run(src + i, n - i, plus, dst + o, &w, u);
+        i += pct_decode_run(src + i, n - i, plus, dst + o, &w);
         o += w;
+    }
+    return o;
+}
+
+/* A byte at a time with no calls: the vector kernels' tail, shorter than a
+ * vector, where finding runs costs more than it saves. dst may be src. */
+static inline size_t pct_decode_bytes(const uint8_t *src, size_t n, int plus, uint8_t *dst)
+{
+    size_t i = 0, o = 0;
+    while (i < n) {
+        if (src[i] == '%' || (plus && src[i] == '+'))
+            i += pct_decode_one(src + i, n - i, plus, &dst[o++]);
+        else
+            dst[o++] = src[i++];
     }
     return o;
 }

@@ -1,21 +1,100 @@
-/* Code units from UTF-8 that pct_decode_utf8 found valid: the second pass of
- * building text in one allocation of the right width. */
+/* UTF-8 of decoded bytes: the check that tells a caller it may build the
+ * text itself, and the writers of its code units. Both step over ASCII a
+ * word at a time, the common case of URL text. */
 #include <string.h>
 
-#include "pct.h"
+#include "pct_kernels.h"
 
-/* 8 ASCII bytes at src (n >= 8 left). */
-static int ascii8(const uint8_t *src)
+#define HIGH_BITS 0x8080808080808080u
+
+/* The high bits of the 8 bytes at src (8 bytes readable). */
+static inline uint64_t high8(const uint8_t *src)
 {
     uint64_t w;
     memcpy(&w, src, 8);
-    return !(w & 0x8080808080808080u);
+    return w & HIGH_BITS;
+}
+
+/* The number of ASCII bytes before the first byte >= 0x80 in a word whose
+ * high bits `h` are not all clear: the lowest set bit is the first byte on a
+ * little-endian machine. */
+#if defined(__GNUC__) && defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#define ASCII_PREFIX(h, src) ((size_t)__builtin_ctzll(h) >> 3)
+#else
+static inline size_t ascii_prefix(const uint8_t *src)
+{
+    size_t k = 0;
+    while (src[k] < 0x80)
+        k++;
+    return k;
+}
+#define ASCII_PREFIX(h, src) ascii_prefix(src)
+#endif
+
+/* Offset of the first byte >= 0x80 in src[i..n), or n. */
+static inline size_t skip_ascii(const uint8_t *src, size_t i, size_t n)
+{
+    for (; n - i >= 32; i += 32) {
+        uint64_t h = high8(src + i) | high8(src + i + 8) | high8(src + i + 16) | high8(src + i + 24);
+        if (h)
+            break;
+    }
+    for (; n - i >= 8; i += 8) {
+        uint64_t h = high8(src + i);
+        if (h)
+            return i + ASCII_PREFIX(h, src + i);
+    }
+    while (i < n && src[i] < 0x80)
+        i++;
+    return i;
+}
+
+void pct_utf8_check(const uint8_t *src, size_t n, pct_utf8_info *info)
+{
+    size_t cont = 0;
+    unsigned top = 0;
+    info->valid = 0;
+    info->maxchar = 0;
+    info->nchars = 0;
+    for (size_t i = skip_ascii(src, 0, n); i < n; i = skip_ascii(src, i, n)) {
+        unsigned c = src[i];
+        /* C0, C1 (always overlong) and F5-FF lead nothing; 80-BF continue nothing */
+        if (c < 0xC2 || c > 0xF4)
+            return;
+        size_t need = 1u + (c >= 0xE0) + (c >= 0xF0);
+        if (n - i <= need)
+            return;
+        /* the second byte's range excludes overlong forms (after E0, F0),
+         * surrogates (ED) and values past U+10FFFF (F4) */
+        unsigned lo = c == 0xE0 ? 0xA0 : c == 0xF0 ? 0x90 : 0x80;
+        unsigned hi = c == 0xED ? 0x9F : c == 0xF4 ? 0x8F : 0xBF;
+        if (src[i + 1] < lo || src[i + 1] > hi)
+            return;
+        for (size_t k = 2; k <= need; k++)
+            if ((src[i + k] & 0xC0u) != 0x80u)
+                return;
+        if (c > top)
+            top = c;
+        cont += need;
+        i += need + 1;
+    }
+    info->valid = 1;
+    /* leads C2-C3 start U+0080-U+00FF, up to EF the rest of the BMP */
+    info->maxchar = top == 0 ? 0 : top <= 0xC3 ? 0xFF : top < 0xF0 ? 0xFFFF : 0x10FFFF;
+    info->nchars = n - cont;
+}
+
+size_t pct_decode_utf8(const uint8_t *src, size_t n, int plus, uint8_t *dst, pct_utf8_info *info)
+{
+    size_t len = pct_decode(src, n, plus, dst);
+    pct_utf8_check(dst, len, info);
+    return len;
 }
 
 /* The code point of the multi-byte sequence led by src[*i] (i < n), moving
  * *i past it. Only for valid input; otherwise some value, never reading
  * past n. */
-static uint32_t next_code_point(const uint8_t *src, size_t n, size_t *i)
+static inline uint32_t next_code_point(const uint8_t *src, size_t n, size_t *i)
 {
     uint32_t c = src[(*i)++];
     unsigned need = c >= 0xF0 ? 3 : c >= 0xE0 ? 2 : 1;
@@ -25,22 +104,22 @@ static uint32_t next_code_point(const uint8_t *src, size_t n, size_t *i)
     return c;
 }
 
-/* One body for the three widths: 8 ASCII bytes at a time where they are. */
+/* One body for the three widths: ASCII a word at a time, widened by the
+ * compiler's vector code where it can. */
 #define PCT_UTF8_TO(name, unit)                                         \
     size_t name(const uint8_t *src, size_t n, unit *dst, size_t cap)    \
     {                                                                   \
         size_t i = 0, o = 0;                                            \
         while (i < n && o < cap) {                                      \
-            if (n - i >= 8 && cap - o >= 8 && ascii8(src + i)) {        \
-                for (size_t k = 0; k < 8; k++)                          \
-                    dst[o + k] = src[i + k];                            \
-                i += 8;                                                 \
-                o += 8;                                                 \
-            } else if (src[i] < 0x80) {                                 \
-                dst[o++] = src[i++];                                    \
-            } else {                                                    \
+            size_t run = skip_ascii(src, i, n) - i;                     \
+            if (run > cap - o)                                          \
+                run = cap - o;                                          \
+            for (size_t k = 0; k < run; k++)                            \
+                dst[o + k] = src[i + k];                                \
+            i += run;                                                   \
+            o += run;                                                   \
+            if (i < n && o < cap)                                       \
                 dst[o++] = (unit)next_code_point(src, n, &i);           \
-            }                                                           \
         }                                                               \
         return o;                                                       \
     }
