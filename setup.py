@@ -7,7 +7,11 @@ from setuptools import Extension, setup
 # The core is plain C99 with no Python.h; only the binding (src/_pctcodec*.c)
 # touches CPython.
 CORE_SOURCES = sorted(glob.glob(os.path.join("src", "core", "*.c")))
-BINDING_SOURCES = [os.path.join("src", "_pctcodec.c"), os.path.join("src", "_pctcodec_uri.c")]
+BINDING_SOURCES = [
+    os.path.join("src", "_pctcodec.c"),
+    os.path.join("src", "_pctcodec_uri.c"),
+    os.path.join("src", "_pctcodec_ecma.c"),
+]
 BINDING_HEADER = os.path.join("src", "_pctcodec.h")
 
 extra = ["-Wall", "-Wextra", "-Wno-missing-field-initializers"]

@@ -31,9 +31,11 @@ Errors are :class:`pctcodec.PercentEncodingError` (a ``ValueError``) whose
 ``position`` is the index of the offending character: the lone surrogate for
 the encoders, the ``%`` that starts the bad escape sequence for the decoders.
 Arguments that are not ``str`` raise ``TypeError``.
+
+The decoders and ``js_escape`` / ``js_unescape`` run in C
+(``src/core/pct_ecma.c``), the encoders through ``quote``.
 """
 import re
-from typing import Dict
 
 from . import _pctcodec
 from ._errors import PercentEncodingError
@@ -55,11 +57,6 @@ _COMPONENT_SAFE = "!*'()"
 _LONE_SURROGATE = re.compile(
     "[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]"
 )
-_ESCAPE_RUN = re.compile("(?:%[0-9A-Fa-f]{2})+")
-_BAD_PERCENT = re.compile("%(?![0-9A-Fa-f]{2})")
-# Escapes of the characters decodeURI keeps escaped: ; / ? : @ & = + $ , #
-_RESERVED_ESCAPE = re.compile("(%(?:2[346BCFbcf]|3[ABDFabdf]|40))")
-_RESERVED_PERCENT = re.compile("%(?=2[346BCFbcf]|3[ABDFabdf]|40)")
 
 
 def _check_str(s: object, name: str) -> str:
@@ -116,50 +113,6 @@ def encode_uri_component(s: str) -> str:
     return _encode(s, _COMPONENT_SAFE, "encode_uri_component")
 
 
-def _decode(s: object, keep_reserved: bool, name: str) -> str:
-    s = _check_str(s, name)
-    if "%" not in s:
-        return s
-    bad = _BAD_PERCENT.search(s)
-    if bad is None:
-        # Whole-string fast path. Literal characters are complete UTF-8
-        # sequences, so the bytes as a whole are valid UTF-8 exactly when every
-        # run of escapes is. Reserved escapes become "%25XX", which decodes
-        # back to their original text, case included.
-        text = _RESERVED_PERCENT.sub("%25", s) if keep_reserved else s
-        try:
-            return _pctcodec.unquote_to_bytes(text).decode("utf-8")
-        except UnicodeError:
-            pass  # invalid escapes, or surrogates in s: the slow path sorts out which
-    # An error inside an escape sequence before the first malformed '%' comes
-    # first in ECMAScript's left-to-right scan, so decode up to it first.
-    head = s if bad is None else s[: bad.start()]
-
-    def run(m: "re.Match[str]") -> str:
-        # A maximal run of %XX escapes: the UTF-8 sequences in it must be
-        # complete, so validity does not depend on what surrounds the run.
-        text = m.group()
-        try:
-            decoded = _pctcodec.unquote_to_bytes(text).decode("utf-8")
-        except UnicodeDecodeError as e:
-            raise PercentEncodingError(
-                "escapes do not encode valid UTF-8 (%s)" % e.reason, m.start() + 3 * e.start
-            ) from None
-        if keep_reserved and _RESERVED_ESCAPE.search(text):
-            # The run decoded as a whole is valid, and reserved characters are
-            # single bytes, so every piece between them decodes on its own.
-            pieces = _RESERVED_ESCAPE.split(text)
-            for i in range(0, len(pieces), 2):
-                pieces[i] = _pctcodec.unquote_to_bytes(pieces[i]).decode("utf-8")
-            decoded = "".join(pieces)
-        return decoded
-
-    out = _ESCAPE_RUN.sub(run, head)
-    if bad is not None:
-        raise PercentEncodingError("'%' not followed by two hex digits", bad.start())
-    return out
-
-
 def decode_uri_component(s: str) -> str:
     """Decode ``s`` as JavaScript's ``decodeURIComponent`` does.
 
@@ -175,7 +128,7 @@ def decode_uri_component(s: str) -> str:
     sequence, for a ``%`` not followed by two hex digits or for escapes that
     are not valid UTF-8.
     """
-    return _decode(s, False, "decode_uri_component")
+    return _pctcodec._decode_uri_component(s)
 
 
 def decode_uri(s: str) -> str:
@@ -188,44 +141,10 @@ def decode_uri(s: str) -> str:
     >>> decode_uri("%E4%B8%AD%2F")
     '中%2F'
     """
-    return _decode(s, True, "decode_uri")
+    return _pctcodec._decode_uri(s)
 
 
 # --- Annex B escape / unescape -------------------------------------------------
-
-class _EscapeTable(Dict[int, str]):
-    # str.translate consults this per character; code points outside Latin-1
-    # are computed on demand rather than tabulated.
-    def __missing__(self, cp: int) -> str:
-        if cp < 0x10000:
-            return "%%u%04X" % cp
-        cp -= 0x10000
-        return "%%u%04X%%u%04X" % (0xD800 + (cp >> 10), 0xDC00 + (cp & 0x3FF))
-
-
-_ESCAPE_SAFE = frozenset(
-    "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789@*_+-./"
-)
-_ESCAPE_TABLE = _EscapeTable(
-    (cp, chr(cp) if chr(cp) in _ESCAPE_SAFE else "%%%02X" % cp) for cp in range(256)
-)
-_ESCAPE_SAFE_ONLY = re.compile("[A-Za-z0-9@*_+\\-./]*")
-
-# A high-surrogate escape followed by a low-surrogate one is tried first so
-# that the pair decodes to the one character it encodes.
-_UNESCAPE = re.compile(
-    "%u([Dd][89ABab][0-9A-Fa-f]{2})%u([Dd][C-Fc-f][0-9A-Fa-f]{2})"
-    "|%u([0-9A-Fa-f]{4})"
-    "|%([0-9A-Fa-f]{2})"
-)
-
-
-def _unescape_one(m: "re.Match[str]") -> str:
-    high, low, unit, byte = m.groups()
-    if high is not None:
-        return chr(0x10000 + ((int(high, 16) - 0xD800) << 10) + (int(low, 16) - 0xDC00))
-    return chr(int(unit if unit is not None else byte, 16))
-
 
 def js_escape(s: str) -> str:
     """Escape ``s`` as JavaScript's legacy ``escape`` does.
@@ -237,10 +156,7 @@ def js_escape(s: str) -> str:
     >>> js_escape("ä€😀")
     '%E4%u20AC%uD83D%uDE00'
     """
-    s = _check_str(s, "js_escape")
-    if _ESCAPE_SAFE_ONLY.fullmatch(s):
-        return s
-    return s.translate(_ESCAPE_TABLE)
+    return _pctcodec._js_escape(s)
 
 
 def js_unescape(s: str) -> str:
@@ -256,10 +172,4 @@ def js_unescape(s: str) -> str:
     >>> js_unescape("%E4%u20AC%uD83D%uDE00")
     'ä€😀'
     """
-    s = _check_str(s, "js_unescape")
-    if "%" not in s:
-        return s
-    if "%u" not in s and s.isascii():
-        # Only %XX escapes, each one code unit below 256: Latin-1 bytes.
-        return _pctcodec.unquote_to_bytes(s).decode("latin-1")
-    return _UNESCAPE.sub(_unescape_one, s)
+    return _pctcodec._js_unescape(s)

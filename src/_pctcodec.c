@@ -1283,6 +1283,7 @@ static int module_exec(PyObject *module)
     for (size_t i = 0; i < N_NAMED; i++)
         INTERN(named[i], NAMED_METHODS[i])
 #undef INTERN
+    if (PyModule_AddFunctions(module, ecma_methods) < 0) return -1;
     return PyModule_AddFunctions(module, uri_methods);
 }
 

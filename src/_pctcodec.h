@@ -1,6 +1,7 @@
-/* What the two halves of the CPython binding share: src/_pctcodec.c (the
- * urllib.parse-compatible functions, module init) and src/_pctcodec_uri.c
- * (the RFC 3986 functions). */
+/* What the parts of the CPython binding share: src/_pctcodec.c (the
+ * urllib.parse-compatible functions, module init), src/_pctcodec_uri.c
+ * (the RFC 3986 functions) and src/_pctcodec_ecma.c (the ECMAScript codecs,
+ * uri_to_iri). */
 #ifndef PCTCODEC_BINDING_H
 #define PCTCODEC_BINDING_H
 
@@ -48,7 +49,13 @@ int parse_args(const argspec *spec, PyObject *const *args, Py_ssize_t nargs,
 /* OverflowError: the result would pass the maximum size of an object. */
 PyObject *too_long(void);
 
+/* Raises pctcodec.PercentEncodingError(reason, index); returns NULL. */
+PyObject *raise_percent_error(PyObject *module, PyObject *reason, Py_ssize_t index);
+
 /* The RFC 3986 functions, added to the module at init. */
 extern PyMethodDef uri_methods[];
+
+/* The ECMAScript codecs and uri_to_iri (src/_pctcodec_ecma.c), added likewise. */
+extern PyMethodDef ecma_methods[];
 
 #endif /* PCTCODEC_BINDING_H */

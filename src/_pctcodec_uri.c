@@ -86,6 +86,21 @@ static PyObject *package_attr(PyObject *module, const char *cached, const char *
     return value;
 }
 
+PyObject *raise_percent_error(PyObject *module, PyObject *reason, Py_ssize_t index)
+{
+    PyObject *cls = package_attr(module, "_PercentEncodingError", "pctcodec._errors",
+                                 "PercentEncodingError");
+    if (cls) {
+        PyObject *exc = PyObject_CallFunction(cls, "On", reason, index);
+        if (exc) {
+            PyErr_SetObject(cls, exc);
+            Py_DECREF(exc);
+        }
+        Py_DECREF(cls);
+    }
+    return NULL;
+}
+
 /* ---------------------------------------------------------------------------
  * check, is_valid
  */
@@ -107,16 +122,7 @@ static PyObject *raise_invalid(PyObject *module, PyObject *s, const utf8_text *t
     }
     if (!reason)
         return NULL;
-    PyObject *cls = package_attr(module, "_PercentEncodingError", "pctcodec._errors",
-                                 "PercentEncodingError");
-    if (cls) {
-        PyObject *exc = PyObject_CallFunction(cls, "On", reason, index);
-        if (exc) {
-            PyErr_SetObject(cls, exc);
-            Py_DECREF(exc);
-        }
-        Py_DECREF(cls);
-    }
+    raise_percent_error(module, reason, index);
     Py_DECREF(reason);
     return NULL;
 }
