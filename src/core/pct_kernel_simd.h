@@ -211,21 +211,7 @@ static PK_ATTR size_t PK_FN(decode)(const uint8_t *src, size_t n, int plus, uint
     if (pct_apart(src, dst, n))
         return PK_FN(decode_apart)(src, n, plus, dst);
     /* In place: each run is loaded before it is stored, one vector behind. */
-    size_t i = 0, o = 0;
-    while (i < n) {
-        size_t run = PK_FN(find_escape_inline)(src + i, n - i, plus);
-        if (run) {
-            PK_FN(copy_forward)(dst + o, src + i, run);
-            i += run;
-            o += run;
-            if (i == n)
-                break;
-        }
-        size_t w;
-        i += pct_decode_run(src + i, n - i, plus, dst + o, &w);
-        o += w;
-    }
-    return o;
+    PCT_DECODE_BY_RUNS(src, n, plus, dst, PK_FN(find_escape_inline), PK_FN(copy_forward));
 }
 
 const pct_kernel PK_KERNEL = {

@@ -100,27 +100,39 @@ static inline size_t pct_decode_run(const uint8_t *src, size_t n, int plus, uint
     return i;
 }
 
-/* The byte-at-a-time decoder, also the vector kernels' tail: dst may be src
- * (memmove). */
+/* Decoding by runs, written once for every kernel: FIND(p, len, plus) gives
+ * the length of the run before the next escape, COPY(d, p, len) moves it
+ * (dst may be src, so COPY must allow d <= p overlap), then the escapes
+ * there are decoded. Evaluates to the number of bytes written. */
+#define PCT_DECODE_BY_RUNS(src, n, plus, dst, FIND, COPY)                        \
+    do {                                                                         \
+        size_t i_ = 0, o_ = 0;                                                   \
+        while (i_ < (n)) {                                                       \
+            size_t run_ = FIND((src) + i_, (n) - i_, (plus));                     \
+            if (run_) {                                                          \
+                COPY((dst) + o_, (src) + i_, run_);                              \
+                i_ += run_;                                                      \
+                o_ += run_;                                                      \
+                if (i_ == (n))                                                   \
+                    break;                                                       \
+            }                                                                    \
+            size_t w_;                                                           \
+            i_ += pct_decode_run((src) + i_, (n) - i_, (plus), (dst) + o_, &w_); \
+            o_ += w_;                                                            \
+        }                                                                        \
+        return o_;                                                               \
+    } while (0)
+
+static inline void pct_move_run(uint8_t *dst, const uint8_t *src, size_t n)
+{
+    if (dst != src)
+        memmove(dst, src, n);
+}
+
+/* The byte-at-a-time decoder, also the vector kernels' tail: dst may be src. */
 static inline size_t pct_decode_scalar(const uint8_t *src, size_t n, int plus, uint8_t *dst)
 {
-    size_t i = 0, o = 0;
-    while (i < n) {
-        /* Copy the run up to the next escape in one go. */
-        size_t run = pct_scalar_find_escape(src + i, n - i, plus);
-        if (run) {
-            if (dst + o != src + i)
-                memmove(dst + o, src + i, run);
-            i += run;
-            o += run;
-            if (i == n)
-                break;
-        }
-        size_t w;
-        i += pct_decode_run(src + i, n - i, plus, dst + o, &w);
-        o += w;
-    }
-    return o;
+    PCT_DECODE_BY_RUNS(src, n, plus, dst, pct_scalar_find_escape, pct_move_run);
 }
 
 /* A byte at a time with no calls: the vector kernels' tail, shorter than a

@@ -11,16 +11,7 @@
 #include "pct.h"
 #include "pct_kernels.h"
 
-static int failures = 0, checks = 0;
-
-#define CHECK(cond)                                                        \
-    do {                                                                   \
-        checks++;                                                          \
-        if (!(cond)) {                                                     \
-            failures++;                                                    \
-            fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, #cond); \
-        }                                                                  \
-    } while (0)
+#include "check.h"
 
 static pct_set make_set(const char *extra)
 {
@@ -561,7 +552,7 @@ int main(void)
     test_kernel_selection();
     for (size_t i = 0; pct_kernel_available(i); i++) {
         const char *name = pct_kernel_available(i);
-        int before = failures;
+        long before = failures;
         CHECK(pct_kernel_select(name) == 0);
         test_sets();
         test_encode();
@@ -573,6 +564,6 @@ int main(void)
         test_kernels_against_scalar(pct_kernel_active());
         printf("kernel %-6s %s\n", name, failures == before ? "ok" : "FAILED");
     }
-    printf("%d passed, %d failed\n", checks - failures, failures);
+    printf("%ld passed, %ld failed\n", checks - failures, failures);
     return failures != 0;
 }

@@ -16,17 +16,7 @@
 
 #include "pct_ecma.h"
 
-static long failures = 0, checks = 0;
-
-#define CHECK(cond)                                                                  \
-    do {                                                                             \
-        checks++;                                                                    \
-        if (!(cond)) {                                                               \
-            failures++;                                                              \
-            if (failures < 20)                                                       \
-                fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, #cond); \
-        }                                                                            \
-    } while (0)
+#include "check.h"
 
 #define MAXLEN 256
 

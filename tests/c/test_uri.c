@@ -12,17 +12,7 @@
 
 #include "pct_uri.h"
 
-static long failures = 0, checks = 0;
-
-#define CHECK(cond)                                                                  \
-    do {                                                                             \
-        checks++;                                                                    \
-        if (!(cond)) {                                                               \
-            failures++;                                                              \
-            if (failures < 20)                                                       \
-                fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, #cond); \
-        }                                                                            \
-    } while (0)
+#include "check.h"
 
 /* ---- remove_dot_segments: RFC 3986 5.2.4 as written ---------------------- */
 
