@@ -566,10 +566,19 @@ static PyObject *unquote_utf8(const uint8_t *src, Py_ssize_t n, int plus, const 
         return NULL;
     PyObject *r;
     if (n <= DIRECT_TEXT_MAX) {
-        pct_utf8_info info;
-        size_t len = pct_decode_utf8(src, (size_t)n, plus, p, &info);
-        r = info.valid ? str_from_utf8(p, len, &info)
-                       : PyUnicode_DecodeUTF8((const char *)p, (Py_ssize_t)len, errors);
+        /* Latin-1 text (most URL text) takes one pass and a copy */
+        uint32_t maxchar;
+        size_t len = pct_decode_latin1(src, (size_t)n, plus, p, &maxchar);
+        if (len != PCT_NOT_LATIN1) {
+            r = PyUnicode_New((Py_ssize_t)len, maxchar);
+            if (r)
+                memcpy(PyUnicode_1BYTE_DATA(r), p, len);
+        } else {
+            pct_utf8_info info;
+            len = pct_decode_utf8(src, (size_t)n, plus, p, &info);
+            r = info.valid ? str_from_utf8(p, len, &info)
+                           : PyUnicode_DecodeUTF8((const char *)p, (Py_ssize_t)len, errors);
+        }
     } else {
         size_t len = decode_stable(src, n, plus, p);
         r = PyUnicode_DecodeUTF8((const char *)p, (Py_ssize_t)len, errors);

@@ -91,6 +91,45 @@ size_t pct_decode_utf8(const uint8_t *src, size_t n, int plus, uint8_t *dst, pct
     return len;
 }
 
+/* One body per value of plus (a constant where it is inlined), so that the
+ * test for '+' drops out of the loop of unquote. */
+static inline size_t decode_latin1(const uint8_t *src, size_t n, int plus, uint8_t *dst,
+                                   uint32_t *maxchar)
+{
+    size_t i = 0, o = 0;
+    unsigned lead = 0, top = 0; /* lead: the low bits of a pending C2 or C3, never 0 */
+    while (i < n) {
+        uint8_t b = src[i];
+        if (b == '%' || (plus && b == '+'))
+            i += pct_decode_one(src + i, n - i, plus, &b);
+        else
+            i++;
+        if (lead) {
+            if ((b & 0xC0u) != 0x80u)
+                return PCT_NOT_LATIN1;
+            b = (uint8_t)(lead << 6 | (b & 0x3Fu));
+            lead = 0;
+        } else if (b >= 0x80) {
+            /* C2 and C3 lead U+0080-U+00FF; anything else is wider or invalid */
+            if (b != 0xC2 && b != 0xC3)
+                return PCT_NOT_LATIN1;
+            lead = b & 0x1Fu;
+            continue;
+        }
+        top |= b;
+        dst[o++] = b;
+    }
+    if (lead)
+        return PCT_NOT_LATIN1;
+    *maxchar = top < 0x80 ? 0 : 0xFF;
+    return o;
+}
+
+size_t pct_decode_latin1(const uint8_t *src, size_t n, int plus, uint8_t *dst, uint32_t *maxchar)
+{
+    return plus ? decode_latin1(src, n, 1, dst, maxchar) : decode_latin1(src, n, 0, dst, maxchar);
+}
+
 /* The code point of the multi-byte sequence led by src[*i] (i < n), moving
  * *i past it. Only for valid input; otherwise some value, never reading
  * past n. */

@@ -131,6 +131,18 @@ static void expect_utf8(const char *in, int plus, int valid, size_t nchars, uint
         failures++;
     }
     checks++;
+    /* pct_decode_latin1 takes exactly the text of Latin-1 code points, in one pass */
+    uint8_t *latin1 = malloc(n + 1), *ucs1 = malloc(n + 1);
+    uint32_t top = 0;
+    size_t len = pct_decode_latin1((const uint8_t *)in, n, plus, latin1, &top);
+    if (valid && maxchar <= 0xFF) {
+        CHECK(len == nchars && top == maxchar);
+        CHECK(pct_utf8_to_ucs1(want, w, ucs1, nchars) == nchars && memcmp(latin1, ucs1, len) == 0);
+    } else {
+        CHECK(len == PCT_NOT_LATIN1);
+    }
+    free(latin1);
+    free(ucs1);
     free(out);
     free(want);
 }
@@ -165,6 +177,10 @@ static void test_decode_utf8(void)
     expect_utf8("\xc3%A9%C3\xa9", 0, 1, 2, 0xFF);
     expect_utf8("%C3\xff", 0, 0, 0, 0);
     expect_utf8("0123456789abcdef0123456789abcdef0123456789\x80", 0, 0, 0, 0);
+    expect_utf8("%C2%80%c3%bf+%C3%80", 1, 1, 4, 0xFF);
+    expect_utf8("%C3%A9%C4%80", 0, 1, 2, 0xFFFF); /* U+0100: past Latin-1 */
+    expect_utf8("%C2%C3", 0, 0, 0, 0);
+    expect_utf8("%C3%A9%C3", 0, 0, 0, 0);
 }
 
 static void test_decode(void)
