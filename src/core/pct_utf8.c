@@ -91,14 +91,67 @@ size_t pct_decode_utf8(const uint8_t *src, size_t n, int plus, uint8_t *dst, pct
     return len;
 }
 
+/* A byte that ends a literal ASCII run of decoding: '%', with plus '+', or
+ * one >= 0x80. */
+static inline int stops_run(uint8_t c, int plus)
+{
+    return c == '%' || (plus && c == '+') || c >= 0x80;
+}
+
+/* The high bits of the bytes of the word w (the 8 bytes at src) that stop
+ * a run, exact up to the first one: the borrow of the zero-byte test only
+ * marks bytes after a true zero. */
+static inline uint64_t run_stops8(uint64_t w, int plus)
+{
+    const uint64_t ones = 0x0101010101010101u;
+    uint64_t x = w ^ (ones * '%'), stops = (x - ones) & ~x;
+    if (plus) {
+        uint64_t y = w ^ (ones * '+');
+        stops |= (y - ones) & ~y;
+    }
+    return (stops | w) & HIGH_BITS;
+}
+
+#if defined(__GNUC__) && defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#define RUN_PREFIX(stops, src, plus) ((size_t)__builtin_ctzll(stops) >> 3)
+#else
+static inline size_t run_prefix(const uint8_t *src, int plus)
+{
+    size_t k = 0;
+    while (!stops_run(src[k], plus))
+        k++;
+    return k;
+}
+#define RUN_PREFIX(stops, src, plus) run_prefix(src, plus)
+#endif
+
 /* One body per value of plus (a constant where it is inlined), so that the
- * test for '+' drops out of the loop of unquote. */
+ * test for '+' drops out of the loop of unquote. Literal ASCII moves 8
+ * bytes at a time: o <= i, so a word stored at dst + o stays in dst. */
 static inline size_t decode_latin1(const uint8_t *src, size_t n, int plus, uint8_t *dst,
                                    uint32_t *maxchar)
 {
     size_t i = 0, o = 0;
     unsigned lead = 0, top = 0; /* lead: the low bits of a pending C2 or C3, never 0 */
     while (i < n) {
+        if (!lead) {
+            while (n - i >= 8) {
+                uint64_t w;
+                memcpy(&w, src + i, 8);
+                uint64_t stops = run_stops8(w, plus);
+                memcpy(dst + o, &w, 8);
+                if (stops) {
+                    size_t k = RUN_PREFIX(stops, src + i, plus);
+                    i += k;
+                    o += k;
+                    break;
+                }
+                i += 8;
+                o += 8;
+            }
+            if (i == n)
+                break;
+        }
         uint8_t b = src[i];
         if (b == '%' || (plus && b == '+'))
             i += pct_decode_one(src + i, n - i, plus, &b);

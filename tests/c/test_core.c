@@ -181,6 +181,12 @@ static void test_decode_utf8(void)
     expect_utf8("%C3%A9%C4%80", 0, 1, 2, 0xFFFF); /* U+0100: past Latin-1 */
     expect_utf8("%C2%C3", 0, 0, 0, 0);
     expect_utf8("%C3%A9%C3", 0, 0, 0, 0);
+    /* literal runs of 8 bytes and more, stopped by each kind of byte */
+    expect_utf8("key%3Dvalue+%26+more+than+a+word", 1, 1, 28, 0);
+    expect_utf8("key%3Dvalue+%26+more+than+a+word", 0, 1, 28, 0);
+    expect_utf8("abcdefgh\xc3\xa9ijklmnop%C3%A9qrstuvwx", 0, 1, 26, 0xFF);
+    expect_utf8("abcdefghijklm\xe6\x9d\xb1", 0, 1, 14, 0xFFFF);
+    expect_utf8("abcdefghijklmnop\xc3", 0, 0, 0, 0);
 }
 
 static void test_decode(void)
