@@ -165,51 +165,64 @@ static const uint64_t compact8[256] = {
     0x0000070605040302u, 0x0007060504030200u, 0x0007060504030201u, 0x0706050403020100u,
 };
 
-/* Hex digit values of 16 bytes, and which bytes are hex digits. */
-static inline PK_ATTR __m128i hex_values(__m128i x, __m128i *ok)
+/* Hex digit values of 32 bytes, and which bytes are hex digits. */
+static inline PK_ATTR __m256i hex_values(__m256i x, __m256i *ok)
 {
-    const __m128i d = _mm_sub_epi8(x, _mm_set1_epi8('0'));
-    const __m128i l = _mm_sub_epi8(_mm_or_si128(x, _mm_set1_epi8(0x20)), _mm_set1_epi8('a'));
-    const __m128i is_d = _mm_cmpeq_epi8(_mm_min_epu8(d, _mm_set1_epi8(9)), d);
-    const __m128i is_l = _mm_cmpeq_epi8(_mm_min_epu8(l, _mm_set1_epi8(5)), l);
-    *ok = _mm_or_si128(is_d, is_l);
-    return _mm_or_si128(_mm_and_si128(is_d, d),
-                        _mm_and_si128(is_l, _mm_add_epi8(l, _mm_set1_epi8(10))));
+    const __m256i d = _mm256_sub_epi8(x, _mm256_set1_epi8('0'));
+    const __m256i l = _mm256_sub_epi8(_mm256_or_si256(x, _mm256_set1_epi8(0x20)), _mm256_set1_epi8('a'));
+    const __m256i is_d = _mm256_cmpeq_epi8(_mm256_min_epu8(d, _mm256_set1_epi8(9)), d);
+    const __m256i is_l = _mm256_cmpeq_epi8(_mm256_min_epu8(l, _mm256_set1_epi8(5)), l);
+    *ok = _mm256_or_si256(is_d, is_l);
+    return _mm256_or_si256(_mm256_and_si256(is_d, d),
+                           _mm256_and_si256(is_l, _mm256_add_epi8(l, _mm256_set1_epi8(10))));
 }
 
-/* Decodes the 16 bytes at src (18 readable) into dst (16 writable): every
- * '%' followed by two hex digits becomes its byte in place, the digits are
- * dropped, then the kept bytes are packed by two 8-byte shuffles. An escape
- * starting at byte 14 or 15 needs bytes past the 16, so the block ends
- * before it. Sets *used to the input bytes taken; returns the bytes written. */
-static inline PK_ATTR size_t decode16(const uint8_t *src, int plus, uint8_t *dst, size_t *used)
+/* Packs the bytes of 16 whose bits are set in `keep` to dst (16 writable);
+ * returns how many. */
+static inline PK_ATTR size_t pack16(__m128i v, unsigned keep, uint8_t *dst)
 {
-    const __m128i v = _mm_loadu_si128((const __m128i *)(const void *)src);
-    __m128i ok1, ok2;
-    const __m128i hi = hex_values(_mm_loadu_si128((const __m128i *)(const void *)(src + 1)), &ok1);
-    const __m128i lo = hex_values(_mm_loadu_si128((const __m128i *)(const void *)(src + 2)), &ok2);
-    const __m128i esc = _mm_and_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('%')), _mm_and_si128(ok1, ok2));
-    unsigned e = (unsigned)_mm_movemask_epi8(esc);
-    const unsigned cut = (unsigned)__builtin_ctz((e & 0xC000u) | 0x10000u); /* no branch */
-    e &= (1u << cut) - 1;
-    const unsigned keep = ((1u << cut) - 1) & ~(e << 1 | e << 2);
-    /* hi <= 15: the 16-bit shift moves no bit into the next byte */
-    const __m128i byte = _mm_or_si128(_mm_slli_epi16(hi, 4), lo);
-    __m128i lit = v;
-    if (plus)
-        lit = _mm_sub_epi8(v, _mm_and_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('+')),
-                                            _mm_set1_epi8('+' - ' ')));
-    const __m128i out = _mm_blendv_epi8(lit, byte, esc);
-    const __m128i pack0 = _mm_shuffle_epi8(out, _mm_cvtsi64_si128((long long)compact8[keep & 0xFF]));
-    const __m128i pack1 = _mm_shuffle_epi8(_mm_srli_si128(out, 8),
-                                           _mm_cvtsi64_si128((long long)compact8[keep >> 8]));
+    const __m128i p0 = _mm_shuffle_epi8(v, _mm_cvtsi64_si128((long long)compact8[keep & 0xFF]));
+    const __m128i p1 = _mm_shuffle_epi8(_mm_srli_si128(v, 8),
+                                        _mm_cvtsi64_si128((long long)compact8[(keep >> 8) & 0xFF]));
     const size_t w0 = (size_t)__builtin_popcount(keep & 0xFF);
-    _mm_storel_epi64((__m128i *)(void *)dst, pack0);
-    _mm_storel_epi64((__m128i *)(void *)(dst + w0), pack1);
-    *used = cut;
-    return w0 + (size_t)__builtin_popcount(keep >> 8);
+    _mm_storel_epi64((__m128i *)(void *)dst, p0);
+    _mm_storel_epi64((__m128i *)(void *)(dst + w0), p1);
+    return w0 + (size_t)__builtin_popcount(keep & 0xFF00);
 }
-#define PK_DECODE16 decode16
+
+/* Decodes the 32 bytes at src (34 readable) into dst (32 writable): every
+ * '%' followed by two hex digits becomes its byte in place, the digits are
+ * dropped, then the kept bytes are packed. A hex digit is never '%', so
+ * escapes cannot overlap and all of a block's are found at once: blocks
+ * follow at a fixed stride, and only `*skip` (the digits of an escape that
+ * runs into the next block, as its low bits) and the output length carry
+ * from one to the next. Sets *escapes to the block's escape bits; returns
+ * the bytes written. */
+static inline PK_ATTR size_t decode_block(const uint8_t *src, int plus, uint32_t *skip,
+                                          uint8_t *dst, uint32_t *escapes)
+{
+    const __m256i v = _mm256_loadu_si256((const __m256i *)(const void *)src);
+    __m256i ok1, ok2;
+    const __m256i hi = hex_values(_mm256_loadu_si256((const __m256i *)(const void *)(src + 1)), &ok1);
+    const __m256i lo = hex_values(_mm256_loadu_si256((const __m256i *)(const void *)(src + 2)), &ok2);
+    const __m256i esc = _mm256_and_si256(_mm256_cmpeq_epi8(v, _mm256_set1_epi8('%')),
+                                         _mm256_and_si256(ok1, ok2));
+    const uint32_t e = (uint32_t)_mm256_movemask_epi8(esc);
+    const uint64_t digits = (uint64_t)e << 1 | (uint64_t)e << 2;
+    const uint32_t keep = ~((uint32_t)digits | *skip);
+    *skip = (uint32_t)(digits >> 32);
+    *escapes = e;
+    /* hi <= 15: the 16-bit shift moves no bit into the next byte */
+    const __m256i byte = _mm256_or_si256(_mm256_slli_epi16(hi, 4), lo);
+    __m256i lit = v;
+    if (plus)
+        lit = _mm256_sub_epi8(v, _mm256_and_si256(_mm256_cmpeq_epi8(v, _mm256_set1_epi8('+')),
+                                                  _mm256_set1_epi8('+' - ' ')));
+    const __m256i out = _mm256_blendv_epi8(lit, byte, esc);
+    const size_t w = pack16(_mm256_castsi256_si128(out), keep & 0xFFFFu, dst);
+    return w + pack16(_mm256_extracti128_si256(out, 1), keep >> 16, dst + w);
+}
+#define PK_DECODE_BLOCK decode_block
 
 #include "pct_kernel_simd.h"
 

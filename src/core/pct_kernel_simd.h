@@ -166,7 +166,7 @@ static inline PK_ATTR pk_vec PK_FN(unplus)(pk_vec v, int plus)
  * plus, its '+' as ' '); when it holds a '%', the escapes from the first one
  * on are then decoded over the bytes stored past it. The stores stay inside
  * dst: o <= i and i + PK_W <= n. Where the kernel has a block decoder
- * (PK_DECODE16), a vector holding escapes goes to it instead. */
+ * (PK_DECODE_BLOCK), escape-dense vectors go to it instead. */
 static PK_ATTR size_t PK_FN(decode_apart)(const uint8_t *src, size_t n, int plus, uint8_t *dst)
 {
     const pk_vec pct = pk_splat('%');
@@ -180,17 +180,17 @@ static PK_ATTR size_t PK_FN(decode_apart)(const uint8_t *src, size_t n, int plus
             o += PK_W;
             continue;
         }
-#ifdef PK_DECODE16
-        /* escape-dense text (a few escapes per vector): 16 input bytes at a
-         * time while 18 can be read; sparse escapes are cheaper one by one */
-        if (__builtin_popcountll((unsigned long long)m) >= 3) {
-            while (n - i >= 18) {
-                size_t used, w = PK_DECODE16(src + i, plus, dst + o, &used);
-                i += used;
-                o += w;
-                if (n - i >= PK_W && !pk_bits(pk_eq(pk_loadu(src + i), pct)))
-                    break;
-            }
+#ifdef PK_DECODE_BLOCK
+        /* escape-dense text (a few escapes per vector): whole blocks while
+         * two bytes past one can be read and the last held an escape;
+         * sparse escapes are cheaper one by one */
+        if (__builtin_popcountll((unsigned long long)m) >= 3 && n - i >= PK_W + 2) {
+            uint32_t skip = 0, escapes;
+            do {
+                o += PK_DECODE_BLOCK(src + i, plus, &skip, dst + o, &escapes);
+                i += PK_W;
+            } while (escapes && n - i >= PK_W + 2);
+            i += (size_t)__builtin_popcount(skip); /* digits already decoded */
             continue;
         }
 #endif
