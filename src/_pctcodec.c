@@ -807,13 +807,32 @@ PyDoc_STRVAR(quote_doc,
 "`safe` become %XX escapes (uppercase hex) of their bytes in `encoding`\n"
 "(UTF-8 by default); `errors` is the str.encode error handler.");
 
+/* The most common call, f(s) with a short exact ASCII str that the default
+ * set keeps whole: s is its own result, so the call ends here. */
+static inline int kept_whole(PyObject *const *args, Py_ssize_t nargs, PyObject *kw,
+                             const pct_set *keep)
+{
+    if (nargs != 1 || kw || !PyUnicode_CheckExact(args[0]) || !PyUnicode_IS_ASCII(args[0]))
+        return 0;
+    Py_ssize_t n = PyUnicode_GET_LENGTH(args[0]);
+    const uint8_t *p = PyUnicode_1BYTE_DATA(args[0]);
+    if (n > SHORT_QUOTE_MAX)
+        return 0;
+    for (Py_ssize_t i = 0; i < n; i++)
+        if (!pct_set_has(keep, p[i]))
+            return 0;
+    return 1;
+}
+
 static PyObject *py_quote(PyObject *module, PyObject *const *args, Py_ssize_t nargs, PyObject *kw)
 {
     static const argspec spec = {"quote", QUOTE_ARGS, 4, 1, T_ANY, 1};
     PyObject *a[4], *r;
+    module_state *st = get_state(module);
+    if (kept_whole(args, nargs, kw, &st->set_slash))
+        return Py_NewRef(args[0]);
     if (!enter(module, &spec, args, nargs, kw, a, &r))
         return r;
-    module_state *st = get_state(module);
     return quote_any(st, a[0], a[1], a[2], a[3], &st->set_slash, 0);
 }
 
@@ -846,9 +865,13 @@ static PyObject *py_quote_plus(PyObject *module, PyObject *const *args, Py_ssize
 {
     static const argspec spec = {"quote_plus", QUOTE_ARGS, 4, 1, T_ANY, 1};
     PyObject *a[4], *r;
+    module_state *st = get_state(module);
+    /* the default set has no space, so a kept str holds none either */
+    if (kept_whole(args, nargs, kw, &st->set_unreserved))
+        return Py_NewRef(args[0]);
     if (!enter(module, &spec, args, nargs, kw, a, &r))
         return r;
-    return quote_plus_any(get_state(module), a[0], a[1], a[2], a[3]);
+    return quote_plus_any(st, a[0], a[1], a[2], a[3]);
 }
 
 PyDoc_STRVAR(quote_from_bytes_doc,
