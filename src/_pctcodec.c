@@ -895,10 +895,32 @@ PyDoc_STRVAR(unquote_doc,
 "decoded with `encoding` and the `errors` handler; a '%' not followed by two\n"
 "hex digits is kept as it is.");
 
+/* f(s) with a short exact ASCII str, the most common call of unquote and
+ * unquote_plus: s itself when it holds nothing to decode, otherwise
+ * straight to the decoder with the default UTF-8 and 'replace'. Returns 0
+ * when the call is not of that form. */
+static int unquote_short(PyObject *const *args, Py_ssize_t nargs, PyObject *kw, int plus,
+                         PyObject **result)
+{
+    if (nargs != 1 || kw || !PyUnicode_CheckExact(args[0]) || !PyUnicode_IS_ASCII(args[0]))
+        return 0;
+    Py_ssize_t n = PyUnicode_GET_LENGTH(args[0]);
+    const uint8_t *p = PyUnicode_1BYTE_DATA(args[0]);
+    if (n > DIRECT_TEXT_MAX)
+        return 0;
+    Py_ssize_t i = 0;
+    while (i < n && p[i] != '%' && !(plus && p[i] == '+'))
+        i++;
+    *result = i == n ? Py_NewRef(args[0]) : unquote_utf8(p, n, plus, "replace");
+    return 1;
+}
+
 static PyObject *py_unquote(PyObject *module, PyObject *const *args, Py_ssize_t nargs, PyObject *kw)
 {
     static const argspec spec = {"unquote", UNQUOTE_ARGS, 3, 1, T_STR | T_BYTES, -1};
     PyObject *a[3], *r;
+    if (unquote_short(args, nargs, kw, 0, &r))
+        return r;
     if (!enter(module, &spec, args, nargs, kw, a, &r))
         return r;
     return unquote_any(get_state(module), a[0], a[1], a[2]);
@@ -913,6 +935,8 @@ static PyObject *py_unquote_plus(PyObject *module, PyObject *const *args, Py_ssi
 {
     static const argspec spec = {"unquote_plus", UNQUOTE_ARGS, 3, 1, T_STR, -1};
     PyObject *a[3], *r;
+    if (unquote_short(args, nargs, kw, 1, &r))
+        return r;
     if (!enter(module, &spec, args, nargs, kw, a, &r))
         return r;
     module_state *st = get_state(module);
