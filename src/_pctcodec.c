@@ -382,21 +382,26 @@ static PyObject *quote_text(module_state *st, PyObject *s, PyObject *safe, const
     resolve_safe(st, safe, dflt, &keep);
     Py_ssize_t n = PyUnicode_GET_LENGTH(s);
     const void *data = PyUnicode_DATA(s);
-    if (PyUnicode_IS_ASCII(s) && n <= SHORT_QUOTE_MAX) {
+    if (PyUnicode_KIND(s) == PyUnicode_1BYTE_KIND && n <= SHORT_QUOTE_MAX) {
         /* One pass, no sizing: an exact str with nothing to escape (nor,
          * with plus, a space to write as '+', even one `safe` keeps) is its
          * own result; otherwise the escaped text is written on the stack
-         * and copied into a str of its length. */
+         * (6 bytes at most per Latin-1 character) and copied into a str of
+         * its length. */
         const uint8_t *src = data;
-        Py_ssize_t i = 0;
-        while (i < n && pct_set_has(&keep, src[i]) && !(plus && src[i] == ' '))
-            i++;
-        if (i == n && PyUnicode_CheckExact(s))
-            return Py_NewRef(s);
+        int ascii = PyUnicode_IS_ASCII(s);
+        if (ascii) {
+            Py_ssize_t i = 0;
+            while (i < n && pct_set_has(&keep, src[i]) && !(plus && src[i] == ' '))
+                i++;
+            if (i == n && PyUnicode_CheckExact(s))
+                return Py_NewRef(s);
+        }
         if (plus)
             pct_set_add(&keep, ' ');
-        uint8_t out[3 * SHORT_QUOTE_MAX];
-        size_t len = pct_encode(src, (size_t)n, &keep, plus, out);
+        uint8_t out[6 * SHORT_QUOTE_MAX];
+        size_t len = ascii ? pct_encode(src, (size_t)n, &keep, plus, out)
+                           : pct_encode_ucs1(src, (size_t)n, &keep, plus, out);
         PyObject *r = PyUnicode_New((Py_ssize_t)len, 127);
         if (r)
             memcpy(PyUnicode_1BYTE_DATA(r), out, len);
