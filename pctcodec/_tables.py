@@ -37,8 +37,6 @@ from .batch import (
     unquote_plus_many,
 )
 
-CHUNK_ROWS = 32768
-
 # command: (batch function, single-value function, names of its options)
 FUNCTIONS = {
     "quote": (quote_many, quote, ("safe", "encoding", "errors")),
@@ -97,7 +95,12 @@ class Transform:
         except (ValueError, TypeError) as exc:  # UnicodeError is a ValueError
             if as_list is None:
                 as_list = values.to_pylist()
-            for index, value in enumerate(as_list):
+            # The batch error names the index in the chunk; the single-value
+            # function gives the message without it.
+            index = getattr(exc, "index", None)
+            suspects = [index] if isinstance(index, int) and 0 <= index < len(as_list) else []
+            for index in suspects + list(range(len(as_list))):
+                value = as_list[index]
                 if value is None:
                     continue
                 try:
@@ -137,7 +140,7 @@ class CsvDialect:
 
     def __init__(self, delimiter):
         self.delimiter = delimiter
-        self.needs_quotes = re.compile(b"[" + re.escape(delimiter) + rb'"\r\n]')
+        self.needs_quotes = re.compile(re.escape(delimiter) + rb'|["\r\n]')
 
     def fields(self, content):
         """The raw fields of a record (without its terminator), or None if a
@@ -382,9 +385,9 @@ def run(args, options, binary_stdout):
     delimiter = args.delimiter
     if delimiter is None:
         delimiter = "\t" if fmt == "tsv" else ","
+    if len(delimiter) != 1 or delimiter in '"\r\n':
+        raise TableError("--delimiter must be one character other than a quote or a line break")
     delimiter = delimiter.encode("utf-8")
-    if not delimiter or delimiter in (b'"', b"\r", b"\n"):
-        raise TableError("--delimiter must be a character other than a quote or a line break")
     if args.chunk_size < 1:
         raise TableError("--chunk-size must be at least 1")
     checking = args.command == "check"

@@ -120,13 +120,17 @@ def test_errors_exit_2_with_a_clear_message(tmp_path, capsysbinary):
     assert info.value.code == 2
 
 
-def test_failing_value_names_its_row_and_leaves_no_output(tmp_path, capsysbinary):
-    path = write(tmp_path, "id,t\n1,abc\n\n2,ok\n3,café\n".encode())
+@pytest.mark.parametrize("chunk", ["2", "100"])
+def test_failing_value_names_its_row_and_leaves_no_output(chunk, tmp_path, capsysbinary):
+    path = write(tmp_path, "id,t\n1,abc\n\n2,ok\n3,café\n4,thé\n".encode())
     out_path = tmp_path / "out.csv"
     status, _, err = run(["quote", "--encoding", "ascii", "--errors", "strict", "--column", "t",
-                          path, "-o", str(out_path), "--chunk-size", "2"], capsysbinary)
+                          path, "-o", str(out_path), "--chunk-size", chunk], capsysbinary)
     assert status == 1
-    assert err.startswith(f"pctcodec: {path}:3: ".encode())  # data row 3 (blank line not counted)
+    with pytest.raises(UnicodeEncodeError) as info:
+        quote("café", encoding="ascii", errors="strict")
+    # data row 3 (the blank line is not counted), with the single-value message
+    assert err == f"pctcodec: {path}:3: {info.value}\n".encode()
     assert not out_path.exists() and list(tmp_path.iterdir()) == [Path(path)]
 
 
