@@ -145,29 +145,24 @@ class CsvDialect:
     def fields(self, content):
         """The raw fields of a record (without its terminator), or None if a
         quoted field is still open at the end (it goes on on the next line).
-        Text after a closing quote, up to the next delimiter, is part of the
-        field, as is a quote inside an unquoted field."""
+        A field that starts with a quote ends at the first delimiter after an
+        even number of quotes; a quote inside an unquoted field is text."""
+        parts = content.split(self.delimiter)
         if b'"' not in content:
-            return content.split(self.delimiter)
-        delimiter, quoted = self.delimiter, self.QUOTED
+            return parts
         fields = []
-        pos, end = 0, len(content)
-        while True:
-            if content.startswith(b'"', pos):
-                match = quoted.match(content, pos)
-                if match is None:
-                    return None
-                stop = match.end()
-                if stop < end and not content.startswith(delimiter, stop):
-                    stop = content.find(delimiter, stop)
-            else:
-                stop = content.find(delimiter, pos)
-            if stop < 0:
-                stop = end
-            fields.append(content[pos:stop])
-            if stop >= end:
-                return fields
-            pos = stop + len(delimiter)
+        i, n = 0, len(parts)
+        while i < n:
+            part = parts[i]
+            i += 1
+            if part.startswith(b'"'):
+                while part.count(b'"') % 2:
+                    if i == n:
+                        return None
+                    part += self.delimiter + parts[i]
+                    i += 1
+            fields.append(part)
+        return fields
 
     def records(self, infile):
         """(fields, terminator, size in bytes) per record; fields is None for
