@@ -267,7 +267,8 @@ def test_parquet_without_pyarrow(tmp_path, monkeypatch, capsysbinary):
 FIELD_TEXT = st.text(alphabet=st.sampled_from(list('ab %2Fé,"\r\n;')), max_size=8)
 
 
-@settings(deadline=None)
+# Each example runs the command on a file: a fifth of the profile's examples.
+@settings(deadline=None, max_examples=max(10, settings.default.max_examples // 5))
 @given(records=st.lists(st.lists(FIELD_TEXT, min_size=3, max_size=3), max_size=6),
        crlf=st.booleans(), chunk=st.integers(1, 4))
 def test_any_csv_round_trips(records, crlf, chunk):
