@@ -24,27 +24,18 @@ import re
 import sys
 import tempfile
 
-from . import PercentEncodingError, check, normalize, quote, quote_plus, requote, unquote, unquote_plus
+from . import PercentEncodingError, batch, check, normalize, quote, quote_plus, requote, unquote, unquote_plus
 from ._progress import Progress
 from .cli import TABLE_FORMATS, escape_undecoded, split_line
-from .batch import (
-    check_many,
-    normalize_many,
-    quote_many,
-    quote_plus_many,
-    requote_many,
-    unquote_many,
-    unquote_plus_many,
-)
 
 # command: (batch function, single-value function, names of its options)
 FUNCTIONS = {
-    "quote": (quote_many, quote, ("safe", "encoding", "errors")),
-    "quote-plus": (quote_plus_many, quote_plus, ("safe", "encoding", "errors")),
-    "unquote": (unquote_many, unquote, ("encoding", "errors")),
-    "unquote-plus": (unquote_plus_many, unquote_plus, ("encoding", "errors")),
-    "requote": (requote_many, requote, ()),
-    "normalize": (normalize_many, normalize, ("sort_query", "drop_fragment")),
+    "quote": (batch.quote_many, quote, ("safe", "encoding", "errors")),
+    "quote-plus": (batch.quote_plus_many, quote_plus, ("safe", "encoding", "errors")),
+    "unquote": (batch.unquote_many, unquote, ("encoding", "errors")),
+    "unquote-plus": (batch.unquote_plus_many, unquote_plus, ("encoding", "errors")),
+    "requote": (batch.requote_many, requote, ()),
+    "normalize": (batch.normalize_many, normalize, ("sort_query", "drop_fragment")),
 }
 
 
@@ -112,7 +103,7 @@ class Transform:
     def report(self, values, first_row):
         """``ROW:POSITION: message`` lines for the values that are not valid URIs."""
         lines = []
-        positions = check_many(values, threads=self.threads)
+        positions = batch.check_many(values, threads=self.threads)
         if not isinstance(positions, list):  # Arrow in, Arrow out
             positions = positions.to_pylist()
         for index, position in enumerate(positions):
