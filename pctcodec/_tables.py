@@ -309,16 +309,16 @@ def _parquet(transform, path, out, column, chunk_rows, progress):
         writer = pq.ParquetWriter(out, schema, **options)
     row = 0
     try:
-        for batch in source.iter_batches(batch_size=chunk_rows):
-            values = batch.column(index)
+        for chunk in source.iter_batches(batch_size=chunk_rows):
+            values = chunk.column(index)
             if checking:
                 out.write(transform.report(values, row + 1))
             else:
-                arrays = list(batch.columns)
+                arrays = list(chunk.columns)
                 arrays[index] = transform.arrow(values, row + 1)
                 writer.write_batch(pa.RecordBatch.from_arrays(arrays, schema=schema))
-            row += batch.num_rows
-            progress.update(batch.num_rows)
+            row += chunk.num_rows
+            progress.update(chunk.num_rows)
     finally:
         if writer is not None:
             writer.close()
