@@ -105,7 +105,39 @@ def _check_threads(threads):
     return threads
 
 
-# ---------------------------------------------------------------- per value
+# ---------------------------------------------------------------- engines
+
+# The operation codes of the C engine (src/_pctcodec_batch.c).
+_OPS = {
+    "quote_many": 0,
+    "quote_plus_many": 1,
+    "unquote_many": 2,
+    "unquote_plus_many": 3,
+    "requote_many": 4,
+    "normalize_many": 5,
+    "check_many": 6,
+}
+
+# "c": lists, tuples and Arrow arrays go through the C engine, which calls
+# the single-value function only for rows it cannot do itself. "python": the
+# plain loops below over the single-value functions (the reference the tests
+# compare the C engine with; also what runs when the C engine is absent).
+_ENGINE = "c" if hasattr(_pctcodec, "_many_arrow") else "python"
+
+
+class _Op:
+    """One batch call: its name, the single-value function with the options
+    bound, and the options as the C engine takes them."""
+
+    __slots__ = ("name", "func", "c_args", "check", "threads")
+
+    def __init__(self, name, func, threads, safe=None, encoding=None, errors=None, opts=0):
+        self.name = name
+        self.func = func
+        self.check = name == "check_many"
+        self.threads = _check_threads(threads)
+        self.c_args = (_OPS[name], func, safe, encoding, errors, opts)
+
 
 def _check_position(s):
     try:
@@ -115,13 +147,13 @@ def _check_position(s):
     return None
 
 
-def _map_values(fname, func, values, missing=None):
-    """func over an iterable of str; None (or what `missing` accepts) kept."""
+def _map_values(op, values, base=0):
+    """The reference loop: op.func over str values, None kept."""
     out = []
     append = out.append
-    index = 0
-    for index, value in enumerate(values):
-        if type(value) is str or isinstance(value, str):
+    func = op.func
+    for index, value in enumerate(values, base):
+        if isinstance(value, str):
             try:
                 append(func(value))
             except Exception as exc:
@@ -129,21 +161,45 @@ def _map_values(fname, func, values, missing=None):
                 if new is exc:
                     raise
                 raise new from exc
-        elif value is None or (missing is not None and missing(value)):
-            append(value)
+        elif value is None:
+            append(None)
         else:
-            raise _not_str(fname, index, value)
+            raise _not_str(op.name, index, value)
     return out
+
+
+def _map_list(op, values):
+    """A list or tuple of str or None -> a list."""
+    if _ENGINE == "c":
+        return _pctcodec._many_list(values, *op.c_args)
+    return _map_values(op, values)
 
 
 # ---------------------------------------------------------------- Arrow
 
-_ARROW_STRING_TYPES = ("string", "large_string", "string_view")
+class _ArrowResult:
+    """A result array for consumers of the Arrow PyCapsule interface, when
+    pyarrow is not installed: ``__arrow_c_array__`` hands it over once."""
+
+    __slots__ = ("_capsules",)
+
+    def __init__(self, capsules):
+        self._capsules = capsules
+
+    def __arrow_c_array__(self, requested_schema=None):
+        capsules, self._capsules = self._capsules, None
+        if capsules is None:
+            raise ValueError("this Arrow array has already been exported")
+        return capsules
 
 
-def _pyarrow():
-    import pyarrow
-
+def _pyarrow(required=True):
+    try:
+        import pyarrow
+    except ImportError:
+        if required:
+            raise
+        return None
     return pyarrow
 
 
@@ -159,26 +215,32 @@ def _arrow_type_name(pa, typ):
     return None
 
 
-def _map_arrow_array(pa, fname, func, arr, check):
+def _check_arrow_type(pa, op, typ):
+    if _arrow_type_name(pa, typ) is None:
+        raise TypeError("%s() needs a column of strings, not Arrow type %s" % (op.name, typ))
+
+
+def _map_arrow_array(pa, op, arr, base=0):
     """One pyarrow Array in, one out (same type; int64 for check)."""
-    kind = _arrow_type_name(pa, arr.type)
-    if kind is None:
-        raise TypeError("%s() needs a column of strings, not Arrow type %s" % (fname, arr.type))
-    out = _map_values(fname, func, arr.to_pylist())
-    if check:
+    _check_arrow_type(pa, op, arr.type)
+    if _ENGINE == "c":
+        capsules = _pctcodec._many_arrow(arr.__arrow_c_array__(), *op.c_args, op.threads, base)
+        return pa.Array._import_from_c_capsule(*capsules)
+    out = _map_values(op, arr.to_pylist(), base)
+    if op.check:
         return pa.array(out, type=pa.int64())
     try:
         return pa.array(out, type=arr.type)
     except UnicodeEncodeError:
-        _raise_unstorable(out)
+        _raise_unstorable(out, base)
         raise
 
 
-def _raise_unstorable(out):
+def _raise_unstorable(out, base):
     """A result with lone surrogates (errors='surrogateescape' ...) has no
     UTF-8 form and cannot be stored in an Arrow string: raise the
     UnicodeEncodeError encoding it gives, naming its index."""
-    for index, value in enumerate(out):
+    for index, value in enumerate(out, base):
         if value is not None:
             try:
                 value.encode("utf-8")
@@ -186,46 +248,33 @@ def _raise_unstorable(out):
                 raise _indexed(exc, index) from None
 
 
-def _map_arrow(fname, func, values, check):
+def _map_arrow(op, values):
+    """A pyarrow Array or ChunkedArray in, the same kind out."""
     pa = _pyarrow()
     if isinstance(values, pa.ChunkedArray):
-        out_type = pa.int64() if check else values.type
+        _check_arrow_type(pa, op, values.type)
         chunks = []
-        offset = 0
+        base = 0
         for chunk in values.chunks:
-            try:
-                chunks.append(_map_arrow_array(pa, fname, func, chunk, check))
-            except Exception as exc:
-                # The index in the whole column, not in the chunk.
-                _shift_index(exc, offset)
-                raise
-            offset += len(chunk)
-        if _arrow_type_name(pa, values.type) is None:
-            raise TypeError("%s() needs a column of strings, not Arrow type %s" % (fname, values.type))
-        return pa.chunked_array(chunks, type=out_type)
-    return _map_arrow_array(pa, fname, func, values, check)
+            chunks.append(_map_arrow_array(pa, op, chunk, base))
+            base += len(chunk)
+        return pa.chunked_array(chunks, type=pa.int64() if op.check else values.type)
+    return _map_arrow_array(pa, op, values)
 
 
-def _shift_index(exc, offset):
-    if offset and isinstance(getattr(exc, "index", None), int):
-        old = exc.index
-        exc.index = old + offset
-        old_text, new_text = "at index %d" % old, "at index %d" % exc.index
-        if exc.args and isinstance(exc.args[0], str):
-            exc.args = (exc.args[0].replace(old_text, new_text, 1),) + exc.args[1:]
-        notes = getattr(exc, "__notes__", None)
-        if notes:
-            notes[-1] = notes[-1].replace(old_text, new_text, 1)
-        if isinstance(exc, (UnicodeEncodeError, UnicodeDecodeError, UnicodeTranslateError)):
-            exc.reason = exc.reason.replace(old_text, new_text, 1)
-
-
-def _from_capsule(values):
-    """A pyarrow array from any Arrow PyCapsule producer."""
-    pa = _pyarrow()
-    if hasattr(values, "__arrow_c_array__"):
-        return pa.array(values)
-    return pa.chunked_array(values)
+def _map_capsule(op, values):
+    """Any other Arrow PyCapsule producer: a pyarrow array (a ChunkedArray for
+    a stream) when pyarrow is installed, else an ``__arrow_c_array__`` object."""
+    stream = not hasattr(values, "__arrow_c_array__")
+    pa = _pyarrow(required=_ENGINE != "c")
+    if _ENGINE != "c":
+        return _map_arrow(op, pa.chunked_array(values) if stream else pa.array(values))
+    source = values.__arrow_c_stream__() if stream else values.__arrow_c_array__()
+    capsules = _pctcodec._many_arrow(source, *op.c_args, op.threads, 0)
+    if pa is None:
+        return _ArrowResult(capsules)
+    out = pa.Array._import_from_c_capsule(*capsules)
+    return pa.chunked_array([out]) if stream else out
 
 
 # ---------------------------------------------------------------- pandas, polars
@@ -235,78 +284,75 @@ def _module_type(module, name):
     return getattr(mod, name, None) if mod is not None else None
 
 
-def _map_pandas(fname, func, series, check):
+def _map_pandas(op, series):
     import pandas as pd
 
     dtype = series.dtype
     from_arrow = getattr(dtype, "__from_arrow__", None)
-    arrow_backed = from_arrow is not None and getattr(dtype, "storage", "pyarrow") == "pyarrow"
-    if arrow_backed:
-        column = series.array.__arrow_array__()
-        out = _map_arrow(fname, func, column, check)
-        data = (pd.Int64Dtype().__from_arrow__ if check else from_arrow)(out)
+    if from_arrow is not None and getattr(dtype, "storage", "pyarrow") == "pyarrow":
+        out = _map_arrow(op, series.array.__arrow_array__())
+        data = (pd.Int64Dtype().__from_arrow__ if op.check else from_arrow)(out)
         return pd.Series(data, index=series.index, name=series.name, copy=False)
-    out = _map_values(fname, func, series.tolist(), missing=_pandas_missing(pd))
-    if check:
+    # Object (or Python-backed) values: missing ones (None, NaN, NA) are kept.
+    values = series.tolist()
+    missing = series.isna().tolist()
+    if any(missing):
+        kept = values
+        values = [None if m else v for v, m in zip(values, missing)]
+    out = _map_list(op, values)
+    if op.check:
+        out = [pd.NA if v is None else v for v in out]
         dtype = "Int64"
-        out = [pd.NA if v is None or _pandas_missing(pd)(v) else v for v in out]
+    elif any(missing):
+        out = [k if m else v for v, k, m in zip(out, kept, missing)]
     return pd.Series(out, index=series.index, name=series.name, dtype=dtype)
 
 
-def _pandas_missing(pd):
-    def missing(value):
-        try:
-            return bool(pd.isna(value))
-        except (TypeError, ValueError):
-            return False
-
-    return missing
-
-
-def _map_polars(fname, func, series, check):
+def _map_polars(op, series):
     import polars as pl
 
-    if series.dtype == pl.Null:
-        column = _pyarrow().nulls(len(series), type=_pyarrow().large_string())
-    elif series.dtype != pl.String:
-        raise TypeError("%s() needs a column of strings, not polars dtype %s" % (fname, series.dtype))
-    else:
-        column = series.to_arrow()
-    out = _map_arrow(fname, func, column, check)
-    return pl.Series(series.name, out)
+    if series.dtype != pl.String and series.dtype != pl.Null:
+        raise TypeError("%s() needs a column of strings, not polars dtype %s" % (op.name, series.dtype))
+    if _ENGINE == "c":
+        capsules = _pctcodec._many_arrow(series.__arrow_c_stream__(), *op.c_args, op.threads, 0)
+        return pl.Series(series.name, _ArrowResult(capsules)).alias(series.name)
+    pa = _pyarrow()
+    column = series.to_arrow()
+    if pa.types.is_null(column.type):
+        column = pa.nulls(len(series), type=pa.large_string())
+    return pl.Series(series.name, _map_arrow(op, column))
 
 
 # ---------------------------------------------------------------- dispatch
 
-def _run(fname, func, values, threads, check=False):
-    _check_threads(threads)
+def _run(op, values):
     if isinstance(values, (str, bytes, bytearray)):
         raise TypeError(
             "%s() expects an iterable of str, not a single %.200s"
-            % (fname, type(values).__name__)
+            % (op.name, type(values).__name__)
         )
     if type(values) is list or type(values) is tuple:
-        return _map_values(fname, func, values)
+        return _map_list(op, values)
     pd_series = _module_type("pandas", "Series")
     if pd_series is not None and isinstance(values, pd_series):
-        return _map_pandas(fname, func, values, check)
+        return _map_pandas(op, values)
     pl_series = _module_type("polars", "Series")
     if pl_series is not None and isinstance(values, pl_series):
-        return _map_polars(fname, func, values, check)
+        return _map_polars(op, values)
     pa_array = _module_type("pyarrow", "Array")
     pa_chunked = _module_type("pyarrow", "ChunkedArray")
     if pa_array is not None and isinstance(values, (pa_array, pa_chunked)):
-        return _map_arrow(fname, func, values, check)
+        return _map_arrow(op, values)
     if hasattr(values, "__arrow_c_array__") or hasattr(values, "__arrow_c_stream__"):
-        return _map_arrow(fname, func, _from_capsule(values), check)
+        return _map_capsule(op, values)
     try:
         iterator = iter(values)
     except TypeError:
         raise TypeError(
             "%s() expects an iterable of str or an Arrow array, not %.200s"
-            % (fname, type(values).__name__)
+            % (op.name, type(values).__name__)
         ) from None
-    return _map_values(fname, func, iterator)
+    return _map_list(op, list(iterator))
 
 
 # ---------------------------------------------------------------- public API
@@ -314,43 +360,52 @@ def _run(fname, func, values, threads, check=False):
 def quote_many(values, safe="/", encoding=None, errors=None, *, threads=None):
     """quote() over every value; see the module documentation."""
     quote = _pctcodec.quote
-    return _run("quote_many", lambda s: quote(s, safe, encoding, errors), values, threads)
+    op = _Op("quote_many", lambda s: quote(s, safe, encoding, errors), threads, safe, encoding, errors)
+    return _run(op, values)
 
 
 def quote_plus_many(values, safe="", encoding=None, errors=None, *, threads=None):
     """quote_plus() over every value; see the module documentation."""
     quote_plus = _pctcodec.quote_plus
-    return _run("quote_plus_many", lambda s: quote_plus(s, safe, encoding, errors), values, threads)
+    op = _Op("quote_plus_many", lambda s: quote_plus(s, safe, encoding, errors), threads, safe,
+             encoding, errors)
+    return _run(op, values)
 
 
 def unquote_many(values, encoding="utf-8", errors="replace", *, threads=None):
     """unquote() over every value; see the module documentation."""
     unquote = _pctcodec.unquote
-    return _run("unquote_many", lambda s: unquote(s, encoding, errors), values, threads)
+    op = _Op("unquote_many", lambda s: unquote(s, encoding, errors), threads, None, encoding, errors)
+    return _run(op, values)
 
 
 def unquote_plus_many(values, encoding="utf-8", errors="replace", *, threads=None):
     """unquote_plus() over every value; see the module documentation."""
     unquote_plus = _pctcodec.unquote_plus
-    return _run("unquote_plus_many", lambda s: unquote_plus(s, encoding, errors), values, threads)
+    op = _Op("unquote_plus_many", lambda s: unquote_plus(s, encoding, errors), threads, None,
+             encoding, errors)
+    return _run(op, values)
 
 
 def requote_many(values, *, threads=None):
     """requote() over every value; see the module documentation."""
-    return _run("requote_many", _pctcodec.requote, values, threads)
+    return _run(_Op("requote_many", _pctcodec.requote, threads), values)
 
 
 def normalize_many(values, *, sort_query=False, drop_fragment=False, threads=None):
     """normalize() over every value; see the module documentation."""
     normalize = _pctcodec.normalize
-    return _run(
+    sort_query = bool(sort_query)
+    drop_fragment = bool(drop_fragment)
+    op = _Op(
         "normalize_many",
         lambda s: normalize(s, sort_query=sort_query, drop_fragment=drop_fragment),
-        values,
         threads,
+        opts=sort_query | drop_fragment << 1,
     )
+    return _run(op, values)
 
 
 def check_many(values, *, threads=None):
     """Per value the position of check()'s first offence, or None when valid."""
-    return _run("check_many", _check_position, values, threads, check=True)
+    return _run(_Op("check_many", _check_position, threads), values)

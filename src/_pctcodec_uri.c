@@ -67,9 +67,7 @@ static PyObject *ascii_result(PyObject *s, const utf8_text *t, const uint8_t *bu
     return out;
 }
 
-/* An attribute of a Python module of the package, fetched once and then kept
- * on this module as `cached` (a module attribute, so per interpreter). */
-static PyObject *package_attr(PyObject *module, const char *cached, const char *modname,
+PyObject *package_attr(PyObject *module, const char *cached, const char *modname,
                               const char *name)
 {
     PyObject *dict = PyModule_GetDict(module); /* borrowed */

@@ -82,3 +82,14 @@ def first_unstorable(results):
             except UnicodeEncodeError:
                 return i
     return None
+
+
+def engines(request_param):
+    """Sets pctcodec.batch's engine ("c" or "python") for a test module; the
+    old one is restored by the generator's end."""
+    import pctcodec.batch as batch
+
+    old = batch._ENGINE
+    batch._ENGINE = request_param
+    yield request_param
+    batch._ENGINE = old

@@ -8,7 +8,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import pctcodec
-from _batch_cases import CASE_IDS, CASES, SAMPLE, check_position, expected, first_unstorable
+from _batch_cases import CASE_IDS, CASES, SAMPLE, check_position, engines, expected, first_unstorable
 from _strategies import clean_texts
 
 pa = pytest.importorskip("pyarrow")
@@ -16,6 +16,13 @@ pa = pytest.importorskip("pyarrow")
 ARROW_TYPES = {"string": pa.string(), "large_string": pa.large_string()}
 if hasattr(pa, "string_view"):
     ARROW_TYPES["string_view"] = pa.string_view()
+
+
+@pytest.fixture(autouse=True, scope="module", params=["c", "python"])
+def engine(request):
+    """Every test runs on the C engine and on the pure-Python reference."""
+    yield from engines(request.param)
+
 
 WITH_NONE = [None] + SAMPLE[:7] + [None, None] + SAMPLE[7:] + [None]
 

@@ -1,0 +1,869 @@
+/* CPython binding of the batch engine (src/core/pct_batch.c): the work of
+ * quote_many ... check_many (pctcodec/batch.py) on a list or tuple of str,
+ * and on Arrow arrays and streams through the Arrow C data interface.
+ *
+ * Arrow input is read in place (offsets or views, data buffers) and the
+ * result is written to malloc'd buffers that the ArrowArray's release
+ * callback frees: no Python object per value. The rows run with the GIL
+ * released, split over `threads` threads; a row the core cannot finish
+ * (IDNA, an error handler only Python has) calls the single-value function
+ * with the GIL taken for that row. Any error names the row's index and no
+ * result is returned.
+ */
+#include <stdlib.h>
+#include <string.h>
+#ifndef _WIN32
+#include <pthread.h>
+#endif
+
+#include "_pctcodec.h"
+#include "arrow_c.h"
+#include "pct_batch.h"
+#include "pct_uri.h"
+
+/* Operation codes, as pctcodec/batch.py passes them. */
+enum { OP_QUOTE, OP_QUOTE_PLUS, OP_UNQUOTE, OP_UNQUOTE_PLUS, OP_REQUOTE, OP_NORMALIZE, OP_CHECK, N_OPS };
+static const char *const OP_NAMES[N_OPS] = {"quote_many",   "quote_plus_many", "unquote_many",
+                                            "unquote_plus_many", "requote_many", "normalize_many",
+                                            "check_many"};
+
+/* normalize_many's options, as batch.py packs them. */
+#define OPT_SORT_QUERY 1
+#define OPT_DROP_FRAGMENT 2
+
+/* More threads than this are not started. */
+#define MAX_THREADS 256
+
+/* Row outcomes beyond pct_status and PCT_ROW_CALLER. */
+#define ROW_PYTHON_ERROR 101 /* the exception is kept with the row */
+#define ROW_MALFORMED 102    /* the Arrow array breaks its own layout */
+
+typedef struct {
+    int code;         /* OP_* */
+    pct_batch_spec spec;
+    int all_python;   /* every row goes through func */
+    PyObject *func;   /* the single-value function (borrowed) */
+} batch_op;
+
+/* The arguments shared by both entry points: op, func, safe, encoding,
+ * errors, opts. */
+#define N_OP_ARGS 6
+
+static int setup_op(PyObject *module, PyObject *const *a, batch_op *op)
+{
+    long code = PyLong_AsLong(a[0]);
+    if (code == -1 && PyErr_Occurred())
+        return -1;
+    long opts = PyLong_AsLong(a[5]);
+    if (opts == -1 && PyErr_Occurred())
+        return -1;
+    if (code < 0 || code >= N_OPS || !PyCallable_Check(a[1])) {
+        PyErr_SetString(PyExc_ValueError, "bad batch operation");
+        return -1;
+    }
+    memset(&op->spec, 0, sizeof op->spec);
+    op->code = (int)code;
+    op->func = a[1];
+    op->all_python = 0;
+    PyObject *safe = a[2], *encoding = a[3], *errors = a[4];
+    const char *handler;
+    switch (code) {
+    case OP_QUOTE:
+    case OP_QUOTE_PLUS:
+        op->spec.op = PCT_BATCH_QUOTE;
+        op->spec.plus = code == OP_QUOTE_PLUS;
+        op->all_python = !batch_quote_set(module, safe, encoding, errors, op->spec.plus, &op->spec.keep);
+        break;
+    case OP_UNQUOTE:
+    case OP_UNQUOTE_PLUS:
+        op->spec.op = PCT_BATCH_UNQUOTE;
+        op->spec.plus = code == OP_UNQUOTE_PLUS;
+        handler = batch_unquote_errors(encoding, errors);
+        op->all_python = handler == NULL;
+        op->spec.malformed = !handler                       ? PCT_BATCH_CALLER
+                             : strcmp(handler, "replace") == 0 ? PCT_BATCH_REPLACE
+                             : strcmp(handler, "ignore") == 0  ? PCT_BATCH_IGNORE
+                                                                : PCT_BATCH_CALLER;
+        break;
+    case OP_REQUOTE:
+        op->spec.op = PCT_BATCH_REQUOTE;
+        break;
+    case OP_NORMALIZE:
+        op->spec.op = PCT_BATCH_NORMALIZE;
+        op->spec.flags = PCT_URI_NORMALIZE | (opts & OPT_SORT_QUERY ? PCT_URI_SORT_QUERY : 0)
+                         | (opts & OPT_DROP_FRAGMENT ? PCT_URI_DROP_FRAGMENT : 0);
+        break;
+    default:
+        op->spec.op = PCT_BATCH_CHECK;
+        break;
+    }
+    return 0;
+}
+
+/* Replaces the raised exception by the one pctcodec.batch._indexed makes of
+ * it for the value at `index`, raised from the original when it is new. */
+static PyObject *raise_at(PyObject *module, Py_ssize_t index)
+{
+    PyObject *exc = PyErr_GetRaisedException_compat();
+    if (!exc)
+        return NULL;
+    PyObject *indexed = package_attr(module, "_batch_indexed", "pctcodec.batch", "_indexed");
+    PyObject *r = indexed ? PyObject_CallFunction(indexed, "On", exc, index) : NULL;
+    Py_XDECREF(indexed);
+    if (!r) {
+        Py_DECREF(exc);
+        return NULL;
+    }
+    if (r != exc) {
+        Py_INCREF(exc);
+        PyException_SetContext(r, exc); /* both steal a reference */
+        PyException_SetCause(r, exc);
+    } else {
+        Py_DECREF(exc);
+    }
+    PyErr_SetRaisedException_compat(r);
+    return NULL;
+}
+
+static void raise_status(int status)
+{
+    if (status == PCT_ERR_NO_MEMORY)
+        PyErr_NoMemory();
+    else if (status == PCT_ERR_TOO_LARGE)
+        too_long();
+    else
+        PyErr_SetString(PyExc_ValueError, "malformed Arrow array: an offset or view is out of range");
+}
+
+/* ---------------------------------------------------------------------------
+ * Lists and tuples of str.
+ */
+
+/* The row's result in out (or position) as a Python object. */
+static PyObject *row_object(const batch_op *op, const pct_out *out, int64_t position)
+{
+    if (op->code == OP_CHECK)
+        return position < 0 ? Py_NewRef(Py_None) : PyLong_FromLongLong(position);
+    if (op->spec.op == PCT_BATCH_UNQUOTE)
+        return PyUnicode_DecodeUTF8((const char *)out->data, (Py_ssize_t)out->len, "strict");
+    PyObject *s = PyUnicode_New((Py_ssize_t)out->len, 127);
+    if (s && out->len)
+        memcpy(PyUnicode_1BYTE_DATA(s), out->data, out->len);
+    return s;
+}
+
+/* The result for one exact str, through the core when it can. */
+static PyObject *str_row(const batch_op *op, PyObject *item, pct_out *out)
+{
+    const uint8_t *p;
+    size_t n;
+    PyObject *owner = NULL;
+    if (op->all_python)
+        return PyObject_CallOneArg(op->func, item);
+    if (PyUnicode_IS_ASCII(item)) {
+        p = PyUnicode_1BYTE_DATA(item);
+        n = (size_t)PyUnicode_GET_LENGTH(item);
+    } else {
+        /* a temporary UTF-8 copy (not cached on the str) */
+        if (!(owner = PyUnicode_AsUTF8String(item))) {
+            if (!PyErr_ExceptionMatches(PyExc_UnicodeEncodeError))
+                return NULL;
+            PyErr_Clear(); /* lone surrogates: the single-value function decides */
+            return PyObject_CallOneArg(op->func, item);
+        }
+        p = (const uint8_t *)PyBytes_AS_STRING(owner);
+        n = (size_t)PyBytes_GET_SIZE(owner);
+    }
+    int64_t position = -1;
+    out->len = 0;
+    int rc = pct_batch_row(&op->spec, p, n, out, (size_t)PY_SSIZE_T_MAX, &position);
+    PyObject *r;
+    if (rc == PCT_ROW_CALLER)
+        r = PyObject_CallOneArg(op->func, item);
+    else if (rc != PCT_OK)
+        r = (raise_status(rc), NULL);
+    else
+        r = row_object(op, out, position);
+    Py_XDECREF(owner);
+    return r;
+}
+
+PyDoc_STRVAR(many_list_doc,
+"_many_list($module, values, op, func, safe, encoding, errors, opts, /)\n--\n\n"
+"The batch operation `op` over a list or tuple of str or None (see\n"
+"pctcodec/batch.py); `func` is the single-value function.");
+
+static PyObject *py_many_list(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs != 1 + N_OP_ARGS) {
+        PyErr_SetString(PyExc_TypeError, "_many_list() takes 7 arguments");
+        return NULL;
+    }
+    batch_op op;
+    if (setup_op(module, args + 1, &op) < 0)
+        return NULL;
+    PyObject *values = args[0];
+    if (!PyList_CheckExact(values) && !PyTuple_CheckExact(values)) {
+        PyErr_SetString(PyExc_TypeError, "_many_list() needs a list or a tuple");
+        return NULL;
+    }
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(values);
+    PyObject *result = PyList_New(n);
+    if (!result)
+        return NULL;
+    pct_out out;
+    pct_out_init(&out);
+    Py_ssize_t i;
+    /* func may change a list: its current length bounds every step */
+    for (i = 0; i < n && i < PySequence_Fast_GET_SIZE(values); i++) {
+        PyObject *item = Py_NewRef(PySequence_Fast_GET_ITEM(values, i));
+        PyObject *r;
+        if (item == Py_None) {
+            r = Py_NewRef(Py_None);
+        } else if (!PyUnicode_Check(item)) {
+            PyErr_Format(PyExc_TypeError, "%s() value at index %zd must be str or None, not %.200s",
+                         OP_NAMES[op.code], i, Py_TYPE(item)->tp_name);
+            Py_DECREF(item);
+            goto fail;
+        } else if (PyUnicode_CheckExact(item)) {
+            r = str_row(&op, item, &out);
+        } else {
+            r = PyObject_CallOneArg(op.func, item); /* a subclass: its own methods may count */
+        }
+        Py_DECREF(item);
+        if (!r) {
+            raise_at(module, i);
+            goto fail;
+        }
+        PyList_SET_ITEM(result, i, r);
+    }
+    pct_out_free(&out);
+    if (i < n && PyList_SetSlice(result, i, n, NULL) < 0)
+        Py_CLEAR(result);
+    return result;
+fail:
+    pct_out_free(&out);
+    /* the slots not yet filled are NULL, which list dealloc skips */
+    Py_DECREF(result);
+    return NULL;
+}
+
+/* ---------------------------------------------------------------------------
+ * Arrow input: a string ("u"), large_string ("U"), string_view ("vu") or
+ * null ("n") array, read in place.
+ */
+typedef struct {
+    char kind; /* 'u', 'U', 'v' or 'n' */
+    int64_t length, offset;
+    const uint8_t *validity;  /* NULL: no nulls */
+    const void *index;        /* int32 or int64 offsets, or 16-byte views */
+    const uint8_t *const *data; /* the data buffer ('u', 'U') or the variadic buffers ('v') */
+    int64_t ndata;
+} in_array;
+
+static const uint8_t EMPTY[1] = {0};
+
+/* The kind of a schema's format; 0 (TypeError raised) for any other. */
+static char schema_kind(const struct ArrowSchema *schema, const char *fname)
+{
+    const char *f = schema->format ? schema->format : "";
+    char kind = strcmp(f, "u") == 0 ? 'u' : strcmp(f, "U") == 0 ? 'U' : strcmp(f, "vu") == 0 ? 'v'
+              : strcmp(f, "n") == 0 ? 'n' : 0;
+    if (!kind || schema->dictionary || schema->n_children) {
+        PyErr_Format(PyExc_TypeError, "%s() needs a column of strings, not Arrow format '%.50s'%s",
+                     fname, f, schema->dictionary ? " (dictionary-encoded)" : "");
+        return 0;
+    }
+    return kind;
+}
+
+static int in_array_init(in_array *a, char kind, const struct ArrowArray *arr)
+{
+    a->kind = kind;
+    a->length = arr->length;
+    a->offset = arr->offset;
+    a->ndata = 0;
+    a->validity = NULL;
+    int64_t need = kind == 'n' ? 0 : 3; /* 'v': validity, views, sizes (+ variadic) */
+    if (arr->length < 0 || arr->offset < 0 || arr->n_buffers < need
+        || (kind == 'v' && arr->n_buffers > ((int64_t)1 << 31))) {
+        PyErr_SetString(PyExc_ValueError, "malformed Arrow array: bad length, offset or buffers");
+        return -1;
+    }
+    if (kind == 'n' || arr->length == 0)
+        return 0;
+    if (arr->null_count != 0)
+        a->validity = arr->buffers[0];
+    a->index = arr->buffers[1];
+    a->data = (const uint8_t *const *)(arr->buffers + 2);
+    a->ndata = kind == 'v' ? arr->n_buffers - 3 : 1;
+    if (!a->index) {
+        PyErr_SetString(PyExc_ValueError, "malformed Arrow array: no offsets or views");
+        return -1;
+    }
+    return 0;
+}
+
+/* Row i of a: 0 when null, 1 with its bytes in *p, *n, -1 when malformed. */
+static inline int in_row(const in_array *a, int64_t i, const uint8_t **p, size_t *n)
+{
+    int64_t j = a->offset + i;
+    if (a->kind == 'n')
+        return 0;
+    if (a->validity && !((a->validity[j >> 3] >> (j & 7)) & 1))
+        return 0;
+    const uint8_t *base;
+    int64_t start, end;
+    if (a->kind == 'u') {
+        const int32_t *o = a->index;
+        start = o[j];
+        end = o[j + 1];
+        base = a->data[0];
+    } else if (a->kind == 'U') {
+        const int64_t *o = a->index;
+        start = o[j];
+        end = o[j + 1];
+        base = a->data[0];
+    } else {
+        const uint8_t *view = (const uint8_t *)a->index + 16 * j;
+        int32_t len, buf, off;
+        memcpy(&len, view, 4);
+        if (len < 0)
+            return -1;
+        *n = (size_t)len;
+        if (len <= 12) {
+            *p = view + 4;
+            return 1;
+        }
+        memcpy(&buf, view + 8, 4);
+        memcpy(&off, view + 12, 4);
+        if (buf < 0 || buf >= a->ndata || off < 0 || !a->data[buf])
+            return -1;
+        *p = a->data[buf] + off;
+        return 1;
+    }
+    if (start < 0 || end < start)
+        return -1;
+    *n = (size_t)(end - start);
+    *p = base ? base + start : (end == start ? EMPTY : NULL);
+    return *p ? 1 : -1;
+}
+
+/* ---------------------------------------------------------------------------
+ * Pieces: consecutive rows of one input array, run by one thread into their
+ * own buffer.
+ */
+typedef struct {
+    const batch_op *op;
+    const in_array *in;
+    size_t limit;       /* the most bytes out may hold */
+    int64_t start, rows;
+    int64_t *ends;      /* per row: its end in out.data; CHECK: its position or -1 */
+    uint8_t *valid;     /* per row one bit: the result is not null */
+    pct_out out;
+    int status;         /* PCT_OK or the failing row's outcome */
+    int64_t err_row;    /* that row, from start */
+    PyObject *exc;      /* ROW_PYTHON_ERROR: the exception */
+    PyThreadState *ts;  /* this thread's state while the GIL is released */
+    PyGILState_STATE gil;
+    int own_ts;         /* 1: ts comes from PyGILState_Ensure (a new thread) */
+} piece;
+
+static void enter_python(piece *pc)
+{
+    if (pc->ts) {
+        PyEval_RestoreThread(pc->ts);
+    } else {
+        pc->gil = PyGILState_Ensure();
+        pc->own_ts = 1;
+    }
+}
+
+static void leave_python(piece *pc)
+{
+    pc->ts = PyEval_SaveThread();
+}
+
+/* The row through func, with the GIL held for it. */
+static int python_row(piece *pc, const uint8_t *p, size_t n, int64_t *position)
+{
+    enter_python(pc);
+    int rc = PCT_OK;
+    PyObject *text = PyUnicode_DecodeUTF8((const char *)p, (Py_ssize_t)n, "strict");
+    PyObject *r = text ? PyObject_CallOneArg(pc->op->func, text) : NULL;
+    Py_XDECREF(text);
+    if (r && pc->op->code == OP_CHECK) {
+        *position = r == Py_None ? -1 : PyLong_AsLongLong(r);
+    } else if (r && !PyUnicode_Check(r)) {
+        PyErr_Format(PyExc_TypeError, "expected str, got %.200s", Py_TYPE(r)->tp_name);
+    } else if (r) {
+        Py_ssize_t len;
+        const char *u = PyUnicode_AsUTF8AndSize(r, &len);
+        if (u && (rc = pct_out_reserve(&pc->out, (size_t)len, pc->limit)) == PCT_OK) {
+            memcpy(pc->out.data + pc->out.len, u, (size_t)len);
+            pc->out.len += (size_t)len;
+        }
+    }
+    Py_XDECREF(r);
+    if (PyErr_Occurred()) {
+        pc->exc = PyErr_GetRaisedException_compat();
+        rc = ROW_PYTHON_ERROR;
+    }
+    leave_python(pc);
+    return rc;
+}
+
+/* Runs the piece's rows; called without the GIL. */
+static void run_piece(piece *pc)
+{
+    const batch_op *op = pc->op;
+    int check = op->code == OP_CHECK;
+    size_t rows = (size_t)pc->rows;
+    pc->ends = malloc(rows ? rows * sizeof *pc->ends : 1);
+    pc->valid = calloc(rows / 8 + 1, 1);
+    if (!pc->ends || !pc->valid) {
+        pc->status = PCT_ERR_NO_MEMORY;
+        return;
+    }
+    for (int64_t r = 0; r < pc->rows; r++) {
+        const uint8_t *p;
+        size_t n;
+        int64_t position = -1;
+        int rc = in_row(pc->in, pc->start + r, &p, &n);
+        if (rc < 0) {
+            rc = ROW_MALFORMED;
+        } else if (rc == 0) {
+            pc->ends[r] = check ? -1 : (int64_t)pc->out.len;
+            continue;
+        } else {
+            rc = op->all_python ? PCT_ROW_CALLER
+                                : pct_batch_row(&op->spec, p, n, &pc->out, pc->limit, &position);
+            if (rc == PCT_ROW_CALLER)
+                rc = python_row(pc, p, n, &position);
+        }
+        if (rc != PCT_OK) {
+            pc->status = rc;
+            pc->err_row = r;
+            return;
+        }
+        if (check && position < 0) {
+            pc->ends[r] = -1;
+            continue;
+        }
+        pc->ends[r] = check ? position : (int64_t)pc->out.len;
+        pc->valid[r >> 3] |= (uint8_t)(1u << (r & 7));
+    }
+}
+
+#ifndef _WIN32
+static void *piece_thread(void *arg)
+{
+    piece *pc = arg;
+    run_piece(pc);
+    if (pc->own_ts) {
+        PyEval_RestoreThread(pc->ts);
+        PyGILState_Release(pc->gil);
+    }
+    return NULL;
+}
+#endif
+
+/* Runs np pieces, the first on this thread (whose state is `main`, the GIL
+ * released), the others on threads of their own (or here, when a thread
+ * cannot be started). */
+static void run_pieces(piece *pcs, int np, PyThreadState *main)
+{
+#ifndef _WIN32
+    pthread_t *tids = NULL;
+    unsigned char *started = NULL;
+    if (np > 1 && (tids = malloc((size_t)np * sizeof *tids)) && (started = calloc((size_t)np, 1)))
+        for (int k = 1; k < np; k++)
+            started[k] = pthread_create(&tids[k], NULL, piece_thread, &pcs[k]) == 0;
+#endif
+    pcs[0].ts = main;
+    run_piece(&pcs[0]);
+    for (int k = 1; k < np; k++) {
+#ifndef _WIN32
+        if (started && started[k]) {
+            pthread_join(tids[k], NULL);
+            continue;
+        }
+#endif
+        pcs[k].ts = main;
+        run_piece(&pcs[k]);
+    }
+#ifndef _WIN32
+    free(tids);
+    free(started);
+#endif
+}
+
+typedef struct {
+    piece *items;
+    int n, cap;
+    int64_t rows;
+} piece_list;
+
+static void pieces_free(piece_list *pl)
+{
+    for (int k = 0; k < pl->n; k++) {
+        free(pl->items[k].ends);
+        free(pl->items[k].valid);
+        pct_out_free(&pl->items[k].out);
+        Py_XDECREF(pl->items[k].exc);
+    }
+    free(pl->items);
+    pl->items = NULL;
+    pl->n = pl->cap = 0;
+}
+
+/* Runs the rows of `in` in up to `threads` pieces appended to pl; on an
+ * error raises it for the first failing row (base: the index of in's first
+ * row in the whole column). */
+static int run_array(PyObject *module, const batch_op *op, const in_array *in, int threads,
+                     int64_t base, piece_list *pl)
+{
+    int np = threads < 1 ? 1 : threads;
+    if (np > in->length)
+        np = in->length > 0 ? (int)in->length : 1;
+    if (pl->n > INT32_MAX / 2 - np) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    if (pl->n + np > pl->cap) {
+        int cap = 2 * pl->cap + np;
+        piece *items = realloc(pl->items, (size_t)cap * sizeof *items);
+        if (!items) {
+            PyErr_NoMemory();
+            return -1;
+        }
+        pl->items = items;
+        pl->cap = cap;
+    }
+    piece *pcs = pl->items + pl->n;
+    int64_t at = 0;
+    size_t limit = in->kind == 'U' ? (size_t)PY_SSIZE_T_MAX : (size_t)INT32_MAX;
+    for (int k = 0; k < np; k++) {
+        piece *pc = &pcs[k];
+        memset(pc, 0, sizeof *pc);
+        pc->op = op;
+        pc->in = in;
+        pc->limit = limit;
+        pc->start = at;
+        pc->rows = in->length / np + (k < in->length % np);
+        at += pc->rows;
+        pct_out_init(&pc->out);
+    }
+    pl->n += np;
+    pl->rows += in->length;
+    PyThreadState *main = PyEval_SaveThread();
+    run_pieces(pcs, np, main);
+    PyEval_RestoreThread(main);
+    for (int k = 0; k < np; k++) {
+        piece *pc = &pcs[k];
+        if (pc->status == PCT_OK)
+            continue;
+        if (pc->status == ROW_PYTHON_ERROR) {
+            PyErr_SetRaisedException_compat(pc->exc);
+            pc->exc = NULL;
+        } else {
+            raise_status(pc->status);
+        }
+        raise_at(module, (Py_ssize_t)(base + pc->start + pc->err_row));
+        return -1;
+    }
+    return 0;
+}
+
+/* ---------------------------------------------------------------------------
+ * Arrow output.
+ */
+typedef struct {
+    int64_t n;
+    void *bufs[]; /* malloc'd, freed by the release callback */
+} out_private;
+
+static void release_array(struct ArrowArray *a)
+{
+    out_private *pv = a->private_data;
+    if (pv) {
+        for (int64_t i = 0; i < pv->n; i++)
+            free(pv->bufs[i]);
+        free(pv);
+    }
+    a->private_data = NULL;
+    a->release = NULL;
+}
+
+static void release_schema(struct ArrowSchema *s)
+{
+    s->release = NULL; /* format and name are string literals */
+}
+
+static int out_bit(const piece *pc, int64_t r)
+{
+    return (pc->valid[r >> 3] >> (r & 7)) & 1;
+}
+
+/* The pieces, in order, as one array of the output kind (`kind` of the
+ * input; CHECK: int64). */
+static int assemble(piece_list *pl, char kind, int check, struct ArrowArray *out)
+{
+    int64_t total = pl->rows, nulls = 0;
+    int np = pl->n;
+    for (int k = 0; k < np; k++)
+        for (int64_t r = 0; r < pl->items[k].rows; r++)
+            nulls += !out_bit(&pl->items[k], r);
+    int64_t nbuf = check ? 2 : kind == 'n' ? 0 : kind == 'v' ? 2 + np + 1 : 3;
+    out_private *pv = calloc(1, sizeof *pv + (size_t)(nbuf ? nbuf : 1) * sizeof(void *));
+    if (!pv) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    pv->n = nbuf;
+    memset(out, 0, sizeof *out);
+    out->length = total;
+    out->null_count = nulls;
+    out->n_buffers = nbuf;
+    out->buffers = (const void **)pv->bufs;
+    out->private_data = pv;
+    out->release = release_array;
+    if (nbuf == 0)
+        return 0;
+    size_t nrows = (size_t)total;
+    if (nulls) {
+        uint8_t *bits = calloc(nrows / 8 + 1, 1);
+        if (!(pv->bufs[0] = bits))
+            goto nomem;
+        int64_t i = 0;
+        for (int k = 0; k < np; k++)
+            for (int64_t r = 0; r < pl->items[k].rows; r++, i++)
+                if (out_bit(&pl->items[k], r))
+                    bits[i >> 3] |= (uint8_t)(1u << (i & 7));
+    }
+    if (check) {
+        int64_t *values = malloc(nrows ? nrows * sizeof *values : 1);
+        if (!(pv->bufs[1] = values))
+            goto nomem;
+        int64_t i = 0;
+        for (int k = 0; k < np; k++)
+            for (int64_t r = 0; r < pl->items[k].rows; r++)
+                values[i++] = pl->items[k].ends[r] < 0 ? 0 : pl->items[k].ends[r];
+        return 0;
+    }
+    if (kind == 'v') {
+        uint8_t *views = calloc(nrows ? nrows : 1, 16);
+        int64_t *sizes = malloc((size_t)np * sizeof *sizes + 1);
+        pv->bufs[1] = views;
+        pv->bufs[2 + np] = sizes;
+        if (!views || !sizes)
+            goto nomem;
+        int64_t i = 0;
+        for (int k = 0; k < np; k++) {
+            piece *pc = &pl->items[k];
+            uint8_t *data = pc->out.data ? pc->out.data : malloc(1);
+            if (!(pv->bufs[2 + k] = data))
+                goto nomem;
+            pc->out.data = NULL; /* adopted */
+            sizes[k] = (int64_t)pc->out.len;
+            int64_t from = 0;
+            for (int64_t r = 0; r < pc->rows; r++, i++) {
+                int32_t len = (int32_t)(pc->ends[r] - from), buf = k, off = (int32_t)from;
+                uint8_t *view = views + 16 * i;
+                memcpy(view, &len, 4);
+                if (len <= 12) {
+                    memcpy(view + 4, data + from, (size_t)len);
+                } else {
+                    memcpy(view + 4, data + from, 4);
+                    memcpy(view + 8, &buf, 4);
+                    memcpy(view + 12, &off, 4);
+                }
+                from = pc->ends[r];
+            }
+        }
+        return 0;
+    }
+    /* 'u', 'U': offsets, then the pieces' bytes one after the other */
+    size_t width = kind == 'u' ? 4 : 8;
+    int64_t size = 0;
+    for (int k = 0; k < np; k++)
+        size += (int64_t)pl->items[k].out.len;
+    if (kind == 'u' && size > INT32_MAX) {
+        release_array(out);
+        PyErr_SetString(PyExc_OverflowError,
+                        "the result is too long for an Arrow string array (over 2 GiB): "
+                        "pass a large_string array");
+        return -1;
+    }
+    uint8_t *offsets = malloc((nrows + 1) * width);
+    if (!(pv->bufs[1] = offsets))
+        goto nomem;
+    uint8_t *data;
+    int adopt = np == 1 && pl->items[0].out.data;
+    if (adopt) {
+        data = pl->items[0].out.data;
+        pl->items[0].out.data = NULL; /* adopted */
+    } else {
+        data = malloc(size ? (size_t)size : 1);
+    }
+    if (!(pv->bufs[2] = data))
+        goto nomem;
+    int64_t at = 0, i = 0;
+    for (int k = 0; k < np; k++) {
+        piece *pc = &pl->items[k];
+        if (!adopt && pc->out.len)
+            memcpy(data + at, pc->out.data, pc->out.len);
+        for (int64_t r = 0; r < pc->rows; r++, i++) {
+            int64_t end = at + pc->ends[r];
+            if (width == 4) {
+                int32_t e32 = (int32_t)end;
+                memcpy(offsets + 4 * (size_t)(i + 1), &e32, 4);
+            } else {
+                memcpy(offsets + 8 * (size_t)(i + 1), &end, 8);
+            }
+        }
+        at += (int64_t)pc->out.len;
+        pct_out_free(&pc->out); /* copied: freed at once */
+    }
+    memset(offsets, 0, width);
+    return 0;
+nomem:
+    release_array(out);
+    PyErr_NoMemory();
+    return -1;
+}
+
+static void schema_capsule_free(PyObject *capsule)
+{
+    struct ArrowSchema *s = PyCapsule_GetPointer(capsule, "arrow_schema");
+    if (s) {
+        if (s->release)
+            s->release(s);
+        free(s);
+    }
+}
+
+static void array_capsule_free(PyObject *capsule)
+{
+    struct ArrowArray *a = PyCapsule_GetPointer(capsule, "arrow_array");
+    if (a) {
+        if (a->release)
+            a->release(a);
+        free(a);
+    }
+}
+
+/* (schema capsule, array capsule) of the assembled result. */
+static PyObject *result_capsules(piece_list *pl, char kind, int check)
+{
+    struct ArrowSchema *schema = malloc(sizeof *schema);
+    struct ArrowArray *array = malloc(sizeof *array);
+    PyObject *sc = NULL, *ac = NULL, *r = NULL;
+    if (!schema || !array) {
+        free(schema);
+        free(array);
+        return PyErr_NoMemory();
+    }
+    memset(schema, 0, sizeof *schema);
+    schema->format = check ? "l" : kind == 'u' ? "u" : kind == 'U' ? "U" : kind == 'v' ? "vu" : "n";
+    schema->name = "";
+    schema->flags = ARROW_FLAG_NULLABLE;
+    schema->release = release_schema;
+    array->release = NULL;
+    if (!(sc = PyCapsule_New(schema, "arrow_schema", schema_capsule_free))) {
+        schema->release(schema);
+        free(schema);
+        free(array);
+        return NULL;
+    }
+    if (!(ac = PyCapsule_New(array, "arrow_array", array_capsule_free))) {
+        free(array);
+        goto done;
+    }
+    if (assemble(pl, kind, check, array) < 0)
+        goto done;
+    r = PyTuple_Pack(2, sc, ac);
+done:
+    Py_XDECREF(sc);
+    Py_XDECREF(ac);
+    return r;
+}
+
+PyDoc_STRVAR(many_arrow_doc,
+"_many_arrow($module, source, op, func, safe, encoding, errors, opts, threads, base, /)\n--\n\n"
+"The batch operation `op` over an Arrow array, `source` a (schema capsule,\n"
+"array capsule) pair, or over an Arrow stream capsule. Returns the result\n"
+"as a (schema capsule, array capsule) pair of one array; `base` is the index\n"
+"of the first row in error messages.");
+
+static PyObject *py_many_arrow(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs != 3 + N_OP_ARGS) {
+        PyErr_SetString(PyExc_TypeError, "_many_arrow() takes 9 arguments");
+        return NULL;
+    }
+    batch_op op;
+    if (setup_op(module, args + 1, &op) < 0)
+        return NULL;
+    const char *fname = OP_NAMES[op.code];
+    long threads = PyLong_AsLong(args[1 + N_OP_ARGS]);
+    if (threads == -1 && PyErr_Occurred())
+        return NULL;
+    if (threads > MAX_THREADS)
+        threads = MAX_THREADS;
+    int64_t base = PyLong_AsLongLong(args[2 + N_OP_ARGS]);
+    if (base == -1 && PyErr_Occurred())
+        return NULL;
+    PyObject *source = args[0], *result = NULL;
+    piece_list pl = {NULL, 0, 0, 0};
+    char kind = 0;
+    if (PyTuple_Check(source) && PyTuple_GET_SIZE(source) == 2) {
+        struct ArrowSchema *schema = PyCapsule_GetPointer(PyTuple_GET_ITEM(source, 0), "arrow_schema");
+        struct ArrowArray *array = schema ? PyCapsule_GetPointer(PyTuple_GET_ITEM(source, 1), "arrow_array") : NULL;
+        in_array in;
+        if (!array || !(kind = schema_kind(schema, fname)) || in_array_init(&in, kind, array) < 0
+            || run_array(module, &op, &in, (int)threads, base, &pl) < 0)
+            goto done;
+    } else {
+        struct ArrowArrayStream *stream = PyCapsule_GetPointer(source, "arrow_array_stream");
+        struct ArrowSchema schema;
+        if (!stream)
+            goto done;
+        if (stream->get_schema(stream, &schema) != 0) {
+            const char *msg = stream->get_last_error(stream);
+            PyErr_Format(PyExc_OSError, "Arrow stream: %s", msg ? msg : "no schema");
+            goto done;
+        }
+        kind = schema_kind(&schema, fname);
+        schema.release(&schema);
+        if (!kind)
+            goto done;
+        for (;;) {
+            struct ArrowArray array;
+            if (stream->get_next(stream, &array) != 0) {
+                const char *msg = stream->get_last_error(stream);
+                PyErr_Format(PyExc_OSError, "Arrow stream: %s", msg ? msg : "no next array");
+                goto done;
+            }
+            if (!array.release)
+                break; /* the end */
+            in_array in;
+            int failed = in_array_init(&in, kind, &array) < 0
+                         || run_array(module, &op, &in, (int)threads, base, &pl) < 0;
+            base += array.length;
+            array.release(&array);
+            if (failed)
+                goto done;
+        }
+    }
+    result = result_capsules(&pl, kind, op.code == OP_CHECK);
+done:
+    pieces_free(&pl);
+    return result;
+}
+
+PyMethodDef batch_methods[] = {
+    {"_many_list", (PyCFunction)(void (*)(void))py_many_list, METH_FASTCALL, many_list_doc},
+    {"_many_arrow", (PyCFunction)(void (*)(void))py_many_arrow, METH_FASTCALL, many_arrow_doc},
+    {NULL, NULL, 0, NULL},
+};
