@@ -28,6 +28,8 @@ from . import PercentEncodingError, batch, check, normalize, quote, quote_plus, 
 from ._progress import Progress
 from .cli import TABLE_FORMATS, escape_undecoded, split_line
 
+CHUNK_ROWS = 32768
+
 # command: (batch function, single-value function, names of its options)
 FUNCTIONS = {
     "quote": (batch.quote_many, quote, ("safe", "encoding", "errors")),
@@ -293,7 +295,7 @@ def _parquet(transform, path, out, column, chunk_rows, progress):
     try:
         source = pq.ParquetFile(path)
     except (OSError, pa.ArrowException) as exc:
-        raise TableError(f"{path}: not a readable Parquet file: {exc}") from None
+        raise TableError(f"not a readable Parquet file: {exc}") from None
     schema = source.schema_arrow
     index = _column_index(schema.names, column)
     type_ = schema.field(index).type
@@ -335,7 +337,7 @@ def table_format(path, given):
         return "csv"
     extension = os.path.splitext(path)[1].lower().lstrip(".")
     if extension not in TABLE_FORMATS:
-        raise TableError(f"{path}: unknown extension {('.' + extension) if extension else '(none)'}; "
+        raise TableError(f"unknown extension {('.' + extension) if extension else '(none)'}; "
                          f"give --format {{{','.join(TABLE_FORMATS)}}}")
     return extension
 
@@ -374,7 +376,8 @@ def run(args, options, binary_stdout):
     if len(delimiter) != 1 or delimiter in '"\r\n':
         raise TableError("--delimiter must be one character other than a quote or a line break")
     delimiter = delimiter.encode("utf-8")
-    if args.chunk_size < 1:
+    chunk_rows = CHUNK_ROWS if args.chunk_size is None else args.chunk_size
+    if chunk_rows < 1:
         raise TableError("--chunk-size must be at least 1")
     checking = args.command == "check"
     if fmt == "parquet":
@@ -398,9 +401,9 @@ def run(args, options, binary_stdout):
     try:
         output = _Output(args.output, binary_stdout)
         if infile is None:
-            _parquet(transform, args.file, output.stream, args.column, args.chunk_size, progress)
+            _parquet(transform, args.file, output.stream, args.column, chunk_rows, progress)
         else:
-            _csv(transform, infile, output.stream, args.column, delimiter, args.chunk_size, progress)
+            _csv(transform, infile, output.stream, args.column, delimiter, chunk_rows, progress)
         ok = True
     finally:
         progress.close()

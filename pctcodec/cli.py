@@ -111,8 +111,8 @@ def _parser():
                        help="CSV field delimiter (default: ',', tab for .tsv)")
     table.add_argument("-o", "--output", metavar="OUT",
                        help="write the table to OUT (required for Parquet; default: stdout)")
-    table.add_argument("--chunk-size", type=int, default=32768, metavar="ROWS",
-                       help="rows per chunk (default: %(default)s)")
+    table.add_argument("--chunk-size", type=int, metavar="ROWS",
+                       help="rows per chunk (default: 32768)")
     table.add_argument("--threads", type=int, metavar="N",
                        help="threads for the batch functions (default: their own)")
     table.add_argument("--progress", action="store_true",
@@ -252,7 +252,9 @@ def main(argv=None):
         return _error(exc)
     if args.column is None:
         used = [flag for flag, value in (("--format", args.format), ("--delimiter", args.delimiter),
-                                         ("-o", args.output), ("--threads", args.threads))
+                                         ("-o", args.output), ("--threads", args.threads),
+                                         ("--chunk-size", args.chunk_size),
+                                         ("--progress", args.progress or None))
                 if value is not None]
         if used:
             parser.error(f"{', '.join(used)} apply to tables only (with --column)")

@@ -118,10 +118,16 @@ def test_errors_exit_2_with_a_clear_message(tmp_path, capsysbinary):
     assert status == 2 and b"not closed" in err
     path = write(tmp_path, b"id,url\n", "data.txt")
     status, _, err = run(["normalize", "--column", "url", path], capsysbinary)
-    assert status == 2 and b"--format" in err
-    with pytest.raises(SystemExit) as info:
-        main(["normalize", "-o", "x.csv", path])  # table options without --column
-    assert info.value.code == 2
+    assert (status, err) == (2, f"pctcodec: {path}: unknown extension .txt; "
+                                "give --format {csv,tsv,parquet}\n".encode())
+    for option in (["-o", "x.csv"], ["--progress"], ["--chunk-size", "3"], ["--delimiter", ";"]):
+        with pytest.raises(SystemExit) as info:
+            main(["normalize", *option, path])  # table options without --column
+        assert info.value.code == 2
+    capsysbinary.readouterr()
+    path = write(tmp_path, b"id,url\n", "data.csv")
+    status, _, err = run(["normalize", "--column", "url", "--chunk-size", "0", path], capsysbinary)
+    assert (status, err) == (2, f"pctcodec: {path}: --chunk-size must be at least 1\n".encode())
 
 
 @pytest.mark.parametrize("chunk", ["2", "100"])
