@@ -290,12 +290,16 @@ def _compression(metadata):
     return codecs_
 
 
-def _parquet(transform, path, out, column, chunk_rows, progress):
+def _open_parquet(path):
     pa, pq = _pyarrow()
     try:
-        source = pq.ParquetFile(path)
-    except (OSError, pa.ArrowException) as exc:
+        return pq.ParquetFile(path)
+    except pa.ArrowException as exc:
         raise TableError(f"not a readable Parquet file: {exc}") from None
+
+
+def _parquet(transform, source, out, column, chunk_rows, progress):
+    pa, pq = _pyarrow()
     schema = source.schema_arrow
     index = _column_index(schema.names, column)
     type_ = schema.field(index).type
@@ -389,7 +393,8 @@ def run(args, options, binary_stdout):
     enabled = args.progress or sys.stderr.isatty()
 
     if fmt == "parquet":
-        total = _pyarrow()[1].ParquetFile(args.file).metadata.num_rows if enabled else None
+        source = _open_parquet(args.file)
+        total = source.metadata.num_rows
         infile = None
         progress = Progress(enabled, total, "rows", args.progress)
     else:
@@ -401,7 +406,7 @@ def run(args, options, binary_stdout):
     try:
         output = _Output(args.output, binary_stdout)
         if infile is None:
-            _parquet(transform, args.file, output.stream, args.column, chunk_rows, progress)
+            _parquet(transform, source, output.stream, args.column, chunk_rows, progress)
         else:
             _csv(transform, infile, output.stream, args.column, delimiter, chunk_rows, progress)
         ok = True

@@ -260,6 +260,9 @@ def test_parquet_check_and_errors(parquet_file, tmp_path, capsysbinary):
                          capsysbinary)
     assert status == 2 and b"not a string type" in err
     assert not (tmp_path / "o.parquet").exists()
+    bad = write(tmp_path, b"PAR1 but not Parquet", "bad.parquet")
+    status, _, err = run(["check", "--column", "url", bad, "--progress"], capsysbinary)
+    assert status == 2 and b"not a readable Parquet file" in err
 
 
 def test_parquet_without_pyarrow(tmp_path, monkeypatch, capsysbinary):
