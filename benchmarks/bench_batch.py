@@ -303,6 +303,11 @@ def chart(data, path):
         ax.axvline(target, color="black", linestyle=style, linewidth=1)
         ax.text(target, len(bars) - 0.4, " target %gx" % target, fontsize=8, va="bottom")
     ax.axvline(1, color="grey", linewidth=0.8)
+    from matplotlib.patches import Patch
+    ax.legend(handles=[Patch(color="#4c72b0", label="vs Python loop, target %gx" % TARGET_LOOP),
+                       Patch(color="#c44e52", label="vs Series.map of a peer, target %gx" % TARGET_PEERS),
+                       Patch(color="#8c8c8c", label="for context")],
+              loc="lower right", fontsize=8)
     ax.set_xlim(min(0.5, min(values) / 2), max(max(values), TARGET_PEERS) * 3)
     ax.grid(axis="x", which="major", color="#dddddd", linewidth=0.6)
     ax.set_axisbelow(True)
