@@ -20,10 +20,11 @@ void pct_out_free(pct_out *out)
     pct_out_init(out);
 }
 
-/* *buf holds at least `need` bytes: grown to max(need, 2 * cap, 64). */
+/* *buf holds at least `need` bytes (and is allocated, even for 0): grown
+ * to max(need, 2 * cap, 64). */
 static pct_status grow(uint8_t **buf, size_t *cap, size_t need)
 {
-    if (need <= *cap)
+    if (need <= *cap && *buf)
         return PCT_OK;
     size_t want = *cap > SIZE_MAX / 2 ? SIZE_MAX : 2 * *cap;
     if (want < need)

@@ -47,8 +47,9 @@ typedef struct {
 void pct_out_init(pct_out *out);
 /* Frees both buffers (data too: take it first to keep it). */
 void pct_out_free(pct_out *out);
-/* Room for `extra` more bytes after len: PCT_ERR_NO_MEMORY or
- * PCT_ERR_TOO_LARGE (len + extra past `limit`). Grows geometrically. */
+/* Room for `extra` more bytes after len (data is then never NULL):
+ * PCT_ERR_NO_MEMORY or PCT_ERR_TOO_LARGE (len + extra past `limit`).
+ * Grows geometrically. */
 pct_status pct_out_reserve(pct_out *out, size_t extra, size_t limit);
 
 /* The row's outcomes beyond pct_status. */
