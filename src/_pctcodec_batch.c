@@ -46,12 +46,20 @@ typedef struct {
     PyObject *module;
 } batch_op;
 
-/* The arguments shared by both entry points: op, func, safe, encoding,
- * errors, opts. */
+/* The arguments shared by both entry points, after the first: op, func,
+ * safe, encoding, errors, opts. */
 #define N_OP_ARGS 6
 
-static int setup_op(PyObject *module, PyObject *const *a, batch_op *op)
+/* The start of both entry points: nargs is N_OP_ARGS plus `extra`, the
+ * operation's arguments following the first one. */
+static int setup_op(PyObject *module, PyObject *const *args, Py_ssize_t nargs, int extra,
+                    const char *fname, batch_op *op)
 {
+    if (nargs != 1 + N_OP_ARGS + extra) {
+        PyErr_Format(PyExc_TypeError, "%s() takes %d arguments", fname, 1 + N_OP_ARGS + extra);
+        return -1;
+    }
+    PyObject *const *a = args + 1;
     long code = PyLong_AsLong(a[0]);
     if (code == -1 && PyErr_Occurred())
         return -1;
@@ -197,12 +205,8 @@ PyDoc_STRVAR(many_list_doc,
 
 static PyObject *py_many_list(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 {
-    if (nargs != 1 + N_OP_ARGS) {
-        PyErr_SetString(PyExc_TypeError, "_many_list() takes 7 arguments");
-        return NULL;
-    }
     batch_op op;
-    if (setup_op(module, args + 1, &op) < 0)
+    if (setup_op(module, args, nargs, 0, "_many_list", &op) < 0)
         return NULL;
     PyObject *values = args[0];
     if (!PyList_CheckExact(values) && !PyTuple_CheckExact(values)) {
@@ -906,12 +910,8 @@ PyDoc_STRVAR(many_arrow_doc,
 
 static PyObject *py_many_arrow(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 {
-    if (nargs != 3 + N_OP_ARGS) {
-        PyErr_SetString(PyExc_TypeError, "_many_arrow() takes 9 arguments");
-        return NULL;
-    }
     batch_op op;
-    if (setup_op(module, args + 1, &op) < 0)
+    if (setup_op(module, args, nargs, 2, "_many_arrow", &op) < 0)
         return NULL;
     const char *fname = OP_NAMES[op.code];
     long threads = PyLong_AsLong(args[1 + N_OP_ARGS]);

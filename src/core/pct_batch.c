@@ -54,14 +54,6 @@ size_t pct_utf8_count(const uint8_t *src, size_t n)
     return count;
 }
 
-static int has_non_ascii(const uint8_t *s, size_t n)
-{
-    for (size_t i = 0; i < n; i++)
-        if (s[i] >= 0x80)
-            return 1;
-    return 0;
-}
-
 static int unquote_row(const pct_batch_spec *spec, const uint8_t *src, size_t n, pct_out *out,
                        size_t limit)
 {
@@ -123,7 +115,7 @@ static int normalize_row(const pct_batch_spec *spec, const uint8_t *src, size_t 
 {
     pct_uri u;
     pct_uri_split(src, n, &u);
-    if (u.has_authority && has_non_ascii(src + u.host.start, u.host.len)) {
+    if (u.has_authority && pct_ascii_span(src + u.host.start, u.host.len) != u.host.len) {
         info->host = u.host; /* IDNA: the caller's */
         return PCT_ROW_HOST;
     }
