@@ -28,6 +28,7 @@ from ._pctcodec import (
     unquote_plus,
     unquote_to_bytes,
 )
+from . import batch
 from ._urlencode import urlencode
 from .batch import (
     check_many,
@@ -81,12 +82,6 @@ __all__ = [
     "decode_uri_component",
     "js_escape",
     "js_unescape",
-    "quote_many",
-    "quote_plus_many",
-    "unquote_many",
-    "unquote_plus_many",
-    "requote_many",
-    "normalize_many",
-    "check_many",
+    *batch.__all__,
 ]
 __version__ = "0.1.0"

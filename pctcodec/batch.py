@@ -8,34 +8,51 @@ went in:
 
 - any iterable of ``str`` (``None`` passes through as ``None``) -> ``list``;
 - a pyarrow ``Array`` or ``ChunkedArray`` of ``string``, ``large_string`` or
-  ``string_view`` -> the same kind and type, nulls kept; any other object with
-  ``__arrow_c_array__`` or ``__arrow_c_stream__`` -> a pyarrow array when
-  pyarrow is installed;
-- a pandas ``Series`` (object dtype or an Arrow-backed string dtype) -> a
-  ``Series`` with the same index, name and dtype; missing values (``None``,
-  ``NaN``, ``NA``) are kept as they are;
+  ``string_view`` -> the same kind and type (chunk by chunk), nulls kept;
+  any other object with ``__arrow_c_array__`` or ``__arrow_c_stream__`` ->
+  a pyarrow ``Array`` (``ChunkedArray`` for a stream) when pyarrow is
+  installed, else an object with ``__arrow_c_array__`` (one array);
+- a pandas ``Series`` (object dtype, or an Arrow-backed string dtype such as
+  ``string[pyarrow]`` or ``pd.ArrowDtype(pa.string())``) -> a ``Series``
+  with the same index, name and dtype; missing values (``None``, ``NaN``,
+  ``NA``) are kept as they are;
 - a polars ``Series`` -> a polars ``Series`` with the same name.
 
 ``check_many`` gives per value the position of the first offence (what
-``check`` reports as ``PercentEncodingError.position``) or ``None`` when the
-value is valid: a list for list input, an ``int64`` array (null when valid
-or null) for Arrow input, a ``Series`` of ``Int64`` positions for pandas and
-polars.
+``check`` reports as ``PercentEncodingError.position``: a character index)
+or ``None`` when the value is valid: a list for list input, an ``int64``
+array for Arrow input (null where the value is valid or null), an ``Int64``
+Series for pandas and polars.
+
+How it runs: a list or tuple is processed in one C loop that calls the core
+directly (other iterables are made a list first). Arrow data (pyarrow,
+pandas' Arrow-backed dtypes, polars) is read in place through the Arrow C
+data interface and the result is written straight into new Arrow buffers,
+with no Python object per value and the GIL released; ``threads=N`` (N > 1)
+splits the rows of each array into N slices done in parallel (``None`` or 1:
+one thread; list input always uses one). Rows the C core cannot finish
+alone call the single-value function with the GIL held for that row: a
+non-ASCII host for ``normalize_many`` (IDNA, once per distinct host), an
+encoding other than UTF-8, an error handler other than the built-in ones,
+malformed UTF-8 after unquoting under an error handler other than
+``replace`` and ``ignore``.
 
 Errors: a value that is not a ``str`` raises ``TypeError`` naming its index
-(its 0-based position in the input). A result with lone surrogates (from
-``errors='surrogateescape'`` ...) has no UTF-8 form: for Arrow output it
-raises the ``UnicodeEncodeError`` of encoding it, naming its index. An exception raised for one value
+(its 0-based position in the input). An exception raised for one value
 (``UnicodeEncodeError``, an IDNA error, ...) is of the class the
-single-value function raises, with the index in an ``index`` attribute and
-in its message (a note on Python 3.11+ for ``UnicodeError``). No partial
-result is ever returned.
+single-value function raises; a ``UnicodeError`` keeps its arguments and
+gets the index as an ``index`` attribute and a note (Python 3.11+; in the
+reason before), any other class is raised anew with the index in its
+message and an ``index`` attribute, from the original. A result with lone
+surrogates (from ``errors='surrogateescape'`` ...) has no UTF-8 form: for
+Arrow output it raises the ``UnicodeEncodeError`` of encoding it, naming its
+index. No partial result is ever returned.
 
-``threads=N`` (N > 1) splits the rows of Arrow input into N slices processed
-in parallel; ``None`` or 1 uses one thread.
+Limits: a ``string`` result over 2 GiB raises ``OverflowError`` (use
+``large_string``), as does a ``string_view`` result over 2 GiB per thread.
 
 pyarrow, pandas and polars are optional: each is imported only when the
-input is of its type.
+input is of its type (``pctcodec[arrow]`` installs pyarrow).
 """
 import sys
 

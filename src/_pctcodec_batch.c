@@ -43,14 +43,23 @@ typedef struct {
     pct_batch_spec spec;
     int all_python;   /* every row goes through func */
     PyObject *func;   /* the single-value function (borrowed) */
+    PyObject *module;
 } batch_op;
 
-/* The arguments shared by both entry points: op, func, safe, encoding,
- * errors, opts. */
+/* The arguments shared by both entry points, after the first: op, func,
+ * safe, encoding, errors, opts. */
 #define N_OP_ARGS 6
 
-static int setup_op(PyObject *module, PyObject *const *a, batch_op *op)
+/* The start of both entry points: nargs is N_OP_ARGS plus `extra`, the
+ * operation's arguments following the first one. */
+static int setup_op(PyObject *module, PyObject *const *args, Py_ssize_t nargs, int extra,
+                    const char *fname, batch_op *op)
 {
+    if (nargs != 1 + N_OP_ARGS + extra) {
+        PyErr_Format(PyExc_TypeError, "%s() takes %d arguments", fname, 1 + N_OP_ARGS + extra);
+        return -1;
+    }
+    PyObject *const *a = args + 1;
     long code = PyLong_AsLong(a[0]);
     if (code == -1 && PyErr_Occurred())
         return -1;
@@ -64,6 +73,7 @@ static int setup_op(PyObject *module, PyObject *const *a, batch_op *op)
     memset(&op->spec, 0, sizeof op->spec);
     op->code = (int)code;
     op->func = a[1];
+    op->module = module;
     op->all_python = 0;
     PyObject *safe = a[2], *encoding = a[3], *errors = a[4];
     const char *handler;
@@ -174,16 +184,16 @@ static PyObject *str_row(const batch_op *op, PyObject *item, pct_out *out)
         p = (const uint8_t *)PyBytes_AS_STRING(owner);
         n = (size_t)PyBytes_GET_SIZE(owner);
     }
-    int64_t position = -1;
+    pct_batch_info info;
     out->len = 0;
-    int rc = pct_batch_row(&op->spec, p, n, out, (size_t)PY_SSIZE_T_MAX, &position);
+    int rc = pct_batch_row(&op->spec, p, n, out, (size_t)PY_SSIZE_T_MAX, &info);
     PyObject *r;
-    if (rc == PCT_ROW_CALLER)
-        r = PyObject_CallOneArg(op->func, item);
+    if (rc == PCT_ROW_CALLER || rc == PCT_ROW_HOST)
+        r = PyObject_CallOneArg(op->func, item); /* normalize's own IDNA cache serves hosts */
     else if (rc != PCT_OK)
         r = (raise_status(rc), NULL);
     else
-        r = row_object(op, out, position);
+        r = row_object(op, out, info.position);
     Py_XDECREF(owner);
     return r;
 }
@@ -195,12 +205,8 @@ PyDoc_STRVAR(many_list_doc,
 
 static PyObject *py_many_list(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 {
-    if (nargs != 1 + N_OP_ARGS) {
-        PyErr_SetString(PyExc_TypeError, "_many_list() takes 7 arguments");
-        return NULL;
-    }
     batch_op op;
-    if (setup_op(module, args + 1, &op) < 0)
+    if (setup_op(module, args, nargs, 0, "_many_list", &op) < 0)
         return NULL;
     PyObject *values = args[0];
     if (!PyList_CheckExact(values) && !PyTuple_CheckExact(values)) {
@@ -367,6 +373,7 @@ typedef struct {
     PyThreadState *ts;  /* this thread's state while the GIL is released */
     PyGILState_STATE gil;
     int own_ts;         /* 1: ts comes from PyGILState_Ensure (a new thread) */
+    struct host_cache *hosts; /* NORMALIZE: IDNA forms met so far */
 } piece;
 
 static void enter_python(piece *pc)
@@ -382,6 +389,105 @@ static void enter_python(piece *pc)
 static void leave_python(piece *pc)
 {
     pc->ts = PyEval_SaveThread();
+}
+
+/* ---------------------------------------------------------------------------
+ * IDNA for normalize: pctcodec._idna.to_ascii, with the GIL, once per host
+ * and piece (real columns repeat their hosts). Direct-mapped: a new host
+ * evicts the one in its slot.
+ */
+#define HOST_SLOTS 1024
+#define HOST_CACHED_LENGTH 256
+
+typedef struct {
+    uint8_t *key;   /* the host (NULL: empty slot) */
+    size_t key_len;
+    uint8_t *value; /* its IDNA form; NULL when IDNA failed */
+    size_t value_len;
+} host_slot;
+
+struct host_cache {
+    host_slot slots[HOST_SLOTS];
+};
+
+static void host_cache_free(struct host_cache *c)
+{
+    if (!c)
+        return;
+    for (size_t i = 0; i < HOST_SLOTS; i++) {
+        free(c->slots[i].key);
+        free(c->slots[i].value);
+    }
+    free(c);
+}
+
+static size_t host_hash(const uint8_t *p, size_t n)
+{
+    uint64_t h = 14695981039346656037u; /* FNV-1a */
+    for (size_t i = 0; i < n; i++)
+        h = (h ^ p[i]) * 1099511628211u;
+    return (size_t)(h % HOST_SLOTS);
+}
+
+/* The IDNA form of host[0..n) in a malloc'd *value; NULL when IDNA fails
+ * (for any reason: the row then goes through func, which raises what
+ * normalize raises). Called with the GIL. */
+static void idna_bytes(PyObject *module, const uint8_t *host, size_t n, uint8_t **value,
+                      size_t *value_len)
+{
+    *value = NULL;
+    PyObject *to_ascii = package_attr(module, "_idna_to_ascii", "pctcodec._idna", "to_ascii");
+    PyObject *text = to_ascii ? PyUnicode_DecodeUTF8((const char *)host, (Py_ssize_t)n, "strict") : NULL;
+    PyObject *out = text ? PyObject_CallOneArg(to_ascii, text) : NULL;
+    Py_XDECREF(to_ascii);
+    Py_XDECREF(text);
+    if (out && PyUnicode_Check(out) && PyUnicode_IS_ASCII(out)) {
+        *value_len = (size_t)PyUnicode_GET_LENGTH(out);
+        if ((*value = malloc(*value_len + 1)))
+            memcpy(*value, PyUnicode_1BYTE_DATA(out), *value_len);
+    }
+    Py_XDECREF(out);
+    PyErr_Clear();
+}
+
+static int python_row(piece *pc, const uint8_t *p, size_t n, int64_t *position);
+
+/* A NORMALIZE row whose host needs IDNA. */
+static int host_row(piece *pc, const uint8_t *p, size_t n, const pct_batch_info *info)
+{
+    const uint8_t *host = p + info->host.start;
+    size_t len = info->host.len;
+    host_slot *slot = NULL;
+    if (len <= HOST_CACHED_LENGTH) {
+        if (!pc->hosts && !(pc->hosts = calloc(1, sizeof *pc->hosts)))
+            return PCT_ERR_NO_MEMORY;
+        slot = &pc->hosts->slots[host_hash(host, len)];
+        if (slot->key && slot->key_len == len && memcmp(slot->key, host, len) == 0)
+            return slot->value ? pct_batch_normalize_host(&pc->op->spec, p, n, slot->value,
+                                                          slot->value_len, &pc->out, pc->limit)
+                               : python_row(pc, p, n, NULL);
+    }
+    uint8_t *value;
+    size_t value_len = 0;
+    enter_python(pc);
+    idna_bytes(pc->op->module, host, len, &value, &value_len);
+    leave_python(pc);
+    int rc = value ? pct_batch_normalize_host(&pc->op->spec, p, n, value, value_len, &pc->out,
+                                              pc->limit)
+                   : python_row(pc, p, n, NULL);
+    uint8_t *key = slot ? malloc(len + 1) : NULL;
+    if (key) {
+        memcpy(key, host, len);
+        free(slot->key);
+        free(slot->value);
+        slot->key = key;
+        slot->key_len = len;
+        slot->value = value;
+        slot->value_len = value_len;
+    } else {
+        free(value);
+    }
+    return rc;
 }
 
 /* The row through func, with the GIL held for it. */
@@ -428,6 +534,7 @@ static void run_piece(piece *pc)
     for (int64_t r = 0; r < pc->rows; r++) {
         const uint8_t *p;
         size_t n;
+        pct_batch_info info;
         int64_t position = -1;
         int rc = in_row(pc->in, pc->start + r, &p, &n);
         if (rc < 0) {
@@ -437,9 +544,13 @@ static void run_piece(piece *pc)
             continue;
         } else {
             rc = op->all_python ? PCT_ROW_CALLER
-                                : pct_batch_row(&op->spec, p, n, &pc->out, pc->limit, &position);
-            if (rc == PCT_ROW_CALLER)
+                                : pct_batch_row(&op->spec, p, n, &pc->out, pc->limit, &info);
+            if (rc == PCT_ROW_HOST)
+                rc = host_row(pc, p, n, &info);
+            else if (rc == PCT_ROW_CALLER)
                 rc = python_row(pc, p, n, &position);
+            else if (check)
+                position = info.position;
         }
         if (rc != PCT_OK) {
             pc->status = rc;
@@ -510,6 +621,7 @@ static void pieces_free(piece_list *pl)
         free(pl->items[k].ends);
         free(pl->items[k].valid);
         pct_out_free(&pl->items[k].out);
+        host_cache_free(pl->items[k].hosts);
         Py_XDECREF(pl->items[k].exc);
     }
     free(pl->items);
@@ -798,12 +910,8 @@ PyDoc_STRVAR(many_arrow_doc,
 
 static PyObject *py_many_arrow(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 {
-    if (nargs != 3 + N_OP_ARGS) {
-        PyErr_SetString(PyExc_TypeError, "_many_arrow() takes 9 arguments");
-        return NULL;
-    }
     batch_op op;
-    if (setup_op(module, args + 1, &op) < 0)
+    if (setup_op(module, args, nargs, 2, "_many_arrow", &op) < 0)
         return NULL;
     const char *fname = OP_NAMES[op.code];
     long threads = PyLong_AsLong(args[1 + N_OP_ARGS]);

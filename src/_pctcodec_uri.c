@@ -216,14 +216,6 @@ static PyObject *idna_host(PyObject *module, const uint8_t *host, size_t len)
     return out;
 }
 
-static int has_non_ascii(const uint8_t *s, size_t n)
-{
-    for (size_t i = 0; i < n; i++)
-        if (s[i] >= 0x80)
-            return 1;
-    return 0;
-}
-
 /* Short URIs are written on the stack, then copied into their str. */
 #define STACK_BUFFER 1024
 
@@ -238,7 +230,7 @@ static PyObject *rewrite(PyObject *module, PyObject *s, const char *fname, unsig
     pct_uri_split(t.data, t.len, &u);
     const uint8_t *host = NULL;
     size_t host_len = 0, bound, len;
-    if (t.owner && u.has_authority && has_non_ascii(t.data + u.host.start, u.host.len)) {
+    if (t.owner && u.has_authority && pct_ascii_span(t.data + u.host.start, u.host.len) != u.host.len) {
         if (!(host_obj = idna_host(module, t.data + u.host.start, u.host.len)))
             goto done;
         host = PyUnicode_1BYTE_DATA(host_obj);

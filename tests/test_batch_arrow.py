@@ -268,3 +268,113 @@ def test_polars_wrong_dtype():
     pl = pytest.importorskip("polars")
     with pytest.raises(TypeError):
         pctcodec.quote_many(pl.Series("n", [1, 2]))
+
+
+# ---------------------------------------------------------------- C engine details
+
+escaped_bytes = st.lists(
+    st.one_of(
+        st.binary(min_size=1, max_size=4).map(lambda b: "".join("%%%02X" % x for x in b)),
+        st.binary(min_size=1, max_size=4).map(lambda b: "".join("%%%02x" % x for x in b)),
+        st.sampled_from(["é", "中", "\U0001f600", "+", "%", "%4", "a", " "]),
+    ),
+    max_size=10,
+).map("".join)
+
+
+@given(st.lists(st.one_of(st.none(), escaped_bytes), max_size=8),
+       st.sampled_from(["replace", "ignore", "strict", "backslashreplace", "surrogateescape"]),
+       st.sampled_from(sorted(ARROW_TYPES)))
+def test_unquote_malformed_utf8_as_python(values, errors, tname):
+    """Decoded bytes that are not UTF-8 come out as the codec's error handler
+    makes them (U+FFFD per maximal subpart for replace, ...)."""
+    arr = pa.array(values, type=ARROW_TYPES[tname])
+    for many, single in [(pctcodec.unquote_many, pctcodec.unquote),
+                         (pctcodec.unquote_plus_many, pctcodec.unquote_plus)]:
+        try:
+            want = expected(single, values, {"errors": errors})
+        except UnicodeDecodeError:
+            with pytest.raises(UnicodeDecodeError):
+                many(arr, errors=errors)
+            with pytest.raises(UnicodeDecodeError):
+                many(values, errors=errors)
+            continue
+        run(many, arr, {"errors": errors}, want)
+        assert many(values, errors=errors) == want
+
+
+def test_capsule_without_pyarrow(monkeypatch):
+    """Without pyarrow the result is an object with __arrow_c_array__,
+    exported once."""
+    import pctcodec.batch as batch
+
+    if batch._ENGINE != "c":
+        pytest.skip("the pure-Python engine reads Arrow through pyarrow")
+    monkeypatch.setattr(batch, "_pyarrow", lambda required=True: None)
+    for stream in (False, True):
+        arr = pa.array(WITH_NONE, type=pa.large_string())
+        source = pa.chunked_array([arr.slice(0, 3), arr.slice(3)]) if stream else arr
+        out = pctcodec.requote_many(CapsuleOnly(source, stream))
+        assert type(out).__name__ == "_ArrowResult"
+        got = pa.array(out)
+        assert got.type == pa.large_string()
+        assert got.to_pylist() == expected(pctcodec.requote, WITH_NONE, {})
+        with pytest.raises(ValueError):
+            out.__arrow_c_array__()
+
+
+@pytest.mark.parametrize("threads", [1, 3])
+def test_many_hosts_threads_and_first_error(threads):
+    """Non-ASCII hosts (IDNA with the GIL taken from worker threads), more
+    distinct hosts than the per-thread cache holds, and the error of the
+    first failing row whatever thread meets it."""
+    hosts = ["bücher%d.example" % i for i in range(1500)] + ["例え.テスト", "ÉCOLE.fr"]
+    values = ["HTTP://%s/a/../b?%%7e#f" % h for h in hosts] * 2 + [None]
+    arr = pa.array(values)
+    want = expected(pctcodec.normalize, values, {})
+    assert pctcodec.normalize_many(arr, threads=threads).to_pylist() == want
+    assert pctcodec.normalize_many(values, threads=threads) == want
+    bad = "http://\u2603-.com/"
+    with_errors = values[:]
+    with_errors[1000] = bad
+    with_errors[3000] = "http://ab\u200d.com/"
+    with pytest.raises(UnicodeError) as info:
+        pctcodec.normalize_many(pa.array(with_errors), threads=threads)
+    assert info.value.index == 1000
+    with_errors[2000] = bad  # the same failing host again: cached, still raised
+    with pytest.raises(UnicodeError) as info:
+        pctcodec.normalize_many(pa.array(with_errors[1500:]), threads=threads)
+    assert info.value.index == 500
+
+
+def test_long_values_and_growth():
+    """Results much longer than the input (quote of non-ASCII: 6x bytes)
+    and large rows, so that output buffers grow many times."""
+    values = ["é" * 5000, None, "a b" * 20000, "", "%zz" * 3000] * 30
+    for tname, typ in ARROW_TYPES.items():
+        arr = pa.array(values, type=typ)
+        for many, single in [(pctcodec.quote_many, pctcodec.quote),
+                             (pctcodec.requote_many, pctcodec.requote),
+                             (pctcodec.unquote_many, pctcodec.unquote)]:
+            for threads in (1, 4):
+                out = many(arr, threads=threads)
+                out.validate(full=True)
+                assert out.to_pylist() == expected(single, values, {}), (tname, many.__name__)
+
+
+def test_malformed_array_rejected():
+    import pctcodec.batch as batch
+
+    if batch._ENGINE != "c":
+        pytest.skip("the C engine's own check of the layout")
+    offsets = pa.py_buffer(struct.pack("<3i", 0, 5, 2))  # the second value ends before it starts
+    data = pa.py_buffer(b"hello")
+    arr = pa.Array.from_buffers(pa.string(), 2, [None, offsets, data])
+    with pytest.raises(ValueError, match="malformed"):
+        pctcodec.quote_many(arr)
+
+
+def test_dictionary_column_rejected():
+    arr = pa.array(["a", "b", "a"]).dictionary_encode()
+    with pytest.raises(TypeError):
+        pctcodec.quote_many(arr)

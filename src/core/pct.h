@@ -122,6 +122,9 @@ size_t pct_utf8_to_ucs1(const uint8_t *src, size_t n, uint8_t *dst, size_t cap);
 size_t pct_utf8_to_ucs2(const uint8_t *src, size_t n, uint16_t *dst, size_t cap);
 size_t pct_utf8_to_ucs4(const uint8_t *src, size_t n, uint32_t *dst, size_t cap);
 
+/* Offset of the first byte >= 0x80 in src, or n if none. */
+size_t pct_ascii_span(const uint8_t *src, size_t n);
+
 /* Offset of the first '%' (or, with plus, '+') in src, or n if none. */
 size_t pct_find_escape(const uint8_t *src, size_t n, int plus);
 

@@ -4,7 +4,6 @@
 #include <string.h>
 
 #include "pct_batch.h"
-#include "pct_uri.h"
 
 void pct_out_init(pct_out *out)
 {
@@ -21,10 +20,11 @@ void pct_out_free(pct_out *out)
     pct_out_init(out);
 }
 
-/* *buf holds at least `need` bytes: grown to max(need, 2 * cap, 64). */
+/* *buf holds at least `need` bytes (and is allocated, even for 0): grown
+ * to max(need, 2 * cap, 64). */
 static pct_status grow(uint8_t **buf, size_t *cap, size_t need)
 {
-    if (need <= *cap)
+    if (need <= *cap && *buf)
         return PCT_OK;
     size_t want = *cap > SIZE_MAX / 2 ? SIZE_MAX : 2 * *cap;
     if (want < need)
@@ -52,14 +52,6 @@ size_t pct_utf8_count(const uint8_t *src, size_t n)
     for (size_t i = 0; i < n; i++)
         count += (src[i] & 0xC0u) != 0x80u;
     return count;
-}
-
-static int has_non_ascii(const uint8_t *s, size_t n)
-{
-    for (size_t i = 0; i < n; i++)
-        if (s[i] >= 0x80)
-            return 1;
-    return 0;
 }
 
 static int unquote_row(const pct_batch_spec *spec, const uint8_t *src, size_t n, pct_out *out,
@@ -92,19 +84,16 @@ static int unquote_row(const pct_batch_spec *spec, const uint8_t *src, size_t n,
     return PCT_OK;
 }
 
-static int normalize_row(const pct_batch_spec *spec, const uint8_t *src, size_t n, pct_out *out,
-                         size_t limit)
+/* pct_uri_write of a split row, host replaced when not NULL. */
+static int write_uri(const pct_batch_spec *spec, const uint8_t *src, size_t n, const pct_uri *u,
+                     const uint8_t *host, size_t host_len, pct_out *out, size_t limit)
 {
-    pct_uri u;
-    pct_uri_split(src, n, &u);
-    if (u.has_authority && has_non_ascii(src + u.host.start, u.host.len))
-        return PCT_ROW_CALLER; /* IDNA */
     size_t bound, len;
-    pct_status rc = pct_uri_size_bound(n, 0, SIZE_MAX, &bound);
+    pct_status rc = pct_uri_size_bound(n, host_len, SIZE_MAX, &bound);
     if (rc == PCT_OK)
         rc = pct_out_reserve(out, bound, limit);
     if (rc == PCT_OK)
-        rc = pct_uri_write(src, &u, NULL, 0, spec->flags, out->data + out->len, &len);
+        rc = pct_uri_write(src, u, host, host_len, spec->flags, out->data + out->len, &len);
     if (rc != PCT_OK)
         return rc;
     if (len > limit - out->len)
@@ -113,8 +102,28 @@ static int normalize_row(const pct_batch_spec *spec, const uint8_t *src, size_t 
     return PCT_OK;
 }
 
+int pct_batch_normalize_host(const pct_batch_spec *spec, const uint8_t *src, size_t n,
+                             const uint8_t *host, size_t host_len, pct_out *out, size_t limit)
+{
+    pct_uri u;
+    pct_uri_split(src, n, &u);
+    return write_uri(spec, src, n, &u, host, host_len, out, limit);
+}
+
+static int normalize_row(const pct_batch_spec *spec, const uint8_t *src, size_t n, pct_out *out,
+                         size_t limit, pct_batch_info *info)
+{
+    pct_uri u;
+    pct_uri_split(src, n, &u);
+    if (u.has_authority && pct_ascii_span(src + u.host.start, u.host.len) != u.host.len) {
+        info->host = u.host; /* IDNA: the caller's */
+        return PCT_ROW_HOST;
+    }
+    return write_uri(spec, src, n, &u, NULL, 0, out, limit);
+}
+
 int pct_batch_row(const pct_batch_spec *spec, const uint8_t *src, size_t n, pct_out *out,
-                  size_t limit, int64_t *position)
+                  size_t limit, pct_batch_info *info)
 {
     size_t size, pos;
     pct_status rc;
@@ -134,10 +143,10 @@ int pct_batch_row(const pct_batch_spec *spec, const uint8_t *src, size_t n, pct_
         out->len += pct_requote(src, n, PCT_URI_UPPER_HEX, out->data + out->len);
         return PCT_OK;
     case PCT_BATCH_NORMALIZE:
-        return normalize_row(spec, src, n, out, limit);
+        return normalize_row(spec, src, n, out, limit, info);
     case PCT_BATCH_CHECK:
-        *position = pct_uri_check(src, n, &pos) == PCT_URI_VALID ? -1
-                                                                   : (int64_t)pct_utf8_count(src, pos);
+        info->position = pct_uri_check(src, n, &pos) == PCT_URI_VALID ? -1
+                                                                        : (int64_t)pct_utf8_count(src, pos);
         return PCT_OK;
     }
     return PCT_ROW_CALLER;

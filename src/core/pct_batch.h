@@ -10,6 +10,7 @@
 #define PCT_BATCH_H
 
 #include "pct.h"
+#include "pct_uri.h"
 
 typedef enum {
     PCT_BATCH_QUOTE = 0,     /* quote, quote_plus (plus) under UTF-8 */
@@ -46,20 +47,31 @@ typedef struct {
 void pct_out_init(pct_out *out);
 /* Frees both buffers (data too: take it first to keep it). */
 void pct_out_free(pct_out *out);
-/* Room for `extra` more bytes after len: PCT_ERR_NO_MEMORY or
- * PCT_ERR_TOO_LARGE (len + extra past `limit`). Grows geometrically. */
+/* Room for `extra` more bytes after len (data is then never NULL):
+ * PCT_ERR_NO_MEMORY or PCT_ERR_TOO_LARGE (len + extra past `limit`).
+ * Grows geometrically. */
 pct_status pct_out_reserve(pct_out *out, size_t extra, size_t limit);
 
-/* The row's outcome beyond pct_status. */
-#define PCT_ROW_CALLER 100
+/* The row's outcomes beyond pct_status. */
+#define PCT_ROW_CALLER 100 /* the caller computes the row */
+#define PCT_ROW_HOST 101   /* NORMALIZE: the host needs IDNA (see pct_batch_normalize_host) */
+
+typedef struct {
+    int64_t position; /* CHECK: the index of the first offending code point, or -1 */
+    pct_range host;   /* PCT_ROW_HOST: the host's bytes in the row */
+} pct_batch_info;
 
 /* Appends the result for the UTF-8 text src[0..n) to out (whose total may
- * not pass `limit` bytes). CHECK appends nothing and sets *position to the
- * index of the first offending code point, or -1 when the text is valid.
- * Returns PCT_OK, PCT_ERR_NO_MEMORY, PCT_ERR_TOO_LARGE, or PCT_ROW_CALLER
- * when the caller must compute this row (out then unchanged). */
+ * not pass `limit` bytes); CHECK appends nothing and sets info->position.
+ * Returns PCT_OK, PCT_ERR_NO_MEMORY, PCT_ERR_TOO_LARGE, PCT_ROW_CALLER or
+ * PCT_ROW_HOST (out then unchanged). */
 int pct_batch_row(const pct_batch_spec *spec, const uint8_t *src, size_t n, pct_out *out,
-                  size_t limit, int64_t *position);
+                  size_t limit, pct_batch_info *info);
+
+/* NORMALIZE for a row answered PCT_ROW_HOST, its host replaced by `host`
+ * (the IDNA form the caller computed, ASCII). */
+int pct_batch_normalize_host(const pct_batch_spec *spec, const uint8_t *src, size_t n,
+                             const uint8_t *host, size_t host_len, pct_out *out, size_t limit);
 
 /* The number of code points in the UTF-8 prefix src[0..n). */
 size_t pct_utf8_count(const uint8_t *src, size_t n);

@@ -49,6 +49,11 @@ static inline size_t skip_ascii(const uint8_t *src, size_t i, size_t n)
     return i;
 }
 
+size_t pct_ascii_span(const uint8_t *src, size_t n)
+{
+    return skip_ascii(src, 0, n);
+}
+
 /* At a byte >= 0x80, src[i]: the length of the well-formed sequence it
  * starts, or 0 when there is none, with *bad the length of the maximal
  * subpart of one (the bytes a decoder replaces by one U+FFFD, >= 1). */
