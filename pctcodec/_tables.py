@@ -293,7 +293,8 @@ def _compression(metadata):
 def _open_parquet(path):
     pa, pq = _pyarrow()
     try:
-        return pq.ParquetFile(path)
+        # Read as a buffered stream rather than a row group at a time.
+        return pq.ParquetFile(path, pre_buffer=False, buffer_size=1 << 20)
     except pa.ArrowException as exc:
         raise TableError(f"not a readable Parquet file: {exc}") from None
 
