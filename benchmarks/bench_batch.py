@@ -124,6 +124,7 @@ def peers():
 
 MEMORY_CHILD = r"""
 import gc, json, resource, sys
+sys.path.insert(0, sys.argv[2])  # the parent's pctcodec
 import pyarrow as pa
 import pctcodec
 
@@ -159,8 +160,13 @@ def measure_memory(array):
         table = pa.table({"url": array})
         with pa.OSFile(path, "wb") as sink, pa.ipc.new_file(sink, table.schema) as writer:
             writer.write_table(table)
-        done = subprocess.run([sys.executable, "-c", MEMORY_CHILD, path], check=True,
+        # Run from the temporary folder, so that the child imports the
+        # pctcodec the parent runs, not a source tree in the current folder.
+        package_root = os.path.dirname(os.path.dirname(os.path.abspath(pctcodec.__file__)))
+        done = subprocess.run([sys.executable, "-c", MEMORY_CHILD, path, package_root], cwd=folder,
                               capture_output=True, text=True)
+    if done.returncode:
+        raise RuntimeError("the memory measurement failed:\n" + done.stderr)
     data = json.loads(done.stdout)
     data["growth"] = max(0, data["peak"] - data["before"])
     data["ratio"] = data["growth"] / (data["input"] + data["output"])
