@@ -289,19 +289,22 @@ typedef struct {
     int64_t err_row;    /* that row, from start */
     PyObject *exc;      /* ROW_PYTHON_ERROR: the exception */
     PyThreadState *ts;  /* this thread's state while the GIL is released */
-    PyGILState_STATE gil;
-    int own_ts;         /* 1: ts comes from PyGILState_Ensure (a new thread) */
+    PyInterpreterState *interp; /* the caller's, for the state of a new thread */
+    int own_ts;         /* 1: ts was made for this piece's thread */
     struct host_cache *hosts; /* NORMALIZE: IDNA forms met so far */
 } piece;
 
-static void enter_python(piece *pc)
+/* Takes the GIL; -1 when this thread gets no thread state (no memory). */
+static int enter_python(piece *pc)
 {
-    if (pc->ts) {
-        PyEval_RestoreThread(pc->ts);
-    } else {
-        pc->gil = PyGILState_Ensure();
+    if (!pc->ts) {
+        /* a thread of ours, in the caller's interpreter (not PyGILState's) */
+        if (!(pc->ts = PyThreadState_New(pc->interp)))
+            return -1;
         pc->own_ts = 1;
     }
+    PyEval_RestoreThread(pc->ts);
+    return 0;
 }
 
 static void leave_python(piece *pc)
@@ -387,7 +390,8 @@ static int host_row(piece *pc, const uint8_t *p, size_t n, const pct_batch_info 
     }
     uint8_t *value;
     size_t value_len = 0;
-    enter_python(pc);
+    if (enter_python(pc) < 0)
+        return PCT_ERR_NO_MEMORY;
     idna_bytes(pc->op->module, host, len, &value, &value_len);
     leave_python(pc);
     int rc = value ? pct_batch_normalize_host(&pc->op->spec, p, n, value, value_len, &pc->out,
@@ -411,7 +415,8 @@ static int host_row(piece *pc, const uint8_t *p, size_t n, const pct_batch_info 
 /* The row through func, with the GIL held for it. */
 static int python_row(piece *pc, const uint8_t *p, size_t n, int64_t *position)
 {
-    enter_python(pc);
+    if (enter_python(pc) < 0)
+        return PCT_ERR_NO_MEMORY;
     int rc = PCT_OK;
     PyObject *text = PyUnicode_DecodeUTF8((const char *)p, (Py_ssize_t)n, "strict");
     PyObject *r = text ? PyObject_CallOneArg(pc->op->func, text) : NULL;
@@ -491,7 +496,8 @@ static void *piece_thread(void *arg)
     run_piece(pc);
     if (pc->own_ts) {
         PyEval_RestoreThread(pc->ts);
-        PyGILState_Release(pc->gil);
+        PyThreadState_Clear(pc->ts);
+        PyThreadState_DeleteCurrent();
     }
     return NULL;
 }
@@ -586,6 +592,9 @@ static int run_array(PyObject *module, const batch_op *op, const arrow_strings *
     }
     pl->n += np;
     pl->rows += in->length;
+    PyInterpreterState *interp = PyThreadState_GetInterpreter(PyThreadState_Get());
+    for (int k = 0; k < np; k++)
+        pcs[k].interp = interp;
     PyThreadState *main = PyEval_SaveThread();
     run_pieces(pcs, np, main);
     PyEval_RestoreThread(main);
