@@ -330,9 +330,11 @@ def _map_polars(op, series):
 
     if series.dtype != pl.String and series.dtype != pl.Null:
         raise TypeError("%s() needs a column of strings, not polars dtype %s" % (op.name, series.dtype))
-    if _ENGINE == "c":
+    if _ENGINE == "c" and hasattr(series, "__arrow_c_stream__"):
         capsules = _pctcodec._many_arrow(series.__arrow_c_stream__(), *op.c_args, op.threads, 0)
-        return pl.Series(series.name, _ArrowResult(capsules)).alias(series.name)
+        pa = _pyarrow(required=False)
+        out = pa.Array._import_from_c_capsule(*capsules) if pa else _ArrowResult(capsules)
+        return pl.Series(series.name, out).alias(series.name)
     pa = _pyarrow()
     column = series.to_arrow()
     if pa.types.is_null(column.type):

@@ -2,9 +2,9 @@
  * quote_many ... check_many (pctcodec/batch.py) on a list or tuple of str,
  * and on Arrow arrays and streams through the Arrow C data interface.
  *
- * Arrow input is read in place (offsets or views, data buffers) and the
- * result is written to malloc'd buffers that the ArrowArray's release
- * callback frees: no Python object per value. The rows run with the GIL
+ * Arrow input is read in place (offsets or views, data buffers; see
+ * src/arrow_c.c) and the result is written to malloc'd buffers that the
+ * ArrowArray's release callback frees: no Python object per value. The rows run with the GIL
  * released, split over `threads` threads; a row the core cannot finish
  * (IDNA, an error handler only Python has) calls the single-value function
  * with the GIL taken for that row. Any error names the row's index and no
@@ -254,105 +254,23 @@ fail:
     return NULL;
 }
 
-/* ---------------------------------------------------------------------------
- * Arrow input: a string ("u"), large_string ("U"), string_view ("vu") or
- * null ("n") array, read in place.
- */
-typedef struct {
-    char kind; /* 'u', 'U', 'v' or 'n' */
-    int64_t length, offset;
-    const uint8_t *validity;  /* NULL: no nulls */
-    const void *index;        /* int32 or int64 offsets, or 16-byte views */
-    const uint8_t *const *data; /* the data buffer ('u', 'U') or the variadic buffers ('v') */
-    int64_t ndata;
-} in_array;
-
-static const uint8_t EMPTY[1] = {0};
-
-/* The kind of a schema's format; 0 (TypeError raised) for any other. */
+/* The kind of an Arrow string column; 0 with TypeError for any other. */
 static char schema_kind(const struct ArrowSchema *schema, const char *fname)
 {
-    const char *f = schema->format ? schema->format : "";
-    char kind = strcmp(f, "u") == 0 ? 'u' : strcmp(f, "U") == 0 ? 'U' : strcmp(f, "vu") == 0 ? 'v'
-              : strcmp(f, "n") == 0 ? 'n' : 0;
-    if (!kind || schema->dictionary || schema->n_children) {
+    char kind = arrow_string_kind(schema);
+    if (!kind)
         PyErr_Format(PyExc_TypeError, "%s() needs a column of strings, not Arrow format '%.50s'%s",
-                     fname, f, schema->dictionary ? " (dictionary-encoded)" : "");
-        return 0;
-    }
+                     fname, schema->format ? schema->format : "",
+                     schema->dictionary ? " (dictionary-encoded)" : "");
     return kind;
 }
 
-static int in_array_init(in_array *a, char kind, const struct ArrowArray *arr)
+static int strings_init(arrow_strings *a, char kind, const struct ArrowArray *array)
 {
-    a->kind = kind;
-    a->length = arr->length;
-    a->offset = arr->offset;
-    a->ndata = 0;
-    a->validity = NULL;
-    int64_t need = kind == 'n' ? 0 : 3; /* 'v': validity, views, sizes (+ variadic) */
-    if (arr->length < 0 || arr->offset < 0 || arr->n_buffers < need
-        || (kind == 'v' && arr->n_buffers > ((int64_t)1 << 31))) {
-        PyErr_SetString(PyExc_ValueError, "malformed Arrow array: bad length, offset or buffers");
-        return -1;
-    }
-    if (kind == 'n' || arr->length == 0)
+    if (arrow_strings_init(a, kind, array) == 0)
         return 0;
-    if (arr->null_count != 0)
-        a->validity = arr->buffers[0];
-    a->index = arr->buffers[1];
-    a->data = (const uint8_t *const *)(arr->buffers + 2);
-    a->ndata = kind == 'v' ? arr->n_buffers - 3 : 1;
-    if (!a->index) {
-        PyErr_SetString(PyExc_ValueError, "malformed Arrow array: no offsets or views");
-        return -1;
-    }
-    return 0;
-}
-
-/* Row i of a: 0 when null, 1 with its bytes in *p, *n, -1 when malformed. */
-static inline int in_row(const in_array *a, int64_t i, const uint8_t **p, size_t *n)
-{
-    int64_t j = a->offset + i;
-    if (a->kind == 'n')
-        return 0;
-    if (a->validity && !((a->validity[j >> 3] >> (j & 7)) & 1))
-        return 0;
-    const uint8_t *base;
-    int64_t start, end;
-    if (a->kind == 'u') {
-        const int32_t *o = a->index;
-        start = o[j];
-        end = o[j + 1];
-        base = a->data[0];
-    } else if (a->kind == 'U') {
-        const int64_t *o = a->index;
-        start = o[j];
-        end = o[j + 1];
-        base = a->data[0];
-    } else {
-        const uint8_t *view = (const uint8_t *)a->index + 16 * j;
-        int32_t len, buf, off;
-        memcpy(&len, view, 4);
-        if (len < 0)
-            return -1;
-        *n = (size_t)len;
-        if (len <= 12) {
-            *p = view + 4;
-            return 1;
-        }
-        memcpy(&buf, view + 8, 4);
-        memcpy(&off, view + 12, 4);
-        if (buf < 0 || buf >= a->ndata || off < 0 || !a->data[buf])
-            return -1;
-        *p = a->data[buf] + off;
-        return 1;
-    }
-    if (start < 0 || end < start)
-        return -1;
-    *n = (size_t)(end - start);
-    *p = base ? base + start : (end == start ? EMPTY : NULL);
-    return *p ? 1 : -1;
+    PyErr_SetString(PyExc_ValueError, "malformed Arrow array: bad length, offset or buffers");
+    return -1;
 }
 
 /* ---------------------------------------------------------------------------
@@ -361,7 +279,7 @@ static inline int in_row(const in_array *a, int64_t i, const uint8_t **p, size_t
  */
 typedef struct {
     const batch_op *op;
-    const in_array *in;
+    const arrow_strings *in;
     size_t limit;       /* the most bytes out may hold */
     int64_t start, rows;
     int64_t *ends;      /* per row: its end in out.data; CHECK: its position or -1 */
@@ -371,19 +289,22 @@ typedef struct {
     int64_t err_row;    /* that row, from start */
     PyObject *exc;      /* ROW_PYTHON_ERROR: the exception */
     PyThreadState *ts;  /* this thread's state while the GIL is released */
-    PyGILState_STATE gil;
-    int own_ts;         /* 1: ts comes from PyGILState_Ensure (a new thread) */
+    PyInterpreterState *interp; /* the caller's, for the state of a new thread */
+    int own_ts;         /* 1: ts was made for this piece's thread */
     struct host_cache *hosts; /* NORMALIZE: IDNA forms met so far */
 } piece;
 
-static void enter_python(piece *pc)
+/* Takes the GIL; -1 when this thread gets no thread state (no memory). */
+static int enter_python(piece *pc)
 {
-    if (pc->ts) {
-        PyEval_RestoreThread(pc->ts);
-    } else {
-        pc->gil = PyGILState_Ensure();
+    if (!pc->ts) {
+        /* a thread of ours, in the caller's interpreter (not PyGILState's) */
+        if (!(pc->ts = PyThreadState_New(pc->interp)))
+            return -1;
         pc->own_ts = 1;
     }
+    PyEval_RestoreThread(pc->ts);
+    return 0;
 }
 
 static void leave_python(piece *pc)
@@ -469,7 +390,8 @@ static int host_row(piece *pc, const uint8_t *p, size_t n, const pct_batch_info 
     }
     uint8_t *value;
     size_t value_len = 0;
-    enter_python(pc);
+    if (enter_python(pc) < 0)
+        return PCT_ERR_NO_MEMORY;
     idna_bytes(pc->op->module, host, len, &value, &value_len);
     leave_python(pc);
     int rc = value ? pct_batch_normalize_host(&pc->op->spec, p, n, value, value_len, &pc->out,
@@ -493,7 +415,8 @@ static int host_row(piece *pc, const uint8_t *p, size_t n, const pct_batch_info 
 /* The row through func, with the GIL held for it. */
 static int python_row(piece *pc, const uint8_t *p, size_t n, int64_t *position)
 {
-    enter_python(pc);
+    if (enter_python(pc) < 0)
+        return PCT_ERR_NO_MEMORY;
     int rc = PCT_OK;
     PyObject *text = PyUnicode_DecodeUTF8((const char *)p, (Py_ssize_t)n, "strict");
     PyObject *r = text ? PyObject_CallOneArg(pc->op->func, text) : NULL;
@@ -536,7 +459,7 @@ static void run_piece(piece *pc)
         size_t n;
         pct_batch_info info;
         int64_t position = -1;
-        int rc = in_row(pc->in, pc->start + r, &p, &n);
+        int rc = arrow_strings_row(pc->in, pc->start + r, &p, &n);
         if (rc < 0) {
             rc = ROW_MALFORMED;
         } else if (rc == 0) {
@@ -573,7 +496,8 @@ static void *piece_thread(void *arg)
     run_piece(pc);
     if (pc->own_ts) {
         PyEval_RestoreThread(pc->ts);
-        PyGILState_Release(pc->gil);
+        PyThreadState_Clear(pc->ts);
+        PyThreadState_DeleteCurrent();
     }
     return NULL;
 }
@@ -632,7 +556,7 @@ static void pieces_free(piece_list *pl)
 /* Runs the rows of `in` in up to `threads` pieces appended to pl; on an
  * error raises it for the first failing row (base: the index of in's first
  * row in the whole column). */
-static int run_array(PyObject *module, const batch_op *op, const in_array *in, int threads,
+static int run_array(PyObject *module, const batch_op *op, const arrow_strings *in, int threads,
                      int64_t base, piece_list *pl)
 {
     int np = threads < 1 ? 1 : threads;
@@ -668,6 +592,9 @@ static int run_array(PyObject *module, const batch_op *op, const in_array *in, i
     }
     pl->n += np;
     pl->rows += in->length;
+    PyInterpreterState *interp = PyThreadState_GetInterpreter(PyThreadState_Get());
+    for (int k = 0; k < np; k++)
+        pcs[k].interp = interp;
     PyThreadState *main = PyEval_SaveThread();
     run_pieces(pcs, np, main);
     PyEval_RestoreThread(main);
@@ -690,161 +617,6 @@ static int run_array(PyObject *module, const batch_op *op, const in_array *in, i
 /* ---------------------------------------------------------------------------
  * Arrow output.
  */
-typedef struct {
-    int64_t n;
-    void *bufs[]; /* malloc'd, freed by the release callback */
-} out_private;
-
-static void release_array(struct ArrowArray *a)
-{
-    out_private *pv = a->private_data;
-    if (pv) {
-        for (int64_t i = 0; i < pv->n; i++)
-            free(pv->bufs[i]);
-        free(pv);
-    }
-    a->private_data = NULL;
-    a->release = NULL;
-}
-
-static void release_schema(struct ArrowSchema *s)
-{
-    s->release = NULL; /* format and name are string literals */
-}
-
-static int out_bit(const piece *pc, int64_t r)
-{
-    return (pc->valid[r >> 3] >> (r & 7)) & 1;
-}
-
-/* The pieces, in order, as one array of the output kind (`kind` of the
- * input; CHECK: int64). */
-static int assemble(piece_list *pl, char kind, int check, struct ArrowArray *out)
-{
-    int64_t total = pl->rows, nulls = 0;
-    int np = pl->n;
-    for (int k = 0; k < np; k++)
-        for (int64_t r = 0; r < pl->items[k].rows; r++)
-            nulls += !out_bit(&pl->items[k], r);
-    int64_t nbuf = check ? 2 : kind == 'n' ? 0 : kind == 'v' ? 2 + np + 1 : 3;
-    out_private *pv = calloc(1, sizeof *pv + (size_t)(nbuf ? nbuf : 1) * sizeof(void *));
-    if (!pv) {
-        PyErr_NoMemory();
-        return -1;
-    }
-    pv->n = nbuf;
-    memset(out, 0, sizeof *out);
-    out->length = total;
-    out->null_count = nulls;
-    out->n_buffers = nbuf;
-    out->buffers = (const void **)pv->bufs;
-    out->private_data = pv;
-    out->release = release_array;
-    if (nbuf == 0)
-        return 0;
-    size_t nrows = (size_t)total;
-    if (nulls) {
-        uint8_t *bits = calloc(nrows / 8 + 1, 1);
-        if (!(pv->bufs[0] = bits))
-            goto nomem;
-        int64_t i = 0;
-        for (int k = 0; k < np; k++)
-            for (int64_t r = 0; r < pl->items[k].rows; r++, i++)
-                if (out_bit(&pl->items[k], r))
-                    bits[i >> 3] |= (uint8_t)(1u << (i & 7));
-    }
-    if (check) {
-        int64_t *values = malloc(nrows ? nrows * sizeof *values : 1);
-        if (!(pv->bufs[1] = values))
-            goto nomem;
-        int64_t i = 0;
-        for (int k = 0; k < np; k++)
-            for (int64_t r = 0; r < pl->items[k].rows; r++)
-                values[i++] = pl->items[k].ends[r] < 0 ? 0 : pl->items[k].ends[r];
-        return 0;
-    }
-    if (kind == 'v') {
-        uint8_t *views = calloc(nrows ? nrows : 1, 16);
-        int64_t *sizes = malloc((size_t)np * sizeof *sizes + 1);
-        pv->bufs[1] = views;
-        pv->bufs[2 + np] = sizes;
-        if (!views || !sizes)
-            goto nomem;
-        int64_t i = 0;
-        for (int k = 0; k < np; k++) {
-            piece *pc = &pl->items[k];
-            uint8_t *data = pc->out.data ? pc->out.data : malloc(1);
-            if (!(pv->bufs[2 + k] = data))
-                goto nomem;
-            pc->out.data = NULL; /* adopted */
-            sizes[k] = (int64_t)pc->out.len;
-            int64_t from = 0;
-            for (int64_t r = 0; r < pc->rows; r++, i++) {
-                int32_t len = (int32_t)(pc->ends[r] - from), buf = k, off = (int32_t)from;
-                uint8_t *view = views + 16 * i;
-                memcpy(view, &len, 4);
-                if (len <= 12) {
-                    memcpy(view + 4, data + from, (size_t)len);
-                } else {
-                    memcpy(view + 4, data + from, 4);
-                    memcpy(view + 8, &buf, 4);
-                    memcpy(view + 12, &off, 4);
-                }
-                from = pc->ends[r];
-            }
-        }
-        return 0;
-    }
-    /* 'u', 'U': offsets, then the pieces' bytes one after the other */
-    size_t width = kind == 'u' ? 4 : 8;
-    int64_t size = 0;
-    for (int k = 0; k < np; k++)
-        size += (int64_t)pl->items[k].out.len;
-    if (kind == 'u' && size > INT32_MAX) {
-        release_array(out);
-        PyErr_SetString(PyExc_OverflowError,
-                        "the result is too long for an Arrow string array (over 2 GiB): "
-                        "pass a large_string array");
-        return -1;
-    }
-    uint8_t *offsets = malloc((nrows + 1) * width);
-    if (!(pv->bufs[1] = offsets))
-        goto nomem;
-    uint8_t *data;
-    int adopt = np == 1 && pl->items[0].out.data;
-    if (adopt) {
-        data = pl->items[0].out.data;
-        pl->items[0].out.data = NULL; /* adopted */
-    } else {
-        data = malloc(size ? (size_t)size : 1);
-    }
-    if (!(pv->bufs[2] = data))
-        goto nomem;
-    int64_t at = 0, i = 0;
-    for (int k = 0; k < np; k++) {
-        piece *pc = &pl->items[k];
-        if (!adopt && pc->out.len)
-            memcpy(data + at, pc->out.data, pc->out.len);
-        for (int64_t r = 0; r < pc->rows; r++, i++) {
-            int64_t end = at + pc->ends[r];
-            if (width == 4) {
-                int32_t e32 = (int32_t)end;
-                memcpy(offsets + 4 * (size_t)(i + 1), &e32, 4);
-            } else {
-                memcpy(offsets + 8 * (size_t)(i + 1), &end, 8);
-            }
-        }
-        at += (int64_t)pc->out.len;
-        pct_out_free(&pc->out); /* copied: freed at once */
-    }
-    memset(offsets, 0, width);
-    return 0;
-nomem:
-    release_array(out);
-    PyErr_NoMemory();
-    return -1;
-}
-
 static void schema_capsule_free(PyObject *capsule)
 {
     struct ArrowSchema *s = PyCapsule_GetPointer(capsule, "arrow_schema");
@@ -865,37 +637,50 @@ static void array_capsule_free(PyObject *capsule)
     }
 }
 
-/* (schema capsule, array capsule) of the assembled result. */
-static PyObject *result_capsules(piece_list *pl, char kind, int check)
+/* (schema capsule, array capsule) of the pieces put together (their data
+ * taken). */
+static PyObject *result_capsules(piece_list *pl, char kind)
 {
     struct ArrowSchema *schema = malloc(sizeof *schema);
     struct ArrowArray *array = malloc(sizeof *array);
+    arrow_piece *parts = malloc((size_t)(pl->n ? pl->n : 1) * sizeof *parts);
     PyObject *sc = NULL, *ac = NULL, *r = NULL;
-    if (!schema || !array) {
+    if (!schema || !array || !parts) {
         free(schema);
         free(array);
+        free(parts);
         return PyErr_NoMemory();
     }
-    memset(schema, 0, sizeof *schema);
-    schema->format = check ? "l" : kind == 'u' ? "u" : kind == 'U' ? "U" : kind == 'v' ? "vu" : "n";
-    schema->name = "";
-    schema->flags = ARROW_FLAG_NULLABLE;
-    schema->release = release_schema;
-    array->release = NULL;
+    for (int k = 0; k < pl->n; k++) {
+        piece *pc = &pl->items[k];
+        arrow_piece part = {pc->rows, pc->ends, pc->valid, pc->out.data, pc->out.len};
+        parts[k] = part;
+        pc->out.data = NULL; /* arrow_build's now */
+    }
+    int rc = arrow_build(parts, pl->n, kind, array);
+    free(parts);
+    arrow_schema_init(schema, kind);
+    if (rc != ARROW_OK) {
+        free(array);
+        schema->release(schema);
+        free(schema);
+        if (rc == ARROW_NO_MEMORY)
+            return PyErr_NoMemory();
+        PyErr_SetString(PyExc_OverflowError,
+                        "the result is too long for an Arrow string or string_view array "
+                        "(over 2 GiB): pass a large_string array");
+        return NULL;
+    }
     if (!(sc = PyCapsule_New(schema, "arrow_schema", schema_capsule_free))) {
         schema->release(schema);
         free(schema);
-        free(array);
-        return NULL;
     }
     if (!(ac = PyCapsule_New(array, "arrow_array", array_capsule_free))) {
+        array->release(array);
         free(array);
-        goto done;
     }
-    if (assemble(pl, kind, check, array) < 0)
-        goto done;
-    r = PyTuple_Pack(2, sc, ac);
-done:
+    if (sc && ac)
+        r = PyTuple_Pack(2, sc, ac);
     Py_XDECREF(sc);
     Py_XDECREF(ac);
     return r;
@@ -928,8 +713,8 @@ static PyObject *py_many_arrow(PyObject *module, PyObject *const *args, Py_ssize
     if (PyTuple_Check(source) && PyTuple_GET_SIZE(source) == 2) {
         struct ArrowSchema *schema = PyCapsule_GetPointer(PyTuple_GET_ITEM(source, 0), "arrow_schema");
         struct ArrowArray *array = schema ? PyCapsule_GetPointer(PyTuple_GET_ITEM(source, 1), "arrow_array") : NULL;
-        in_array in;
-        if (!array || !(kind = schema_kind(schema, fname)) || in_array_init(&in, kind, array) < 0
+        arrow_strings in;
+        if (!array || !(kind = schema_kind(schema, fname)) || strings_init(&in, kind, array) < 0
             || run_array(module, &op, &in, (int)threads, base, &pl) < 0)
             goto done;
     } else {
@@ -955,8 +740,8 @@ static PyObject *py_many_arrow(PyObject *module, PyObject *const *args, Py_ssize
             }
             if (!array.release)
                 break; /* the end */
-            in_array in;
-            int failed = in_array_init(&in, kind, &array) < 0
+            arrow_strings in;
+            int failed = strings_init(&in, kind, &array) < 0
                          || run_array(module, &op, &in, (int)threads, base, &pl) < 0;
             base += array.length;
             array.release(&array);
@@ -964,7 +749,7 @@ static PyObject *py_many_arrow(PyObject *module, PyObject *const *args, Py_ssize
                 goto done;
         }
     }
-    result = result_capsules(&pl, kind, op.code == OP_CHECK);
+    result = result_capsules(&pl, op.code == OP_CHECK ? 'l' : kind);
 done:
     pieces_free(&pl);
     return result;

@@ -378,3 +378,20 @@ def test_dictionary_column_rejected():
     arr = pa.array(["a", "b", "a"]).dictionary_encode()
     with pytest.raises(TypeError):
         pctcodec.quote_many(arr)
+
+
+def test_polars_without_pyarrow(monkeypatch):
+    """polars reads the result through the PyCapsule interface itself."""
+    pl = pytest.importorskip("polars")
+    import pctcodec.batch as batch
+
+    if batch._ENGINE != "c":
+        pytest.skip("the pure-Python engine reads polars through pyarrow")
+    monkeypatch.setattr(batch, "_pyarrow", lambda required=True: None)
+    s = pl.Series("url", WITH_NONE)
+    out = pctcodec.quote_many(s, threads=2)
+    assert isinstance(out, pl.Series) and out.name == "url" and out.dtype == pl.String
+    assert out.to_list() == expected(pctcodec.quote, WITH_NONE, {})
+    positions = pctcodec.check_many(s)
+    assert positions.dtype == pl.Int64
+    assert positions.to_list() == expected(check_position, WITH_NONE, {})
