@@ -11,8 +11,10 @@ BINDING_SOURCES = [
     os.path.join("src", "_pctcodec.c"),
     os.path.join("src", "_pctcodec_uri.c"),
     os.path.join("src", "_pctcodec_ecma.c"),
+    os.path.join("src", "_pctcodec_batch.c"),
+    os.path.join("src", "arrow_c.c"),  # no Python, but only the binding uses it
 ]
-BINDING_HEADER = os.path.join("src", "_pctcodec.h")
+BINDING_HEADERS = [os.path.join("src", "_pctcodec.h"), os.path.join("src", "arrow_c.h")]
 
 extra = ["-Wall", "-Wextra", "-Wno-missing-field-initializers"]
 if os.environ.get("PCTCODEC_WERROR"):
@@ -25,7 +27,7 @@ setup(
             sources=[*BINDING_SOURCES, *CORE_SOURCES],
             include_dirs=[os.path.join("src", "core")],
             # the kernels share their code through headers: a change there rebuilds
-            depends=sorted(glob.glob(os.path.join("src", "core", "*.h")) + [BINDING_HEADER]),
+            depends=sorted(glob.glob(os.path.join("src", "core", "*.h")) + BINDING_HEADERS),
             extra_compile_args=extra,
         )
     ]

@@ -13,6 +13,10 @@ The RFC 3986 tools (``requote``, ``normalize``, ``equivalent``, ``check``,
 ``pctcodec.rfc3986``; named ``safe=`` sets are in ``pctcodec.sets`` and the
 ECMAScript codecs (``encode_uri``, ``decode_uri_component``, ``js_escape``
 ...) in ``pctcodec.ecmascript``.
+
+The batch functions (``quote_many``, ``unquote_many``, ``normalize_many``,
+``check_many`` ...) run over a whole list, Arrow array, pandas or polars
+column in one call; see ``pctcodec.batch``.
 """
 from ._pctcodec import (
     decode,
@@ -24,7 +28,17 @@ from ._pctcodec import (
     unquote_plus,
     unquote_to_bytes,
 )
+from . import batch
 from ._urlencode import urlencode
+from .batch import (
+    check_many,
+    normalize_many,
+    quote_many,
+    quote_plus_many,
+    requote_many,
+    unquote_many,
+    unquote_plus_many,
+)
 from .ecmascript import (
     decode_uri,
     decode_uri_component,
@@ -68,5 +82,6 @@ __all__ = [
     "decode_uri_component",
     "js_escape",
     "js_unescape",
+    *batch.__all__,
 ]
 __version__ = "0.1.0"

@@ -1,5 +1,5 @@
 import sys
-from typing import Iterable, Optional, Tuple, Union
+from typing import Any, Callable, Iterable, List, Optional, Tuple, Union
 
 if sys.version_info >= (3, 12):
     from collections.abc import Buffer
@@ -41,3 +41,27 @@ def _decode_uri_component(s: str, /) -> str: ...
 def _js_escape(s: str, /) -> str: ...
 def _js_unescape(s: str, /) -> str: ...
 def _uri_to_iri(uri: str, /) -> Union[str, Tuple[str, int, int]]: ...
+
+# Behind pctcodec.batch
+def _many_list(
+    values: Union[List[Optional[str]], Tuple[Optional[str], ...]],
+    op: int,
+    func: Callable[[str], Any],
+    safe: Any,
+    encoding: Optional[str],
+    errors: Optional[str],
+    opts: int,
+    /,
+) -> List[Any]: ...
+def _many_arrow(
+    source: Any,
+    op: int,
+    func: Callable[[str], Any],
+    safe: Any,
+    encoding: Optional[str],
+    errors: Optional[str],
+    opts: int,
+    threads: int,
+    base: int,
+    /,
+) -> Tuple[Any, Any]: ...

@@ -1,11 +1,13 @@
 """Command-line interface: quote, unquote, repair, normalize or check text,
-one value per line.
+one value per line, or one column of a table.
 
     pctcodec {quote,quote-plus,unquote,unquote-plus,requote,normalize,check} [FILE]
+    pctcodec COMMAND --column NAME FILE [-o OUT]
 
 Lines are read from FILE (or standard input) as bytes and written to standard
 output one by one, each with the line terminator it had (``\\n``, ``\\r\\n`` or
-none on the last line).
+none on the last line). With ``--column``, FILE is a CSV, TSV or Parquet file
+and only that column changes (see ``pctcodec._tables``).
 """
 import argparse
 import codecs
@@ -28,6 +30,7 @@ from . import (
 
 COMMANDS = ("quote", "quote-plus", "unquote", "unquote-plus", "requote", "normalize", "check")
 URI_COMMANDS = ("requote", "normalize", "check")
+TABLE_FORMATS = ("csv", "tsv", "parquet")
 
 DESCRIPTION = """\
 Percent-encode (quote) or decode (unquote) text, one value per line, with the
@@ -42,6 +45,11 @@ commands:
   normalize     normalize each line as a URI (RFC 3986 6.2.2 and 6.2.3)
   check         print LINE:POSITION: message for each line that is not a
                 valid URI; exit status 1 if there is one
+
+With --column NAME, FILE is a table (CSV, TSV or Parquet, by its extension or
+--format) and the command applies to that column only; check then prints
+ROW:POSITION: message, ROW being the 1-based number of the data row (the
+header and blank lines not counted).
 """
 
 EPILOG = """\
@@ -56,13 +64,23 @@ examples:
   pctcodec quote-plus --safe=/: < values.txt > quoted.txt
   pctcodec normalize --sort-query urls.txt
   pctcodec check urls.txt
+  pctcodec normalize --column url examples/urls.csv > clean.csv
+  pctcodec unquote --column path logs.parquet -o decoded.parquet --progress
+  pctcodec check --column url examples/urls.csv
+
+Tables: a CSV file is copied byte for byte except for the fields of the
+column (quoted fields stay quoted; LF or CRLF line endings kept); Parquet
+keeps its schema and compression and needs -o. Rows are processed in chunks
+of --chunk-size, so files larger than memory work. Exit status 2 for a
+missing column or a file that does not fit, 1 for a value that fails.
 """
 
 
 def _parser():
     parser = argparse.ArgumentParser(
         prog="pctcodec",
-        usage="%(prog)s [options] COMMAND [FILE]",
+        usage="%(prog)s [options] COMMAND [FILE]\n"
+              "       %(prog)s [options] COMMAND --column NAME FILE [-o OUT]",
         description=DESCRIPTION,
         epilog=EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
@@ -84,6 +102,22 @@ def _parser():
                         help="normalize: sort the query's parameters by name")
     parser.add_argument("--drop-fragment", action="store_true",
                         help="normalize: remove the fragment")
+    table = parser.add_argument_group("tables (with --column)")
+    table.add_argument("--column", metavar="NAME",
+                       help="transform this column of the table FILE")
+    table.add_argument("--format", choices=TABLE_FORMATS,
+                       help="table format (default: from FILE's extension; csv for stdin)")
+    table.add_argument("--delimiter", metavar="CHAR",
+                       help="CSV field delimiter (default: ',', tab for .tsv)")
+    table.add_argument("-o", "--output", metavar="OUT",
+                       help="write the table to OUT (required for Parquet; default: stdout)")
+    table.add_argument("--chunk-size", type=int, metavar="ROWS",
+                       help="rows per chunk (default: 32768)")
+    table.add_argument("--threads", type=int, metavar="N",
+                       help="threads for the batch functions (default: their own)")
+    table.add_argument("--progress", action="store_true",
+                       help="progress bar on stderr (default: when stderr is a terminal; "
+                            "the bar needs tqdm: pip install 'pctcodec[progress]')")
     parser.add_argument("--version", action="version", version=f"pctcodec {__version__}")
     return parser
 
@@ -92,13 +126,18 @@ def _parser():
 _UNDECODED = re.compile("[\udc80-\udcff]")
 
 
-def _uri_text(line):
-    """A line as text for the URI commands: a byte that is not valid UTF-8
-    becomes its %XX escape, which is what it stands for in a URI."""
-    text = line.decode("utf-8", "surrogateescape")
+def escape_undecoded(text):
+    """Text for the URI commands: a byte that was not valid UTF-8 (decoded
+    with surrogateescape) becomes its %XX escape, which is what it stands for
+    in a URI."""
     if text.isascii():
         return text
     return _UNDECODED.sub(lambda m: "%%%02X" % (ord(m.group()) - 0xDC00), text)
+
+
+def _uri_text(line):
+    """A line as text for the URI commands."""
+    return escape_undecoded(line.decode("utf-8", "surrogateescape"))
 
 
 def _converter(command, safe, encoding, errors, options=None):
@@ -135,7 +174,7 @@ def _converter(command, safe, encoding, errors, options=None):
     return convert
 
 
-def _split(line):
+def split_line(line):
     """Split a line read in binary into its content and its terminator."""
     if line.endswith(b"\r\n"):
         return line[:-2], b"\r\n"
@@ -144,9 +183,55 @@ def _split(line):
     return line, b""
 
 
-def _error(message):
+def _error(message, status=1):
     print(f"pctcodec: {message}", file=sys.stderr)
-    return 1
+    return status
+
+
+def _quiet_broken_pipe():
+    """The reader went away (e.g. `| head`): stop quietly, and keep the
+    interpreter from complaining when it flushes stdout at exit."""
+    try:
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    except (OSError, ValueError):
+        pass
+
+
+def _binary_stdout():
+    """sys.stdout as a binary stream (a text stream standing in for it is written as UTF-8)."""
+    out = getattr(sys.stdout, "buffer", None)
+    if out is not None:
+        return out
+    return _TextWriter(sys.stdout)
+
+
+class _TextWriter:
+    def __init__(self, stream):
+        self.stream = stream
+
+    def write(self, data):
+        self.stream.write(data.decode("utf-8", "surrogateescape"))
+
+    def flush(self):
+        self.stream.flush()
+
+
+def _run_table(args, options):
+    from . import _tables
+
+    try:
+        return _tables.run(args, options, _binary_stdout())
+    except _tables.TableError as exc:
+        return _error(f"{args.file}: {exc}", 2)
+    except _tables.ValueFailure as exc:
+        return _error(f"{args.file}:{exc}", 1)
+    except BrokenPipeError:
+        _quiet_broken_pipe()
+        return 0
+    except OSError as exc:
+        return _error(f"{getattr(exc, 'filename', None) or args.file}: {exc.strerror or exc}", 2)
+    except KeyboardInterrupt:
+        return 130
 
 
 def main(argv=None):
@@ -165,7 +250,17 @@ def main(argv=None):
         codecs.lookup_error(errors)
     except LookupError as exc:
         return _error(exc)
+    if args.column is None:
+        used = [flag for flag, value in (("--format", args.format), ("--delimiter", args.delimiter),
+                                         ("-o", args.output), ("--threads", args.threads),
+                                         ("--chunk-size", args.chunk_size),
+                                         ("--progress", args.progress or None))
+                if value is not None]
+        if used:
+            parser.error(f"{', '.join(used)} apply to tables only (with --column)")
     options = {"sort_query": args.sort_query, "drop_fragment": args.drop_fragment}
+    if args.column is not None:
+        return _run_table(args, dict(options, safe=args.safe, encoding=args.encoding, errors=errors))
     convert = _converter(args.command, args.safe, args.encoding, errors, options)
 
     if args.file == "-":
@@ -175,14 +270,8 @@ def main(argv=None):
             infile = open(args.file, "rb")
         except OSError as exc:
             return _error(f"{args.file}: {exc.strerror or exc}")
-    out = getattr(sys.stdout, "buffer", None)
-    if out is not None:
-        write = out.write
-    else:  # a text stream standing in for stdout
-        out = sys.stdout
-
-        def write(data):
-            out.write(data.decode("utf-8", "surrogateescape"))
+    out = _binary_stdout()
+    write = out.write
 
     lineno = 0
     invalid = 0
@@ -190,7 +279,7 @@ def main(argv=None):
         for lineno, line in enumerate(infile, 1):
             if isinstance(line, str):  # a text stream standing in for stdin
                 line = line.encode("utf-8", "surrogateescape")
-            content, end = _split(line)
+            content, end = split_line(line)
             if args.command != "check":
                 write(convert(content) + end)
                 continue
@@ -201,12 +290,7 @@ def main(argv=None):
                 write(f"{lineno}:{exc.position}: {exc.reason}\n".encode("utf-8", "backslashreplace"))
         out.flush()
     except BrokenPipeError:
-        # The reader went away (e.g. `| head`): stop quietly, and keep the
-        # interpreter from complaining when it flushes stdout at exit.
-        try:
-            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-        except (OSError, ValueError):
-            pass
+        _quiet_broken_pipe()
         return 0
     except (ValueError, TypeError, OSError) as exc:  # UnicodeError is a ValueError
         try:

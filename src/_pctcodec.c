@@ -11,30 +11,6 @@
 #include "_pctcodec.h"
 #include "pct.h"
 
-/* The raised exception as one object (3.12 API), for older versions too. */
-#if PY_VERSION_HEX >= 0x030C0000
-#define PyErr_GetRaisedException_compat PyErr_GetRaisedException
-#define PyErr_SetRaisedException_compat PyErr_SetRaisedException
-#else
-static PyObject *PyErr_GetRaisedException_compat(void)
-{
-    PyObject *type, *value, *tb;
-    PyErr_Fetch(&type, &value, &tb);
-    if (!type)
-        return NULL;
-    PyErr_NormalizeException(&type, &value, &tb);
-    if (tb)
-        PyException_SetTraceback(value, tb);
-    Py_DECREF(type);
-    Py_XDECREF(tb);
-    return value;
-}
-
-static void PyErr_SetRaisedException_compat(PyObject *exc)
-{
-    PyErr_Restore(Py_NewRef((PyObject *)Py_TYPE(exc)), exc, PyException_GetTraceback(exc));
-}
-#endif
 
 
 /* Argument types the C paths read by value (see plain_kind). */
@@ -459,6 +435,25 @@ static int utf8_strict(PyObject *encoding, PyObject *errors)
     return (is_none_or_missing(encoding) || is_utf8_name(encoding))
            && (is_none_or_missing(errors)
                || (PyUnicode_CheckExact(errors) && PyUnicode_CompareWithASCIIString(errors, "strict") == 0));
+}
+
+int batch_quote_set(PyObject *module, PyObject *safe, PyObject *encoding, PyObject *errors,
+                    int plus, pct_set *keep)
+{
+    module_state *st = get_state(module);
+    if (!utf8_strict(encoding, errors) || !plain_kind(st, safe))
+        return 0;
+    resolve_safe(st, safe, &st->set_unreserved, keep);
+    if (plus)
+        pct_set_add(keep, ' ');
+    return 1;
+}
+
+const char *batch_unquote_errors(PyObject *encoding, PyObject *errors)
+{
+    if (!(is_none_or_missing(encoding) || is_utf8_name(encoding)))
+        return NULL;
+    return is_none_or_missing(errors) ? "replace" : builtin_errors(errors);
 }
 
 /* urllib.parse.quote(string, safe, encoding, errors) for arguments that
@@ -1345,6 +1340,7 @@ static int module_exec(PyObject *module)
         INTERN(named[i], NAMED_METHODS[i])
 #undef INTERN
     if (PyModule_AddFunctions(module, ecma_methods) < 0) return -1;
+    if (PyModule_AddFunctions(module, batch_methods) < 0) return -1;
     return PyModule_AddFunctions(module, uri_methods);
 }
 

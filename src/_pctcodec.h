@@ -8,11 +8,38 @@
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 
+#include "pct.h"
+
 #if PY_VERSION_HEX < 0x030A0000
 static inline PyObject *Py_NewRef(PyObject *o)
 {
     Py_INCREF(o);
     return o;
+}
+#endif
+
+/* The raised exception as one object (3.12 API), for older versions too. */
+#if PY_VERSION_HEX >= 0x030C0000
+#define PyErr_GetRaisedException_compat PyErr_GetRaisedException
+#define PyErr_SetRaisedException_compat PyErr_SetRaisedException
+#else
+static inline PyObject *PyErr_GetRaisedException_compat(void)
+{
+    PyObject *type, *value, *tb;
+    PyErr_Fetch(&type, &value, &tb);
+    if (!type)
+        return NULL;
+    PyErr_NormalizeException(&type, &value, &tb);
+    if (tb)
+        PyException_SetTraceback(value, tb);
+    Py_DECREF(type);
+    Py_XDECREF(tb);
+    return value;
+}
+
+static inline void PyErr_SetRaisedException_compat(PyObject *exc)
+{
+    PyErr_Restore(Py_NewRef((PyObject *)Py_TYPE(exc)), exc, PyException_GetTraceback(exc));
 }
 #endif
 
@@ -49,6 +76,11 @@ int parse_args(const argspec *spec, PyObject *const *args, Py_ssize_t nargs,
 /* OverflowError: the result would pass the maximum size of an object. */
 PyObject *too_long(void);
 
+/* An attribute of a Python module of the package, fetched once and then kept
+ * on this module as `cached` (a module attribute, so per interpreter). */
+PyObject *package_attr(PyObject *module, const char *cached, const char *modname,
+                       const char *name);
+
 /* Raises pctcodec.PercentEncodingError(reason, index); returns NULL. */
 PyObject *raise_percent_error(PyObject *module, PyObject *reason, Py_ssize_t index);
 
@@ -57,5 +89,18 @@ extern PyMethodDef uri_methods[];
 
 /* The ECMAScript codecs and uri_to_iri (src/_pctcodec_ecma.c), added likewise. */
 extern PyMethodDef ecma_methods[];
+
+/* The batch engine (src/_pctcodec_batch.c), added likewise. */
+extern PyMethodDef batch_methods[];
+
+/* For the batch engine, from src/_pctcodec.c. The set of bytes quote(s,
+ * safe, encoding, errors) keeps for a str s (plus: quote_plus, the space
+ * kept too): 1 when it encodes UTF-8 strictly and `safe` is read in C,
+ * else 0 (such calls go through Python). */
+int batch_quote_set(PyObject *module, PyObject *safe, PyObject *encoding, PyObject *errors,
+                    int plus, pct_set *keep);
+/* The built-in error handler unquote(s, encoding, errors) decodes UTF-8
+ * with, or NULL when it decodes otherwise. */
+const char *batch_unquote_errors(PyObject *encoding, PyObject *errors);
 
 #endif /* PCTCODEC_BINDING_H */

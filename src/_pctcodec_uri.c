@@ -67,9 +67,7 @@ static PyObject *ascii_result(PyObject *s, const utf8_text *t, const uint8_t *bu
     return out;
 }
 
-/* An attribute of a Python module of the package, fetched once and then kept
- * on this module as `cached` (a module attribute, so per interpreter). */
-static PyObject *package_attr(PyObject *module, const char *cached, const char *modname,
+PyObject *package_attr(PyObject *module, const char *cached, const char *modname,
                               const char *name)
 {
     PyObject *dict = PyModule_GetDict(module); /* borrowed */
@@ -218,14 +216,6 @@ static PyObject *idna_host(PyObject *module, const uint8_t *host, size_t len)
     return out;
 }
 
-static int has_non_ascii(const uint8_t *s, size_t n)
-{
-    for (size_t i = 0; i < n; i++)
-        if (s[i] >= 0x80)
-            return 1;
-    return 0;
-}
-
 /* Short URIs are written on the stack, then copied into their str. */
 #define STACK_BUFFER 1024
 
@@ -240,7 +230,7 @@ static PyObject *rewrite(PyObject *module, PyObject *s, const char *fname, unsig
     pct_uri_split(t.data, t.len, &u);
     const uint8_t *host = NULL;
     size_t host_len = 0, bound, len;
-    if (t.owner && u.has_authority && has_non_ascii(t.data + u.host.start, u.host.len)) {
+    if (t.owner && u.has_authority && pct_ascii_span(t.data + u.host.start, u.host.len) != u.host.len) {
         if (!(host_obj = idna_host(module, t.data + u.host.start, u.host.len)))
             goto done;
         host = PyUnicode_1BYTE_DATA(host_obj);

@@ -4,8 +4,12 @@ In each ```python block, a line ``expression  # result`` is checked: the
 expression is evaluated and its repr must equal the literal in the comment
 (text after the literal is an explanation), or, for ``# SomeError: message``,
 it must raise that exception with that message. Other lines run as they are.
+
+A block whose first line is ``# needs: module, ...`` is skipped when one of
+those modules cannot be imported (the optional pyarrow, pandas, pyspark).
 """
 import ast
+import importlib.util
 import re
 from pathlib import Path
 
@@ -16,6 +20,7 @@ DOCS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
 BLOCK = re.compile(r"```python\n(.*?)```", re.DOTALL)
 RESULT = re.compile(r"^(?P<expr>\S.*?)\s+#\s(?P<comment>.*)$")
 ERROR = re.compile(r"^(?P<cls>[A-Za-z]+Error): (?P<message>.*)$")
+NEEDS = re.compile(r"^# needs: (?P<modules>.*)$")
 
 
 def leading_literal(text):
@@ -65,6 +70,11 @@ def is_expression(line):
 
 @pytest.mark.parametrize("block", list(examples()))
 def test_example_block(block):
+    needs = NEEDS.match(block.split("\n", 1)[0])
+    if needs:
+        for module in needs.group("modules").split(","):
+            if importlib.util.find_spec(module.strip()) is None:
+                pytest.skip(f"{module.strip()} is not installed")
     namespace = {}
     exec("from pctcodec import *\nfrom pctcodec.sets import *\nfrom pctcodec.ecmascript import *",
          namespace)

@@ -93,6 +93,13 @@ typedef struct {
 
 void pct_utf8_check(const uint8_t *src, size_t n, pct_utf8_info *info);
 
+/* n bytes as well-formed UTF-8, as a decoder with the error handler
+ * "replace" (replace != 0) or "ignore" sees them: each maximal subpart of an
+ * ill-formed sequence (Unicode 3.9, what CPython's decoder reports as one
+ * error) becomes U+FFFD, or is dropped. dst (apart from src) needs 3n bytes;
+ * returns the number written. */
+size_t pct_utf8_repair(const uint8_t *src, size_t n, int replace, uint8_t *dst);
+
 /* pct_decode (dst may be src), then pct_utf8_check of its output. */
 size_t pct_decode_utf8(const uint8_t *src, size_t n, int plus, uint8_t *dst,
                        pct_utf8_info *info);
@@ -114,6 +121,9 @@ size_t pct_decode_latin1(const uint8_t *src, size_t n, int plus, uint8_t *dst,
 size_t pct_utf8_to_ucs1(const uint8_t *src, size_t n, uint8_t *dst, size_t cap);
 size_t pct_utf8_to_ucs2(const uint8_t *src, size_t n, uint16_t *dst, size_t cap);
 size_t pct_utf8_to_ucs4(const uint8_t *src, size_t n, uint32_t *dst, size_t cap);
+
+/* Offset of the first byte >= 0x80 in src, or n if none. */
+size_t pct_ascii_span(const uint8_t *src, size_t n);
 
 /* Offset of the first '%' (or, with plus, '+') in src, or n if none. */
 size_t pct_find_escape(const uint8_t *src, size_t n, int plus);

@@ -49,39 +49,83 @@ static inline size_t skip_ascii(const uint8_t *src, size_t i, size_t n)
     return i;
 }
 
+size_t pct_ascii_span(const uint8_t *src, size_t n)
+{
+    return skip_ascii(src, 0, n);
+}
+
+/* At a byte >= 0x80, src[i]: the length of the well-formed sequence it
+ * starts, or 0 when there is none, with *bad the length of the maximal
+ * subpart of one (the bytes a decoder replaces by one U+FFFD, >= 1). */
+static inline size_t sequence_at(const uint8_t *src, size_t i, size_t n, size_t *bad)
+{
+    unsigned c = src[i];
+    *bad = 1;
+    /* C0, C1 (always overlong) and F5-FF lead nothing; 80-BF continue nothing */
+    if (c < 0xC2 || c > 0xF4)
+        return 0;
+    size_t need = 1u + (c >= 0xE0) + (c >= 0xF0);
+    /* the second byte's range excludes overlong forms (after E0, F0),
+     * surrogates (ED) and values past U+10FFFF (F4) */
+    unsigned lo = c == 0xE0 ? 0xA0 : c == 0xF0 ? 0x90 : 0x80;
+    unsigned hi = c == 0xED ? 0x9F : c == 0xF4 ? 0x8F : 0xBF;
+    if (n - i < 2 || src[i + 1] < lo || src[i + 1] > hi)
+        return 0;
+    for (size_t k = 2; k <= need; k++) {
+        if (n - i <= k || (src[i + k] & 0xC0u) != 0x80u) {
+            *bad = k;
+            return 0;
+        }
+    }
+    return need + 1;
+}
+
 void pct_utf8_check(const uint8_t *src, size_t n, pct_utf8_info *info)
 {
-    size_t cont = 0;
+    size_t cont = 0, bad;
     unsigned top = 0;
     info->valid = 0;
     info->maxchar = 0;
     info->nchars = 0;
     for (size_t i = skip_ascii(src, 0, n); i < n; i = skip_ascii(src, i, n)) {
-        unsigned c = src[i];
-        /* C0, C1 (always overlong) and F5-FF lead nothing; 80-BF continue nothing */
-        if (c < 0xC2 || c > 0xF4)
+        size_t len = sequence_at(src, i, n, &bad);
+        if (!len)
             return;
-        size_t need = 1u + (c >= 0xE0) + (c >= 0xF0);
-        if (n - i <= need)
-            return;
-        /* the second byte's range excludes overlong forms (after E0, F0),
-         * surrogates (ED) and values past U+10FFFF (F4) */
-        unsigned lo = c == 0xE0 ? 0xA0 : c == 0xF0 ? 0x90 : 0x80;
-        unsigned hi = c == 0xED ? 0x9F : c == 0xF4 ? 0x8F : 0xBF;
-        if (src[i + 1] < lo || src[i + 1] > hi)
-            return;
-        for (size_t k = 2; k <= need; k++)
-            if ((src[i + k] & 0xC0u) != 0x80u)
-                return;
-        if (c > top)
-            top = c;
-        cont += need;
-        i += need + 1;
+        if (src[i] > top)
+            top = src[i];
+        cont += len - 1;
+        i += len;
     }
     info->valid = 1;
     /* leads C2-C3 start U+0080-U+00FF, up to EF the rest of the BMP */
     info->maxchar = top == 0 ? 0 : top <= 0xC3 ? 0xFF : top < 0xF0 ? 0xFFFF : 0x10FFFF;
     info->nchars = n - cont;
+}
+
+size_t pct_utf8_repair(const uint8_t *src, size_t n, int replace, uint8_t *dst)
+{
+    size_t i = 0, o = 0, bad;
+    while (i < n) {
+        size_t j = skip_ascii(src, i, n);
+        memcpy(dst + o, src + i, j - i);
+        o += j - i;
+        if (j == n)
+            break;
+        size_t len = sequence_at(src, j, n, &bad);
+        if (len) {
+            memcpy(dst + o, src + j, len);
+            o += len;
+            i = j + len;
+        } else {
+            if (replace) {
+                dst[o++] = 0xEF; /* U+FFFD */
+                dst[o++] = 0xBF;
+                dst[o++] = 0xBD;
+            }
+            i = j + bad;
+        }
+    }
+    return o;
 }
 
 size_t pct_decode_utf8(const uint8_t *src, size_t n, int plus, uint8_t *dst, pct_utf8_info *info)

@@ -1,0 +1,430 @@
+"""Batch functions: one call over a whole column of strings.
+
+``quote_many``, ``quote_plus_many``, ``unquote_many``, ``unquote_plus_many``,
+``requote_many``, ``normalize_many`` and ``check_many`` take the same keyword
+options as their single-value twins and give, element by element, exactly
+what the single-value function gives. What comes back has the kind of what
+went in:
+
+- any iterable of ``str`` (``None`` passes through as ``None``) -> ``list``;
+- a pyarrow ``Array`` or ``ChunkedArray`` of ``string``, ``large_string`` or
+  ``string_view`` -> the same kind and type (chunk by chunk), nulls kept;
+  any other object with ``__arrow_c_array__`` or ``__arrow_c_stream__`` ->
+  a pyarrow ``Array`` (``ChunkedArray`` for a stream) when pyarrow is
+  installed, else an object with ``__arrow_c_array__`` (one array);
+- a pandas ``Series`` (object dtype, or an Arrow-backed string dtype such as
+  ``string[pyarrow]`` or ``pd.ArrowDtype(pa.string())``) -> a ``Series``
+  with the same index, name and dtype; missing values (``None``, ``NaN``,
+  ``NA``) are kept as they are;
+- a polars ``Series`` -> a polars ``Series`` with the same name.
+
+``check_many`` gives per value the position of the first offence (what
+``check`` reports as ``PercentEncodingError.position``: a character index)
+or ``None`` when the value is valid: a list for list input, an ``int64``
+array for Arrow input (null where the value is valid or null), an ``Int64``
+Series for pandas and polars.
+
+How it runs: a list or tuple is processed in one C loop that calls the core
+directly (other iterables are made a list first). Arrow data (pyarrow,
+pandas' Arrow-backed dtypes, polars) is read in place through the Arrow C
+data interface and the result is written straight into new Arrow buffers,
+with no Python object per value and the GIL released; ``threads=N`` (N > 1)
+splits the rows of each array into N slices done in parallel (``None`` or 1:
+one thread; list input always uses one). Rows the C core cannot finish
+alone call the single-value function with the GIL held for that row: a
+non-ASCII host for ``normalize_many`` (IDNA, once per distinct host), an
+encoding other than UTF-8, an error handler other than the built-in ones,
+malformed UTF-8 after unquoting under an error handler other than
+``replace`` and ``ignore``.
+
+Errors: a value that is not a ``str`` raises ``TypeError`` naming its index
+(its 0-based position in the input). An exception raised for one value
+(``UnicodeEncodeError``, an IDNA error, ...) is of the class the
+single-value function raises; a ``UnicodeError`` keeps its arguments and
+gets the index as an ``index`` attribute and a note (Python 3.11+; in the
+reason before), any other class is raised anew with the index in its
+message and an ``index`` attribute, from the original. A result with lone
+surrogates (from ``errors='surrogateescape'`` ...) has no UTF-8 form: for
+Arrow output it raises the ``UnicodeEncodeError`` of encoding it, naming its
+index. No partial result is ever returned.
+
+Limits: a ``string`` result over 2 GiB raises ``OverflowError`` (use
+``large_string``), as does a ``string_view`` result over 2 GiB per thread.
+
+pyarrow, pandas and polars are optional: each is imported only when the
+input is of its type (``pctcodec[arrow]`` installs pyarrow).
+"""
+import sys
+
+from . import _pctcodec
+from ._errors import PercentEncodingError
+
+__all__ = [
+    "quote_many",
+    "quote_plus_many",
+    "unquote_many",
+    "unquote_plus_many",
+    "requote_many",
+    "normalize_many",
+    "check_many",
+]
+
+
+# ---------------------------------------------------------------- errors
+
+def _indexed(exc, index):
+    """The exception to raise for `exc`, raised by the value at `index`.
+
+    A UnicodeError keeps its class and its arguments (``except`` clauses and
+    ``exc.start``/``exc.end`` still work): the index goes into a note (3.11+)
+    or its reason, and an ``index`` attribute. Any other exception becomes a
+    new instance of the same class whose message names the index, raised
+    from the original; when the class cannot be built from one message, the
+    original is annotated like a UnicodeError.
+    """
+    where = "at index %d" % index
+    if not isinstance(exc, UnicodeError):
+        try:
+            new = type(exc)("%s: %s" % (where, exc))
+        except Exception:
+            new = None
+        if new is not None and type(new) is type(exc):
+            new.index = index
+            new.__cause__ = exc
+            return new
+    try:
+        exc.index = index
+    except (AttributeError, TypeError):
+        pass
+    if hasattr(exc, "add_note"):
+        exc.add_note("raised by the value %s" % where)
+    elif isinstance(exc, (UnicodeEncodeError, UnicodeDecodeError, UnicodeTranslateError)):
+        exc.reason = "%s (value %s)" % (exc.reason, where)
+    elif exc.args and isinstance(exc.args[0], str):
+        exc.args = ("%s (value %s)" % (exc.args[0], where),) + exc.args[1:]
+    return exc
+
+
+def _not_str(fname, index, value):
+    return TypeError(
+        "%s() value at index %d must be str or None, not %.200s"
+        % (fname, index, type(value).__name__)
+    )
+
+
+def _check_threads(threads):
+    if threads is None:
+        return 1
+    if type(threads) is bool or not isinstance(threads, int):
+        raise TypeError("threads must be an int or None, not %.200s" % type(threads).__name__)
+    if threads < 1:
+        raise ValueError("threads must be at least 1")
+    return threads
+
+
+# ---------------------------------------------------------------- engines
+
+# The operation codes of the C engine (src/_pctcodec_batch.c).
+_OPS = {
+    "quote_many": 0,
+    "quote_plus_many": 1,
+    "unquote_many": 2,
+    "unquote_plus_many": 3,
+    "requote_many": 4,
+    "normalize_many": 5,
+    "check_many": 6,
+}
+
+# "c": lists, tuples and Arrow arrays go through the C engine, which calls
+# the single-value function only for rows it cannot do itself. "python": the
+# plain loops below over the single-value functions (the reference the tests
+# compare the C engine with; also what runs when the C engine is absent).
+_ENGINE = "c" if hasattr(_pctcodec, "_many_arrow") else "python"
+
+
+class _Op:
+    """One batch call: its name, the single-value function with the options
+    bound, and the options as the C engine takes them."""
+
+    __slots__ = ("name", "func", "c_args", "check", "threads")
+
+    def __init__(self, name, func, threads, safe=None, encoding=None, errors=None, opts=0):
+        self.name = name
+        self.func = func
+        self.check = name == "check_many"
+        self.threads = _check_threads(threads)
+        self.c_args = (_OPS[name], func, safe, encoding, errors, opts)
+
+
+def _check_position(s):
+    try:
+        _pctcodec.check(s)
+    except PercentEncodingError as exc:
+        return exc.position
+    return None
+
+
+def _map_values(op, values, base=0):
+    """The reference loop: op.func over str values, None kept."""
+    out = []
+    append = out.append
+    func = op.func
+    for index, value in enumerate(values, base):
+        if isinstance(value, str):
+            try:
+                append(func(value))
+            except Exception as exc:
+                new = _indexed(exc, index)
+                if new is exc:
+                    raise
+                raise new from exc
+        elif value is None:
+            append(None)
+        else:
+            raise _not_str(op.name, index, value)
+    return out
+
+
+def _map_list(op, values):
+    """A list or tuple of str or None -> a list."""
+    if _ENGINE == "c":
+        return _pctcodec._many_list(values, *op.c_args)
+    return _map_values(op, values)
+
+
+# ---------------------------------------------------------------- Arrow
+
+class _ArrowResult:
+    """A result array for consumers of the Arrow PyCapsule interface, when
+    pyarrow is not installed: ``__arrow_c_array__`` hands it over once."""
+
+    __slots__ = ("_capsules",)
+
+    def __init__(self, capsules):
+        self._capsules = capsules
+
+    def __arrow_c_array__(self, requested_schema=None):
+        capsules, self._capsules = self._capsules, None
+        if capsules is None:
+            raise ValueError("this Arrow array has already been exported")
+        return capsules
+
+
+def _pyarrow(required=True):
+    try:
+        import pyarrow
+    except ImportError:
+        if required:
+            raise
+        return None
+    return pyarrow
+
+
+def _arrow_type_name(pa, typ):
+    if pa.types.is_string(typ):
+        return "string"
+    if pa.types.is_large_string(typ):
+        return "large_string"
+    if hasattr(pa.types, "is_string_view") and pa.types.is_string_view(typ):
+        return "string_view"
+    if pa.types.is_null(typ):
+        return "null"
+    return None
+
+
+def _check_arrow_type(pa, op, typ):
+    if _arrow_type_name(pa, typ) is None:
+        raise TypeError("%s() needs a column of strings, not Arrow type %s" % (op.name, typ))
+
+
+def _map_arrow_array(pa, op, arr, base=0):
+    """One pyarrow Array in, one out (same type; int64 for check)."""
+    _check_arrow_type(pa, op, arr.type)
+    if _ENGINE == "c":
+        capsules = _pctcodec._many_arrow(arr.__arrow_c_array__(), *op.c_args, op.threads, base)
+        return pa.Array._import_from_c_capsule(*capsules)
+    out = _map_values(op, arr.to_pylist(), base)
+    if op.check:
+        return pa.array(out, type=pa.int64())
+    try:
+        return pa.array(out, type=arr.type)
+    except UnicodeEncodeError:
+        _raise_unstorable(out, base)
+        raise
+
+
+def _raise_unstorable(out, base):
+    """A result with lone surrogates (errors='surrogateescape' ...) has no
+    UTF-8 form and cannot be stored in an Arrow string: raise the
+    UnicodeEncodeError encoding it gives, naming its index."""
+    for index, value in enumerate(out, base):
+        if value is not None:
+            try:
+                value.encode("utf-8")
+            except UnicodeEncodeError as exc:
+                raise _indexed(exc, index) from None
+
+
+def _map_arrow(op, values):
+    """A pyarrow Array or ChunkedArray in, the same kind out."""
+    pa = _pyarrow()
+    if isinstance(values, pa.ChunkedArray):
+        _check_arrow_type(pa, op, values.type)
+        chunks = []
+        base = 0
+        for chunk in values.chunks:
+            chunks.append(_map_arrow_array(pa, op, chunk, base))
+            base += len(chunk)
+        return pa.chunked_array(chunks, type=pa.int64() if op.check else values.type)
+    return _map_arrow_array(pa, op, values)
+
+
+def _map_capsule(op, values):
+    """Any other Arrow PyCapsule producer: a pyarrow array (a ChunkedArray for
+    a stream) when pyarrow is installed, else an ``__arrow_c_array__`` object."""
+    stream = not hasattr(values, "__arrow_c_array__")
+    pa = _pyarrow(required=_ENGINE != "c")
+    if _ENGINE != "c":
+        return _map_arrow(op, pa.chunked_array(values) if stream else pa.array(values))
+    source = values.__arrow_c_stream__() if stream else values.__arrow_c_array__()
+    capsules = _pctcodec._many_arrow(source, *op.c_args, op.threads, 0)
+    if pa is None:
+        return _ArrowResult(capsules)
+    out = pa.Array._import_from_c_capsule(*capsules)
+    return pa.chunked_array([out]) if stream else out
+
+
+# ---------------------------------------------------------------- pandas, polars
+
+def _module_type(module, name):
+    mod = sys.modules.get(module)
+    return getattr(mod, name, None) if mod is not None else None
+
+
+def _map_pandas(op, series):
+    import pandas as pd
+
+    dtype = series.dtype
+    from_arrow = getattr(dtype, "__from_arrow__", None)
+    if from_arrow is not None and getattr(dtype, "storage", "pyarrow") == "pyarrow":
+        out = _map_arrow(op, series.array.__arrow_array__())
+        data = (pd.Int64Dtype().__from_arrow__ if op.check else from_arrow)(out)
+        return pd.Series(data, index=series.index, name=series.name, copy=False)
+    # Object (or Python-backed) values: missing ones (None, NaN, NA) are kept.
+    values = series.tolist()
+    missing = series.isna().tolist()
+    if any(missing):
+        kept = values
+        values = [None if m else v for v, m in zip(values, missing)]
+    out = _map_list(op, values)
+    if op.check:
+        out = [pd.NA if v is None else v for v in out]
+        dtype = "Int64"
+    elif any(missing):
+        out = [k if m else v for v, k, m in zip(out, kept, missing)]
+    return pd.Series(out, index=series.index, name=series.name, dtype=dtype)
+
+
+def _map_polars(op, series):
+    import polars as pl
+
+    if series.dtype != pl.String and series.dtype != pl.Null:
+        raise TypeError("%s() needs a column of strings, not polars dtype %s" % (op.name, series.dtype))
+    if _ENGINE == "c" and hasattr(series, "__arrow_c_stream__"):
+        capsules = _pctcodec._many_arrow(series.__arrow_c_stream__(), *op.c_args, op.threads, 0)
+        pa = _pyarrow(required=False)
+        out = pa.Array._import_from_c_capsule(*capsules) if pa else _ArrowResult(capsules)
+        return pl.Series(series.name, out).alias(series.name)
+    pa = _pyarrow()
+    column = series.to_arrow()
+    if pa.types.is_null(column.type):
+        column = pa.nulls(len(series), type=pa.large_string())
+    return pl.Series(series.name, _map_arrow(op, column))
+
+
+# ---------------------------------------------------------------- dispatch
+
+def _run(op, values):
+    if isinstance(values, (str, bytes, bytearray)):
+        raise TypeError(
+            "%s() expects an iterable of str, not a single %.200s"
+            % (op.name, type(values).__name__)
+        )
+    if type(values) is list or type(values) is tuple:
+        return _map_list(op, values)
+    pd_series = _module_type("pandas", "Series")
+    if pd_series is not None and isinstance(values, pd_series):
+        return _map_pandas(op, values)
+    pl_series = _module_type("polars", "Series")
+    if pl_series is not None and isinstance(values, pl_series):
+        return _map_polars(op, values)
+    pa_array = _module_type("pyarrow", "Array")
+    pa_chunked = _module_type("pyarrow", "ChunkedArray")
+    if pa_array is not None and isinstance(values, (pa_array, pa_chunked)):
+        return _map_arrow(op, values)
+    if hasattr(values, "__arrow_c_array__") or hasattr(values, "__arrow_c_stream__"):
+        return _map_capsule(op, values)
+    try:
+        iterator = iter(values)
+    except TypeError:
+        raise TypeError(
+            "%s() expects an iterable of str or an Arrow array, not %.200s"
+            % (op.name, type(values).__name__)
+        ) from None
+    return _map_list(op, list(iterator))
+
+
+# ---------------------------------------------------------------- public API
+
+def quote_many(values, safe="/", encoding=None, errors=None, *, threads=None):
+    """quote() over every value; see the module documentation."""
+    quote = _pctcodec.quote
+    op = _Op("quote_many", lambda s: quote(s, safe, encoding, errors), threads, safe, encoding, errors)
+    return _run(op, values)
+
+
+def quote_plus_many(values, safe="", encoding=None, errors=None, *, threads=None):
+    """quote_plus() over every value; see the module documentation."""
+    quote_plus = _pctcodec.quote_plus
+    op = _Op("quote_plus_many", lambda s: quote_plus(s, safe, encoding, errors), threads, safe,
+             encoding, errors)
+    return _run(op, values)
+
+
+def unquote_many(values, encoding="utf-8", errors="replace", *, threads=None):
+    """unquote() over every value; see the module documentation."""
+    unquote = _pctcodec.unquote
+    op = _Op("unquote_many", lambda s: unquote(s, encoding, errors), threads, None, encoding, errors)
+    return _run(op, values)
+
+
+def unquote_plus_many(values, encoding="utf-8", errors="replace", *, threads=None):
+    """unquote_plus() over every value; see the module documentation."""
+    unquote_plus = _pctcodec.unquote_plus
+    op = _Op("unquote_plus_many", lambda s: unquote_plus(s, encoding, errors), threads, None,
+             encoding, errors)
+    return _run(op, values)
+
+
+def requote_many(values, *, threads=None):
+    """requote() over every value; see the module documentation."""
+    return _run(_Op("requote_many", _pctcodec.requote, threads), values)
+
+
+def normalize_many(values, *, sort_query=False, drop_fragment=False, threads=None):
+    """normalize() over every value; see the module documentation."""
+    normalize = _pctcodec.normalize
+    sort_query = bool(sort_query)
+    drop_fragment = bool(drop_fragment)
+    op = _Op(
+        "normalize_many",
+        lambda s: normalize(s, sort_query=sort_query, drop_fragment=drop_fragment),
+        threads,
+        opts=sort_query | drop_fragment << 1,
+    )
+    return _run(op, values)
+
+
+def check_many(values, *, threads=None):
+    """Per value the position of check()'s first offence, or None when valid."""
+    return _run(_Op("check_many", _check_position, threads), values)

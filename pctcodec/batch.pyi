@@ -1,0 +1,87 @@
+from typing import Any, Iterable, List, Optional, TypeVar, Union, overload
+
+_Safe = Union[str, bytes, Iterable[int]]
+# pyarrow Array / ChunkedArray, objects with __arrow_c_array__ or
+# __arrow_c_stream__, pandas and polars Series: the result has the same kind.
+_Column = TypeVar("_Column")
+
+@overload
+def quote_many(
+    values: Iterable[Optional[str]],
+    safe: _Safe = "/",
+    encoding: Optional[str] = None,
+    errors: Optional[str] = None,
+    *,
+    threads: Optional[int] = None,
+) -> List[Optional[str]]: ...
+@overload
+def quote_many(
+    values: _Column,
+    safe: _Safe = "/",
+    encoding: Optional[str] = None,
+    errors: Optional[str] = None,
+    *,
+    threads: Optional[int] = None,
+) -> _Column: ...
+@overload
+def quote_plus_many(
+    values: Iterable[Optional[str]],
+    safe: _Safe = "",
+    encoding: Optional[str] = None,
+    errors: Optional[str] = None,
+    *,
+    threads: Optional[int] = None,
+) -> List[Optional[str]]: ...
+@overload
+def quote_plus_many(
+    values: _Column,
+    safe: _Safe = "",
+    encoding: Optional[str] = None,
+    errors: Optional[str] = None,
+    *,
+    threads: Optional[int] = None,
+) -> _Column: ...
+@overload
+def unquote_many(
+    values: Iterable[Optional[str]],
+    encoding: str = "utf-8",
+    errors: str = "replace",
+    *,
+    threads: Optional[int] = None,
+) -> List[Optional[str]]: ...
+@overload
+def unquote_many(
+    values: _Column, encoding: str = "utf-8", errors: str = "replace", *, threads: Optional[int] = None
+) -> _Column: ...
+@overload
+def unquote_plus_many(
+    values: Iterable[Optional[str]],
+    encoding: str = "utf-8",
+    errors: str = "replace",
+    *,
+    threads: Optional[int] = None,
+) -> List[Optional[str]]: ...
+@overload
+def unquote_plus_many(
+    values: _Column, encoding: str = "utf-8", errors: str = "replace", *, threads: Optional[int] = None
+) -> _Column: ...
+@overload
+def requote_many(values: Iterable[Optional[str]], *, threads: Optional[int] = None) -> List[Optional[str]]: ...
+@overload
+def requote_many(values: _Column, *, threads: Optional[int] = None) -> _Column: ...
+@overload
+def normalize_many(
+    values: Iterable[Optional[str]],
+    *,
+    sort_query: bool = False,
+    drop_fragment: bool = False,
+    threads: Optional[int] = None,
+) -> List[Optional[str]]: ...
+@overload
+def normalize_many(
+    values: _Column, *, sort_query: bool = False, drop_fragment: bool = False, threads: Optional[int] = None
+) -> _Column: ...
+@overload
+def check_many(values: Iterable[Optional[str]], *, threads: Optional[int] = None) -> List[Optional[int]]: ...
+@overload
+def check_many(values: Any, *, threads: Optional[int] = None) -> Any: ...

@@ -1,0 +1,762 @@
+/* CPython binding of the batch engine (src/core/pct_batch.c): the work of
+ * quote_many ... check_many (pctcodec/batch.py) on a list or tuple of str,
+ * and on Arrow arrays and streams through the Arrow C data interface.
+ *
+ * Arrow input is read in place (offsets or views, data buffers; see
+ * src/arrow_c.c) and the result is written to malloc'd buffers that the
+ * ArrowArray's release callback frees: no Python object per value. The rows run with the GIL
+ * released, split over `threads` threads; a row the core cannot finish
+ * (IDNA, an error handler only Python has) calls the single-value function
+ * with the GIL taken for that row. Any error names the row's index and no
+ * result is returned.
+ */
+#include <stdlib.h>
+#include <string.h>
+#ifndef _WIN32
+#include <pthread.h>
+#endif
+
+#include "_pctcodec.h"
+#include "arrow_c.h"
+#include "pct_batch.h"
+#include "pct_uri.h"
+
+/* Operation codes, as pctcodec/batch.py passes them. */
+enum { OP_QUOTE, OP_QUOTE_PLUS, OP_UNQUOTE, OP_UNQUOTE_PLUS, OP_REQUOTE, OP_NORMALIZE, OP_CHECK, N_OPS };
+static const char *const OP_NAMES[N_OPS] = {"quote_many",   "quote_plus_many", "unquote_many",
+                                            "unquote_plus_many", "requote_many", "normalize_many",
+                                            "check_many"};
+
+/* normalize_many's options, as batch.py packs them. */
+#define OPT_SORT_QUERY 1
+#define OPT_DROP_FRAGMENT 2
+
+/* More threads than this are not started. */
+#define MAX_THREADS 256
+
+/* Row outcomes beyond pct_status and PCT_ROW_CALLER. */
+#define ROW_PYTHON_ERROR 101 /* the exception is kept with the row */
+#define ROW_MALFORMED 102    /* the Arrow array breaks its own layout */
+
+typedef struct {
+    int code;         /* OP_* */
+    pct_batch_spec spec;
+    int all_python;   /* every row goes through func */
+    PyObject *func;   /* the single-value function (borrowed) */
+    PyObject *module;
+} batch_op;
+
+/* The arguments shared by both entry points, after the first: op, func,
+ * safe, encoding, errors, opts. */
+#define N_OP_ARGS 6
+
+/* The start of both entry points: nargs is N_OP_ARGS plus `extra`, the
+ * operation's arguments following the first one. */
+static int setup_op(PyObject *module, PyObject *const *args, Py_ssize_t nargs, int extra,
+                    const char *fname, batch_op *op)
+{
+    if (nargs != 1 + N_OP_ARGS + extra) {
+        PyErr_Format(PyExc_TypeError, "%s() takes %d arguments", fname, 1 + N_OP_ARGS + extra);
+        return -1;
+    }
+    PyObject *const *a = args + 1;
+    long code = PyLong_AsLong(a[0]);
+    if (code == -1 && PyErr_Occurred())
+        return -1;
+    long opts = PyLong_AsLong(a[5]);
+    if (opts == -1 && PyErr_Occurred())
+        return -1;
+    if (code < 0 || code >= N_OPS || !PyCallable_Check(a[1])) {
+        PyErr_SetString(PyExc_ValueError, "bad batch operation");
+        return -1;
+    }
+    memset(&op->spec, 0, sizeof op->spec);
+    op->code = (int)code;
+    op->func = a[1];
+    op->module = module;
+    op->all_python = 0;
+    PyObject *safe = a[2], *encoding = a[3], *errors = a[4];
+    const char *handler;
+    switch (code) {
+    case OP_QUOTE:
+    case OP_QUOTE_PLUS:
+        op->spec.op = PCT_BATCH_QUOTE;
+        op->spec.plus = code == OP_QUOTE_PLUS;
+        op->all_python = !batch_quote_set(module, safe, encoding, errors, op->spec.plus, &op->spec.keep);
+        break;
+    case OP_UNQUOTE:
+    case OP_UNQUOTE_PLUS:
+        op->spec.op = PCT_BATCH_UNQUOTE;
+        op->spec.plus = code == OP_UNQUOTE_PLUS;
+        handler = batch_unquote_errors(encoding, errors);
+        op->all_python = handler == NULL;
+        op->spec.malformed = !handler                       ? PCT_BATCH_CALLER
+                             : strcmp(handler, "replace") == 0 ? PCT_BATCH_REPLACE
+                             : strcmp(handler, "ignore") == 0  ? PCT_BATCH_IGNORE
+                                                                : PCT_BATCH_CALLER;
+        break;
+    case OP_REQUOTE:
+        op->spec.op = PCT_BATCH_REQUOTE;
+        break;
+    case OP_NORMALIZE:
+        op->spec.op = PCT_BATCH_NORMALIZE;
+        op->spec.flags = PCT_URI_NORMALIZE | (opts & OPT_SORT_QUERY ? PCT_URI_SORT_QUERY : 0)
+                         | (opts & OPT_DROP_FRAGMENT ? PCT_URI_DROP_FRAGMENT : 0);
+        break;
+    default:
+        op->spec.op = PCT_BATCH_CHECK;
+        break;
+    }
+    return 0;
+}
+
+/* Replaces the raised exception by the one pctcodec.batch._indexed makes of
+ * it for the value at `index`, raised from the original when it is new. */
+static PyObject *raise_at(PyObject *module, Py_ssize_t index)
+{
+    PyObject *exc = PyErr_GetRaisedException_compat();
+    if (!exc)
+        return NULL;
+    PyObject *indexed = package_attr(module, "_batch_indexed", "pctcodec.batch", "_indexed");
+    PyObject *r = indexed ? PyObject_CallFunction(indexed, "On", exc, index) : NULL;
+    Py_XDECREF(indexed);
+    if (!r) {
+        Py_DECREF(exc);
+        return NULL;
+    }
+    if (r != exc) {
+        Py_INCREF(exc);
+        PyException_SetContext(r, exc); /* both steal a reference */
+        PyException_SetCause(r, exc);
+    } else {
+        Py_DECREF(exc);
+    }
+    PyErr_SetRaisedException_compat(r);
+    return NULL;
+}
+
+static void raise_status(int status)
+{
+    if (status == PCT_ERR_NO_MEMORY)
+        PyErr_NoMemory();
+    else if (status == PCT_ERR_TOO_LARGE)
+        too_long();
+    else
+        PyErr_SetString(PyExc_ValueError, "malformed Arrow array: an offset or view is out of range");
+}
+
+/* ---------------------------------------------------------------------------
+ * Lists and tuples of str.
+ */
+
+/* The row's result in out (or position) as a Python object. */
+static PyObject *row_object(const batch_op *op, const pct_out *out, int64_t position)
+{
+    if (op->code == OP_CHECK)
+        return position < 0 ? Py_NewRef(Py_None) : PyLong_FromLongLong(position);
+    if (op->spec.op == PCT_BATCH_UNQUOTE)
+        return PyUnicode_DecodeUTF8((const char *)out->data, (Py_ssize_t)out->len, "strict");
+    PyObject *s = PyUnicode_New((Py_ssize_t)out->len, 127);
+    if (s && out->len)
+        memcpy(PyUnicode_1BYTE_DATA(s), out->data, out->len);
+    return s;
+}
+
+/* The result for one exact str, through the core when it can. */
+static PyObject *str_row(const batch_op *op, PyObject *item, pct_out *out)
+{
+    const uint8_t *p;
+    size_t n;
+    PyObject *owner = NULL;
+    if (op->all_python)
+        return PyObject_CallOneArg(op->func, item);
+    if (PyUnicode_IS_ASCII(item)) {
+        p = PyUnicode_1BYTE_DATA(item);
+        n = (size_t)PyUnicode_GET_LENGTH(item);
+    } else {
+        /* a temporary UTF-8 copy (not cached on the str) */
+        if (!(owner = PyUnicode_AsUTF8String(item))) {
+            if (!PyErr_ExceptionMatches(PyExc_UnicodeEncodeError))
+                return NULL;
+            PyErr_Clear(); /* lone surrogates: the single-value function decides */
+            return PyObject_CallOneArg(op->func, item);
+        }
+        p = (const uint8_t *)PyBytes_AS_STRING(owner);
+        n = (size_t)PyBytes_GET_SIZE(owner);
+    }
+    pct_batch_info info;
+    out->len = 0;
+    int rc = pct_batch_row(&op->spec, p, n, out, (size_t)PY_SSIZE_T_MAX, &info);
+    PyObject *r;
+    if (rc == PCT_ROW_CALLER || rc == PCT_ROW_HOST)
+        r = PyObject_CallOneArg(op->func, item); /* normalize's own IDNA cache serves hosts */
+    else if (rc != PCT_OK)
+        r = (raise_status(rc), NULL);
+    else
+        r = row_object(op, out, info.position);
+    Py_XDECREF(owner);
+    return r;
+}
+
+PyDoc_STRVAR(many_list_doc,
+"_many_list($module, values, op, func, safe, encoding, errors, opts, /)\n--\n\n"
+"The batch operation `op` over a list or tuple of str or None (see\n"
+"pctcodec/batch.py); `func` is the single-value function.");
+
+static PyObject *py_many_list(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    batch_op op;
+    if (setup_op(module, args, nargs, 0, "_many_list", &op) < 0)
+        return NULL;
+    PyObject *values = args[0];
+    if (!PyList_CheckExact(values) && !PyTuple_CheckExact(values)) {
+        PyErr_SetString(PyExc_TypeError, "_many_list() needs a list or a tuple");
+        return NULL;
+    }
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(values);
+    PyObject *result = PyList_New(n);
+    if (!result)
+        return NULL;
+    pct_out out;
+    pct_out_init(&out);
+    Py_ssize_t i;
+    /* func may change a list: its current length bounds every step */
+    for (i = 0; i < n && i < PySequence_Fast_GET_SIZE(values); i++) {
+        PyObject *item = Py_NewRef(PySequence_Fast_GET_ITEM(values, i));
+        PyObject *r;
+        if (item == Py_None) {
+            r = Py_NewRef(Py_None);
+        } else if (!PyUnicode_Check(item)) {
+            PyErr_Format(PyExc_TypeError, "%s() value at index %zd must be str or None, not %.200s",
+                         OP_NAMES[op.code], i, Py_TYPE(item)->tp_name);
+            Py_DECREF(item);
+            goto fail;
+        } else if (PyUnicode_CheckExact(item)) {
+            r = str_row(&op, item, &out);
+        } else {
+            r = PyObject_CallOneArg(op.func, item); /* a subclass: its own methods may count */
+        }
+        Py_DECREF(item);
+        if (!r) {
+            raise_at(module, i);
+            goto fail;
+        }
+        PyList_SET_ITEM(result, i, r);
+    }
+    pct_out_free(&out);
+    if (i < n && PyList_SetSlice(result, i, n, NULL) < 0)
+        Py_CLEAR(result);
+    return result;
+fail:
+    pct_out_free(&out);
+    /* the slots not yet filled are NULL, which list dealloc skips */
+    Py_DECREF(result);
+    return NULL;
+}
+
+/* The kind of an Arrow string column; 0 with TypeError for any other. */
+static char schema_kind(const struct ArrowSchema *schema, const char *fname)
+{
+    char kind = arrow_string_kind(schema);
+    if (!kind)
+        PyErr_Format(PyExc_TypeError, "%s() needs a column of strings, not Arrow format '%.50s'%s",
+                     fname, schema->format ? schema->format : "",
+                     schema->dictionary ? " (dictionary-encoded)" : "");
+    return kind;
+}
+
+static int strings_init(arrow_strings *a, char kind, const struct ArrowArray *array)
+{
+    if (arrow_strings_init(a, kind, array) == 0)
+        return 0;
+    PyErr_SetString(PyExc_ValueError, "malformed Arrow array: bad length, offset or buffers");
+    return -1;
+}
+
+/* ---------------------------------------------------------------------------
+ * Pieces: consecutive rows of one input array, run by one thread into their
+ * own buffer.
+ */
+typedef struct {
+    const batch_op *op;
+    const arrow_strings *in;
+    size_t limit;       /* the most bytes out may hold */
+    int64_t start, rows;
+    int64_t *ends;      /* per row: its end in out.data; CHECK: its position or -1 */
+    uint8_t *valid;     /* per row one bit: the result is not null */
+    pct_out out;
+    int status;         /* PCT_OK or the failing row's outcome */
+    int64_t err_row;    /* that row, from start */
+    PyObject *exc;      /* ROW_PYTHON_ERROR: the exception */
+    PyThreadState *ts;  /* this thread's state while the GIL is released */
+    PyInterpreterState *interp; /* the caller's, for the state of a new thread */
+    int own_ts;         /* 1: ts was made for this piece's thread */
+    struct host_cache *hosts; /* NORMALIZE: IDNA forms met so far */
+} piece;
+
+/* Takes the GIL; -1 when this thread gets no thread state (no memory). */
+static int enter_python(piece *pc)
+{
+    if (!pc->ts) {
+        /* a thread of ours, in the caller's interpreter (not PyGILState's) */
+        if (!(pc->ts = PyThreadState_New(pc->interp)))
+            return -1;
+        pc->own_ts = 1;
+    }
+    PyEval_RestoreThread(pc->ts);
+    return 0;
+}
+
+static void leave_python(piece *pc)
+{
+    pc->ts = PyEval_SaveThread();
+}
+
+/* ---------------------------------------------------------------------------
+ * IDNA for normalize: pctcodec._idna.to_ascii, with the GIL, once per host
+ * and piece (real columns repeat their hosts). Direct-mapped: a new host
+ * evicts the one in its slot.
+ */
+#define HOST_SLOTS 1024
+#define HOST_CACHED_LENGTH 256
+
+typedef struct {
+    uint8_t *key;   /* the host (NULL: empty slot) */
+    size_t key_len;
+    uint8_t *value; /* its IDNA form; NULL when IDNA failed */
+    size_t value_len;
+} host_slot;
+
+struct host_cache {
+    host_slot slots[HOST_SLOTS];
+};
+
+static void host_cache_free(struct host_cache *c)
+{
+    if (!c)
+        return;
+    for (size_t i = 0; i < HOST_SLOTS; i++) {
+        free(c->slots[i].key);
+        free(c->slots[i].value);
+    }
+    free(c);
+}
+
+static size_t host_hash(const uint8_t *p, size_t n)
+{
+    uint64_t h = 14695981039346656037u; /* FNV-1a */
+    for (size_t i = 0; i < n; i++)
+        h = (h ^ p[i]) * 1099511628211u;
+    return (size_t)(h % HOST_SLOTS);
+}
+
+/* The IDNA form of host[0..n) in a malloc'd *value; NULL when IDNA fails
+ * (for any reason: the row then goes through func, which raises what
+ * normalize raises). Called with the GIL. */
+static void idna_bytes(PyObject *module, const uint8_t *host, size_t n, uint8_t **value,
+                      size_t *value_len)
+{
+    *value = NULL;
+    PyObject *to_ascii = package_attr(module, "_idna_to_ascii", "pctcodec._idna", "to_ascii");
+    PyObject *text = to_ascii ? PyUnicode_DecodeUTF8((const char *)host, (Py_ssize_t)n, "strict") : NULL;
+    PyObject *out = text ? PyObject_CallOneArg(to_ascii, text) : NULL;
+    Py_XDECREF(to_ascii);
+    Py_XDECREF(text);
+    if (out && PyUnicode_Check(out) && PyUnicode_IS_ASCII(out)) {
+        *value_len = (size_t)PyUnicode_GET_LENGTH(out);
+        if ((*value = malloc(*value_len + 1)))
+            memcpy(*value, PyUnicode_1BYTE_DATA(out), *value_len);
+    }
+    Py_XDECREF(out);
+    PyErr_Clear();
+}
+
+static int python_row(piece *pc, const uint8_t *p, size_t n, int64_t *position);
+
+/* A NORMALIZE row whose host needs IDNA. */
+static int host_row(piece *pc, const uint8_t *p, size_t n, const pct_batch_info *info)
+{
+    const uint8_t *host = p + info->host.start;
+    size_t len = info->host.len;
+    host_slot *slot = NULL;
+    if (len <= HOST_CACHED_LENGTH) {
+        if (!pc->hosts && !(pc->hosts = calloc(1, sizeof *pc->hosts)))
+            return PCT_ERR_NO_MEMORY;
+        slot = &pc->hosts->slots[host_hash(host, len)];
+        if (slot->key && slot->key_len == len && memcmp(slot->key, host, len) == 0)
+            return slot->value ? pct_batch_normalize_host(&pc->op->spec, p, n, slot->value,
+                                                          slot->value_len, &pc->out, pc->limit)
+                               : python_row(pc, p, n, NULL);
+    }
+    uint8_t *value;
+    size_t value_len = 0;
+    if (enter_python(pc) < 0)
+        return PCT_ERR_NO_MEMORY;
+    idna_bytes(pc->op->module, host, len, &value, &value_len);
+    leave_python(pc);
+    int rc = value ? pct_batch_normalize_host(&pc->op->spec, p, n, value, value_len, &pc->out,
+                                              pc->limit)
+                   : python_row(pc, p, n, NULL);
+    uint8_t *key = slot ? malloc(len + 1) : NULL;
+    if (key) {
+        memcpy(key, host, len);
+        free(slot->key);
+        free(slot->value);
+        slot->key = key;
+        slot->key_len = len;
+        slot->value = value;
+        slot->value_len = value_len;
+    } else {
+        free(value);
+    }
+    return rc;
+}
+
+/* The row through func, with the GIL held for it. */
+static int python_row(piece *pc, const uint8_t *p, size_t n, int64_t *position)
+{
+    if (enter_python(pc) < 0)
+        return PCT_ERR_NO_MEMORY;
+    int rc = PCT_OK;
+    PyObject *text = PyUnicode_DecodeUTF8((const char *)p, (Py_ssize_t)n, "strict");
+    PyObject *r = text ? PyObject_CallOneArg(pc->op->func, text) : NULL;
+    Py_XDECREF(text);
+    if (r && pc->op->code == OP_CHECK) {
+        *position = r == Py_None ? -1 : PyLong_AsLongLong(r);
+    } else if (r && !PyUnicode_Check(r)) {
+        PyErr_Format(PyExc_TypeError, "expected str, got %.200s", Py_TYPE(r)->tp_name);
+    } else if (r) {
+        Py_ssize_t len;
+        const char *u = PyUnicode_AsUTF8AndSize(r, &len);
+        if (u && (rc = pct_out_reserve(&pc->out, (size_t)len, pc->limit)) == PCT_OK) {
+            memcpy(pc->out.data + pc->out.len, u, (size_t)len);
+            pc->out.len += (size_t)len;
+        }
+    }
+    Py_XDECREF(r);
+    if (PyErr_Occurred()) {
+        pc->exc = PyErr_GetRaisedException_compat();
+        rc = ROW_PYTHON_ERROR;
+    }
+    leave_python(pc);
+    return rc;
+}
+
+/* Runs the piece's rows; called without the GIL. */
+static void run_piece(piece *pc)
+{
+    const batch_op *op = pc->op;
+    int check = op->code == OP_CHECK;
+    size_t rows = (size_t)pc->rows;
+    pc->ends = malloc(rows ? rows * sizeof *pc->ends : 1);
+    pc->valid = calloc(rows / 8 + 1, 1);
+    if (!pc->ends || !pc->valid) {
+        pc->status = PCT_ERR_NO_MEMORY;
+        return;
+    }
+    for (int64_t r = 0; r < pc->rows; r++) {
+        const uint8_t *p;
+        size_t n;
+        pct_batch_info info;
+        int64_t position = -1;
+        int rc = arrow_strings_row(pc->in, pc->start + r, &p, &n);
+        if (rc < 0) {
+            rc = ROW_MALFORMED;
+        } else if (rc == 0) {
+            pc->ends[r] = check ? -1 : (int64_t)pc->out.len;
+            continue;
+        } else {
+            rc = op->all_python ? PCT_ROW_CALLER
+                                : pct_batch_row(&op->spec, p, n, &pc->out, pc->limit, &info);
+            if (rc == PCT_ROW_HOST)
+                rc = host_row(pc, p, n, &info);
+            else if (rc == PCT_ROW_CALLER)
+                rc = python_row(pc, p, n, &position);
+            else if (check)
+                position = info.position;
+        }
+        if (rc != PCT_OK) {
+            pc->status = rc;
+            pc->err_row = r;
+            return;
+        }
+        if (check && position < 0) {
+            pc->ends[r] = -1;
+            continue;
+        }
+        pc->ends[r] = check ? position : (int64_t)pc->out.len;
+        pc->valid[r >> 3] |= (uint8_t)(1u << (r & 7));
+    }
+}
+
+#ifndef _WIN32
+static void *piece_thread(void *arg)
+{
+    piece *pc = arg;
+    run_piece(pc);
+    if (pc->own_ts) {
+        PyEval_RestoreThread(pc->ts);
+        PyThreadState_Clear(pc->ts);
+        PyThreadState_DeleteCurrent();
+    }
+    return NULL;
+}
+#endif
+
+/* Runs np pieces, the first on this thread (whose state is `main`, the GIL
+ * released), the others on threads of their own (or here, when a thread
+ * cannot be started). */
+static void run_pieces(piece *pcs, int np, PyThreadState *main)
+{
+#ifndef _WIN32
+    pthread_t *tids = NULL;
+    unsigned char *started = NULL;
+    if (np > 1 && (tids = malloc((size_t)np * sizeof *tids)) && (started = calloc((size_t)np, 1)))
+        for (int k = 1; k < np; k++)
+            started[k] = pthread_create(&tids[k], NULL, piece_thread, &pcs[k]) == 0;
+#endif
+    pcs[0].ts = main;
+    run_piece(&pcs[0]);
+    for (int k = 1; k < np; k++) {
+#ifndef _WIN32
+        if (started && started[k]) {
+            pthread_join(tids[k], NULL);
+            continue;
+        }
+#endif
+        pcs[k].ts = main;
+        run_piece(&pcs[k]);
+    }
+#ifndef _WIN32
+    free(tids);
+    free(started);
+#endif
+}
+
+typedef struct {
+    piece *items;
+    int n, cap;
+    int64_t rows;
+} piece_list;
+
+static void pieces_free(piece_list *pl)
+{
+    for (int k = 0; k < pl->n; k++) {
+        free(pl->items[k].ends);
+        free(pl->items[k].valid);
+        pct_out_free(&pl->items[k].out);
+        host_cache_free(pl->items[k].hosts);
+        Py_XDECREF(pl->items[k].exc);
+    }
+    free(pl->items);
+    pl->items = NULL;
+    pl->n = pl->cap = 0;
+}
+
+/* Runs the rows of `in` in up to `threads` pieces appended to pl; on an
+ * error raises it for the first failing row (base: the index of in's first
+ * row in the whole column). */
+static int run_array(PyObject *module, const batch_op *op, const arrow_strings *in, int threads,
+                     int64_t base, piece_list *pl)
+{
+    int np = threads < 1 ? 1 : threads;
+    if (np > in->length)
+        np = in->length > 0 ? (int)in->length : 1;
+    if (pl->n > INT32_MAX / 2 - np) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    if (pl->n + np > pl->cap) {
+        int cap = 2 * pl->cap + np;
+        piece *items = realloc(pl->items, (size_t)cap * sizeof *items);
+        if (!items) {
+            PyErr_NoMemory();
+            return -1;
+        }
+        pl->items = items;
+        pl->cap = cap;
+    }
+    piece *pcs = pl->items + pl->n;
+    int64_t at = 0;
+    size_t limit = in->kind == 'U' ? (size_t)PY_SSIZE_T_MAX : (size_t)INT32_MAX;
+    for (int k = 0; k < np; k++) {
+        piece *pc = &pcs[k];
+        memset(pc, 0, sizeof *pc);
+        pc->op = op;
+        pc->in = in;
+        pc->limit = limit;
+        pc->start = at;
+        pc->rows = in->length / np + (k < in->length % np);
+        at += pc->rows;
+        pct_out_init(&pc->out);
+    }
+    pl->n += np;
+    pl->rows += in->length;
+    PyInterpreterState *interp = PyThreadState_GetInterpreter(PyThreadState_Get());
+    for (int k = 0; k < np; k++)
+        pcs[k].interp = interp;
+    PyThreadState *main = PyEval_SaveThread();
+    run_pieces(pcs, np, main);
+    PyEval_RestoreThread(main);
+    for (int k = 0; k < np; k++) {
+        piece *pc = &pcs[k];
+        if (pc->status == PCT_OK)
+            continue;
+        if (pc->status == ROW_PYTHON_ERROR) {
+            PyErr_SetRaisedException_compat(pc->exc);
+            pc->exc = NULL;
+        } else {
+            raise_status(pc->status);
+        }
+        raise_at(module, (Py_ssize_t)(base + pc->start + pc->err_row));
+        return -1;
+    }
+    return 0;
+}
+
+/* ---------------------------------------------------------------------------
+ * Arrow output.
+ */
+static void schema_capsule_free(PyObject *capsule)
+{
+    struct ArrowSchema *s = PyCapsule_GetPointer(capsule, "arrow_schema");
+    if (s) {
+        if (s->release)
+            s->release(s);
+        free(s);
+    }
+}
+
+static void array_capsule_free(PyObject *capsule)
+{
+    struct ArrowArray *a = PyCapsule_GetPointer(capsule, "arrow_array");
+    if (a) {
+        if (a->release)
+            a->release(a);
+        free(a);
+    }
+}
+
+/* (schema capsule, array capsule) of the pieces put together (their data
+ * taken). */
+static PyObject *result_capsules(piece_list *pl, char kind)
+{
+    struct ArrowSchema *schema = malloc(sizeof *schema);
+    struct ArrowArray *array = malloc(sizeof *array);
+    arrow_piece *parts = malloc((size_t)(pl->n ? pl->n : 1) * sizeof *parts);
+    PyObject *sc = NULL, *ac = NULL, *r = NULL;
+    if (!schema || !array || !parts) {
+        free(schema);
+        free(array);
+        free(parts);
+        return PyErr_NoMemory();
+    }
+    for (int k = 0; k < pl->n; k++) {
+        piece *pc = &pl->items[k];
+        arrow_piece part = {pc->rows, pc->ends, pc->valid, pc->out.data, pc->out.len};
+        parts[k] = part;
+        pc->out.data = NULL; /* arrow_build's now */
+    }
+    int rc = arrow_build(parts, pl->n, kind, array);
+    free(parts);
+    arrow_schema_init(schema, kind);
+    if (rc != ARROW_OK) {
+        free(array);
+        schema->release(schema);
+        free(schema);
+        if (rc == ARROW_NO_MEMORY)
+            return PyErr_NoMemory();
+        PyErr_SetString(PyExc_OverflowError,
+                        "the result is too long for an Arrow string or string_view array "
+                        "(over 2 GiB): pass a large_string array");
+        return NULL;
+    }
+    if (!(sc = PyCapsule_New(schema, "arrow_schema", schema_capsule_free))) {
+        schema->release(schema);
+        free(schema);
+    }
+    if (!(ac = PyCapsule_New(array, "arrow_array", array_capsule_free))) {
+        array->release(array);
+        free(array);
+    }
+    if (sc && ac)
+        r = PyTuple_Pack(2, sc, ac);
+    Py_XDECREF(sc);
+    Py_XDECREF(ac);
+    return r;
+}
+
+PyDoc_STRVAR(many_arrow_doc,
+"_many_arrow($module, source, op, func, safe, encoding, errors, opts, threads, base, /)\n--\n\n"
+"The batch operation `op` over an Arrow array, `source` a (schema capsule,\n"
+"array capsule) pair, or over an Arrow stream capsule. Returns the result\n"
+"as a (schema capsule, array capsule) pair of one array; `base` is the index\n"
+"of the first row in error messages.");
+
+static PyObject *py_many_arrow(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    batch_op op;
+    if (setup_op(module, args, nargs, 2, "_many_arrow", &op) < 0)
+        return NULL;
+    const char *fname = OP_NAMES[op.code];
+    long threads = PyLong_AsLong(args[1 + N_OP_ARGS]);
+    if (threads == -1 && PyErr_Occurred())
+        return NULL;
+    if (threads > MAX_THREADS)
+        threads = MAX_THREADS;
+    int64_t base = PyLong_AsLongLong(args[2 + N_OP_ARGS]);
+    if (base == -1 && PyErr_Occurred())
+        return NULL;
+    PyObject *source = args[0], *result = NULL;
+    piece_list pl = {NULL, 0, 0, 0};
+    char kind = 0;
+    if (PyTuple_Check(source) && PyTuple_GET_SIZE(source) == 2) {
+        struct ArrowSchema *schema = PyCapsule_GetPointer(PyTuple_GET_ITEM(source, 0), "arrow_schema");
+        struct ArrowArray *array = schema ? PyCapsule_GetPointer(PyTuple_GET_ITEM(source, 1), "arrow_array") : NULL;
+        arrow_strings in;
+        if (!array || !(kind = schema_kind(schema, fname)) || strings_init(&in, kind, array) < 0
+            || run_array(module, &op, &in, (int)threads, base, &pl) < 0)
+            goto done;
+    } else {
+        struct ArrowArrayStream *stream = PyCapsule_GetPointer(source, "arrow_array_stream");
+        struct ArrowSchema schema;
+        if (!stream)
+            goto done;
+        if (stream->get_schema(stream, &schema) != 0) {
+            const char *msg = stream->get_last_error(stream);
+            PyErr_Format(PyExc_OSError, "Arrow stream: %s", msg ? msg : "no schema");
+            goto done;
+        }
+        kind = schema_kind(&schema, fname);
+        schema.release(&schema);
+        if (!kind)
+            goto done;
+        for (;;) {
+            struct ArrowArray array;
+            if (stream->get_next(stream, &array) != 0) {
+                const char *msg = stream->get_last_error(stream);
+                PyErr_Format(PyExc_OSError, "Arrow stream: %s", msg ? msg : "no next array");
+                goto done;
+            }
+            if (!array.release)
+                break; /* the end */
+            arrow_strings in;
+            int failed = strings_init(&in, kind, &array) < 0
+                         || run_array(module, &op, &in, (int)threads, base, &pl) < 0;
+            base += array.length;
+            array.release(&array);
+            if (failed)
+                goto done;
+        }
+    }
+    result = result_capsules(&pl, op.code == OP_CHECK ? 'l' : kind);
+done:
+    pieces_free(&pl);
+    return result;
+}
+
+PyMethodDef batch_methods[] = {
+    {"_many_list", (PyCFunction)(void (*)(void))py_many_list, METH_FASTCALL, many_list_doc},
+    {"_many_arrow", (PyCFunction)(void (*)(void))py_many_arrow, METH_FASTCALL, many_arrow_doc},
+    {NULL, NULL, 0, NULL},
+};

@@ -1,0 +1,222 @@
+/* Arrow string columns in and result arrays out, for the batch engine
+ * (see arrow_c.h). Plain C99, no Python. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "arrow_c.h"
+
+char arrow_string_kind(const struct ArrowSchema *schema)
+{
+    const char *f = schema->format ? schema->format : "";
+    if (schema->dictionary || schema->n_children)
+        return 0;
+    return strcmp(f, "u") == 0 ? 'u' : strcmp(f, "U") == 0 ? 'U' : strcmp(f, "vu") == 0 ? 'v'
+         : strcmp(f, "n") == 0 ? 'n' : 0;
+}
+
+int arrow_strings_init(arrow_strings *a, char kind, const struct ArrowArray *array)
+{
+    a->kind = kind;
+    a->length = array->length;
+    a->offset = array->offset;
+    a->ndata = 0;
+    a->validity = NULL;
+    a->index = NULL;
+    a->data = NULL;
+    int64_t need = kind == 'n' ? 0 : 3; /* 'v': validity, views, sizes (+ variadic) */
+    if (array->length < 0 || array->offset < 0 || array->n_buffers < need
+        || (kind == 'v' && array->n_buffers > ((int64_t)1 << 31)))
+        return -1;
+    if (kind == 'n' || array->length == 0)
+        return 0;
+    if (array->null_count != 0)
+        a->validity = array->buffers[0];
+    a->index = array->buffers[1];
+    a->data = (const uint8_t *const *)(array->buffers + 2);
+    a->ndata = kind == 'v' ? array->n_buffers - 3 : 1;
+    return a->index ? 0 : -1;
+}
+
+/* ---- building ------------------------------------------------------------ */
+
+typedef struct {
+    int64_t n;
+    void *bufs[]; /* malloc'd, freed by the release callback */
+} out_private;
+
+static void release_array(struct ArrowArray *a)
+{
+    out_private *pv = a->private_data;
+    if (pv) {
+        for (int64_t i = 0; i < pv->n; i++)
+            free(pv->bufs[i]);
+        free(pv);
+    }
+    a->private_data = NULL;
+    a->release = NULL;
+}
+
+static void release_schema(struct ArrowSchema *s)
+{
+    s->release = NULL; /* format and name are string literals */
+}
+
+void arrow_schema_init(struct ArrowSchema *schema, char kind)
+{
+    memset(schema, 0, sizeof *schema);
+    schema->format = kind == 'l' ? "l" : kind == 'u' ? "u" : kind == 'U' ? "U" : kind == 'v' ? "vu" : "n";
+    schema->name = "";
+    schema->flags = ARROW_FLAG_NULLABLE;
+    schema->release = release_schema;
+}
+
+static int valid_bit(const arrow_piece *pc, int64_t r)
+{
+    return (pc->valid[r >> 3] >> (r & 7)) & 1;
+}
+
+static void free_data(arrow_piece *pieces, int np)
+{
+    for (int k = 0; k < np; k++) {
+        free(pieces[k].data);
+        pieces[k].data = NULL;
+    }
+}
+
+/* The views of 'v': each piece's data becomes variadic buffer k (taken). */
+static int build_views(arrow_piece *pieces, int np, out_private *pv, size_t nrows)
+{
+    uint8_t *views = calloc(nrows ? nrows : 1, 16);
+    int64_t *sizes = malloc((size_t)np * sizeof *sizes + 1);
+    pv->bufs[1] = views;
+    pv->bufs[2 + np] = sizes;
+    if (!views || !sizes)
+        return ARROW_NO_MEMORY;
+    for (int k = 0; k < np; k++)
+        if (pieces[k].len > INT32_MAX)
+            return ARROW_TOO_LARGE;
+    int64_t i = 0;
+    for (int k = 0; k < np; k++) {
+        arrow_piece *pc = &pieces[k];
+        uint8_t *data = pc->data ? pc->data : malloc(1);
+        if (!(pv->bufs[2 + k] = data))
+            return ARROW_NO_MEMORY;
+        pc->data = NULL; /* taken */
+        sizes[k] = (int64_t)pc->len;
+        int64_t from = 0;
+        for (int64_t r = 0; r < pc->rows; r++, i++) {
+            int32_t len = (int32_t)(pc->ends[r] - from), buf = k, off = (int32_t)from;
+            uint8_t *view = views + 16 * i;
+            memcpy(view, &len, 4);
+            if (len <= 12) {
+                memcpy(view + 4, data + from, (size_t)len);
+            } else {
+                memcpy(view + 4, data + from, 4);
+                memcpy(view + 8, &buf, 4);
+                memcpy(view + 12, &off, 4);
+            }
+            from = pc->ends[r];
+        }
+    }
+    return ARROW_OK;
+}
+
+/* Offsets and one data buffer for 'u' and 'U': the only piece's data is
+ * taken, several are copied one after the other (each freed at once). */
+static int build_offsets(arrow_piece *pieces, int np, char kind, out_private *pv, size_t nrows)
+{
+    size_t width = kind == 'u' ? 4 : 8, size = 0;
+    for (int k = 0; k < np; k++) {
+        if (pieces[k].len > SIZE_MAX / 2 - size)
+            return ARROW_TOO_LARGE;
+        size += pieces[k].len;
+    }
+    if (kind == 'u' ? size > INT32_MAX : size > INT64_MAX)
+        return ARROW_TOO_LARGE;
+    uint8_t *offsets = malloc((nrows + 1) * width);
+    if (!(pv->bufs[1] = offsets))
+        return ARROW_NO_MEMORY;
+    int take = np == 1 && pieces[0].data;
+    uint8_t *data = take ? pieces[0].data : malloc(size ? size : 1);
+    if (!(pv->bufs[2] = data))
+        return ARROW_NO_MEMORY;
+    if (take)
+        pieces[0].data = NULL;
+    int64_t at = 0, i = 0;
+    memset(offsets, 0, width);
+    for (int k = 0; k < np; k++) {
+        arrow_piece *pc = &pieces[k];
+        if (!take && pc->len)
+            memcpy(data + at, pc->data, pc->len);
+        for (int64_t r = 0; r < pc->rows; r++, i++) {
+            int64_t end = at + pc->ends[r];
+            if (width == 4) {
+                int32_t e32 = (int32_t)end;
+                memcpy(offsets + 4 * (size_t)(i + 1), &e32, 4);
+            } else {
+                memcpy(offsets + 8 * (size_t)(i + 1), &end, 8);
+            }
+        }
+        at += (int64_t)pc->len;
+        free(pc->data);
+        pc->data = NULL;
+    }
+    return ARROW_OK;
+}
+
+int arrow_build(arrow_piece *pieces, int np, char kind, struct ArrowArray *out)
+{
+    int64_t total = 0, nulls = 0;
+    for (int k = 0; k < np; k++) {
+        total += pieces[k].rows;
+        for (int64_t r = 0; r < pieces[k].rows; r++)
+            nulls += !valid_bit(&pieces[k], r);
+    }
+    int64_t nbuf = kind == 'l' ? 2 : kind == 'n' ? 0 : kind == 'v' ? 2 + np + 1 : 3;
+    out_private *pv = calloc(1, sizeof *pv + (size_t)(nbuf ? nbuf : 1) * sizeof(void *));
+    memset(out, 0, sizeof *out);
+    if (!pv) {
+        free_data(pieces, np);
+        return ARROW_NO_MEMORY;
+    }
+    pv->n = nbuf;
+    out->length = total;
+    out->null_count = nulls;
+    out->n_buffers = nbuf;
+    out->buffers = (const void **)pv->bufs;
+    out->private_data = pv;
+    out->release = release_array;
+    size_t nrows = (size_t)total;
+    int rc = ARROW_OK;
+    if (nulls && nbuf) {
+        uint8_t *bits = calloc(nrows / 8 + 1, 1);
+        if (!(pv->bufs[0] = bits)) {
+            rc = ARROW_NO_MEMORY;
+        } else {
+            int64_t i = 0;
+            for (int k = 0; k < np; k++)
+                for (int64_t r = 0; r < pieces[k].rows; r++, i++)
+                    if (valid_bit(&pieces[k], r))
+                        bits[i >> 3] |= (uint8_t)(1u << (i & 7));
+        }
+    }
+    if (rc == ARROW_OK && kind == 'l') {
+        int64_t *values = malloc(nrows ? nrows * sizeof *values : 1);
+        if (!(pv->bufs[1] = values)) {
+            rc = ARROW_NO_MEMORY;
+        } else {
+            int64_t i = 0;
+            for (int k = 0; k < np; k++)
+                for (int64_t r = 0; r < pieces[k].rows; r++, i++)
+                    values[i] = valid_bit(&pieces[k], r) ? pieces[k].ends[r] : 0;
+        }
+    } else if (rc == ARROW_OK && kind == 'v') {
+        rc = build_views(pieces, np, pv, nrows);
+    } else if (rc == ARROW_OK && kind != 'n') {
+        rc = build_offsets(pieces, np, kind, pv, nrows);
+    }
+    free_data(pieces, np);
+    if (rc != ARROW_OK)
+        release_array(out);
+    return rc;
+}

@@ -1,0 +1,149 @@
+/* The Arrow C data interface and C stream interface (the structs as
+ * specified at https://arrow.apache.org/docs/format/CDataInterface.html,
+ * ABI-stable, written out here so that no Arrow library is needed), and
+ * what the batch engine does with them (src/arrow_c.c, no Python): read
+ * string columns in place, build result arrays from malloc'd buffers. */
+#ifndef PCTCODEC_ARROW_C_H
+#define PCTCODEC_ARROW_C_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#ifndef ARROW_C_DATA_INTERFACE
+#define ARROW_C_DATA_INTERFACE
+
+#define ARROW_FLAG_DICTIONARY_ORDERED 1
+#define ARROW_FLAG_NULLABLE 2
+#define ARROW_FLAG_MAP_KEYS_SORTED 4
+
+struct ArrowSchema {
+    const char *format;
+    const char *name;
+    const char *metadata;
+    int64_t flags;
+    int64_t n_children;
+    struct ArrowSchema **children;
+    struct ArrowSchema *dictionary;
+    void (*release)(struct ArrowSchema *);
+    void *private_data;
+};
+
+struct ArrowArray {
+    int64_t length;
+    int64_t null_count;
+    int64_t offset;
+    int64_t n_buffers;
+    int64_t n_children;
+    const void **buffers;
+    struct ArrowArray **children;
+    struct ArrowArray *dictionary;
+    void (*release)(struct ArrowArray *);
+    void *private_data;
+};
+
+#endif /* ARROW_C_DATA_INTERFACE */
+
+#ifndef ARROW_C_STREAM_INTERFACE
+#define ARROW_C_STREAM_INTERFACE
+
+struct ArrowArrayStream {
+    int (*get_schema)(struct ArrowArrayStream *, struct ArrowSchema *out);
+    int (*get_next)(struct ArrowArrayStream *, struct ArrowArray *out);
+    const char *(*get_last_error)(struct ArrowArrayStream *);
+    void (*release)(struct ArrowArrayStream *);
+    void *private_data;
+};
+
+#endif /* ARROW_C_STREAM_INTERFACE */
+
+/* ---- reading ------------------------------------------------------------
+ * A string ("u"), large_string ("U"), string_view ("vu") or null ("n")
+ * array, read where it lies. */
+typedef struct {
+    char kind;                  /* 'u', 'U', 'v' or 'n' */
+    int64_t length, offset;
+    const uint8_t *validity;    /* NULL: no nulls */
+    const void *index;          /* int32 or int64 offsets, or 16-byte views */
+    const uint8_t *const *data; /* the data buffer ('u', 'U') or the variadic buffers ('v') */
+    int64_t ndata;
+} arrow_strings;
+
+/* The kind of a schema ('u', 'U', 'v', 'n'), or 0 for any other type
+ * (dictionary-encoded and nested ones too). */
+char arrow_string_kind(const struct ArrowSchema *schema);
+
+/* -1 when the array's length, offset or buffers cannot be of its kind. */
+int arrow_strings_init(arrow_strings *a, char kind, const struct ArrowArray *array);
+
+/* Row i: 0 when null, 1 with its bytes in *p, *n, -1 when an offset or
+ * view points outside what the array holds. */
+static inline int arrow_strings_row(const arrow_strings *a, int64_t i, const uint8_t **p,
+                                    size_t *n)
+{
+    static const uint8_t empty[1] = {0};
+    int64_t j = a->offset + i;
+    if (a->kind == 'n')
+        return 0;
+    if (a->validity && !((a->validity[j >> 3] >> (j & 7)) & 1))
+        return 0;
+    const uint8_t *base;
+    int64_t start, end;
+    if (a->kind == 'u') {
+        const int32_t *o = a->index;
+        start = o[j];
+        end = o[j + 1];
+        base = a->data[0];
+    } else if (a->kind == 'U') {
+        const int64_t *o = a->index;
+        start = o[j];
+        end = o[j + 1];
+        base = a->data[0];
+    } else {
+        const uint8_t *view = (const uint8_t *)a->index + 16 * j;
+        int32_t len, buf, off;
+        memcpy(&len, view, 4);
+        if (len < 0)
+            return -1;
+        *n = (size_t)len;
+        if (len <= 12) {
+            *p = view + 4;
+            return 1;
+        }
+        memcpy(&buf, view + 8, 4);
+        memcpy(&off, view + 12, 4);
+        if (buf < 0 || buf >= a->ndata || off < 0 || !a->data[buf])
+            return -1;
+        *p = a->data[buf] + off;
+        return 1;
+    }
+    if (start < 0 || end < start)
+        return -1;
+    *n = (size_t)(end - start);
+    *p = base ? base + start : (end == start ? empty : NULL);
+    return *p ? 1 : -1;
+}
+
+/* ---- building -----------------------------------------------------------
+ * A result is made of pieces, consecutive rows each written into a buffer
+ * of its own; arrow_build puts them together as one array. */
+typedef struct {
+    int64_t rows;
+    const int64_t *ends;  /* per row: the end of its bytes in data; for 'l', its value */
+    const uint8_t *valid; /* per row one bit: not null */
+    uint8_t *data;        /* malloc'd; arrow_build takes it (NULL after) */
+    size_t len;
+} arrow_piece;
+
+enum { ARROW_OK = 0, ARROW_NO_MEMORY = 1, ARROW_TOO_LARGE = 2 };
+
+/* Builds *out (released by its release callback) from the pieces in
+ * order, of kind 'u', 'U', 'v' (one variadic buffer per piece), 'n', or
+ * 'l' (int64 values). Takes every piece's data, whatever the outcome.
+ * ARROW_TOO_LARGE: offsets past 2^31 - 1 for 'u', a piece over that for 'v'. */
+int arrow_build(arrow_piece *pieces, int npieces, char kind, struct ArrowArray *out);
+
+/* A schema of that kind (static strings, no children). */
+void arrow_schema_init(struct ArrowSchema *schema, char kind);
+
+#endif /* PCTCODEC_ARROW_C_H */

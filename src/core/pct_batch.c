@@ -1,0 +1,153 @@
+/* One row of a batch: the core functions of each operation, writing into a
+ * growing buffer instead of a str. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "pct_batch.h"
+
+void pct_out_init(pct_out *out)
+{
+    out->data = NULL;
+    out->len = out->cap = 0;
+    out->scratch = NULL;
+    out->scratch_cap = 0;
+}
+
+void pct_out_free(pct_out *out)
+{
+    free(out->data);
+    free(out->scratch);
+    pct_out_init(out);
+}
+
+/* *buf holds at least `need` bytes (and is allocated, even for 0): grown
+ * to max(need, 2 * cap, 64). */
+static pct_status grow(uint8_t **buf, size_t *cap, size_t need)
+{
+    if (need <= *cap && *buf)
+        return PCT_OK;
+    size_t want = *cap > SIZE_MAX / 2 ? SIZE_MAX : 2 * *cap;
+    if (want < need)
+        want = need;
+    if (want < 64)
+        want = 64;
+    uint8_t *p = realloc(*buf, want);
+    if (!p)
+        return PCT_ERR_NO_MEMORY;
+    *buf = p;
+    *cap = want;
+    return PCT_OK;
+}
+
+pct_status pct_out_reserve(pct_out *out, size_t extra, size_t limit)
+{
+    if (out->len > limit || extra > limit - out->len)
+        return PCT_ERR_TOO_LARGE;
+    return grow(&out->data, &out->cap, out->len + extra);
+}
+
+size_t pct_utf8_count(const uint8_t *src, size_t n)
+{
+    size_t count = 0;
+    for (size_t i = 0; i < n; i++)
+        count += (src[i] & 0xC0u) != 0x80u;
+    return count;
+}
+
+static int unquote_row(const pct_batch_spec *spec, const uint8_t *src, size_t n, pct_out *out,
+                       size_t limit)
+{
+    pct_status rc = pct_out_reserve(out, n, limit);
+    if (rc != PCT_OK)
+        return rc;
+    pct_utf8_info info;
+    uint8_t *dst = out->data + out->len;
+    size_t len = pct_decode_utf8(src, n, spec->plus, dst, &info);
+    if (info.valid) {
+        out->len += len;
+        return PCT_OK;
+    }
+    if (spec->malformed == PCT_BATCH_CALLER)
+        return PCT_ROW_CALLER;
+    /* The decoded bytes move to scratch, then come back repaired (up to 3x). */
+    if ((rc = grow(&out->scratch, &out->scratch_cap, len)) != PCT_OK)
+        return rc;
+    memcpy(out->scratch, dst, len);
+    if (len > SIZE_MAX / 3)
+        return PCT_ERR_TOO_LARGE;
+    if ((rc = pct_out_reserve(out, 3 * len, limit)) != PCT_OK)
+        return rc;
+    out->len += pct_utf8_repair(out->scratch, len, spec->malformed == PCT_BATCH_REPLACE,
+                                out->data + out->len);
+    if (out->len > limit)
+        return PCT_ERR_TOO_LARGE;
+    return PCT_OK;
+}
+
+/* pct_uri_write of a split row, host replaced when not NULL. */
+static int write_uri(const pct_batch_spec *spec, const uint8_t *src, size_t n, const pct_uri *u,
+                     const uint8_t *host, size_t host_len, pct_out *out, size_t limit)
+{
+    size_t bound, len;
+    pct_status rc = pct_uri_size_bound(n, host_len, SIZE_MAX, &bound);
+    if (rc == PCT_OK)
+        rc = pct_out_reserve(out, bound, limit);
+    if (rc == PCT_OK)
+        rc = pct_uri_write(src, u, host, host_len, spec->flags, out->data + out->len, &len);
+    if (rc != PCT_OK)
+        return rc;
+    if (len > limit - out->len)
+        return PCT_ERR_TOO_LARGE;
+    out->len += len;
+    return PCT_OK;
+}
+
+int pct_batch_normalize_host(const pct_batch_spec *spec, const uint8_t *src, size_t n,
+                             const uint8_t *host, size_t host_len, pct_out *out, size_t limit)
+{
+    pct_uri u;
+    pct_uri_split(src, n, &u);
+    return write_uri(spec, src, n, &u, host, host_len, out, limit);
+}
+
+static int normalize_row(const pct_batch_spec *spec, const uint8_t *src, size_t n, pct_out *out,
+                         size_t limit, pct_batch_info *info)
+{
+    pct_uri u;
+    pct_uri_split(src, n, &u);
+    if (u.has_authority && pct_ascii_span(src + u.host.start, u.host.len) != u.host.len) {
+        info->host = u.host; /* IDNA: the caller's */
+        return PCT_ROW_HOST;
+    }
+    return write_uri(spec, src, n, &u, NULL, 0, out, limit);
+}
+
+int pct_batch_row(const pct_batch_spec *spec, const uint8_t *src, size_t n, pct_out *out,
+                  size_t limit, pct_batch_info *info)
+{
+    size_t size, pos;
+    pct_status rc;
+    switch (spec->op) {
+    case PCT_BATCH_QUOTE:
+        if ((rc = pct_encoded_size(src, n, &spec->keep, SIZE_MAX, &size)) != PCT_OK
+            || (rc = pct_out_reserve(out, size, limit)) != PCT_OK)
+            return rc;
+        out->len += pct_encode(src, n, &spec->keep, spec->plus, out->data + out->len);
+        return PCT_OK;
+    case PCT_BATCH_UNQUOTE:
+        return unquote_row(spec, src, n, out, limit);
+    case PCT_BATCH_REQUOTE:
+        if ((rc = pct_requoted_size(src, n, SIZE_MAX, &size)) != PCT_OK
+            || (rc = pct_out_reserve(out, size, limit)) != PCT_OK)
+            return rc;
+        out->len += pct_requote(src, n, PCT_URI_UPPER_HEX, out->data + out->len);
+        return PCT_OK;
+    case PCT_BATCH_NORMALIZE:
+        return normalize_row(spec, src, n, out, limit, info);
+    case PCT_BATCH_CHECK:
+        info->position = pct_uri_check(src, n, &pos) == PCT_URI_VALID ? -1
+                                                                        : (int64_t)pct_utf8_count(src, pos);
+        return PCT_OK;
+    }
+    return PCT_ROW_CALLER;
+}

@@ -1,0 +1,79 @@
+/* pct_batch: one row of a batch (quote_many, normalize_many, ...) on UTF-8
+ * text, appended to a growing output buffer. Plain C99, no Python.
+ *
+ * The binding runs this over the rows of a list or an Arrow column (in
+ * several threads for Arrow); rows it cannot finish (IDNA for a non-ASCII
+ * host, malformed UTF-8 under an error handler other than replace/ignore)
+ * are reported back for the caller to do.
+ */
+#ifndef PCT_BATCH_H
+#define PCT_BATCH_H
+
+#include "pct.h"
+#include "pct_uri.h"
+
+typedef enum {
+    PCT_BATCH_QUOTE = 0,     /* quote, quote_plus (plus) under UTF-8 */
+    PCT_BATCH_UNQUOTE = 1,   /* unquote, unquote_plus (plus) under UTF-8 */
+    PCT_BATCH_REQUOTE = 2,
+    PCT_BATCH_NORMALIZE = 3, /* pct_uri_write with `flags` */
+    PCT_BATCH_CHECK = 4      /* the position of the first offence */
+} pct_batch_op;
+
+/* What unquote does with decoded bytes that are not well-formed UTF-8. */
+enum {
+    PCT_BATCH_CALLER = 0,  /* the caller decodes them (PCT_ROW_CALLER) */
+    PCT_BATCH_REPLACE = 1, /* U+FFFD per maximal subpart: errors="replace" */
+    PCT_BATCH_IGNORE = 2   /* dropped: errors="ignore" */
+};
+
+typedef struct {
+    pct_batch_op op;
+    pct_set keep;  /* QUOTE: bytes kept (a kept space becomes '+' with plus) */
+    int plus;      /* QUOTE, UNQUOTE */
+    int malformed; /* UNQUOTE: PCT_BATCH_CALLER, _REPLACE or _IGNORE */
+    unsigned flags; /* NORMALIZE: PCT_URI_* */
+} pct_batch_spec;
+
+/* A growing byte buffer (malloc'd); scratch is a second one for rows that
+ * need an intermediate copy. */
+typedef struct {
+    uint8_t *data;
+    size_t len, cap;
+    uint8_t *scratch;
+    size_t scratch_cap;
+} pct_out;
+
+void pct_out_init(pct_out *out);
+/* Frees both buffers (data too: take it first to keep it). */
+void pct_out_free(pct_out *out);
+/* Room for `extra` more bytes after len (data is then never NULL):
+ * PCT_ERR_NO_MEMORY or PCT_ERR_TOO_LARGE (len + extra past `limit`).
+ * Grows geometrically. */
+pct_status pct_out_reserve(pct_out *out, size_t extra, size_t limit);
+
+/* The row's outcomes beyond pct_status. */
+#define PCT_ROW_CALLER 100 /* the caller computes the row */
+#define PCT_ROW_HOST 101   /* NORMALIZE: the host needs IDNA (see pct_batch_normalize_host) */
+
+typedef struct {
+    int64_t position; /* CHECK: the index of the first offending code point, or -1 */
+    pct_range host;   /* PCT_ROW_HOST: the host's bytes in the row */
+} pct_batch_info;
+
+/* Appends the result for the UTF-8 text src[0..n) to out (whose total may
+ * not pass `limit` bytes); CHECK appends nothing and sets info->position.
+ * Returns PCT_OK, PCT_ERR_NO_MEMORY, PCT_ERR_TOO_LARGE, PCT_ROW_CALLER or
+ * PCT_ROW_HOST (out then unchanged). */
+int pct_batch_row(const pct_batch_spec *spec, const uint8_t *src, size_t n, pct_out *out,
+                  size_t limit, pct_batch_info *info);
+
+/* NORMALIZE for a row answered PCT_ROW_HOST, its host replaced by `host`
+ * (the IDNA form the caller computed, ASCII). */
+int pct_batch_normalize_host(const pct_batch_spec *spec, const uint8_t *src, size_t n,
+                             const uint8_t *host, size_t host_len, pct_out *out, size_t limit);
+
+/* The number of code points in the UTF-8 prefix src[0..n). */
+size_t pct_utf8_count(const uint8_t *src, size_t n);
+
+#endif /* PCT_BATCH_H */
