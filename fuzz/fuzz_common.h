@@ -79,6 +79,10 @@ static inline void fuzz_list_kernels(void)
     for (size_t i = 0; i < 8 && pct_kernel_available(i); i++)
         fuzz_kernels[fuzz_nkernels++] = pct_kernel_available(i);
     FUZZ_ASSERT(fuzz_nkernels >= 1 && strcmp(fuzz_kernels[fuzz_nkernels - 1], "scalar") == 0);
+    fprintf(stderr, "kernels compared:");
+    for (size_t i = 0; i < fuzz_nkernels; i++)
+        fprintf(stderr, " %s", fuzz_kernels[i]);
+    fprintf(stderr, "\n");
 }
 
 static inline void fuzz_use_kernel(size_t i)
