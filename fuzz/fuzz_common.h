@@ -76,6 +76,13 @@ static inline void fuzz_list_kernels(void)
 {
     if (fuzz_nkernels)
         return;
+    /* the choice from the environment, or the best kernel; unknown names refused */
+    const char *env = getenv("PCTCODEC_KERNEL");
+    int rc = pct_kernel_init();
+    FUZZ_ASSERT(rc == 0 || (env && *env));
+    if (rc != 0 || !env || !*env || strcmp(env, "auto") == 0)
+        FUZZ_ASSERT(strcmp(pct_kernel_name(), pct_kernel_available(0)) == 0);
+    FUZZ_ASSERT(pct_kernel_select("no such kernel") == -1);
     for (size_t i = 0; i < 8 && pct_kernel_available(i); i++)
         fuzz_kernels[fuzz_nkernels++] = pct_kernel_available(i);
     FUZZ_ASSERT(fuzz_nkernels >= 1 && strcmp(fuzz_kernels[fuzz_nkernels - 1], "scalar") == 0);
