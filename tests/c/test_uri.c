@@ -236,6 +236,10 @@ static void test_size_limits(void)
           bound <= SIZE_MAX);
     CHECK(pct_uri_size_bound((SIZE_MAX - 3) / 3, 1, SIZE_MAX, &bound) == PCT_ERR_TOO_LARGE);
     CHECK(pct_uri_size_bound(1, SIZE_MAX, SIZE_MAX, &bound) == PCT_ERR_TOO_LARGE);
+    /* a limit below the 3 spare bytes (found by fuzz_normalize) */
+    CHECK(pct_uri_size_bound(0, 0, 3, &bound) == PCT_OK && bound == 3);
+    for (size_t limit = 0; limit < 3; limit++)
+        CHECK(pct_uri_size_bound(0, 0, limit, &bound) == PCT_ERR_TOO_LARGE);
     const uint8_t sp[] = "    %";
     CHECK(pct_requoted_size(sp, 5, 15, &size) == PCT_OK && size == 15);
     CHECK(pct_requoted_size(sp, 5, 14, &size) == PCT_ERR_TOO_LARGE);

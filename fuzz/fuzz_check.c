@@ -1,0 +1,84 @@
+/* pct_uri_check against a reference written from RFC 3986's grammar, the
+ * agreement of pct_requote_span (no flags) with it, and, for valid input,
+ * requote, split + write (no flags) giving the input back unchanged. Also
+ * the safe sets of pct.h: pct_set_add, pct_set_add_bytes, pct_set_clear
+ * and pct_set_add_unreserved against the byte classes they name.
+ *
+ * Input: body (the set checks read its first bytes). */
+#include "fuzz_common.h"
+#include "pct_uri.h"
+
+static const char unreserved[] =
+    "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~";
+static const char reserved[] = ":/?#[]@!$&'()*+,;=";
+
+static int ref_allowed(uint8_t c)
+{
+    return c != 0 && (strchr(unreserved, c) || strchr(reserved, c));
+}
+
+static pct_uri_problem ref_check(const uint8_t *s, size_t n, size_t *pos)
+{
+    for (size_t i = 0; i < n; i++) {
+        if (ref_allowed(s[i]))
+            continue;
+        *pos = i;
+        if (s[i] != '%')
+            return PCT_URI_BAD_CHAR;
+        if (n - i < 3 || ref_hex(s[i + 1]) < 0 || ref_hex(s[i + 2]) < 0)
+            return PCT_URI_BAD_ESCAPE;
+        i += 2;
+    }
+    *pos = n;
+    return PCT_URI_VALID;
+}
+
+static void check_sets(const uint8_t *s, size_t n)
+{
+    pct_set set;
+    pct_set_clear(&set);
+    for (unsigned c = 0; c < 256; c++)
+        FUZZ_ASSERT(!pct_set_has(&set, (uint8_t)c));
+    pct_set_add_bytes(&set, s, n);
+    if (n)
+        pct_set_add(&set, s[0] ^ 0x80u);
+    for (unsigned c = 0; c < 256; c++) {
+        int in_input = memchr(s, (int)c, n) != NULL || (n && c == (s[0] ^ 0x80u));
+        FUZZ_ASSERT(pct_set_has(&set, (uint8_t)c) == (c < 0x80 && in_input));
+    }
+    pct_set_clear(&set);
+    pct_set_add_unreserved(&set);
+    for (unsigned c = 0; c < 256; c++)
+        FUZZ_ASSERT(pct_set_has(&set, (uint8_t)c) == (c != 0 && strchr(unreserved, (int)c) != NULL));
+    for (unsigned c = 0; c < 256; c++)
+        FUZZ_ASSERT(pct_hex_value[c] == ref_hex((uint8_t)c));
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    uint8_t *src = dup_exact(data, size);
+    size_t n = size, pos = 12345, want_pos = 54321;
+    pct_uri_problem p = pct_uri_check(src, n, &pos);
+    FUZZ_ASSERT(p == ref_check(src, n, &want_pos));
+    FUZZ_ASSERT(pos == want_pos);
+    FUZZ_ASSERT(pct_requote_span(src, n, 0) == pos);
+    if (p == PCT_URI_VALID) {
+        size_t len = 0;
+        FUZZ_ASSERT(pct_requoted_size(src, n, SIZE_MAX, &len) == PCT_OK && len == n);
+        uint8_t *out = alloc_exact(n);
+        FUZZ_ASSERT(pct_requote(src, n, 0, out) == n && memcmp(out, src, n) == 0);
+        free(out);
+
+        pct_uri uri;
+        pct_uri_split(src, n, &uri);
+        size_t bound;
+        FUZZ_ASSERT(pct_uri_size_bound(n, 0, SIZE_MAX, &bound) == PCT_OK);
+        out = alloc_exact(bound);
+        FUZZ_ASSERT(pct_uri_write(src, &uri, NULL, 0, 0, out, &len) == PCT_OK);
+        FUZZ_ASSERT(len == n && memcmp(out, src, n) == 0);
+        free(out);
+    }
+    check_sets(src, n < 64 ? n : 64);
+    free(src);
+    return 0;
+}

@@ -1,0 +1,223 @@
+/* Splitting and normalizing (pct_uri.h): pct_uri_split, pct_uri_size_bound,
+ * pct_uri_write with fuzzed flags and an optional replacement host, and
+ * pct_remove_dot_segments. Checks: the split parts put together with their
+ * delimiters give the input; the bound honours its limit and holds the
+ * output; the output passes pct_uri_check, follows its flags, and writing
+ * it again with the same flags gives the same bytes (idempotence);
+ * remove_dot_segments matches the RFC 3986 5.2.4 algorithm step by step.
+ *
+ * Input: flags byte, host length byte (0xFF: no replacement host), 2 limit
+ * bytes, host bytes, body. */
+#include "fuzz_common.h"
+#include "pct_uri.h"
+
+static void check_range(pct_range r, size_t *at, size_t n)
+{
+    FUZZ_ASSERT(r.start >= *at && r.start <= n && r.len <= n - r.start);
+    *at = r.start + r.len;
+}
+
+/* The parts and their delimiters, in order, are the whole input. */
+static void check_split(const uint8_t *s, size_t n, const pct_uri *u)
+{
+    uint8_t *joined = alloc_exact(n);
+    size_t o = 0, at = 0;
+#define PUT(r)                                          \
+    do {                                                \
+        check_range((r), &at, n);                       \
+        FUZZ_ASSERT((r).len <= n - o);                  \
+        memcpy(joined + o, s + (r).start, (r).len);     \
+        o += (r).len;                                   \
+    } while (0)
+#define PUT_CHAR(c)                 \
+    do {                            \
+        FUZZ_ASSERT(o < n);         \
+        joined[o++] = (uint8_t)(c); \
+    } while (0)
+    if (u->has_scheme) {
+        PUT(u->scheme);
+        PUT_CHAR(':');
+    }
+    if (u->has_authority) {
+        PUT_CHAR('/');
+        PUT_CHAR('/');
+        if (u->has_userinfo) {
+            PUT(u->userinfo);
+            PUT_CHAR('@');
+        }
+        PUT(u->host);
+        if (u->has_port) {
+            PUT_CHAR(':');
+            PUT(u->port);
+        }
+    }
+    PUT(u->path);
+    if (u->has_query) {
+        PUT_CHAR('?');
+        PUT(u->query);
+    }
+    if (u->has_fragment) {
+        PUT_CHAR('#');
+        PUT(u->fragment);
+    }
+#undef PUT
+#undef PUT_CHAR
+    FUZZ_ASSERT(o == n && memcmp(joined, s, n) == 0);
+    free(joined);
+}
+
+/* RFC 3986 5.2.4 as written: an input buffer consumed from the front and
+ * an output buffer. */
+static size_t ref_remove_dots(const uint8_t *path, size_t n, uint8_t *out)
+{
+    uint8_t *in = dup_exact(path, n);
+    size_t r = 0, w = 0;
+#define STARTS(lit) (n - r >= sizeof(lit) - 1 && memcmp(in + r, lit, sizeof(lit) - 1) == 0)
+#define IS(lit) (n - r == sizeof(lit) - 1 && memcmp(in + r, lit, sizeof(lit) - 1) == 0)
+    while (r < n) {
+        if (STARTS("../")) {
+            r += 3;
+        } else if (STARTS("./")) {
+            r += 2;
+        } else if (STARTS("/./")) {
+            r += 2; /* "/./" -> "/" */
+        } else if (IS("/.")) {
+            r += 1;
+            in[r] = '/';
+        } else if (STARTS("/../") || IS("/..")) {
+            r += IS("/..") ? 2 : 3;
+            in[r] = '/';
+            while (w > 0 && out[w - 1] != '/')
+                w--;
+            if (w > 0)
+                w--;
+        } else if (IS(".") || IS("..")) {
+            r = n;
+        } else {
+            size_t e = r + (in[r] == '/');
+            while (e < n && in[e] != '/')
+                e++;
+            memcpy(out + w, in + r, e - r);
+            w += e - r;
+            r = e;
+        }
+    }
+#undef STARTS
+#undef IS
+    free(in);
+    return w;
+}
+
+static void check_dots(const uint8_t *s, size_t n)
+{
+    uint8_t *want = alloc_exact(n), *got = dup_exact(s, n);
+    size_t want_len = ref_remove_dots(s, n, want);
+    size_t len = pct_remove_dot_segments(got, n);
+    FUZZ_ASSERT(len == want_len && memcmp(got, want, len) == 0);
+    free(want);
+    free(got);
+}
+
+static int name_before(const uint8_t *a, size_t an, const uint8_t *b, size_t bn)
+{
+    size_t m = an < bn ? an : bn;
+    int c = memcmp(a, b, m);
+    return c < 0 || (c == 0 && an < bn);
+}
+
+/* Parameter names of the query in non-decreasing order. */
+static void check_sorted(const uint8_t *q, size_t n)
+{
+    const uint8_t *prev = NULL;
+    size_t prev_len = 0;
+    size_t start = 0;
+    for (size_t i = 0; i <= n; i++) {
+        if (i == n || q[i] == '&') {
+            size_t name = start;
+            while (name < i && q[name] != '=')
+                name++;
+            if (prev)
+                FUZZ_ASSERT(!name_before(q + start, name - start, prev, prev_len));
+            prev = q + start;
+            prev_len = name - start;
+            start = i + 1;
+        }
+    }
+}
+
+/* Writes src with flags into an exact buffer of the bound; returns it. */
+static uint8_t *normalize(const uint8_t *s, size_t n, const uint8_t *host, size_t host_len,
+                          unsigned flags, size_t *len)
+{
+    pct_uri u;
+    pct_uri_split(s, n, &u);
+    size_t bound;
+    FUZZ_ASSERT(pct_uri_size_bound(n, host_len, SIZE_MAX, &bound) == PCT_OK);
+    uint8_t *out = alloc_exact(bound);
+    FUZZ_ASSERT(pct_uri_write(s, &u, host, host_len, flags, out, len) == PCT_OK);
+    FUZZ_ASSERT(*len <= bound);
+    return out;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    fuzz_input in = {data, size};
+    unsigned flags = take_byte(&in);
+    uint8_t host_byte = take_byte(&in);
+    size_t limit = (size_t)take_byte(&in) << 8 | take_byte(&in);
+    uint8_t *host = NULL;
+    size_t host_len = 0;
+    if (host_byte != 0xFF) {
+        host_len = host_byte % 32 < in.size ? host_byte % 32 : in.size;
+        host = dup_exact(in.data, host_len);
+        /* a host name as a caller's IDNA gives it: no delimiter of a URI */
+        for (size_t i = 0; i < host_len; i++)
+            if (strchr(":/?#@[]", host[i]) && host[i])
+                host[i] = '-';
+        in.data += host_len;
+        in.size -= host_len;
+    }
+    uint8_t *src = dup_exact(in.data, in.size);
+    size_t n = in.size;
+
+    /* the bound: 3 bytes per input byte and 3 more, within the limit */
+    size_t bound = 0;
+    pct_status st = pct_uri_size_bound(n, host_len, limit, &bound);
+    if (3 * (n + host_len) + 3 <= limit)
+        FUZZ_ASSERT(st == PCT_OK && bound == 3 * (n + host_len) + 3);
+    else
+        FUZZ_ASSERT(st == PCT_ERR_TOO_LARGE);
+    FUZZ_ASSERT(pct_uri_size_bound(SIZE_MAX / 3, 0, SIZE_MAX, &bound) == PCT_ERR_TOO_LARGE);
+
+    pct_uri u;
+    pct_uri_split(src, n, &u);
+    check_split(src, n, &u);
+
+    size_t len, pos;
+    uint8_t *out = normalize(src, n, host, host_len, flags, &len);
+    FUZZ_ASSERT(pct_uri_check(out, len, &pos) == PCT_URI_VALID);
+
+    pct_uri v;
+    pct_uri_split(out, len, &v);
+    if (flags & PCT_URI_LOWER_CASE)
+        for (size_t i = 0; i < v.scheme.len; i++)
+            FUZZ_ASSERT(!(out[v.scheme.start + i] >= 'A' && out[v.scheme.start + i] <= 'Z'));
+    if (flags & PCT_URI_DROP_FRAGMENT)
+        FUZZ_ASSERT(!v.has_fragment);
+    if ((flags & PCT_URI_SORT_QUERY) && v.has_query)
+        check_sorted(out + v.query.start, v.query.len);
+    FUZZ_ASSERT(v.has_scheme == u.has_scheme && v.has_authority == u.has_authority);
+    FUZZ_ASSERT(v.has_query == u.has_query);
+
+    /* idempotence: the output is already in the form the flags ask for */
+    size_t len2;
+    uint8_t *out2 = normalize(out, len, NULL, 0, flags, &len2);
+    FUZZ_ASSERT(len2 == len && memcmp(out2, out, len) == 0);
+    free(out2);
+    free(out);
+
+    check_dots(src, n);
+    free(src);
+    free(host);
+    return 0;
+}
