@@ -454,6 +454,11 @@ static void run_piece(piece *pc)
         pc->status = PCT_ERR_NO_MEMORY;
         return;
     }
+    /* most results are about as long as their text: room for that at once
+     * saves the copies of growing (a hint only: failing here is no error) */
+    size_t hint = check ? 0 : arrow_strings_span(pc->in, pc->start, pc->rows);
+    if (hint && hint <= pc->limit - hint / 8)
+        pct_out_reserve(&pc->out, hint + hint / 8, pc->limit);
     for (int64_t r = 0; r < pc->rows; r++) {
         const uint8_t *p;
         size_t n;

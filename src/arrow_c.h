@@ -124,6 +124,24 @@ static inline int arrow_strings_row(const arrow_strings *a, int64_t i, const uin
     return *p ? 1 : -1;
 }
 
+/* The data bytes of rows [start, start + rows) of a 'u' or 'U' array (their
+ * offsets' span, 0 when it is not a sane one), 0 for other kinds: a size
+ * hint for their results. */
+static inline size_t arrow_strings_span(const arrow_strings *a, int64_t start, int64_t rows)
+{
+    int64_t j = a->offset + start, from, to;
+    if (rows <= 0 || (a->kind != 'u' && a->kind != 'U'))
+        return 0;
+    if (a->kind == 'u') {
+        from = ((const int32_t *)a->index)[j];
+        to = ((const int32_t *)a->index)[j + rows];
+    } else {
+        from = ((const int64_t *)a->index)[j];
+        to = ((const int64_t *)a->index)[j + rows];
+    }
+    return from >= 0 && to >= from ? (size_t)(to - from) : 0;
+}
+
 /* ---- building -----------------------------------------------------------
  * A result is made of pieces, consecutive rows each written into a buffer
  * of its own; arrow_build puts them together as one array. */
