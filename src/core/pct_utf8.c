@@ -135,13 +135,6 @@ size_t pct_decode_utf8(const uint8_t *src, size_t n, int plus, uint8_t *dst, pct
     return len;
 }
 
-/* A byte that ends a literal ASCII run of decoding: '%', with plus '+', or
- * one >= 0x80. */
-static inline int stops_run(uint8_t c, int plus)
-{
-    return c == '%' || (plus && c == '+') || c >= 0x80;
-}
-
 /* The high bits of the bytes of the word w (the 8 bytes at src) that stop
  * a run, exact up to the first one: the borrow of the zero-byte test only
  * marks bytes after a true zero. */
@@ -159,6 +152,13 @@ static inline uint64_t run_stops8(uint64_t w, int plus)
 #if defined(__GNUC__) && defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
 #define RUN_PREFIX(stops, src, plus) ((size_t)__builtin_ctzll(stops) >> 3)
 #else
+/* A byte that ends a literal ASCII run of decoding: '%', with plus '+', or
+ * one >= 0x80. */
+static inline int stops_run(uint8_t c, int plus)
+{
+    return c == '%' || (plus && c == '+') || c >= 0x80;
+}
+
 static inline size_t run_prefix(const uint8_t *src, int plus)
 {
     size_t k = 0;
