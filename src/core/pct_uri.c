@@ -388,7 +388,7 @@ pct_status pct_uri_size_bound(size_t n, size_t host_len, size_t limit, size_t *b
 {
     /* 3 bytes out per byte in, for the string and a replacement host, plus
      * the "/" of an empty path or the "/." that guards a path "//". */
-    if (n > (limit - 3) / 3 || host_len > (limit - 3) / 3 - n)
+    if (limit < 3 || n > (limit - 3) / 3 || host_len > (limit - 3) / 3 - n)
         return PCT_ERR_TOO_LARGE;
     *bound = 3 * (n + host_len) + 3;
     return PCT_OK;
