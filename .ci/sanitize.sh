@@ -1,0 +1,71 @@
+#!/usr/bin/env bash
+# The whole pytest suite against the extension built with AddressSanitizer
+# and UndefinedBehaviorSanitizer.
+#
+#   .ci/sanitize.sh [pytest arguments...]     (default: the whole tests/)
+#
+# The extension is built with gcc into build/sanitize (the source tree's own
+# pctcodec/ and any in-place build are left alone) and imported from there by
+# an interpreter that preloads the sanitizer runtimes. Every object is then
+# allocated by malloc (PYTHONMALLOC=malloc), so that an out-of-bounds read of
+# a str or bytes is caught too. Any sanitizer report ends the run with a
+# non-zero exit status. Leak detection is off: CPython itself does not free
+# everything at exit.
+#
+# PYTHON picks the interpreter (default python3); it needs pytest, hypothesis
+# and idna (pip install '.[test]').
+set -euo pipefail
+
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+REPO=$PWD
+PYTHON=${PYTHON:-python3}
+CC=${SANITIZE_CC:-gcc}
+OUT=$REPO/build/sanitize
+
+SANFLAGS="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined"
+
+echo "building the sanitized extension with $CC into $OUT"
+rm -rf "$OUT"
+mkdir -p "$OUT/pctcodec"
+cp pctcodec/*.py pctcodec/*.pyi pctcodec/py.typed "$OUT/pctcodec/"
+CC=$CC LDSHARED="$CC -shared" CFLAGS="$SANFLAGS -g -O1" LDFLAGS="$SANFLAGS" \
+    "$PYTHON" -W ignore setup.py -q build_ext --build-lib "$OUT" --build-temp "$OUT/tmp" --force
+
+RUNTIMES="$($CC -print-file-name=libasan.so) $($CC -print-file-name=libubsan.so)"
+for lib in $RUNTIMES; do
+    if [[ ! -e $lib ]]; then
+        echo "error: sanitizer runtime $lib not found" >&2
+        exit 1
+    fi
+done
+
+export LD_PRELOAD="$RUNTIMES"
+export PYTHONMALLOC=malloc
+export ASAN_OPTIONS=detect_leaks=0:halt_on_error=1:abort_on_error=1:exitcode=99:strict_string_checks=1:detect_stack_use_after_return=1:check_initialization_order=1
+export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+# Tests that cannot run under the sanitizers read this (tests/test_memory_limits.py).
+export PCTCODEC_SANITIZED=1
+export PYTHONPATH=$OUT
+export HYPOTHESIS_PROFILE=${HYPOTHESIS_PROFILE:-ci}
+
+# Run from the build directory: `python -m pytest` puts the current directory
+# first on sys.path, and the source tree's pctcodec/ must not be the one found.
+cd "$OUT"
+"$PYTHON" - "$OUT" <<'EOF'
+import sys
+import pctcodec._pctcodec as m
+assert m.__file__.startswith(sys.argv[1]), "imported %s, not the sanitized build" % m.__file__
+print("sanitized extension:", m.__file__)
+EOF
+# Test paths are given relative to the repository.
+ARGS=()
+for arg in "$@"; do
+    if [[ $arg != -* && $arg != /* && -e $REPO/${arg%%::*} ]]; then
+        arg=$REPO/$arg
+    fi
+    ARGS+=("$arg")
+done
+if ((${#ARGS[@]} == 0)); then
+    ARGS=("$REPO/tests")
+fi
+exec "$PYTHON" -m pytest -q -p no:cacheprovider --rootdir "$REPO" "${ARGS[@]}"
