@@ -24,12 +24,7 @@ OUT=$REPO/build/sanitize
 
 SANFLAGS="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined"
 
-echo "building the sanitized extension with $CC into $OUT"
-rm -rf "$OUT"
-mkdir -p "$OUT/pctcodec"
-cp pctcodec/*.py pctcodec/*.pyi pctcodec/py.typed "$OUT/pctcodec/"
-CC=$CC LDSHARED="$CC -shared" CFLAGS="$SANFLAGS -g -O1" LDFLAGS="$SANFLAGS" \
-    "$PYTHON" -W ignore setup.py -q build_ext --build-lib "$OUT" --build-temp "$OUT/tmp" --force
+CC=$CC CFLAGS="$SANFLAGS -g -O1" LDFLAGS="$SANFLAGS" PYTHON=$PYTHON .ci/build-ext.sh "$OUT"
 
 RUNTIMES="$($CC -print-file-name=libasan.so) $($CC -print-file-name=libubsan.so)"
 for lib in $RUNTIMES; do
@@ -47,16 +42,10 @@ export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 export PCTCODEC_SANITIZED=1
 export PYTHONPATH=$OUT
 export HYPOTHESIS_PROFILE=${HYPOTHESIS_PROFILE:-ci}
+PYTHON=$PYTHON .ci/build-ext.sh --check "$OUT"
 
-# Run from the build directory: `python -m pytest` puts the current directory
-# first on sys.path, and the source tree's pctcodec/ must not be the one found.
+# Run from the build directory (see .ci/build-ext.sh).
 cd "$OUT"
-"$PYTHON" - "$OUT" <<'EOF'
-import sys
-import pctcodec._pctcodec as m
-assert m.__file__.startswith(sys.argv[1]), "imported %s, not the sanitized build" % m.__file__
-print("sanitized extension:", m.__file__)
-EOF
 # Test paths are given relative to the repository.
 ARGS=()
 for arg in "$@"; do

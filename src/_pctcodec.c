@@ -309,25 +309,10 @@ static void set_from_text(pct_set *set, PyObject *safe)
     }
 }
 
-/* keep := unreserved + the ASCII part of `safe`, a str, bytes or bytearray
- * (the default set when safe is NULL). The set of the last exact str/bytes
- * `safe` is kept for the next call. -1 with MemoryError (a bytearray `safe`
- * is read through a snapshot). */
-static int resolve_safe(module_state *st, PyObject *safe, const pct_set *dflt, pct_set *keep)
+/* The set of a `safe` not in the cache: computed, and remembered when it is
+ * an exact str or bytes. Out of line, so that the common calls stay short. */
+static int resolve_safe_miss(module_state *st, PyObject *safe, pct_set *keep)
 {
-    if (!safe) {
-        *keep = *dflt;
-        return 0;
-    }
-    int hit = 0;
-    CACHE_LOCK(st);
-    if (safe == st->last_safe) {
-        *keep = st->last_set;
-        hit = 1;
-    }
-    CACHE_UNLOCK(st);
-    if (hit)
-        return 0;
     *keep = st->set_unreserved;
     if (PyUnicode_Check(safe)) {
         set_from_text(keep, safe);
@@ -351,6 +336,25 @@ static int resolve_safe(module_state *st, PyObject *safe, const pct_set *dflt, p
         Py_XDECREF(old);
     }
     return 0;
+}
+
+/* keep := unreserved + the ASCII part of `safe`, a str, bytes or bytearray
+ * (the default set when safe is NULL). The set of the last exact str/bytes
+ * `safe` is kept for the next call. -1 with MemoryError (a bytearray `safe`
+ * is read through a snapshot). */
+static inline int resolve_safe(module_state *st, PyObject *safe, const pct_set *dflt, pct_set *keep)
+{
+    if (!safe) {
+        *keep = *dflt;
+        return 0;
+    }
+    int hit;
+    CACHE_LOCK(st);
+    hit = safe == st->last_safe;
+    if (hit)
+        *keep = st->last_set;
+    CACHE_UNLOCK(st);
+    return hit ? 0 : resolve_safe_miss(st, safe, keep);
 }
 
 /* ---------------------------------------------------------------------------
