@@ -20,7 +20,7 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 REPO=$PWD
 PYTHON=${PYTHON:-python3}
 CC=${SANITIZE_CC:-gcc}
-OUT=$REPO/build/sanitize
+OUT=${SANITIZE_BUILD:-$REPO/build/sanitize}
 
 SANFLAGS="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined"
 
@@ -36,8 +36,14 @@ done
 
 export LD_PRELOAD="$RUNTIMES"
 export PYTHONMALLOC=malloc
-export ASAN_OPTIONS=detect_leaks=0:halt_on_error=1:abort_on_error=1:exitcode=99:strict_string_checks=1:detect_stack_use_after_return=1:check_initialization_order=1
-export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+# Reports go to files (pytest captures stderr, and a child process's stderr
+# is often read by its test): any file there fails the run, whatever the
+# exit status of pytest.
+REPORTS=$OUT/reports
+rm -rf "$REPORTS"
+mkdir -p "$REPORTS"
+export ASAN_OPTIONS=detect_leaks=0:halt_on_error=1:abort_on_error=1:strict_string_checks=1:detect_stack_use_after_return=1:check_initialization_order=1:log_path=$REPORTS/asan
+export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1:log_path=$REPORTS/ubsan
 # Tests that cannot run under the sanitizers read this (tests/test_memory_limits.py).
 export PCTCODEC_SANITIZED=1
 export PYTHONPATH=$OUT
@@ -57,4 +63,17 @@ done
 if ((${#ARGS[@]} == 0)); then
     ARGS=("$REPO/tests")
 fi
-exec "$PYTHON" -m pytest -q -p no:cacheprovider --rootdir "$REPO" "${ARGS[@]}"
+status=0
+"$PYTHON" -m pytest -q -p no:cacheprovider --rootdir "$REPO" "${ARGS[@]}" || status=$?
+if compgen -G "$REPORTS/*" >/dev/null; then
+    echo "error: sanitizer reports:" >&2
+    for report in "$REPORTS"/*; do
+        echo "---------- $report" >&2
+        cat "$report" >&2
+    done
+    status=1
+fi
+if ((status != 0)); then
+    echo "error: the sanitized test run failed (exit status $status)" >&2
+fi
+exit "$status"

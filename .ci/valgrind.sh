@@ -20,7 +20,7 @@ set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 REPO=$PWD
 PYTHON=${PYTHON:-python3}
-OUT=$REPO/build/valgrind
+OUT=${VALGRIND_BUILD:-$REPO/build/valgrind}
 LOG=$OUT/memcheck.log
 
 if ! command -v valgrind >/dev/null; then
