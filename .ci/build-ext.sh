@@ -27,6 +27,9 @@ fi
 OUT=${1:?usage: build-ext.sh OUT}
 CC=${CC:-gcc}
 
+if ! "$PYTHON" -c "import setuptools" 2>/dev/null; then
+    "$PYTHON" -m pip install -q setuptools  # not in a 3.12+ venv by default
+fi
 echo "building pctcodec with $CC ${CFLAGS:-} into $OUT"
 rm -rf "$OUT"
 mkdir -p "$OUT/pctcodec"

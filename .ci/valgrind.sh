@@ -24,8 +24,13 @@ OUT=${VALGRIND_BUILD:-$REPO/build/valgrind}
 LOG=$OUT/memcheck.log
 
 if ! command -v valgrind >/dev/null; then
-    echo "error: valgrind is not installed (Debian: apt-get install valgrind)" >&2
-    exit 1
+    if command -v apt-get >/dev/null; then
+        apt-get update -qq
+        DEBIAN_FRONTEND=noninteractive apt-get install -y -qq valgrind >/dev/null
+    else
+        echo "error: valgrind is not installed and there is no apt-get" >&2
+        exit 1
+    fi
 fi
 
 CFLAGS="-g -O2" PYTHON=$PYTHON .ci/build-ext.sh "$OUT"
