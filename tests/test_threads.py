@@ -176,6 +176,11 @@ STATES = [
 ]
 
 
+# Few readers, so that the writer often holds the GIL between a reader's passes.
+BYTEARRAY_READERS = 3
+BYTEARRAY_ROUNDS = 100
+
+
 def _calls_on(buf):
     # no memoryview: one held here would keep the bytearray from resizing
     return [
@@ -214,7 +219,7 @@ def test_bytearray_rewritten_while_encoded(busy_switching):
 
     def read(i):
         calls = _calls_on(shared)
-        for _ in range(ROUNDS * 3):
+        for _ in range(BYTEARRAY_ROUNDS):
             for k, (name, args, kwargs) in enumerate(calls):
                 got = _outcome(_calls.resolve(name), args, kwargs)
                 if gil:
@@ -225,7 +230,7 @@ def test_bytearray_rewritten_while_encoded(busy_switching):
                     assert got[0] == outcomes[k][0][0], name
 
     try:
-        errors = _run_threads(read, THREADS - 1)
+        errors = _run_threads(read, BYTEARRAY_READERS)
     finally:
         stop.set()
         writer.join()
