@@ -43,7 +43,20 @@ typedef struct {
     PyObject *s_eq, *s_amp, *s_items, *s_quote_plus;
     PyObject *special[N_SPECIAL];  /* SPECIAL_METHODS, interned */
     PyObject *named[N_NAMED];      /* NAMED_METHODS, interned */
+#ifdef Py_GIL_DISABLED
+    PyMutex cache_lock;            /* last_safe, last_set, urllib_parse */
+#endif
 } module_state;
+
+/* The caches of the state are read and written under CACHE_LOCK: a mutex
+ * without a GIL, nothing with one (see the rule in _pctcodec.h). */
+#ifdef Py_GIL_DISABLED
+#define CACHE_LOCK(st) PyMutex_Lock(&(st)->cache_lock)
+#define CACHE_UNLOCK(st) PyMutex_Unlock(&(st)->cache_lock)
+#else
+#define CACHE_LOCK(st) ((void)0)
+#define CACHE_UNLOCK(st) ((void)0)
+#endif
 
 static inline module_state *get_state(PyObject *module)
 {
@@ -193,9 +206,19 @@ static int takes(module_state *st, PyObject *string, int kinds, PyObject *safe)
 static PyObject *delegate(module_state *st, const char *name, PyObject *const *args,
                           Py_ssize_t nargs, PyObject *kwnames)
 {
-    if (!st->urllib_parse && !(st->urllib_parse = PyImport_ImportModule("urllib.parse")))
-        return NULL;
-    PyObject *func = PyObject_GetAttrString(st->urllib_parse, name);
+    CACHE_LOCK(st);
+    PyObject *mod = st->urllib_parse ? Py_NewRef(st->urllib_parse) : NULL;
+    CACHE_UNLOCK(st);
+    if (!mod) {
+        if (!(mod = PyImport_ImportModule("urllib.parse")))
+            return NULL;
+        CACHE_LOCK(st);
+        if (!st->urllib_parse)
+            st->urllib_parse = Py_NewRef(mod);
+        CACHE_UNLOCK(st);
+    }
+    PyObject *func = PyObject_GetAttrString(mod, name);
+    Py_DECREF(mod);
     if (!func)
         return NULL;
     PyObject *r = PyObject_Vectorcall(func, args, (size_t)nargs, kwnames);
@@ -228,6 +251,24 @@ static int enter(PyObject *module, const argspec *spec, PyObject *const *args, P
     return 1;
 }
 
+/* A bytes copy of a buffer another thread could write to (a bytearray being
+ * filled by readinto with the GIL released, a shared mmap): a torn copy is
+ * still a stable one, so sizing and writing agree. The buffer is exported
+ * and the object locked (free-threaded build) while it is copied, so that
+ * it cannot be resized or freed under the copy. */
+static PyObject *snapshot(PyObject *obj)
+{
+    PyObject *copy = NULL;
+    Py_buffer view;
+    Py_BEGIN_CRITICAL_SECTION(obj);
+    if (PyObject_GetBuffer(obj, &view, PyBUF_SIMPLE) == 0) {
+        copy = PyBytes_FromStringAndSize((const char *)view.buf, view.len);
+        PyBuffer_Release(&view);
+    }
+    Py_END_CRITICAL_SECTION();
+    return copy;
+}
+
 /* ---------------------------------------------------------------------------
  * Safe sets. urllib keeps the ASCII characters of a str `safe`
  * (safe.encode('ascii', 'ignore')) and otherwise bytes([c for c in safe if c < 128]).
@@ -244,34 +285,52 @@ static void set_from_text(pct_set *set, PyObject *safe)
     }
 }
 
-/* keep := unreserved + the ASCII part of `safe`, a str, bytes or bytearray
- * (the default set when safe is NULL). The set of the last exact str/bytes
- * `safe` is kept for the next call. */
-static void resolve_safe(module_state *st, PyObject *safe, const pct_set *dflt, pct_set *keep)
+/* The set of a `safe` not in the cache: computed, and remembered when it is
+ * an exact str or bytes. Out of line, so that the common calls stay short. */
+static int resolve_safe_miss(module_state *st, PyObject *safe, pct_set *keep)
 {
-    if (!safe) {
-        *keep = *dflt;
-        return;
-    }
-    if (safe == st->last_safe) {
-        *keep = st->last_set;
-        return;
-    }
     *keep = st->set_unreserved;
     if (PyUnicode_Check(safe)) {
         set_from_text(keep, safe);
     } else if (PyBytes_Check(safe)) {
         pct_set_add_bytes(keep, (const uint8_t *)PyBytes_AS_STRING(safe), (size_t)PyBytes_GET_SIZE(safe));
     } else {
-        pct_set_add_bytes(keep, (const uint8_t *)PyByteArray_AS_STRING(safe),
-                          (size_t)PyByteArray_GET_SIZE(safe));
-        return; /* mutable: never cached */
+        PyObject *copy = snapshot(safe);
+        if (!copy)
+            return -1;
+        pct_set_add_bytes(keep, (const uint8_t *)PyBytes_AS_STRING(copy), (size_t)PyBytes_GET_SIZE(copy));
+        Py_DECREF(copy);
+        return 0; /* mutable: never cached */
     }
     if (PyUnicode_CheckExact(safe) || PyBytes_CheckExact(safe)) {
-        Py_INCREF(safe);
-        Py_XSETREF(st->last_safe, safe);
+        /* the old entry is released outside the lock */
+        CACHE_LOCK(st);
+        PyObject *old = st->last_safe;
+        st->last_safe = Py_NewRef(safe);
         st->last_set = *keep;
+        CACHE_UNLOCK(st);
+        Py_XDECREF(old);
     }
+    return 0;
+}
+
+/* keep := unreserved + the ASCII part of `safe`, a str, bytes or bytearray
+ * (the default set when safe is NULL). The set of the last exact str/bytes
+ * `safe` is kept for the next call. -1 with MemoryError (a bytearray `safe`
+ * is read through a snapshot). */
+static inline int resolve_safe(module_state *st, PyObject *safe, const pct_set *dflt, pct_set *keep)
+{
+    if (!safe) {
+        *keep = *dflt;
+        return 0;
+    }
+    int hit;
+    CACHE_LOCK(st);
+    hit = safe == st->last_safe;
+    if (hit)
+        *keep = st->last_set;
+    CACHE_UNLOCK(st);
+    return hit ? 0 : resolve_safe_miss(st, safe, keep);
 }
 
 /* ---------------------------------------------------------------------------
@@ -299,7 +358,7 @@ static PyObject *write_encoded(const uint8_t *src, Py_ssize_t n, const pct_set *
 
 /* The percent-encoding of immutable bytes, as str or bytes. Encoding sizes
  * first and writes second, so the input must not change in between: callers
- * pass mutable buffers as a snapshot (see immutable_copy). */
+ * pass mutable buffers as a snapshot (see snapshot). */
 static PyObject *encode_buffer(const uint8_t *src, Py_ssize_t n, const pct_set *keep, int plus,
                                int as_str)
 {
@@ -310,14 +369,6 @@ static PyObject *encode_buffer(const uint8_t *src, Py_ssize_t n, const pct_set *
     if (rc != PCT_OK)
         return too_long();
     return write_encoded(src, n, keep, plus, size, nogil, as_str);
-}
-
-/* A bytes copy of a buffer another thread could write to (a bytearray being
- * filled by readinto with the GIL released, a shared mmap): a torn copy is
- * still a stable one, so sizing and writing agree. */
-static PyObject *immutable_copy(const void *buf, Py_ssize_t n)
-{
-    return PyBytes_FromStringAndSize((const char *)buf, n);
 }
 
 /* urllib.parse.quote_from_bytes(bs, safe); with plus, a space is kept as '+'. */
@@ -333,15 +384,17 @@ static PyObject *quote_bytes(module_state *st, PyObject *bs, PyObject *safe, con
     if (n == 0)
         return PyUnicode_New(0, 0);
     pct_set keep;
-    resolve_safe(st, safe, dflt, &keep);
+    if (resolve_safe(st, safe, dflt, &keep) < 0)
+        return NULL;
     if (plus)
         pct_set_add(&keep, ' ');
     if (is_bytes)
         return encode_buffer((const uint8_t *)PyBytes_AS_STRING(bs), n, &keep, plus, 1);
-    PyObject *copy = immutable_copy(PyByteArray_AS_STRING(bs), n);
+    PyObject *copy = snapshot(bs);
     if (!copy)
         return NULL;
-    PyObject *r = encode_buffer((const uint8_t *)PyBytes_AS_STRING(copy), n, &keep, plus, 1);
+    PyObject *r = encode_buffer((const uint8_t *)PyBytes_AS_STRING(copy), PyBytes_GET_SIZE(copy),
+                                &keep, plus, 1);
     Py_DECREF(copy);
     return r;
 }
@@ -355,7 +408,8 @@ static PyObject *quote_text(module_state *st, PyObject *s, PyObject *safe, const
                             int plus)
 {
     pct_set keep;
-    resolve_safe(st, safe, dflt, &keep);
+    if (resolve_safe(st, safe, dflt, &keep) < 0)
+        return NULL;
     Py_ssize_t n = PyUnicode_GET_LENGTH(s);
     const void *data = PyUnicode_DATA(s);
     if (PyUnicode_KIND(s) == PyUnicode_1BYTE_KIND && n <= SHORT_QUOTE_MAX) {
@@ -748,20 +802,35 @@ static PyObject *unquote_to_bytes_any(PyObject *string)
         Py_DECREF(utf8);
         return r;
     }
-    int is_bytes = PyBytes_Check(string);
-    const uint8_t *p = (const uint8_t *)(is_bytes ? PyBytes_AS_STRING(string) : PyByteArray_AS_STRING(string));
-    Py_ssize_t n = is_bytes ? PyBytes_GET_SIZE(string) : PyByteArray_GET_SIZE(string);
-    if (n == 0)
-        return PyBytes_FromStringAndSize(NULL, 0);
-    if (pct_find_escape(p, (size_t)n, 0) == (size_t)n) {
+    if (PyBytes_Check(string)) {
+        const uint8_t *p = (const uint8_t *)PyBytes_AS_STRING(string);
+        Py_ssize_t n = PyBytes_GET_SIZE(string);
+        if (n == 0)
+            return PyBytes_FromStringAndSize(NULL, 0);
+        if (pct_find_escape(p, (size_t)n, 0) != (size_t)n)
+            return unquote_buffer(p, n, 1);
 #if PY_VERSION_HEX < 0x030C0000
         return Py_NewRef(string); /* urllib <= 3.11 returns its argument */
 #else
         return PyBytes_CheckExact(string) ? Py_NewRef(string) : PyBytes_FromStringAndSize((const char *)p, n);
 #endif
     }
-    if (is_bytes)
-        return unquote_buffer(p, n, 1);
+    /* a bytearray, read through a snapshot */
+    PyObject *copy = snapshot(string);
+    if (!copy)
+        return NULL;
+    Py_ssize_t n = PyBytes_GET_SIZE(copy);
+    int escape = pct_find_escape((const uint8_t *)PyBytes_AS_STRING(copy), (size_t)n, 0) != (size_t)n;
+    if (!escape) {
+#if PY_VERSION_HEX < 0x030C0000
+        if (n > 0) {
+            Py_DECREF(copy);
+            return Py_NewRef(string); /* urllib <= 3.11 returns a non-empty argument */
+        }
+#endif
+        return copy;
+    }
+    Py_DECREF(copy);
     /* urllib looks up the bytearray slices after each '%' in a dict. */
     PyErr_SetString(PyExc_TypeError, "unhashable type: 'bytearray'");
     return NULL;
@@ -991,21 +1060,13 @@ static PyObject *py_encode(PyObject *module, PyObject *const *args, Py_ssize_t n
     int plus = a[2] ? PyObject_IsTrue(a[2]) : 0;
     if (plus < 0)
         return NULL;
-    resolve_safe(st, a[1], &st->set_unreserved, &keep);
+    if (resolve_safe(st, a[1], &st->set_unreserved, &keep) < 0)
+        return NULL;
     if (plus)
         pct_set_add(&keep, ' ');
-    PyObject *data;
-    if (PyBytes_Check(a[0])) {
-        data = Py_NewRef(a[0]);
-    } else {
-        Py_buffer view;
-        if (PyObject_GetBuffer(a[0], &view, PyBUF_SIMPLE) < 0)
-            return NULL;
-        data = immutable_copy(view.buf, view.len);
-        PyBuffer_Release(&view);
-        if (!data)
-            return NULL;
-    }
+    PyObject *data = PyBytes_Check(a[0]) ? Py_NewRef(a[0]) : snapshot(a[0]);
+    if (!data)
+        return NULL;
     PyObject *out = encode_buffer((const uint8_t *)PyBytes_AS_STRING(data), PyBytes_GET_SIZE(data),
                                   &keep, plus, 0);
     Py_DECREF(data);
@@ -1387,6 +1448,10 @@ static void module_free(void *module)
 
 static PyModuleDef_Slot module_slots[] = {
     {Py_mod_exec, (void *)module_exec},
+#ifdef Py_mod_gil
+    /* free-threaded builds: see the rule on threads in _pctcodec.h */
+    {Py_mod_gil, Py_MOD_GIL_NOT_USED},
+#endif
     {0, NULL},
 };
 

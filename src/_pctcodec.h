@@ -43,6 +43,38 @@ static inline void PyErr_SetRaisedException_compat(PyObject *exc)
 }
 #endif
 
+/* ---------------------------------------------------------------------------
+ * Threads.
+ *
+ * The module declares Py_mod_gil = Py_MOD_GIL_NOT_USED: on a free-threaded
+ * build (3.13t) its functions run in parallel, so
+ *
+ * - every cache is guarded: the `last_safe` cache and the lazily imported
+ *   urllib.parse in the module state by CACHE_LOCK (a PyMutex there, nothing
+ *   on a GIL build); the package attributes of _pctcodec_uri.c are read with
+ *   PyDict_GetItemStringRef (a strong reference, never a borrowed one another
+ *   thread could drop); pctcodec._idna's functools.lru_cache locks itself.
+ *   Nothing else is written after module init (the kernel is chosen there).
+ *
+ * - the GIL is released (MAYBE_WITHOUT_GIL) only around loops over memory
+ *   that cannot change under them: the code units of a str, the bytes of a
+ *   bytes object (or subclass), or a buffer private to the call (a scratch
+ *   buffer, the UTF-8 bytes made for the call, an immutable snapshot).
+ *   Sizing and writing are two passes that must see the same input, so a
+ *   mutable buffer (bytearray, memoryview, array, mmap) is never encoded in
+ *   place: it is first copied into a bytes snapshot with its export held and
+ *   the object locked (snapshot() in _pctcodec.c), then encoded from there.
+ *   Decoding (one pass, output never longer than the input) reads a mutable
+ *   buffer in place with the GIL held and the buffer exported, so it cannot
+ *   be resized or freed; a concurrent writer (possible on a free-threaded
+ *   build) can only change which bytes come out, never how many fit.
+ */
+#if PY_VERSION_HEX < 0x030D0000
+/* Critical sections exist from 3.13 on and only do something without a GIL. */
+#define Py_BEGIN_CRITICAL_SECTION(op) {
+#define Py_END_CRITICAL_SECTION() }
+#endif
+
 /* Runs `stmt` with the GIL released when `cond` holds. */
 #define MAYBE_WITHOUT_GIL(cond, stmt)     \
     do {                                  \
@@ -55,7 +87,7 @@ static inline void PyErr_SetRaisedException_compat(PyObject *exc)
     } while (0)
 
 /* Inputs at least this long are processed with the GIL released when the
- * input cannot change under us (str and bytes are immutable). */
+ * input cannot change under us (see the rule above). */
 #define NOGIL_MIN_LENGTH 65536
 
 /* Arguments: METH_FASTCALL | METH_KEYWORDS without building a dict. */

@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# Builds pctcodec into OUT, apart from the source tree, for the checking runs
+# (.ci/sanitize.sh, .ci/valgrind.sh):
+#
+#   PYTHON=python3 CC=gcc CFLAGS=... LDFLAGS=... .ci/build-ext.sh OUT
+#   PYTHON=python3 .ci/build-ext.sh --check OUT
+#
+# OUT/pctcodec then holds the Python package and the extension built with
+# those flags; put OUT first on PYTHONPATH and run from outside the source
+# tree (`python -m pytest` puts the current directory first on sys.path).
+# --check imports pctcodec that way, in the caller's environment (with the
+# runtime the build needs preloaded), and fails unless OUT's build is found.
+set -euo pipefail
+
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+PYTHON=${PYTHON:-python3}
+if [[ ${1:-} == --check ]]; then
+    OUT=${2:?usage: build-ext.sh --check OUT}
+    cd "$OUT"
+    exec env PYTHONPATH="$OUT${PYTHONPATH:+:$PYTHONPATH}" "$PYTHON" - "$OUT" <<'PY'
+import sys
+import pctcodec._pctcodec as m
+assert m.__file__.startswith(sys.argv[1]), "imported %s, not the build in %s" % (m.__file__, sys.argv[1])
+print("pctcodec from", m.__file__)
+PY
+fi
+OUT=${1:?usage: build-ext.sh OUT}
+CC=${CC:-gcc}
+
+if ! "$PYTHON" -c "import setuptools" 2>/dev/null; then
+    "$PYTHON" -m pip install -q setuptools  # not in a 3.12+ venv by default
+fi
+echo "building pctcodec with $CC ${CFLAGS:-} into $OUT"
+rm -rf "$OUT"
+mkdir -p "$OUT/pctcodec"
+cp pctcodec/*.py pctcodec/*.pyi pctcodec/py.typed "$OUT/pctcodec/"
+CC=$CC LDSHARED="$CC -shared" \
+    "$PYTHON" -W ignore setup.py -q build_ext --build-lib "$OUT" --build-temp "$OUT/tmp" --force

@@ -1,0 +1,79 @@
+#!/usr/bin/env bash
+# The whole pytest suite against the extension built with AddressSanitizer
+# and UndefinedBehaviorSanitizer.
+#
+#   .ci/sanitize.sh [pytest arguments...]     (default: the whole tests/)
+#
+# The extension is built with gcc into build/sanitize (the source tree's own
+# pctcodec/ and any in-place build are left alone) and imported from there by
+# an interpreter that preloads the sanitizer runtimes. Every object is then
+# allocated by malloc (PYTHONMALLOC=malloc), so that an out-of-bounds read of
+# a str or bytes is caught too. Any sanitizer report ends the run with a
+# non-zero exit status. Leak detection is off: CPython itself does not free
+# everything at exit.
+#
+# PYTHON picks the interpreter (default python3); it needs pytest, hypothesis
+# and idna (pip install '.[test]').
+set -euo pipefail
+
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+REPO=$PWD
+PYTHON=${PYTHON:-python3}
+CC=${SANITIZE_CC:-gcc}
+OUT=${SANITIZE_BUILD:-$REPO/build/sanitize}
+
+SANFLAGS="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined"
+
+CC=$CC CFLAGS="$SANFLAGS -g -O1" LDFLAGS="$SANFLAGS" PYTHON=$PYTHON .ci/build-ext.sh "$OUT"
+
+RUNTIMES="$($CC -print-file-name=libasan.so) $($CC -print-file-name=libubsan.so)"
+for lib in $RUNTIMES; do
+    if [[ ! -e $lib ]]; then
+        echo "error: sanitizer runtime $lib not found" >&2
+        exit 1
+    fi
+done
+
+export LD_PRELOAD="$RUNTIMES"
+export PYTHONMALLOC=malloc
+# Reports go to files (pytest captures stderr, and a child process's stderr
+# is often read by its test): any file there fails the run, whatever the
+# exit status of pytest.
+REPORTS=$OUT/reports
+rm -rf "$REPORTS"
+mkdir -p "$REPORTS"
+export ASAN_OPTIONS=detect_leaks=0:halt_on_error=1:abort_on_error=1:strict_string_checks=1:detect_stack_use_after_return=1:check_initialization_order=1:log_path=$REPORTS/asan
+export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1:log_path=$REPORTS/ubsan
+# Tests that cannot run under the sanitizers read this (tests/test_memory_limits.py).
+export PCTCODEC_SANITIZED=1
+export PYTHONPATH=$OUT
+export HYPOTHESIS_PROFILE=${HYPOTHESIS_PROFILE:-ci}
+PYTHON=$PYTHON .ci/build-ext.sh --check "$OUT"
+
+# Run from the build directory (see .ci/build-ext.sh).
+cd "$OUT"
+# Test paths are given relative to the repository.
+ARGS=()
+for arg in "$@"; do
+    if [[ $arg != -* && $arg != /* && -e $REPO/${arg%%::*} ]]; then
+        arg=$REPO/$arg
+    fi
+    ARGS+=("$arg")
+done
+if ((${#ARGS[@]} == 0)); then
+    ARGS=("$REPO/tests")
+fi
+status=0
+"$PYTHON" -m pytest -q -p no:cacheprovider --rootdir "$REPO" "${ARGS[@]}" || status=$?
+if compgen -G "$REPORTS/*" >/dev/null; then
+    echo "error: sanitizer reports:" >&2
+    for report in "$REPORTS"/*; do
+        echo "---------- $report" >&2
+        cat "$report" >&2
+    done
+    status=1
+fi
+if ((status != 0)); then
+    echo "error: the sanitized test run failed (exit status $status)" >&2
+fi
+exit "$status"

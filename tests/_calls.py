@@ -1,0 +1,187 @@
+"""Calls of every public function of pctcodec on valid and on invalid input:
+the table that tests/test_leaks.py runs 10^5 times and that the thread test
+checks for completeness.
+
+Each row is (function, args, kwargs). `function` names an attribute of
+pctcodec ("quote") or of one of its modules ("batch.quote_many" is
+pctcodec.batch.quote_many). A new public function gets rows by appending
+them to _valid() (calls that return) and _invalid() (calls that raise);
+test_every_public_function_has_rows fails until both lists hold one.
+
+Arguments are built fresh on each call of calls(): strings are neither
+interned nor immortal, so their reference counts say something.
+"""
+import importlib
+
+import pctcodec
+
+
+def fresh(s):
+    """A new, non-interned copy of a str or bytes."""
+    return "".join(list(s)) if isinstance(s, str) else bytes(bytearray(s))
+
+
+class StrSub(str):
+    pass
+
+
+def resolve(name):
+    """The function a row names."""
+    owner, _, attr = name.rpartition(".")
+    module = importlib.import_module("pctcodec." + owner) if owner else pctcodec
+    return getattr(module, attr)
+
+
+def _valid(f):
+    return [
+        ("quote", (f("a b/c\u00e9\U0001f600%"),), {}),
+        ("quote", (f("abc"), f("/:")), {}),
+        ("quote", (f(""),), {}),
+        ("quote", (f("x\u4e2d"), [47, 58], "latin-1", "xmlcharrefreplace"), {}),
+        ("quote", (f(b"a b\xff"), bytearray(b"/")), {}),
+        ("quote", (StrSub(f("a b")),), {"safe": f(b"")}),
+        ("quote_plus", (f("a b+c/d\u00e9"),), {}),
+        ("quote_plus", (f(b"a b"), f("+")), {}),
+        ("quote_from_bytes", (f(b"a b\x00\xff"),), {}),
+        ("quote_from_bytes", (bytearray(b"abc/"), f("/")), {}),
+        ("unquote", (f("a%41%e4%b8%ad%zz%\u00e9+"),), {}),
+        ("unquote", (f("abc"),), {}),
+        ("unquote", (f("%FF%41"), f("latin-1"), f("strict")), {}),
+        ("unquote", (f(b"a%41%FF"),), {}),
+        ("unquote", (StrSub(f("a%41")),), {}),
+        ("unquote_plus", (f("a+b%2B%20"),), {}),
+        ("unquote_to_bytes", (f("a%41%zz\u00e9"),), {}),
+        ("unquote_to_bytes", (bytearray(b"a+b"),), {}),
+        ("unquote_to_bytes", (f(b"abc%41"),), {}),
+        ("urlencode", ({f("a b"): [f("c"), f(b"d\xff"), 5]}, True), {}),
+        ("urlencode", ([(f("k"), f("v \u00e9"))],), {"safe": f("/")}),
+        ("encode", (f(b"a b\xff%"),), {}),
+        ("encode", (memoryview(f(b"a b/")), f(b"/")), {"plus": True}),
+        ("encode", (bytearray(b"x y"), bytearray(b" ")), {}),
+        ("decode", (f(b"a%41+%zz"),), {"plus": True}),
+        ("decode", (bytearray(b"%E4%B8%AD"),), {}),
+        ("requote", (f("http://a/b c%zz%e4\u00e9"),), {}),
+        ("requote", (f("http://a/ok"),), {}),
+        ("normalize", (f("HTTP://User@a\u00e9b.COM:80/%7e/./x/../y?b=1&a=2#f"),), {"sort_query": True}),
+        ("normalize", (f("http://a/b%2f"),), {"drop_fragment": True}),
+        ("equivalent", (f("http://a/%7E"), f("HTTP://A/~")), {}),
+        ("check", (f("http://a/b%20c"),), {}),
+        ("is_valid", (f("a b%zz"),), {}),
+        ("is_valid", (f("http://a/"),), {}),
+        ("iri_to_uri", (f("http://\u00e9.com/\u00e9 x?q=\u4e2d"),), {}),
+        ("uri_to_iri", (f("http://xn--9ca.com/%C3%A9%20x%zz"),), {}),
+        ("encode_uri", (f("http://a/\u00e9 x?#"),), {}),
+        ("encode_uri_component", (f("a/b \U0001f600"),), {}),
+        ("decode_uri", (f("%E4%B8%AD%2F%41"),), {}),
+        ("decode_uri_component", (f("%E4%B8%AD%2F"),), {}),
+        ("js_escape", (f("a b\u00e9\u4e2d\U0001f600"),), {}),
+        ("js_unescape", (f("%u4E2D%zz%41"),), {}),
+        ("quote_many", ([f("a b"), None, f("\u00e9/")],), {}),
+        ("quote_many", ((f("a b"),), f(":/")), {"encoding": f("latin-1"), "errors": f("replace")}),
+        ("quote_plus_many", (iter([f("a b+c")]),), {"safe": f("/")}),
+        ("unquote_many", ([f("a%41"), None, f("%FF%e4%b8%ad")],), {}),
+        ("unquote_plus_many", ([f("a+b%20")],), {}),
+        ("requote_many", ([f("http://a/b c%zz"), None],), {}),
+        ("normalize_many", ([f("HTTP://A/./b?b&a"), f("http://\u00e9.com/")],), {"sort_query": True}),
+        ("check_many", ([f("http://a/%zz"), f("ok"), None],), {}),
+    ] + _arrow_valid(f)
+
+
+def _arrow_valid(f):
+    """Batch calls on Arrow arrays, when pyarrow is there."""
+    try:
+        import pyarrow as pa
+    except ImportError:
+        return []
+    urls = [f("HTTP://A/./b c%7e"), None, f("http://\u00e9.com/%zz")]
+    return [
+        ("normalize_many", (pa.array(urls),), {"threads": 2}),
+        ("quote_many", (pa.array(urls, pa.large_string()),), {"safe": f("")}),
+        ("unquote_many", (pa.chunked_array([pa.array(urls[:1]), pa.array(urls[1:])]),), {}),
+        ("check_many", (pa.array(urls),), {}),
+    ]
+
+
+def _arrow_invalid(f):
+    try:
+        import pyarrow as pa
+    except ImportError:
+        return []
+    return [
+        ("normalize_many", (pa.array([f("http://a/"), f("http://\u00e9 b.com/")]),), {}),
+        ("unquote_many", (pa.array([f("%FF")]),), {"errors": f("strict")}),
+        ("quote_many", (pa.array([1, 2]),), {}),
+    ]
+
+
+def _invalid(f):
+    return [
+        ("quote", (f("\ud800"),), {}),                                # UnicodeEncodeError
+        ("quote", (f("abc"),), {"encoding": f("bogus-codec")}),       # LookupError
+        ("quote", (f("abc"),), {"encoding": 123}),                    # TypeError
+        ("quote", (f("abc"), [-1]), {}),                              # ValueError
+        ("quote", (f("abc"), [f("/")]), {}),                          # TypeError in safe
+        ("quote", (f(b"abc"),), {"encoding": f("utf-8")}),            # TypeError
+        ("quote", (None,), {}),
+        ("quote", (f("a"),), {"bogus": 1}),
+        ("quote_plus", (f("a b"), None), {}),
+        ("quote_from_bytes", (f("abc"),), {}),
+        ("quote_from_bytes", (memoryview(b"abc"),), {}),
+        ("unquote", (f("%FF"), f("utf-8"), f("strict")), {}),         # UnicodeDecodeError
+        ("unquote", (f("%41"), f("bogus-codec")), {}),
+        ("unquote", (f("%FF"), f("utf-8"), f("xmlcharrefreplace")), {}),
+        ("unquote", (bytearray(b"%41"),), {}),
+        ("unquote", (5,), {}),
+        ("unquote_plus", (f(b"a+b"),), {}),
+        ("unquote_to_bytes", (5,), {}),
+        ("unquote_to_bytes", (f("\ud800%41"),), {}),
+        ("unquote_to_bytes", (memoryview(b"a%41"),), {}),
+        ("unquote_to_bytes", (bytearray(b"a%41"),), {}),             # as urllib: unhashable
+        ("urlencode", (f("abc"),), {}),
+        ("urlencode", ([[f("a"), f("b")]],), {}),
+        ("urlencode", ({f("a"): f("\ud800")},), {}),
+        ("encode", (5,), {}),
+        ("encode", (f(b"a b"),), {"safe": 5}),
+        ("decode", (f("a%41"),), {}),
+        ("decode", (f(b"a"), f(b"b"), 1), {}),
+        ("requote", (f("a\ud800"),), {}),
+        ("requote", (5,), {}),
+        ("normalize", (f("http://\u00e9 b.com/"),), {}),                # IDNAError
+        ("normalize", (f("http://\ud800/"),), {}),
+        ("normalize", (f("http://a/"),), {"bogus": 1}),
+        ("equivalent", (f("http://a/"), 5), {}),
+        ("equivalent", (f("http://-\u00e9.com/"), f("http://a/")), {}),
+        ("check", (f("http://a/%zz"),), {}),                         # PercentEncodingError
+        ("check", (f("a b"),), {}),
+        ("is_valid", (5,), {}),
+        ("iri_to_uri", (f("http://a/\ud800"),), {}),
+        ("iri_to_uri", (f(b"http://a/"),), {}),
+        ("uri_to_iri", (5,), {}),
+        ("encode_uri", (f("a\ud800"),), {}),
+        ("encode_uri_component", (5,), {}),
+        ("decode_uri", (f("%E4%B8"),), {}),
+        ("decode_uri_component", (f("%zz"),), {}),
+        ("js_escape", (5,), {}),
+        ("js_unescape", (f(b"x"),), {}),
+        ("quote_many", ([f("a"), 5],), {}),                           # TypeError naming the index
+        ("quote_many", ([f("\ud800")],), {}),
+        ("quote_plus_many", ([f("a")],), {"bogus": 1}),
+        ("unquote_many", ([f("%FF")],), {"errors": f("strict")}),
+        ("unquote_plus_many", (5,), {}),
+        ("requote_many", ([f(b"x")],), {}),
+        ("normalize_many", ([f("http://a/"), f("http://\u00e9 b.com/")],), {}),
+        ("check_many", ([None, 3],), {}),
+    ] + _arrow_invalid(f)
+
+
+def calls(valid=True, invalid=True):
+    """The rows, with fresh arguments."""
+    return (_valid(fresh) if valid else []) + (_invalid(fresh) if invalid else [])
+
+
+def public_functions():
+    """Every public function of pctcodec (the exception class is not one)."""
+    return [
+        name for name in pctcodec.__all__
+        if callable(getattr(pctcodec, name)) and not isinstance(getattr(pctcodec, name), type)
+    ]
