@@ -76,6 +76,20 @@ char arrow_string_kind(const struct ArrowSchema *schema);
 /* -1 when the array's length, offset or buffers cannot be of its kind. */
 int arrow_strings_init(arrow_strings *a, char kind, const struct ArrowArray *array);
 
+/* Offset j of a 'u' or 'U' array. Read with memcpy: a producer's buffers
+ * need not be aligned (pickle protocol 5 hands out slices of its frames). */
+static inline int64_t arrow_offset(const arrow_strings *a, int64_t j)
+{
+    if (a->kind == 'u') {
+        int32_t v;
+        memcpy(&v, (const uint8_t *)a->index + 4 * j, 4);
+        return v;
+    }
+    int64_t v;
+    memcpy(&v, (const uint8_t *)a->index + 8 * j, 8);
+    return v;
+}
+
 /* Row i: 0 when null, 1 with its bytes in *p, *n, -1 when an offset or
  * view points outside what the array holds. */
 static inline int arrow_strings_row(const arrow_strings *a, int64_t i, const uint8_t **p,
@@ -89,15 +103,9 @@ static inline int arrow_strings_row(const arrow_strings *a, int64_t i, const uin
         return 0;
     const uint8_t *base;
     int64_t start, end;
-    if (a->kind == 'u') {
-        const int32_t *o = a->index;
-        start = o[j];
-        end = o[j + 1];
-        base = a->data[0];
-    } else if (a->kind == 'U') {
-        const int64_t *o = a->index;
-        start = o[j];
-        end = o[j + 1];
+    if (a->kind == 'u' || a->kind == 'U') {
+        start = arrow_offset(a, j);
+        end = arrow_offset(a, j + 1);
         base = a->data[0];
     } else {
         const uint8_t *view = (const uint8_t *)a->index + 16 * j;
@@ -132,13 +140,8 @@ static inline size_t arrow_strings_span(const arrow_strings *a, int64_t start, i
     int64_t j = a->offset + start, from, to;
     if (rows <= 0 || (a->kind != 'u' && a->kind != 'U'))
         return 0;
-    if (a->kind == 'u') {
-        from = ((const int32_t *)a->index)[j];
-        to = ((const int32_t *)a->index)[j + rows];
-    } else {
-        from = ((const int64_t *)a->index)[j];
-        to = ((const int64_t *)a->index)[j + rows];
-    }
+    from = arrow_offset(a, j);
+    to = arrow_offset(a, j + rows);
     return from >= 0 && to >= from ? (size_t)(to - from) : 0;
 }
 
