@@ -4,21 +4,57 @@
 
 #include "pct_uri.h"
 
-/* Character classes (RFC 3986 2.2, 2.3); 0 for bytes a URI cannot hold. */
-enum { U = 1, S = 2, G = 4 }; /* unreserved, sub-delims, gen-delims */
+/* Character classes (RFC 3986 2.2, 2.3); 0 for bytes a URI cannot hold.
+ * K marks every byte a URI holds as it is, so that one AND over a word's
+ * bytes tells whether all of them are kept. */
+enum { U = 1, S = 2, G = 4, K = 8 }; /* unreserved, sub-delims, gen-delims, kept */
+#define u (U | K)
+#define s (S | K)
+#define g (G | K)
 static const uint8_t uri_class[256] = {
     0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
     0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-    0, S, 0, G, S, 0, S, S, S, S, S, S, S, U, U, G,
-    U, U, U, U, U, U, U, U, U, U, G, S, 0, S, 0, G,
-    G, U, U, U, U, U, U, U, U, U, U, U, U, U, U, U,
-    U, U, U, U, U, U, U, U, U, U, U, G, 0, G, 0, U,
-    0, U, U, U, U, U, U, U, U, U, U, U, U, U, U, U,
-    U, U, U, U, U, U, U, U, U, U, U, 0, 0, 0, U, 0,
+    0, s, 0, g, s, 0, s, s, s, s, s, s, s, u, u, g,
+    u, u, u, u, u, u, u, u, u, u, g, s, 0, s, 0, g,
+    g, u, u, u, u, u, u, u, u, u, u, u, u, u, u, u,
+    u, u, u, u, u, u, u, u, u, u, u, g, 0, g, 0, u,
+    0, u, u, u, u, u, u, u, u, u, u, u, u, u, u, u,
+    u, u, u, u, u, u, u, u, u, u, u, 0, 0, 0, u, 0,
 };
+#undef u
+#undef s
+#undef g
 
 #define IS_UNRESERVED(c) (uri_class[(uint8_t)(c)] & U)
-#define IS_ALLOWED(c) (uri_class[(uint8_t)(c)] != 0) /* '%' is not: it needs its digits */
+#define IS_ALLOWED(c) (uri_class[(uint8_t)(c)] & K) /* '%' is not: it needs its digits */
+
+/* ---- words ------------------------------------------------------------------
+ * Eight bytes at a time in a uint64_t, loaded with memcpy (no alignment
+ * needed) and only from within the input. */
+#define ONES 0x0101010101010101ull
+#define HIGHS (ONES << 7)
+
+static inline uint64_t load8(const uint8_t *p)
+{
+    uint64_t v;
+    memcpy(&v, p, 8);
+    return v;
+}
+
+/* All 8 bytes at p are kept as they are. */
+static inline int kept8(const uint8_t *p)
+{
+    return (uri_class[p[0]] & uri_class[p[1]] & uri_class[p[2]] & uri_class[p[3]] &
+            uri_class[p[4]] & uri_class[p[5]] & uri_class[p[6]] & uri_class[p[7]] & K) != 0;
+}
+
+/* The bytes 'A'..'Z' of v in lowercase; every byte of v is below 0x80, so
+ * no sum carries into the next byte. */
+static inline uint64_t lower8(uint64_t v)
+{
+    uint64_t upper = (v + ONES * (0x80 - 'A')) & ~(v + ONES * (0x80 - 'Z' - 1)) & HIGHS;
+    return v | upper >> 2; /* 0x80 >> 2 == 'a' - 'A' */
+}
 
 static inline int escape_at(const uint8_t *s, size_t i, size_t n)
 {
@@ -66,28 +102,48 @@ pct_uri_problem pct_uri_check(const uint8_t *src, size_t n, size_t *pos)
  * The single writer behind requote, normalize and iri_to_uri. `lower` asks
  * for ASCII letters in lowercase (hosts); hex digits of kept escapes are
  * never lowercased. Writes at most 3 bytes per input byte. */
+
+/* Copies the run of kept bytes at the start of s[0, n) to d (in lowercase
+ * with lower_case) and returns its length. Most parts are one such run: a
+ * word at a time, the last word overlapping the one before it. */
+static size_t copy_kept(const uint8_t *s, size_t n, int lower_case, uint8_t *d)
+{
+    size_t i = 0;
+    if (n >= 8) {
+        for (;; i += 8) {
+            if (n - i < 8)
+                i = n - 8;
+            if (!kept8(s + i))
+                break;
+            uint64_t v = load8(s + i);
+            if (lower_case)
+                v = lower8(v);
+            memcpy(d + i, &v, 8);
+            if (i + 8 == n)
+                return n;
+        }
+    }
+    for (; i < n && IS_ALLOWED(s[i]); i++)
+        d[i] = lower_case ? lower(s[i]) : s[i];
+    return i;
+}
+
 static uint8_t *write_part(const uint8_t *s, size_t n, unsigned flags, int lower_case,
                            uint8_t *d)
 {
-    for (size_t i = 0; i < n; i++) {
-        if (!lower_case) { /* the common case: a run that stays as it is */
-            size_t run = i;
-            while (run < n && IS_ALLOWED(s[run]))
-                run++;
-            memcpy(d, s + i, run - i);
-            d += run - i;
-            i = run;
-        }
-        if (i == n)
-            break;
-        uint8_t c = s[i];
-        if (IS_ALLOWED(c)) {
-            *d++ = lower_case ? lower(c) : c;
-        } else if (c != '%') {
-            d = put_escape(d, c);
-        } else if (!escape_at(s, i, n)) {
-            d = put_escape(d, '%');
-        } else {
+    size_t i = 0;
+    while (i < n) {
+        size_t run = copy_kept(s + i, n - i, lower_case, d);
+        i += run;
+        d += run;
+        /* The bytes to escape and the escapes, up to the next kept byte. */
+        while (i < n && !IS_ALLOWED(s[i])) {
+            uint8_t c = s[i];
+            if (c != '%' || !escape_at(s, i, n)) {
+                d = put_escape(d, c);
+                i++;
+                continue;
+            }
             unsigned v = (unsigned)(pct_hex_value[s[i + 1]] << 4 | pct_hex_value[s[i + 2]]);
             if ((flags & PCT_URI_DECODE_UNRESERVED) && IS_UNRESERVED(v)) {
                 *d++ = lower_case ? lower((uint8_t)v) : (uint8_t)v;
@@ -97,7 +153,7 @@ static uint8_t *write_part(const uint8_t *s, size_t n, unsigned flags, int lower
                 memcpy(d, s + i, 3);
                 d += 3;
             }
-            i += 2;
+            i += 3;
         }
     }
     return d;
@@ -168,7 +224,6 @@ enum { D_COLON = 1, D_SLASH = 2, D_QUERY = 4, D_HASH = 8 };
 static const uint8_t delimiter[256] = {[':'] = D_COLON, ['/'] = D_SLASH, ['?'] = D_QUERY,
                                        ['#'] = D_HASH};
 
-#define ONES 0x0101010101010101ull
 /* Nonzero when one of the 8 bytes of v is zero (exact as a yes/no answer). */
 static inline uint64_t has_zero_byte(uint64_t v)
 {
