@@ -4,24 +4,34 @@
 
 #include "pct_uri.h"
 
-/* Character classes (RFC 3986 2.2, 2.3); 0 for bytes a URI cannot hold.
- * K marks every byte a URI holds as it is, so that one AND over a word's
- * bytes tells whether all of them are kept. */
-enum { U = 1, S = 2, G = 4, K = 8 }; /* unreserved, sub-delims, gen-delims, kept */
-#define u (U | K)
+/* Character classes (RFC 3986 2.2, 2.3, 3.1); 0 for bytes a URI cannot
+ * hold. K marks every byte a URI holds as it is, so that one AND over a
+ * word's bytes tells whether all of them are kept. */
+enum {
+    U = 1, S = 2, G = 4, /* unreserved, sub-delims, gen-delims */
+    K = 8,               /* kept as it is: any of the three */
+    A = 16, C = 32       /* ALPHA, and the bytes of a scheme: ALPHA DIGIT "+" "-" "." */
+};
+#define l (U | K | A | C) /* letters */
+#define d (U | K | C)     /* digits, "-" and "." */
+#define u (U | K)         /* "_" and "~" */
+#define p (S | K | C)     /* "+" */
 #define s (S | K)
 #define g (G | K)
 static const uint8_t uri_class[256] = {
     0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
     0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-    0, s, 0, g, s, 0, s, s, s, s, s, s, s, u, u, g,
-    u, u, u, u, u, u, u, u, u, u, g, s, 0, s, 0, g,
-    g, u, u, u, u, u, u, u, u, u, u, u, u, u, u, u,
-    u, u, u, u, u, u, u, u, u, u, u, g, 0, g, 0, u,
-    0, u, u, u, u, u, u, u, u, u, u, u, u, u, u, u,
-    u, u, u, u, u, u, u, u, u, u, u, 0, 0, 0, u, 0,
+    0, s, 0, g, s, 0, s, s, s, s, s, p, s, d, d, g,
+    d, d, d, d, d, d, d, d, d, d, g, s, 0, s, 0, g,
+    g, l, l, l, l, l, l, l, l, l, l, l, l, l, l, l,
+    l, l, l, l, l, l, l, l, l, l, l, g, 0, g, 0, u,
+    0, l, l, l, l, l, l, l, l, l, l, l, l, l, l, l,
+    l, l, l, l, l, l, l, l, l, l, l, 0, 0, 0, u, 0,
 };
+#undef l
+#undef d
 #undef u
+#undef p
 #undef s
 #undef g
 
@@ -39,6 +49,47 @@ static inline uint64_t load8(const uint8_t *p)
     uint64_t v;
     memcpy(&v, p, 8);
     return v;
+}
+
+#if defined(__GNUC__) && defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#define WORD_LITTLE_ENDIAN 1
+#endif
+
+/* 0x80 in each byte of v equal to c, 0 in the others: exact, as no sum
+ * carries into the next byte. */
+static inline uint64_t bytes_equal(uint64_t v, uint8_t c)
+{
+    uint64_t x = v ^ (ONES * c);
+    return ~(((x & ~HIGHS) + ~HIGHS) | x) & HIGHS;
+}
+
+/* The offset, in memory order, of the first nonzero byte of hits (not 0). */
+static inline size_t first_hit(uint64_t hits)
+{
+#ifdef WORD_LITTLE_ENDIAN
+    return (size_t)__builtin_ctzll(hits) / 8;
+#else
+    uint8_t b[8];
+    size_t k = 0;
+    memcpy(b, &hits, 8);
+    while (!b[k])
+        k++;
+    return k;
+#endif
+}
+
+/* hits without its first k bytes in memory order (k < 8). */
+static inline uint64_t drop_first(uint64_t hits, size_t k)
+{
+#ifdef WORD_LITTLE_ENDIAN
+    return hits & (~0ull << (8 * k));
+#else
+    uint8_t b[8];
+    memcpy(b, &hits, 8);
+    memset(b, 0, k);
+    memcpy(&hits, b, 8);
+    return hits;
+#endif
 }
 
 /* All 8 bytes at p are kept as they are. */
@@ -202,56 +253,61 @@ size_t pct_requote(const uint8_t *src, size_t n, unsigned flags, uint8_t *dst)
 
 /* ---- split -------------------------------------------------------------- */
 
-static int is_alpha(uint8_t c)
+/* Length of the scheme that starts s[0, n), ALPHA *( ALPHA / DIGIT / "+" /
+ * "-" / "." ) followed by ':', or 0 when there is none. */
+static size_t scheme_length(const uint8_t *s, size_t n)
 {
-    return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z');
-}
-
-static int is_scheme(const uint8_t *s, size_t n)
-{
-    if (n == 0 || !is_alpha(s[0]))
+    if (n == 0 || !(uri_class[s[0]] & A))
         return 0;
-    for (size_t i = 1; i < n; i++) {
-        uint8_t c = s[i];
-        if (!(is_alpha(c) || (c >= '0' && c <= '9') || c == '+' || c == '-' || c == '.'))
-            return 0;
-    }
-    return 1;
+    size_t i = 1;
+    while (i < n && (uri_class[s[i]] & C))
+        i++;
+    return i < n && s[i] == ':' ? i : 0;
 }
 
 /* Delimiters that end the parts of a URI reference (appendix B). */
-enum { D_COLON = 1, D_SLASH = 2, D_QUERY = 4, D_HASH = 8 };
+enum { D_COLON = 1, D_SLASH = 2, D_QUERY = 4, D_HASH = 8, D_AT = 16 };
 static const uint8_t delimiter[256] = {[':'] = D_COLON, ['/'] = D_SLASH, ['?'] = D_QUERY,
-                                       ['#'] = D_HASH};
+                                       ['#'] = D_HASH, ['@'] = D_AT};
 
-/* Nonzero when one of the 8 bytes of v is zero (exact as a yes/no answer). */
-static inline uint64_t has_zero_byte(uint64_t v)
+static inline uint64_t delimiters(uint64_t v, unsigned stops)
 {
-    return (v - ONES) & ~v & (ONES << 7);
+    uint64_t hits = 0;
+    if (stops & D_COLON)
+        hits |= bytes_equal(v, ':');
+    if (stops & D_SLASH)
+        hits |= bytes_equal(v, '/');
+    if (stops & D_QUERY)
+        hits |= bytes_equal(v, '?');
+    if (stops & D_HASH)
+        hits |= bytes_equal(v, '#');
+    if (stops & D_AT)
+        hits |= bytes_equal(v, '@');
+    return hits;
 }
 
 /* Offset of the first delimiter of `stops` in s[from, n), or n. Eight bytes
- * at a time: paths and queries are long and delimiters rare. */
-static size_t find_any(const uint8_t *s, size_t from, size_t n, unsigned stops)
+ * at a time; the last word ends at n and overlaps bytes before `from` (s
+ * starts the whole string), which are left out of its hits. */
+static inline size_t find_any(const uint8_t *s, size_t from, size_t n, unsigned stops)
 {
     size_t i = from;
-    for (; n - i >= 8; i += 8) {
-        uint64_t v, hit = 0;
-        memcpy(&v, s + i, 8);
-        if (stops & D_COLON)
-            hit |= has_zero_byte(v ^ (ONES * ':'));
-        if (stops & D_SLASH)
-            hit |= has_zero_byte(v ^ (ONES * '/'));
-        if (stops & D_QUERY)
-            hit |= has_zero_byte(v ^ (ONES * '?'));
-        if (stops & D_HASH)
-            hit |= has_zero_byte(v ^ (ONES * '#'));
-        if (hit)
-            break;
+    if (n < 8) {
+        while (i < n && !(delimiter[s[i]] & stops))
+            i++;
+        return i;
     }
-    while (i < n && !(delimiter[s[i]] & stops))
-        i++;
-    return i;
+    for (; n - i >= 8; i += 8) {
+        uint64_t hits = delimiters(load8(s + i), stops);
+        if (hits)
+            return i + first_hit(hits);
+    }
+    if (i < n) {
+        uint64_t hits = drop_first(delimiters(load8(s + n - 8), stops), i - (n - 8));
+        if (hits)
+            return n - 8 + first_hit(hits);
+    }
+    return n;
 }
 
 static pct_range range(size_t start, size_t end)
@@ -260,17 +316,16 @@ static pct_range range(size_t start, size_t end)
     return r;
 }
 
-static void split_authority(const uint8_t *s, size_t start, size_t end, pct_uri *u)
+/* Splits the authority that starts at s[start] and returns its end. */
+static size_t split_authority(const uint8_t *s, size_t start, size_t n, pct_uri *u)
 {
-    size_t at = end;
-    for (size_t i = start; i < end; i++)
-        if (s[i] == '@')
-            at = i;
-    size_t host = start;
-    if (at != end) {
+    /* userinfo ends at the last '@' before the end of the authority. */
+    size_t host = start, end = start;
+    while ((end = find_any(s, end, n, D_SLASH | D_QUERY | D_HASH | D_AT)) < n && s[end] == '@')
+        host = ++end;
+    if (host != start) {
         u->has_userinfo = 1;
-        u->userinfo = range(start, at);
-        host = at + 1;
+        u->userinfo = range(start, host - 1);
     }
     size_t colon = end;
     if (host < end && s[host] == '[') {
@@ -281,32 +336,28 @@ static void split_authority(const uint8_t *s, size_t start, size_t end, pct_uri 
             colon = close + 1;
     } else {
         /* A reg-name holds no ':' (3.2.2): the first one starts the port. */
-        const uint8_t *c = memchr(s + host, ':', end - host);
-        if (c)
-            colon = (size_t)(c - s);
+        colon = find_any(s, host, end, D_COLON);
     }
     u->host = range(host, colon);
     if (colon != end) {
         u->has_port = 1;
         u->port = range(colon + 1, end);
     }
+    return end;
 }
 
 void pct_uri_split(const uint8_t *s, size_t n, pct_uri *u)
 {
     memset(u, 0, sizeof *u);
-    size_t i = 0;
-    size_t stop = find_any(s, 0, n, D_COLON | D_SLASH | D_QUERY | D_HASH);
-    if (stop < n && s[stop] == ':' && is_scheme(s, stop)) {
+    size_t i = scheme_length(s, n);
+    if (i) {
         u->has_scheme = 1;
-        u->scheme = range(0, stop);
-        i = stop + 1;
+        u->scheme = range(0, i);
+        i++;
     }
     if (n - i >= 2 && s[i] == '/' && s[i + 1] == '/') {
-        size_t end = find_any(s, i + 2, n, D_SLASH | D_QUERY | D_HASH);
         u->has_authority = 1;
-        split_authority(s, i + 2, end, u);
-        i = end;
+        i = split_authority(s, i + 2, n, u);
     }
     size_t end = find_any(s, i, n, D_QUERY | D_HASH);
     u->path = range(i, end);
@@ -327,9 +378,29 @@ void pct_uri_split(const uint8_t *s, size_t n, pct_uri *u)
  * The RFC's input buffer is path[r, n) and its output buffer path[0, w);
  * w <= r throughout, so the output never overwrites unread input. Where a
  * rule replaces a prefix by "/", the '/' is written just before the rest. */
+
+/* Where remove_dot_segments has work: 0 when the path starts with '.', else
+ * the '/' before the first segment that starts with '.', else n. Every step
+ * before it is rule E, which leaves the path as it is. */
+static size_t first_dot_segment(const uint8_t *b, size_t n)
+{
+    if (n == 0 || b[0] == '.')
+        return 0;
+    size_t i = 1; /* looks for b[i] == '.' after b[i - 1] == '/' */
+    for (; n - i >= 8; i += 8) {
+        uint64_t hits = bytes_equal(load8(b + i), '.') & bytes_equal(load8(b + i - 1), '/');
+        if (hits)
+            return i - 1 + first_hit(hits);
+    }
+    for (; i < n; i++)
+        if (b[i] == '.' && b[i - 1] == '/')
+            return i - 1;
+    return n;
+}
+
 size_t pct_remove_dot_segments(uint8_t *b, size_t n)
 {
-    size_t r = 0, w = 0;
+    size_t r = first_dot_segment(b, n), w = r;
     while (r < n) {
         const uint8_t *p = b + r;
         size_t left = n - r;
@@ -355,7 +426,8 @@ size_t pct_remove_dot_segments(uint8_t *b, size_t n)
             size_t e = r + (p[0] == '/');
             while (e < n && b[e] != '/')
                 e++;
-            memmove(b + w, b + r, e - r);
+            if (w != r)
+                memmove(b + w, b + r, e - r);
             w += e - r;
             r = e;
         }
@@ -460,13 +532,6 @@ static int scheme_is(const uint8_t *s, const pct_range *r, const char *name)
     return 1;
 }
 
-/* Whether a path written without scheme and authority starts with "scheme:". */
-static int reads_as_scheme(const uint8_t *path, size_t n)
-{
-    size_t stop = find_any(path, 0, n, D_COLON | D_SLASH | D_QUERY | D_HASH);
-    return stop < n && path[stop] == ':' && is_scheme(path, stop);
-}
-
 /* The default port of the scheme (RFC 3986 6.2.3), or NULL. */
 static const char *default_port(const uint8_t *s, const pct_uri *u)
 {
@@ -539,7 +604,7 @@ pct_status pct_uri_write(const uint8_t *s, const pct_uri *u, const uint8_t *host
         if (d == path && (flags & PCT_URI_EMPTY_PATH))
             *d++ = '/';
     } else if ((d - path >= 2 && path[0] == '/' && path[1] == '/') ||
-               (!u->has_scheme && reads_as_scheme(path, (size_t)(d - path)))) {
+               (!u->has_scheme && scheme_length(path, (size_t)(d - path)))) {
         /* Without an authority, "//x" would read as one: write "/.//x". A
          * relative path whose first segment became "a:" once %XX of
          * unreserved characters were decoded would read as a scheme: write
