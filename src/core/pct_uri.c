@@ -55,12 +55,18 @@ static inline uint64_t load8(const uint8_t *p)
 #define WORD_LITTLE_ENDIAN 1
 #endif
 
-/* 0x80 in each byte of v equal to c, 0 in the others: exact, as no sum
- * carries into the next byte. */
-static inline uint64_t bytes_equal(uint64_t v, uint8_t c)
+/* The high bit set in each byte of v that differs from c, clear in the
+ * others; exact, as no sum carries into the next byte. */
+static inline uint64_t differs(uint64_t v, uint8_t c)
 {
     uint64_t x = v ^ (ONES * c);
-    return ~(((x & ~HIGHS) + ~HIGHS) | x) & HIGHS;
+    return ((x & ~HIGHS) + ~HIGHS) | x;
+}
+
+/* 0x80 in each byte of v equal to c, 0 in the others. */
+static inline uint64_t bytes_equal(uint64_t v, uint8_t c)
+{
+    return ~differs(v, c) & HIGHS;
 }
 
 /* The offset, in memory order, of the first nonzero byte of hits (not 0). */
@@ -270,20 +276,23 @@ enum { D_COLON = 1, D_SLASH = 2, D_QUERY = 4, D_HASH = 8, D_AT = 16 };
 static const uint8_t delimiter[256] = {[':'] = D_COLON, ['/'] = D_SLASH, ['?'] = D_QUERY,
                                        ['#'] = D_HASH, ['@'] = D_AT};
 
+/* 0x80 in each byte of v that is one of `stops`, 0 in the others. */
 static inline uint64_t delimiters(uint64_t v, unsigned stops)
 {
-    uint64_t hits = 0;
+    uint64_t diff = ~0ull;
     if (stops & D_COLON)
-        hits |= bytes_equal(v, ':');
-    if (stops & D_SLASH)
-        hits |= bytes_equal(v, '/');
-    if (stops & D_QUERY)
-        hits |= bytes_equal(v, '?');
+        diff &= differs(v, ':');
+    if ((stops & (D_SLASH | D_QUERY)) == (D_SLASH | D_QUERY))
+        diff &= differs(v | ONES * 0x10, '?'); /* '/' is 0x2F, '?' 0x3F */
+    else if (stops & D_SLASH)
+        diff &= differs(v, '/');
+    else if (stops & D_QUERY)
+        diff &= differs(v, '?');
     if (stops & D_HASH)
-        hits |= bytes_equal(v, '#');
+        diff &= differs(v, '#');
     if (stops & D_AT)
-        hits |= bytes_equal(v, '@');
-    return hits;
+        diff &= differs(v, '@');
+    return ~diff & HIGHS;
 }
 
 /* Offset of the first delimiter of `stops` in s[from, n), or n. Eight bytes
@@ -388,9 +397,9 @@ static size_t first_dot_segment(const uint8_t *b, size_t n)
         return 0;
     size_t i = 1; /* looks for b[i] == '.' after b[i - 1] == '/' */
     for (; n - i >= 8; i += 8) {
-        uint64_t hits = bytes_equal(load8(b + i), '.') & bytes_equal(load8(b + i - 1), '/');
-        if (hits)
-            return i - 1 + first_hit(hits);
+        uint64_t dots = bytes_equal(load8(b + i), '.'); /* most words have none */
+        if (dots && (dots &= bytes_equal(load8(b + i - 1), '/')))
+            return i - 1 + first_hit(dots);
     }
     for (; i < n; i++)
         if (b[i] == '.' && b[i - 1] == '/')
