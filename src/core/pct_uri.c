@@ -113,6 +113,15 @@ static inline uint64_t lower8(uint64_t v)
     return v | upper >> 2; /* 0x80 >> 2 == 'a' - 'A' */
 }
 
+/* 8 bytes from s to d, in lowercase with lower_case. */
+static inline void copy_word(uint8_t *d, const uint8_t *s, int lower_case)
+{
+    uint64_t v = load8(s);
+    if (lower_case)
+        v = lower8(v);
+    memcpy(d, &v, 8);
+}
+
 static inline int escape_at(const uint8_t *s, size_t i, size_t n)
 {
     return n - i >= 3 && pct_hex_value[s[i + 1]] >= 0 && pct_hex_value[s[i + 2]] >= 0;
@@ -166,19 +175,11 @@ pct_uri_problem pct_uri_check(const uint8_t *src, size_t n, size_t *pos)
 static size_t copy_kept(const uint8_t *s, size_t n, int lower_case, uint8_t *d)
 {
     size_t i = 0;
-    if (n >= 8) {
-        for (;; i += 8) {
-            if (n - i < 8)
-                i = n - 8;
-            if (!kept8(s + i))
-                break;
-            uint64_t v = load8(s + i);
-            if (lower_case)
-                v = lower8(v);
-            memcpy(d + i, &v, 8);
-            if (i + 8 == n)
-                return n;
-        }
+    for (; n - i >= 8 && kept8(s + i); i += 8)
+        copy_word(d + i, s + i, lower_case);
+    if (n - i < 8 && i < n && n >= 8 && kept8(s + n - 8)) {
+        copy_word(d + n - 8, s + n - 8, lower_case);
+        return n;
     }
     for (; i < n && IS_ALLOWED(s[i]); i++)
         d[i] = lower_case ? lower(s[i]) : s[i];
@@ -282,7 +283,7 @@ size_t pct_requote(const uint8_t *src, size_t n, unsigned flags, uint8_t *dst)
 
 /* Length of the scheme that starts s[0, n), ALPHA *( ALPHA / DIGIT / "+" /
  * "-" / "." ) followed by ':', or 0 when there is none. */
-static size_t scheme_length(const uint8_t *s, size_t n)
+static inline size_t scheme_length(const uint8_t *s, size_t n)
 {
     if (n == 0 || !(uri_class[s[0]] & A))
         return 0;
@@ -349,24 +350,30 @@ static pct_range range(size_t start, size_t end)
 /* Splits the authority that starts at s[start] and returns its end. */
 static size_t split_authority(const uint8_t *s, size_t start, size_t n, pct_uri *u)
 {
-    /* userinfo ends at the last '@' before the end of the authority. */
-    size_t host = start, end = start;
-    while ((end = find_any(s, end, n, D_SLASH | D_QUERY | D_HASH | D_AT)) < n && s[end] == '@')
-        host = ++end;
+    /* One scan: userinfo ends at the last '@' of the authority, and a
+     * reg-name holds no ':' (3.2.2), so the first ':' after it starts the port. */
+    size_t host = start, colon = SIZE_MAX, end = start;
+    for (; (end = find_any(s, end, n, D_SLASH | D_QUERY | D_HASH | D_AT | D_COLON)) < n; end++) {
+        if (s[end] == '@') {
+            host = end + 1;
+            colon = SIZE_MAX;
+        } else if (s[end] != ':') {
+            break;
+        } else if (colon == SIZE_MAX) {
+            colon = end;
+        }
+    }
     if (host != start) {
         u->has_userinfo = 1;
         u->userinfo = range(start, host - 1);
     }
-    size_t colon = end;
-    if (host < end && s[host] == '[') {
+    if (host < end && s[host] == '[') { /* an IP literal holds ':' up to its ']' */
         size_t close = host;
         while (close < end && s[close] != ']')
             close++;
-        if (close + 1 < end && s[close + 1] == ':')
-            colon = close + 1;
-    } else {
-        /* A reg-name holds no ':' (3.2.2): the first one starts the port. */
-        colon = find_any(s, host, end, D_COLON);
+        colon = close + 1 < end && s[close + 1] == ':' ? close + 1 : end;
+    } else if (colon == SIZE_MAX) {
+        colon = end;
     }
     u->host = range(host, colon);
     if (colon != end) {
@@ -421,6 +428,10 @@ static size_t first_dot_segment(const uint8_t *b, size_t n)
         uint64_t dots = bytes_equal(load8(b + i), '.'); /* most words have none */
         if (dots && (dots &= bytes_equal(load8(b + i - 1), '/')))
             return i - 1 + first_hit(dots);
+    }
+    if (i < n && n >= 9) { /* the last word, overlapping words already seen */
+        uint64_t hits = bytes_equal(load8(b + n - 8), '.') & bytes_equal(load8(b + n - 9), '/');
+        return hits ? n - 9 + first_hit(hits) : n;
     }
     for (; i < n; i++)
         if (b[i] == '.' && b[i - 1] == '/')
