@@ -177,6 +177,7 @@ static size_t copy_kept(const uint8_t *s, size_t n, int lower_case, uint8_t *d)
     size_t i = 0;
     for (; n - i >= 8 && kept8(s + i); i += 8)
         copy_word(d + i, s + i, lower_case);
+    /* The last partial word: one load ending at n (its first bytes were seen). */
     if (n - i < 8 && i < n && n >= 8 && kept8(s + n - 8)) {
         copy_word(d + n - 8, s + n - 8, lower_case);
         return n;
