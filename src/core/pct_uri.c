@@ -4,21 +4,123 @@
 
 #include "pct_uri.h"
 
-/* Character classes (RFC 3986 2.2, 2.3); 0 for bytes a URI cannot hold. */
-enum { U = 1, S = 2, G = 4 }; /* unreserved, sub-delims, gen-delims */
+/* Character classes (RFC 3986 2.2, 2.3, 3.1); 0 for bytes a URI cannot
+ * hold. K marks every byte a URI holds as it is, so that one AND over a
+ * word's bytes tells whether all of them are kept. */
+enum {
+    U = 1, S = 2, G = 4, /* unreserved, sub-delims, gen-delims */
+    K = 8,               /* kept as it is: any of the three */
+    A = 16, C = 32       /* ALPHA, and the bytes of a scheme: ALPHA DIGIT "+" "-" "." */
+};
+#define l (U | K | A | C) /* letters */
+#define d (U | K | C)     /* digits, "-" and "." */
+#define u (U | K)         /* "_" and "~" */
+#define p (S | K | C)     /* "+" */
+#define s (S | K)
+#define g (G | K)
 static const uint8_t uri_class[256] = {
     0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
     0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-    0, S, 0, G, S, 0, S, S, S, S, S, S, S, U, U, G,
-    U, U, U, U, U, U, U, U, U, U, G, S, 0, S, 0, G,
-    G, U, U, U, U, U, U, U, U, U, U, U, U, U, U, U,
-    U, U, U, U, U, U, U, U, U, U, U, G, 0, G, 0, U,
-    0, U, U, U, U, U, U, U, U, U, U, U, U, U, U, U,
-    U, U, U, U, U, U, U, U, U, U, U, 0, 0, 0, U, 0,
+    0, s, 0, g, s, 0, s, s, s, s, s, p, s, d, d, g,
+    d, d, d, d, d, d, d, d, d, d, g, s, 0, s, 0, g,
+    g, l, l, l, l, l, l, l, l, l, l, l, l, l, l, l,
+    l, l, l, l, l, l, l, l, l, l, l, g, 0, g, 0, u,
+    0, l, l, l, l, l, l, l, l, l, l, l, l, l, l, l,
+    l, l, l, l, l, l, l, l, l, l, l, 0, 0, 0, u, 0,
 };
+#undef l
+#undef d
+#undef u
+#undef p
+#undef s
+#undef g
 
 #define IS_UNRESERVED(c) (uri_class[(uint8_t)(c)] & U)
-#define IS_ALLOWED(c) (uri_class[(uint8_t)(c)] != 0) /* '%' is not: it needs its digits */
+#define IS_ALLOWED(c) (uri_class[(uint8_t)(c)] & K) /* '%' is not: it needs its digits */
+
+/* ---- words ------------------------------------------------------------------
+ * Eight bytes at a time in a uint64_t, loaded with memcpy (no alignment
+ * needed) and only from within the input. */
+#define ONES 0x0101010101010101ull
+#define HIGHS (ONES << 7)
+
+static inline uint64_t load8(const uint8_t *p)
+{
+    uint64_t v;
+    memcpy(&v, p, 8);
+    return v;
+}
+
+#if defined(__GNUC__) && defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#define WORD_LITTLE_ENDIAN 1
+#endif
+
+/* The high bit set in each byte of v that differs from c, clear in the
+ * others; exact, as no sum carries into the next byte. */
+static inline uint64_t differs(uint64_t v, uint8_t c)
+{
+    uint64_t x = v ^ (ONES * c);
+    return ((x & ~HIGHS) + ~HIGHS) | x;
+}
+
+/* 0x80 in each byte of v equal to c, 0 in the others. */
+static inline uint64_t bytes_equal(uint64_t v, uint8_t c)
+{
+    return ~differs(v, c) & HIGHS;
+}
+
+/* The offset, in memory order, of the first nonzero byte of hits (not 0). */
+static inline size_t first_hit(uint64_t hits)
+{
+#ifdef WORD_LITTLE_ENDIAN
+    return (size_t)__builtin_ctzll(hits) / 8;
+#else
+    uint8_t b[8];
+    size_t k = 0;
+    memcpy(b, &hits, 8);
+    while (!b[k])
+        k++;
+    return k;
+#endif
+}
+
+/* hits without its first k bytes in memory order (k < 8). */
+static inline uint64_t drop_first(uint64_t hits, size_t k)
+{
+#ifdef WORD_LITTLE_ENDIAN
+    return hits & (~0ull << (8 * k));
+#else
+    uint8_t b[8];
+    memcpy(b, &hits, 8);
+    memset(b, 0, k);
+    memcpy(&hits, b, 8);
+    return hits;
+#endif
+}
+
+/* All 8 bytes at p are kept as they are. */
+static inline int kept8(const uint8_t *p)
+{
+    return (uri_class[p[0]] & uri_class[p[1]] & uri_class[p[2]] & uri_class[p[3]] &
+            uri_class[p[4]] & uri_class[p[5]] & uri_class[p[6]] & uri_class[p[7]] & K) != 0;
+}
+
+/* The bytes 'A'..'Z' of v in lowercase; every byte of v is below 0x80, so
+ * no sum carries into the next byte. */
+static inline uint64_t lower8(uint64_t v)
+{
+    uint64_t upper = (v + ONES * (0x80 - 'A')) & ~(v + ONES * (0x80 - 'Z' - 1)) & HIGHS;
+    return v | upper >> 2; /* 0x80 >> 2 == 'a' - 'A' */
+}
+
+/* 8 bytes from s to d, in lowercase with lower_case. */
+static inline void copy_word(uint8_t *d, const uint8_t *s, int lower_case)
+{
+    uint64_t v = load8(s);
+    if (lower_case)
+        v = lower8(v);
+    memcpy(d, &v, 8);
+}
 
 static inline int escape_at(const uint8_t *s, size_t i, size_t n)
 {
@@ -66,28 +168,62 @@ pct_uri_problem pct_uri_check(const uint8_t *src, size_t n, size_t *pos)
  * The single writer behind requote, normalize and iri_to_uri. `lower` asks
  * for ASCII letters in lowercase (hosts); hex digits of kept escapes are
  * never lowercased. Writes at most 3 bytes per input byte. */
+
+/* Copies the run of kept bytes at the start of s[0, n) to d (in lowercase
+ * with lower_case) and returns its length. Most parts are one such run: a
+ * word at a time, the last word overlapping the one before it. */
+static size_t copy_kept(const uint8_t *s, size_t n, int lower_case, uint8_t *d)
+{
+    size_t i = 0;
+    for (; n - i >= 8 && kept8(s + i); i += 8)
+        copy_word(d + i, s + i, lower_case);
+    /* The last partial word: one load ending at n (its first bytes were seen). */
+    if (n - i < 8 && i < n && n >= 8 && kept8(s + n - 8)) {
+        copy_word(d + n - 8, s + n - 8, lower_case);
+        return n;
+    }
+    for (; i < n && IS_ALLOWED(s[i]); i++)
+        d[i] = lower_case ? lower(s[i]) : s[i];
+    return i;
+}
+
+/* The n bytes of a scheme (checked: ASCII, all kept) to d in lowercase: in
+ * two overlapping 4-byte words when they fit, as most schemes are 4 or 5. */
+static uint8_t *copy_scheme(uint8_t *d, const uint8_t *s, size_t n, int lower_case)
+{
+    if (n >= 4 && n <= 8) {
+        uint32_t head, tail;
+        memcpy(&head, s, 4);
+        memcpy(&tail, s + n - 4, 4);
+        if (lower_case) {
+            head = (uint32_t)lower8(head);
+            tail = (uint32_t)lower8(tail);
+        }
+        memcpy(d, &head, 4);
+        memcpy(d + n - 4, &tail, 4);
+        return d + n;
+    }
+    for (size_t i = 0; i < n; i++)
+        *d++ = lower_case ? lower(s[i]) : s[i];
+    return d;
+}
+
 static uint8_t *write_part(const uint8_t *s, size_t n, unsigned flags, int lower_case,
                            uint8_t *d)
 {
-    for (size_t i = 0; i < n; i++) {
-        if (!lower_case) { /* the common case: a run that stays as it is */
-            size_t run = i;
-            while (run < n && IS_ALLOWED(s[run]))
-                run++;
-            memcpy(d, s + i, run - i);
-            d += run - i;
-            i = run;
-        }
-        if (i == n)
-            break;
-        uint8_t c = s[i];
-        if (IS_ALLOWED(c)) {
-            *d++ = lower_case ? lower(c) : c;
-        } else if (c != '%') {
-            d = put_escape(d, c);
-        } else if (!escape_at(s, i, n)) {
-            d = put_escape(d, '%');
-        } else {
+    size_t i = 0;
+    while (i < n) {
+        size_t run = copy_kept(s + i, n - i, lower_case, d);
+        i += run;
+        d += run;
+        /* The bytes to escape and the escapes, up to the next kept byte. */
+        while (i < n && !IS_ALLOWED(s[i])) {
+            uint8_t c = s[i];
+            if (c != '%' || !escape_at(s, i, n)) {
+                d = put_escape(d, c);
+                i++;
+                continue;
+            }
             unsigned v = (unsigned)(pct_hex_value[s[i + 1]] << 4 | pct_hex_value[s[i + 2]]);
             if ((flags & PCT_URI_DECODE_UNRESERVED) && IS_UNRESERVED(v)) {
                 *d++ = lower_case ? lower((uint8_t)v) : (uint8_t)v;
@@ -97,7 +233,7 @@ static uint8_t *write_part(const uint8_t *s, size_t n, unsigned flags, int lower
                 memcpy(d, s + i, 3);
                 d += 3;
             }
-            i += 2;
+            i += 3;
         }
     }
     return d;
@@ -146,57 +282,64 @@ size_t pct_requote(const uint8_t *src, size_t n, unsigned flags, uint8_t *dst)
 
 /* ---- split -------------------------------------------------------------- */
 
-static int is_alpha(uint8_t c)
+/* Length of the scheme that starts s[0, n), ALPHA *( ALPHA / DIGIT / "+" /
+ * "-" / "." ) followed by ':', or 0 when there is none. */
+static inline size_t scheme_length(const uint8_t *s, size_t n)
 {
-    return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z');
-}
-
-static int is_scheme(const uint8_t *s, size_t n)
-{
-    if (n == 0 || !is_alpha(s[0]))
+    if (n == 0 || !(uri_class[s[0]] & A))
         return 0;
-    for (size_t i = 1; i < n; i++) {
-        uint8_t c = s[i];
-        if (!(is_alpha(c) || (c >= '0' && c <= '9') || c == '+' || c == '-' || c == '.'))
-            return 0;
-    }
-    return 1;
+    size_t i = 1;
+    while (i < n && (uri_class[s[i]] & C))
+        i++;
+    return i < n && s[i] == ':' ? i : 0;
 }
 
 /* Delimiters that end the parts of a URI reference (appendix B). */
-enum { D_COLON = 1, D_SLASH = 2, D_QUERY = 4, D_HASH = 8 };
+enum { D_COLON = 1, D_SLASH = 2, D_QUERY = 4, D_HASH = 8, D_AT = 16 };
 static const uint8_t delimiter[256] = {[':'] = D_COLON, ['/'] = D_SLASH, ['?'] = D_QUERY,
-                                       ['#'] = D_HASH};
+                                       ['#'] = D_HASH, ['@'] = D_AT};
 
-#define ONES 0x0101010101010101ull
-/* Nonzero when one of the 8 bytes of v is zero (exact as a yes/no answer). */
-static inline uint64_t has_zero_byte(uint64_t v)
+/* 0x80 in each byte of v that is one of `stops`, 0 in the others. */
+static inline uint64_t delimiters(uint64_t v, unsigned stops)
 {
-    return (v - ONES) & ~v & (ONES << 7);
+    uint64_t diff = ~0ull;
+    if (stops & D_COLON)
+        diff &= differs(v, ':');
+    if ((stops & (D_SLASH | D_QUERY)) == (D_SLASH | D_QUERY))
+        diff &= differs(v | ONES * 0x10, '?'); /* '/' is 0x2F, '?' 0x3F */
+    else if (stops & D_SLASH)
+        diff &= differs(v, '/');
+    else if (stops & D_QUERY)
+        diff &= differs(v, '?');
+    if (stops & D_HASH)
+        diff &= differs(v, '#');
+    if (stops & D_AT)
+        diff &= differs(v, '@');
+    return ~diff & HIGHS;
 }
 
 /* Offset of the first delimiter of `stops` in s[from, n), or n. Eight bytes
- * at a time: paths and queries are long and delimiters rare. */
-static size_t find_any(const uint8_t *s, size_t from, size_t n, unsigned stops)
+ * at a time; the last word ends at n and overlaps bytes before `from` (s
+ * starts the whole string), which are left out of its hits. */
+static inline size_t find_any(const uint8_t *s, size_t from, size_t n, unsigned stops)
 {
     size_t i = from;
-    for (; n - i >= 8; i += 8) {
-        uint64_t v, hit = 0;
-        memcpy(&v, s + i, 8);
-        if (stops & D_COLON)
-            hit |= has_zero_byte(v ^ (ONES * ':'));
-        if (stops & D_SLASH)
-            hit |= has_zero_byte(v ^ (ONES * '/'));
-        if (stops & D_QUERY)
-            hit |= has_zero_byte(v ^ (ONES * '?'));
-        if (stops & D_HASH)
-            hit |= has_zero_byte(v ^ (ONES * '#'));
-        if (hit)
-            break;
+    if (n < 8) {
+        while (i < n && !(delimiter[s[i]] & stops))
+            i++;
+        return i;
     }
-    while (i < n && !(delimiter[s[i]] & stops))
-        i++;
-    return i;
+    for (; n - i >= 8; i += 8) {
+        uint64_t hits = delimiters(load8(s + i), stops);
+        if (hits)
+            return i + first_hit(hits);
+    }
+    if (i < n) {
+        uint64_t hits = drop_first(delimiters(load8(s + n - 8), stops), i - (n - 8));
+        if (hits)
+            return n - 8 + first_hit(hits);
+    }
+    return n;
 }
 
 static pct_range range(size_t start, size_t end)
@@ -205,53 +348,54 @@ static pct_range range(size_t start, size_t end)
     return r;
 }
 
-static void split_authority(const uint8_t *s, size_t start, size_t end, pct_uri *u)
+/* Splits the authority that starts at s[start] and returns its end. */
+static size_t split_authority(const uint8_t *s, size_t start, size_t n, pct_uri *u)
 {
-    size_t at = end;
-    for (size_t i = start; i < end; i++)
-        if (s[i] == '@')
-            at = i;
-    size_t host = start;
-    if (at != end) {
-        u->has_userinfo = 1;
-        u->userinfo = range(start, at);
-        host = at + 1;
+    /* One scan: userinfo ends at the last '@' of the authority, and a
+     * reg-name holds no ':' (3.2.2), so the first ':' after it starts the port. */
+    size_t host = start, colon = SIZE_MAX, end = start;
+    for (; (end = find_any(s, end, n, D_SLASH | D_QUERY | D_HASH | D_AT | D_COLON)) < n; end++) {
+        if (s[end] == '@') {
+            host = end + 1;
+            colon = SIZE_MAX;
+        } else if (s[end] != ':') {
+            break;
+        } else if (colon == SIZE_MAX) {
+            colon = end;
+        }
     }
-    size_t colon = end;
-    if (host < end && s[host] == '[') {
+    if (host != start) {
+        u->has_userinfo = 1;
+        u->userinfo = range(start, host - 1);
+    }
+    if (host < end && s[host] == '[') { /* an IP literal holds ':' up to its ']' */
         size_t close = host;
         while (close < end && s[close] != ']')
             close++;
-        if (close + 1 < end && s[close + 1] == ':')
-            colon = close + 1;
-    } else {
-        /* A reg-name holds no ':' (3.2.2): the first one starts the port. */
-        const uint8_t *c = memchr(s + host, ':', end - host);
-        if (c)
-            colon = (size_t)(c - s);
+        colon = close + 1 < end && s[close + 1] == ':' ? close + 1 : end;
+    } else if (colon == SIZE_MAX) {
+        colon = end;
     }
     u->host = range(host, colon);
     if (colon != end) {
         u->has_port = 1;
         u->port = range(colon + 1, end);
     }
+    return end;
 }
 
 void pct_uri_split(const uint8_t *s, size_t n, pct_uri *u)
 {
     memset(u, 0, sizeof *u);
-    size_t i = 0;
-    size_t stop = find_any(s, 0, n, D_COLON | D_SLASH | D_QUERY | D_HASH);
-    if (stop < n && s[stop] == ':' && is_scheme(s, stop)) {
+    size_t i = scheme_length(s, n);
+    if (i) {
         u->has_scheme = 1;
-        u->scheme = range(0, stop);
-        i = stop + 1;
+        u->scheme = range(0, i);
+        i++;
     }
     if (n - i >= 2 && s[i] == '/' && s[i + 1] == '/') {
-        size_t end = find_any(s, i + 2, n, D_SLASH | D_QUERY | D_HASH);
         u->has_authority = 1;
-        split_authority(s, i + 2, end, u);
-        i = end;
+        i = split_authority(s, i + 2, n, u);
     }
     size_t end = find_any(s, i, n, D_QUERY | D_HASH);
     u->path = range(i, end);
@@ -272,9 +416,33 @@ void pct_uri_split(const uint8_t *s, size_t n, pct_uri *u)
  * The RFC's input buffer is path[r, n) and its output buffer path[0, w);
  * w <= r throughout, so the output never overwrites unread input. Where a
  * rule replaces a prefix by "/", the '/' is written just before the rest. */
+
+/* Where remove_dot_segments has work: 0 when the path starts with '.', else
+ * the '/' before the first segment that starts with '.', else n. Every step
+ * before it is rule E, which leaves the path as it is. */
+static size_t first_dot_segment(const uint8_t *b, size_t n)
+{
+    if (n == 0 || b[0] == '.')
+        return 0;
+    size_t i = 1; /* looks for b[i] == '.' after b[i - 1] == '/' */
+    for (; n - i >= 8; i += 8) {
+        uint64_t dots = bytes_equal(load8(b + i), '.'); /* most words have none */
+        if (dots && (dots &= bytes_equal(load8(b + i - 1), '/')))
+            return i - 1 + first_hit(dots);
+    }
+    if (i < n && n >= 9) { /* the last word, overlapping words already seen */
+        uint64_t hits = bytes_equal(load8(b + n - 8), '.') & bytes_equal(load8(b + n - 9), '/');
+        return hits ? n - 9 + first_hit(hits) : n;
+    }
+    for (; i < n; i++)
+        if (b[i] == '.' && b[i - 1] == '/')
+            return i - 1;
+    return n;
+}
+
 size_t pct_remove_dot_segments(uint8_t *b, size_t n)
 {
-    size_t r = 0, w = 0;
+    size_t r = first_dot_segment(b, n), w = r;
     while (r < n) {
         const uint8_t *p = b + r;
         size_t left = n - r;
@@ -300,7 +468,8 @@ size_t pct_remove_dot_segments(uint8_t *b, size_t n)
             size_t e = r + (p[0] == '/');
             while (e < n && b[e] != '/')
                 e++;
-            memmove(b + w, b + r, e - r);
+            if (w != r)
+                memmove(b + w, b + r, e - r);
             w += e - r;
             r = e;
         }
@@ -405,13 +574,6 @@ static int scheme_is(const uint8_t *s, const pct_range *r, const char *name)
     return 1;
 }
 
-/* Whether a path written without scheme and authority starts with "scheme:". */
-static int reads_as_scheme(const uint8_t *path, size_t n)
-{
-    size_t stop = find_any(path, 0, n, D_COLON | D_SLASH | D_QUERY | D_HASH);
-    return stop < n && path[stop] == ':' && is_scheme(path, stop);
-}
-
 /* The default port of the scheme (RFC 3986 6.2.3), or NULL. */
 static const char *default_port(const uint8_t *s, const pct_uri *u)
 {
@@ -458,8 +620,7 @@ pct_status pct_uri_write(const uint8_t *s, const pct_uri *u, const uint8_t *host
     int lower_case = (flags & PCT_URI_LOWER_CASE) != 0;
     uint8_t *d = dst;
     if (u->has_scheme) {
-        for (size_t i = 0; i < u->scheme.len; i++)
-            *d++ = lower_case ? lower(s[u->scheme.start + i]) : s[u->scheme.start + i];
+        d = copy_scheme(d, s + u->scheme.start, u->scheme.len, lower_case);
         *d++ = ':';
     }
     if (u->has_authority) {
@@ -484,7 +645,7 @@ pct_status pct_uri_write(const uint8_t *s, const pct_uri *u, const uint8_t *host
         if (d == path && (flags & PCT_URI_EMPTY_PATH))
             *d++ = '/';
     } else if ((d - path >= 2 && path[0] == '/' && path[1] == '/') ||
-               (!u->has_scheme && reads_as_scheme(path, (size_t)(d - path)))) {
+               (!u->has_scheme && scheme_length(path, (size_t)(d - path)))) {
         /* Without an authority, "//x" would read as one: write "/.//x". A
          * relative path whose first segment became "a:" once %XX of
          * unreserved characters were decoded would read as a scheme: write

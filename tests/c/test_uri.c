@@ -5,6 +5,7 @@
  * and normalize over every short string of an adversarial alphabet: sizes
  * agree with what is written, the bound holds, the output passes the check,
  * and both are idempotent. */
+#include <ctype.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -62,8 +63,8 @@ static void reference_dots(const char *path, char *out)
 static void test_dot_segments(void)
 {
     static const char alphabet[] = "/.a";
-    char path[16], want[64];
-    uint8_t got[16];
+    char path[48], want[64];
+    uint8_t got[48];
     for (int len = 0; len <= 11; len++) {
         long total = 1;
         for (int i = 0; i < len; i++)
@@ -78,6 +79,21 @@ static void test_dot_segments(void)
             size_t n = pct_remove_dot_segments(got, (size_t)len);
             CHECK(n == strlen(want) && memcmp(got, want, n) == 0);
         }
+    }
+    /* Longer paths, past the word-at-a-time search for the first "/.". */
+    uint64_t x = 2463534242u;
+    for (int k = 0; k < 200000; k++) {
+        x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+        size_t len = 12 + (size_t)(x % 29);
+        for (size_t i = 0; i < len; i++) {
+            x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+            path[i] = "/.aaa"[x % (k % 2 ? 5 : 3)]; /* odd k: dots sparser */
+        }
+        path[len] = '\0';
+        reference_dots(path, want);
+        memcpy(got, path, len);
+        size_t n = pct_remove_dot_segments(got, len);
+        CHECK(n == strlen(want) && memcmp(got, want, n) == 0);
     }
     uint8_t rfc[] = "/a/b/c/./../../g";
     size_t n = pct_remove_dot_segments(rfc, sizeof rfc - 1);
@@ -181,6 +197,188 @@ static void test_random(void)
     }
 }
 
+/* ---- parts and splitting at every offset, against byte-at-a-time models -- */
+
+/* One component written a byte at a time by the rules of pct_uri.h. */
+static size_t reference_part(const char *s, size_t n, unsigned flags, int lower, char *out)
+{
+    static const char unreserved[] = "-._~", kept[] = "-._~:/?#[]@!$&'()*+,;=";
+    size_t o = 0;
+    for (size_t i = 0; i < n; i++) {
+        unsigned char c = (unsigned char)s[i];
+        int alnum = (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+        if (c == '%' && i + 2 < n && isxdigit((unsigned char)s[i + 1]) &&
+            isxdigit((unsigned char)s[i + 2])) {
+            unsigned v = (unsigned)strtoul((char[]){s[i + 1], s[i + 2], 0}, NULL, 16);
+            int v_alnum = (v >= '0' && v <= '9') || (v >= 'a' && v <= 'z') || (v >= 'A' && v <= 'Z');
+            if ((flags & PCT_URI_DECODE_UNRESERVED) && (v_alnum || (v && strchr(unreserved, (int)v))))
+                out[o++] = (char)(lower ? tolower((int)v) : (int)v);
+            else if (flags & PCT_URI_UPPER_HEX)
+                o += (size_t)sprintf(out + o, "%%%02X", v);
+            else
+                memcpy(out + o, s + i, 3), o += 3;
+            i += 2;
+        } else if (alnum || (c && c < 0x80 && strchr(kept, c))) {
+            out[o++] = (char)(lower ? tolower(c) : c);
+        } else {
+            o += (size_t)sprintf(out + o, "%%%02X", c);
+        }
+    }
+    return o;
+}
+
+/* Runs of kept bytes ending at every offset around the 8-byte words, with
+ * an escape, a byte to escape or a bad '%' there: normalize and requote
+ * agree with the model, for host (lowercased), path, query and fragment. */
+static void test_part_boundaries(void)
+{
+    static const char *const SPECIAL[] = {"%41", "%7e", "%3f", "%3F", "%zz", "%4", "%", " ",
+                                          "\xC3\xA9", "\x7F", "Z", "\"", "{"};
+    const unsigned N = PCT_URI_NORMALIZE;
+    char part[64], want[512], in[512];
+    for (size_t len = 0; len <= 40; len++) {
+        for (size_t sp = 0; sp < sizeof SPECIAL / sizeof SPECIAL[0]; sp++) {
+            for (size_t at = 0; at <= len; at++) {
+                /* len kept bytes (mixed case), SPECIAL[sp] inserted at `at` */
+                size_t n = 0;
+                for (size_t i = 0; i < len; i++) {
+                    if (i == at)
+                        n += (size_t)sprintf(part + n, "%s", SPECIAL[sp]);
+                    part[n++] = "aB3-_~!$&'()*+,;="[i % 17];
+                }
+                if (at == len)
+                    n += (size_t)sprintf(part + n, "%s", SPECIAL[sp]);
+                size_t r = 0, w = 0;
+                r += (size_t)sprintf(in, "http://%.*s/%.*s?%.*s#%.*s", (int)n, part, (int)n, part,
+                                     (int)n, part, (int)n, part);
+                w += (size_t)sprintf(want, "http://");
+                w += reference_part(part, n, N, 1, want + w);
+                want[w++] = '/';
+                w += reference_part(part, n, N, 0, want + w);
+                want[w++] = '?';
+                w += reference_part(part, n, N, 0, want + w);
+                want[w++] = '#';
+                w += reference_part(part, n, N, 0, want + w);
+                size_t got_len;
+                uint8_t *got = normalize_bytes((const uint8_t *)in, r, N, &got_len);
+                CHECK(got_len == w && memcmp(got, want, w) == 0);
+                free(got);
+
+                uint8_t rq[256];
+                size_t rq_len = pct_requote((const uint8_t *)part, n, PCT_URI_UPPER_HEX, rq);
+                w = reference_part(part, n, PCT_URI_UPPER_HEX, 0, want);
+                CHECK(rq_len == w && memcmp(rq, want, w) == 0);
+            }
+        }
+    }
+}
+
+/* RFC 3986 appendix B a byte at a time, with the host and port rules of pct_uri.h. */
+static void reference_split(const char *s, size_t n, pct_uri *u)
+{
+    memset(u, 0, sizeof *u);
+    size_t i = 0, k = 0;
+    while (k < n && !strchr(":/?#", s[k]))
+        k++;
+    int scheme = k > 0 && k < n && s[k] == ':' && isalpha((unsigned char)s[0]);
+    for (size_t j = 1; scheme && j < k; j++)
+        scheme = isalnum((unsigned char)s[j]) || strchr("+-.", s[j]);
+    if (scheme) {
+        u->has_scheme = 1;
+        u->scheme.len = k;
+        i = k + 1;
+    }
+    if (n - i >= 2 && s[i] == '/' && s[i + 1] == '/') {
+        size_t start = i + 2, end = start, at = 0, host = start;
+        while (end < n && !strchr("/?#", s[end]))
+            end++;
+        for (size_t j = start; j < end; j++)
+            if (s[j] == '@')
+                at = j + 1;
+        u->has_authority = 1;
+        if (at) {
+            u->has_userinfo = 1;
+            u->userinfo.start = start;
+            u->userinfo.len = at - 1 - start;
+            host = at;
+        }
+        size_t colon = host;
+        if (host < end && s[host] == '[') {
+            while (colon < end && s[colon] != ']')
+                colon++;
+            colon = colon + 1 < end && s[colon + 1] == ':' ? colon + 1 : end;
+        } else {
+            while (colon < end && s[colon] != ':')
+                colon++;
+        }
+        u->host.start = host;
+        u->host.len = colon - host;
+        if (colon < end) {
+            u->has_port = 1;
+            u->port.start = colon + 1;
+            u->port.len = end - colon - 1;
+        }
+        i = end;
+    }
+    u->path.start = i;
+    while (i < n && s[i] != '?' && s[i] != '#')
+        i++;
+    u->path.len = i - u->path.start;
+    if (i < n && s[i] == '?') {
+        u->has_query = 1;
+        u->query.start = ++i;
+        while (i < n && s[i] != '#')
+            i++;
+        u->query.len = i - u->query.start;
+    }
+    if (i < n) {
+        u->has_fragment = 1;
+        u->fragment.start = i + 1;
+        u->fragment.len = n - i - 1;
+    }
+}
+
+static int same_range(pct_range a, pct_range b)
+{
+    return a.start == b.start && a.len == b.len;
+}
+
+/* Random strings of delimiters among letters, up to 40 bytes: every
+ * delimiter lands at every offset of the word-at-a-time searches. */
+static void test_split_offsets(void)
+{
+    static const char alphabet[] = "aaaaAZ9+-.:/?#@[]";
+    uint64_t x = 3141592653589793ull;
+    char s[48];
+    for (int k = 0; k < 300000; k++) {
+        x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+        size_t n = x % 41;
+        for (size_t i = 0; i < n; i++) {
+            x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+            s[i] = alphabet[(x >> 8) % (k % 3 ? 6 : sizeof alphabet - 1)];
+        }
+        if (k % 4 == 0 && n >= 7) /* a scheme and an authority */
+            memcpy(s, "ab:////", 5);
+        pct_uri got, want;
+        pct_uri_split((const uint8_t *)s, n, &got);
+        reference_split(s, n, &want);
+        int same = got.has_scheme == want.has_scheme && got.has_authority == want.has_authority &&
+                   got.has_userinfo == want.has_userinfo && got.has_port == want.has_port &&
+                   got.has_query == want.has_query && got.has_fragment == want.has_fragment;
+        /* Ranges of absent parts are not specified. */
+        same = same && (!want.has_scheme || same_range(got.scheme, want.scheme));
+        same = same && (!want.has_userinfo || same_range(got.userinfo, want.userinfo));
+        same = same && (!want.has_authority || same_range(got.host, want.host));
+        same = same && (!want.has_port || same_range(got.port, want.port));
+        same = same && same_range(got.path, want.path);
+        same = same && (!want.has_query || same_range(got.query, want.query));
+        same = same && (!want.has_fragment || same_range(got.fragment, want.fragment));
+        CHECK(same);
+        if (!same && failures < 10)
+            fprintf(stderr, "  split differs: [%.*s]\n", (int)n, s);
+    }
+}
+
 static void expect_normalize(const char *in, unsigned flags, const char *want)
 {
     size_t len;
@@ -251,6 +449,8 @@ int main(void)
     test_dot_segments();
     test_examples();
     test_size_limits();
+    test_part_boundaries();
+    test_split_offsets();
     test_exhaustive();
     test_random();
     printf("test_uri: %ld checks, %ld failures\n", checks, failures);
