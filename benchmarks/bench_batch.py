@@ -8,12 +8,13 @@ variants of them (make_corpus.messy), half of them with a query parameter of
 their own, so that few values repeat. It is held as a pyarrow ``string``
 array.
 
-Measured in one run (best of --repeats; single-threaded calls by the CPU
-time of the process, which other jobs on a shared machine disturb less than
-the wall time, calls on several threads by the wall time):
+Measured in one run (best of --repeats). The batch calls run with their
+default threads (one per core) and are compared by wall time; the same calls
+with ``threads=1`` are compared by the CPU time of the process, which other
+jobs on a shared machine disturb less than the wall time:
 - ``normalize_many(array)`` against a Python loop ``[normalize(u) for u in
   urls]`` over the same URLs as a list (target: TARGET_LOOP x), with
-  ``threads=2``, and on a list and a pandas Series for context;
+  ``threads=1``, and on a list and a pandas Series for context;
 - against ``Series.map(url_normalize)`` and ``Series.map(canonicalize_url)``
   (w3lib), timed on a seeded random subset of --peer-rows URLs that both
   accept (they take 20-100 us per URL) and compared per URL (target:
@@ -196,7 +197,8 @@ def run(args):
     def add(name, times, n, baseline=None, target=None, note="", clock="cpu"):
         # A single-threaded call is compared by the CPU time of the process,
         # which other jobs on a shared machine disturb less than the wall
-        # time; a call on several threads by the wall time.
+        # time; a call on several threads (the batch functions' default) by
+        # the wall time, against the wall time of its baseline.
         wall, cpu = times
         seconds = cpu if clock == "cpu" else wall
         entry = {"name": name, "rows": n, "seconds": seconds, "per_url": seconds / n, "clock": clock,
@@ -211,9 +213,9 @@ def run(args):
     r = args.repeats
     loop = add("[normalize(u) for u in list]", best_of(r, python_loop(pctcodec.normalize), urls), rows)
     add("normalize_many(pa.array)", best_of(r, pctcodec.normalize_many, array), rows,
-        loop["name"], TARGET_LOOP)
-    add("normalize_many(pa.array, threads=2)", best_of(r, pctcodec.normalize_many, array, threads=2), rows,
-        loop["name"], clock="wall", note="wall time")
+        loop["name"], TARGET_LOOP, clock="wall", note="default threads: one per core")
+    add("normalize_many(pa.array, threads=1)", best_of(r, pctcodec.normalize_many, array, threads=1), rows,
+        loop["name"])
     add("normalize_many(list)", best_of(r, pctcodec.normalize_many, urls), rows, loop["name"])
     series = pd.Series(array.to_pandas(types_mapper=pd.ArrowDtype))
     add("normalize_many(pd.Series[pyarrow])", best_of(r, pctcodec.normalize_many, series), rows, loop["name"])
@@ -243,12 +245,13 @@ def run(args):
                                ("check", pctcodec.is_valid, pctcodec.check_many)):
         label = "[%s(u) for u in list]" % ("is_valid" if name == "check" else name)
         add(label, best_of(r, python_loop(single), urls), rows)
-        add("%s_many(pa.array)" % name, best_of(r, many, array), rows, label)
+        add("%s_many(pa.array)" % name, best_of(r, many, array), rows, label, clock="wall")
+        add("%s_many(pa.array, threads=1)" % name, best_of(r, many, array, threads=1), rows, label)
 
     memory = measure_memory(array)
     return {"rows": rows, "repeats": r, "results": results, "memory": memory,
             "python": platform.python_version(), "machine": platform.machine(),
-            "pctcodec": pctcodec.__version__, "pyarrow": pa.__version__, "pandas": pd.__version__}
+            "cores": pctcodec.batch._cores(), "pctcodec": pctcodec.__version__, "pyarrow": pa.__version__, "pandas": pd.__version__}
 
 
 def report(data):
@@ -274,7 +277,8 @@ def report(data):
               "speed-up: time per URL of the call it is compared with (the loop above it; for the",
               "peers, the peer's per URL on its subset / normalize_many(pa.array)'s per URL on all rows)",
               "clock: cpu = CPU time of the process (single-threaded calls: less disturbed by other",
-              "jobs on the machine than wall time), wall = wall time (calls on several threads)",
+              "jobs on the machine than wall time), wall = wall time (calls on several threads,",
+              "the default: %d cores here)" % data.get("cores", 1),
               "",
               "memory (normalize_many in a fresh process): peak RSS growth %.1f MiB for %.1f MiB of "
               "input + %.1f MiB of output Arrow buffers: %.2fx (target <= %gx %s)"

@@ -28,9 +28,11 @@ How it runs: a list or tuple is processed in one C loop that calls the core
 directly (other iterables are made a list first). Arrow data (pyarrow,
 pandas' Arrow-backed dtypes, polars) is read in place through the Arrow C
 data interface and the result is written straight into new Arrow buffers,
-with no Python object per value and the GIL released; ``threads=N`` (N > 1)
-splits the rows of each array into N slices done in parallel (``None`` or 1:
-one thread; list input always uses one). Rows the C core cannot finish
+with no Python object per value and the GIL released; ``threads=N`` splits
+the rows of each array into N slices done in parallel (1: one thread). The
+default, ``None``, uses as many threads as the process may use cores, each
+with at least 16384 rows (so short arrays stay on one thread). List input
+always uses one thread. The result is the same whatever the threads. Rows the C core cannot finish
 alone call the single-value function with the GIL held for that row: a
 non-ASCII host for ``normalize_many`` (IDNA, once per distinct host), an
 encoding other than UTF-8, an error handler other than the built-in ones,
@@ -54,6 +56,7 @@ Limits: a ``string`` result over 2 GiB raises ``OverflowError`` (use
 pyarrow, pandas and polars are optional: each is imported only when the
 input is of its type (``pctcodec[arrow]`` installs pyarrow).
 """
+import os
 import sys
 
 from . import _pctcodec
@@ -112,9 +115,19 @@ def _not_str(fname, index, value):
     )
 
 
+def _cores():
+    """The cores this process may run on."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        return os.cpu_count() or 1
+
+
 def _check_threads(threads):
+    """The thread count for the C engine; negative: up to that many, chosen
+    by the number of rows."""
     if threads is None:
-        return 1
+        return -_cores()
     if type(threads) is bool or not isinstance(threads, int):
         raise TypeError("threads must be an int or None, not %.200s" % type(threads).__name__)
     if threads < 1:

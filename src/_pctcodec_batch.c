@@ -34,6 +34,11 @@ static const char *const OP_NAMES[N_OPS] = {"quote_many",   "quote_plus_many", "
 /* More threads than this are not started. */
 #define MAX_THREADS 256
 
+/* With threads chosen automatically (a negative count: up to that many),
+ * each thread takes at least this many rows, so that short arrays, where
+ * starting a thread costs more than it saves, stay on one. */
+#define AUTO_MIN_ROWS 16384
+
 /* Row outcomes beyond pct_status and PCT_ROW_CALLER. */
 #define ROW_PYTHON_ERROR 101 /* the exception is kept with the row */
 #define ROW_MALFORMED 102    /* the Arrow array breaks its own layout */
@@ -565,6 +570,12 @@ static int run_array(PyObject *module, const batch_op *op, const arrow_strings *
                      int64_t base, piece_list *pl)
 {
     int np = threads < 1 ? 1 : threads;
+    if (threads < 0) {
+        int64_t by_rows = in->length / AUTO_MIN_ROWS;
+        np = by_rows < -threads ? (int)by_rows : -threads;
+        if (np < 1)
+            np = 1;
+    }
     if (np > in->length)
         np = in->length > 0 ? (int)in->length : 1;
     if (pl->n > INT32_MAX / 2 - np) {
@@ -709,6 +720,8 @@ static PyObject *py_many_arrow(PyObject *module, PyObject *const *args, Py_ssize
         return NULL;
     if (threads > MAX_THREADS)
         threads = MAX_THREADS;
+    if (threads < -MAX_THREADS)
+        threads = -MAX_THREADS;
     int64_t base = PyLong_AsLongLong(args[2 + N_OP_ARGS]);
     if (base == -1 && PyErr_Occurred())
         return NULL;

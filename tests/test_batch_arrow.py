@@ -176,6 +176,18 @@ def test_capsule_producers(stream, tname):
     assert got.to_pylist() == expected(pctcodec.quote, WITH_NONE, {})
 
 
+def test_default_threads_split_long_arrays(monkeypatch):
+    # threads=None: one thread per core, each with at least 16384 rows; the
+    # result is the one of a single thread.
+    import pctcodec.batch as batch
+
+    monkeypatch.setattr(batch, "_cores", lambda: 3)
+    values = (WITH_NONE * (3 * 16384 // len(WITH_NONE) + 1))[: 3 * 16384 + 5]
+    arr = pa.array(values)
+    for many, single, opts in CASES:
+        run(many, arr, opts, expected(single, values, opts), threads=None)
+
+
 @pytest.mark.parametrize("threads", [None, 1, 2, 4])
 @pytest.mark.parametrize("tname", sorted(ARROW_TYPES))
 def test_threads_same_result(threads, tname):
