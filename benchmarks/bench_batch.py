@@ -218,7 +218,8 @@ def run(args):
         loop["name"])
     add("normalize_many(list)", best_of(r, pctcodec.normalize_many, urls), rows, loop["name"])
     series = pd.Series(array.to_pandas(types_mapper=pd.ArrowDtype))
-    add("normalize_many(pd.Series[pyarrow])", best_of(r, pctcodec.normalize_many, series), rows, loop["name"])
+    add("normalize_many(pd.Series[pyarrow])", best_of(r, pctcodec.normalize_many, series), rows, loop["name"],
+        clock="wall")
 
     found = peers()
     if found:
