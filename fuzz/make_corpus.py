@@ -111,6 +111,9 @@ TARGETS = {
     "fuzz_normalize": lambda s, i: bytes([(i * 37) & 0xFF, 0xFF, 0, 0]) + utf8(s),
     "fuzz_ecma": ecma_inputs,
     "fuzz_api": lambda s, i: bytes([i & 0xFF]) + utf8(s),
+    # op (5 kinds, plus, malformed mode), flags, no output limit, a safe set, rows
+    "fuzz_batch": lambda s, i: bytes([i % 5 | (i // 5 % 2) << 3 | (i // 10 % 3) << 4, (i * 37) & 0xFF, 255])
+    + (UNRESERVED_SET, SLASH_SET)[i % 2] + utf8(s) + b"\n" + utf8(s[::-1]),
 }
 
 
