@@ -68,6 +68,36 @@ static inline void *alloc_exact(size_t n)
     return p;
 }
 
+/* The fuzz input read as n = size / kind code units of `kind` bytes each
+ * (little-endian; 4-byte ones taken modulo 0x110000), into an exact heap
+ * block; `no_surrogates` moves U+D800-U+DFFF down by 0x800. With cps, the
+ * code points are also stored there (n of them). Returns the units. */
+static inline void *take_units(const fuzz_input *in, int kind, int no_surrogates, uint32_t *cps,
+                               size_t *n_out)
+{
+    size_t n = in->size / (size_t)kind;
+    void *units = alloc_exact(n * (size_t)kind);
+    for (size_t i = 0; i < n; i++) {
+        uint32_t c = 0;
+        for (int b = 0; b < kind; b++)
+            c |= (uint32_t)in->data[i * (size_t)kind + (size_t)b] << (8 * b);
+        if (kind == 4)
+            c %= 0x110000u;
+        if (no_surrogates && c >= 0xD800 && c <= 0xDFFF)
+            c -= 0x800;
+        if (cps)
+            cps[i] = c;
+        if (kind == 1)
+            ((uint8_t *)units)[i] = (uint8_t)c;
+        else if (kind == 2)
+            ((uint16_t *)units)[i] = (uint16_t)c;
+        else
+            ((uint32_t *)units)[i] = c;
+    }
+    *n_out = n;
+    return units;
+}
+
 /* The names of the kernels this CPU runs; the last is "scalar". */
 static const char *fuzz_kernels[8];
 static size_t fuzz_nkernels;

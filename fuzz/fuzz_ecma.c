@@ -260,23 +260,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         limit = SIZE_MAX - limit;
     static const int kinds[4] = {1, 2, 4, 1};
     int kind = kinds[mode & 3];
-    size_t n = in.size / (size_t)kind;
-    void *units = alloc_exact(n * (size_t)kind);
-    for (size_t i = 0; i < n; i++) {
-        uint32_t c = 0;
-        for (int b = 0; b < kind; b++)
-            c |= (uint32_t)in.data[i * (size_t)kind + (size_t)b] << (8 * b);
-        if (kind == 4)
-            c %= 0x110000u;
-        if ((mode & 4) && c >= 0xD800 && c <= 0xDFFF)
-            c -= 0x800;
-        if (kind == 1)
-            ((uint8_t *)units)[i] = (uint8_t)c;
-        else if (kind == 2)
-            ((uint16_t *)units)[i] = (uint16_t)c;
-        else
-            ((uint32_t *)units)[i] = c;
-    }
+    size_t n;
+    void *units = take_units(&in, kind, mode & 4, NULL, &n);
     pct_text t = {units, n, kind};
     check_decode(t);
     check_escape(t, limit);

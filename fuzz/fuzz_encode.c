@@ -201,25 +201,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     fuzz_bytes(buf + off, in.size - off, &keep, plus, limit);
     free(buf);
 
-    size_t n = in.size / (size_t)kind;
-    uint32_t *cps = alloc_exact(n * sizeof *cps);
-    void *units = alloc_exact(n * (size_t)kind);
-    for (size_t i = 0; i < n; i++) {
-        uint32_t c = 0;
-        for (int b = 0; b < kind; b++)
-            c |= (uint32_t)in.data[i * (size_t)kind + (size_t)b] << (8 * b);
-        if (kind == 4)
-            c %= 0x110000u;
-        if ((mode & 16) && c >= 0xD800 && c <= 0xDFFF)
-            c -= 0x800; /* mostly text without surrogates */
-        cps[i] = c;
-        if (kind == 1)
-            ((uint8_t *)units)[i] = (uint8_t)c;
-        else if (kind == 2)
-            ((uint16_t *)units)[i] = (uint16_t)c;
-        else
-            ((uint32_t *)units)[i] = c;
-    }
+    /* mostly text without surrogates */
+    uint32_t *cps = alloc_exact((in.size / (size_t)kind) * sizeof *cps);
+    size_t n;
+    void *units = take_units(&in, kind, mode & 16, cps, &n);
     fuzz_text(cps, n, units, kind, &keep, plus, limit);
     free(units);
     free(cps);
