@@ -53,13 +53,9 @@ PYTHON=$PYTHON .ci/build-ext.sh --check "$OUT"
 # Run from the build directory (see .ci/build-ext.sh).
 cd "$OUT"
 # Test paths are given relative to the repository.
-ARGS=()
-for arg in "$@"; do
-    if [[ $arg != -* && $arg != /* && -e $REPO/${arg%%::*} ]]; then
-        arg=$REPO/$arg
-    fi
-    ARGS+=("$arg")
-done
+# shellcheck source=.ci/repo-paths.sh
+source "$REPO/.ci/repo-paths.sh"
+repo_paths "$REPO" "$@"
 if ((${#ARGS[@]} == 0)); then
     ARGS=("$REPO/tests")
 fi

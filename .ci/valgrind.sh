@@ -50,13 +50,9 @@ PYTHON=$REAL_PYTHON .ci/build-ext.sh --check "$OUT"
 if (($# == 0)); then
     set -- tests/test_leaks.py tests/test_extension.py tests/test_exotic.py tests/test_rfc3986.py
 fi
-ARGS=()
-for arg in "$@"; do
-    if [[ $arg != -* && $arg != /* && -e $REPO/${arg%%::*} ]]; then
-        arg=$REPO/$arg
-    fi
-    ARGS+=("$arg")
-done
+# shellcheck source=.ci/repo-paths.sh
+source "$REPO/.ci/repo-paths.sh"
+repo_paths "$REPO" "$@"
 
 cd "$OUT"
 echo "valgrind memcheck: $REAL_PYTHON -m pytest ${ARGS[*]}"
