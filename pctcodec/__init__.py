@@ -31,6 +31,7 @@ from ._pctcodec import (
 from . import batch
 from ._urlencode import urlencode
 from .batch import (
+    Reject,
     check_many,
     normalize_many,
     quote_many,

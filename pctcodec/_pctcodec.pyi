@@ -51,6 +51,8 @@ def _many_list(
     encoding: Optional[str],
     errors: Optional[str],
     opts: int,
+    on_error: int,
+    rejects: Optional[List[Any]],
     /,
 ) -> List[Any]: ...
 def _many_arrow(
@@ -61,6 +63,8 @@ def _many_arrow(
     encoding: Optional[str],
     errors: Optional[str],
     opts: int,
+    on_error: int,
+    rejects: Optional[List[Any]],
     threads: int,
     base: int,
     /,

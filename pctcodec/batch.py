@@ -56,8 +56,10 @@ Limits: a ``string`` result over 2 GiB raises ``OverflowError`` (use
 pyarrow, pandas and polars are optional: each is imported only when the
 input is of its type (``pctcodec[arrow]`` installs pyarrow).
 """
+import codecs
 import os
 import sys
+from collections import namedtuple
 
 from . import _pctcodec
 from ._errors import PercentEncodingError
@@ -70,7 +72,22 @@ __all__ = [
     "requote_many",
     "normalize_many",
     "check_many",
+    "Reject",
 ]
+
+Reject = namedtuple("Reject", "index value error")
+Reject.__doc__ = """A row that failed under ``on_error="null"`` or ``"keep"``: its 0-based
+``index`` in the input, its input ``value`` and the ``error`` (the exception
+the single-value function raised for it)."""
+Reject.index.__doc__ = "The 0-based position of the row in the input."
+Reject.value.__doc__ = "The row's input value."
+Reject.error.__doc__ = "The exception the single-value function raised for the value."
+
+# on_error: its code for the C engine.
+_ON_ERROR = {"raise": 0, "null": 1, "keep": 2}
+
+# More threads than this are an argument error (the C engine starts at most 256).
+MAX_THREADS = 1024
 
 
 # ---------------------------------------------------------------- errors
@@ -130,9 +147,29 @@ def _check_threads(threads):
         return -_cores()
     if type(threads) is bool or not isinstance(threads, int):
         raise TypeError("threads must be an int or None, not %.200s" % type(threads).__name__)
-    if threads < 1:
-        raise ValueError("threads must be at least 1")
+    if not 1 <= threads <= MAX_THREADS:
+        raise ValueError("threads must be between 1 and %d, not %d" % (MAX_THREADS, threads))
     return threads
+
+
+def _check_encoding(encoding):
+    """A bad encoding name is an argument error, raised before any row
+    (LookupError, as the single-value function raises it)."""
+    if encoding is None:
+        return
+    if not isinstance(encoding, str):
+        raise TypeError("encoding must be str or None, not %.200s" % type(encoding).__name__)
+    codecs.lookup(encoding)
+
+
+def _check_on_error(name, on_error, rejects):
+    if on_error not in _ON_ERROR or not isinstance(on_error, str):
+        raise ValueError("on_error must be 'raise', 'null' or 'keep', not %r" % (on_error,))
+    if on_error == "keep" and name == "check_many":
+        raise ValueError("check_many() gives positions, not values: on_error='keep' does not apply")
+    if rejects is not None and not callable(getattr(rejects, "append", None)):
+        raise TypeError("rejects must be a list (or have an append method), not %.200s"
+                        % type(rejects).__name__)
 
 
 # ---------------------------------------------------------------- engines
@@ -157,16 +194,35 @@ _ENGINE = "c" if hasattr(_pctcodec, "_many_arrow") else "python"
 
 class _Op:
     """One batch call: its name, the single-value function with the options
-    bound, and the options as the C engine takes them."""
+    bound, and the options as the C engine takes them. Every argument is
+    checked here, before any row runs. ``raw`` collects (index, value,
+    exception) for the rows that failed under on_error "null" or "keep"."""
 
-    __slots__ = ("name", "func", "c_args", "check", "threads")
+    __slots__ = ("name", "func", "c_args", "check", "threads", "on_error", "raw", "_base_args")
 
-    def __init__(self, name, func, threads, safe=None, encoding=None, errors=None, opts=0):
+    def __init__(self, name, func, threads, safe=None, encoding=None, errors=None, opts=0,
+                 on_error="raise"):
         self.name = name
         self.func = func
         self.check = name == "check_many"
         self.threads = _check_threads(threads)
-        self.c_args = (_OPS[name], func, safe, encoding, errors, opts)
+        _check_encoding(encoding)
+        _check_on_error(name, on_error, None)
+        self.on_error = on_error
+        self.raw = [] if on_error != "raise" else None
+        self._base_args = (_OPS[name], func, safe, encoding, errors, opts)
+        self.c_args = self._base_args + (_ON_ERROR[on_error], self.raw)
+
+    def collecting(self):
+        """This operation under on_error "null", collecting its failures in
+        a new ``raw`` (for categoricals: raising is then done by row)."""
+        op = _Op.__new__(_Op)
+        op.name, op.func, op.check, op.threads = self.name, self.func, self.check, self.threads
+        op.on_error = "null"
+        op.raw = []
+        op._base_args = self._base_args
+        op.c_args = self._base_args + (_ON_ERROR["null"], op.raw)
+        return op
 
 
 def _check_position(s):
@@ -177,24 +233,32 @@ def _check_position(s):
     return None
 
 
-def _map_values(op, values, base=0):
-    """The reference loop: op.func over str values, None kept."""
+def _map_values(op, values, base=0, utf8=False):
+    """The reference loop: op.func over str values, None kept (utf8: a
+    result must have a UTF-8 form, for Arrow)."""
     out = []
     append = out.append
     func = op.func
     for index, value in enumerate(values, base):
-        if isinstance(value, str):
-            try:
-                append(func(value))
-            except Exception as exc:
-                new = _indexed(exc, index)
-                if new is exc:
-                    raise
-                raise new from exc
-        elif value is None:
-            append(None)
-        else:
-            raise _not_str(op.name, index, value)
+        try:
+            if isinstance(value, str):
+                result = func(value)
+                if utf8 and isinstance(result, str):
+                    result.encode("utf-8")
+                append(result)
+            elif value is None:
+                append(None)
+            else:
+                raise _not_str(op.name, index, value)
+        except Exception as exc:
+            if op.on_error != "raise" and not isinstance(exc, MemoryError):
+                op.raw.append((index, value, exc))
+                append(value if op.on_error == "keep" else None)
+                continue
+            new = _indexed(exc, index)
+            if new is exc:
+                raise
+            raise new from exc
     return out
 
 
@@ -256,26 +320,10 @@ def _map_arrow_array(pa, op, arr, base=0):
     if _ENGINE == "c":
         capsules = _pctcodec._many_arrow(arr.__arrow_c_array__(), *op.c_args, op.threads, base)
         return pa.Array._import_from_c_capsule(*capsules)
-    out = _map_values(op, arr.to_pylist(), base)
-    if op.check:
-        return pa.array(out, type=pa.int64())
-    try:
-        return pa.array(out, type=arr.type)
-    except UnicodeEncodeError:
-        _raise_unstorable(out, base)
-        raise
-
-
-def _raise_unstorable(out, base):
-    """A result with lone surrogates (errors='surrogateescape' ...) has no
-    UTF-8 form and cannot be stored in an Arrow string: raise the
-    UnicodeEncodeError encoding it gives, naming its index."""
-    for index, value in enumerate(out, base):
-        if value is not None:
-            try:
-                value.encode("utf-8")
-            except UnicodeEncodeError as exc:
-                raise _indexed(exc, index) from None
+    # A result with lone surrogates (errors='surrogateescape' ...) has no
+    # UTF-8 form and cannot be stored in an Arrow string: a failure of its row.
+    out = _map_values(op, arr.to_pylist(), base, utf8=not op.check)
+    return pa.array(out, type=pa.int64() if op.check else arr.type)
 
 
 def _map_arrow(op, values):
@@ -314,15 +362,27 @@ def _module_type(module, name):
     return getattr(mod, name, None) if mod is not None else None
 
 
+def _raise_indexed(exc, index):
+    new = _indexed(exc, index)
+    if new is exc:
+        raise exc
+    raise new from exc
+
+
 def _map_pandas(op, series):
     import pandas as pd
 
     dtype = series.dtype
+    if isinstance(dtype, pd.CategoricalDtype):
+        return _map_categorical(op, series)
     from_arrow = getattr(dtype, "__from_arrow__", None)
     if from_arrow is not None and getattr(dtype, "storage", "pyarrow") == "pyarrow":
         out = _map_arrow(op, series.array.__arrow_array__())
         data = (pd.Int64Dtype().__from_arrow__ if op.check else from_arrow)(out)
         return pd.Series(data, index=series.index, name=series.name, copy=False)
+    if not (dtype == object or isinstance(dtype, pd.StringDtype)):
+        raise TypeError("%s() needs a Series of strings (object, string or category dtype), "
+                        "not dtype %s" % (op.name, dtype))
     # Object (or Python-backed) values: missing ones (None, NaN, NA) are kept.
     values = series.tolist()
     missing = series.isna().tolist()
@@ -338,11 +398,56 @@ def _map_pandas(op, series):
     return pd.Series(out, index=series.index, name=series.name, dtype=dtype)
 
 
+def _map_categorical(op, series):
+    """A categorical Series: its categories are transformed once, and each
+    row takes the result of its category. Two categories with the same
+    result become one; the order of the categories and ``ordered`` are kept."""
+    import numpy as np
+    import pandas as pd
+
+    categories = series.cat.categories
+    if not (categories.dtype == object or isinstance(categories.dtype, pd.StringDtype)):
+        raise TypeError("%s() needs categories of strings, not of dtype %s"
+                        % (op.name, categories.dtype))
+    codes = series.cat.codes.to_numpy()
+    inner = op.collecting()
+    results = _map_list(inner, categories.tolist())
+    # A category that fails fails at each of its rows.
+    failed = []
+    for k, value, exc in inner.raw:
+        rows = np.flatnonzero(codes == k)
+        if len(rows):
+            failed.append((int(rows[0]), k, value, exc, rows))
+    if failed and op.on_error == "raise":
+        row, _, _, exc, _ = min(failed, key=lambda f: f[0])
+        _raise_indexed(exc, row)
+    for _, k, value, exc, rows in failed:
+        if op.on_error == "keep":
+            results[k] = value
+        op.raw.extend((int(row), value, exc) for row in rows)
+    # The result of code -1 (a missing value) is the None appended last.
+    taken = np.array(results + [None], dtype=object)[codes]
+    if op.check:
+        return pd.Series(taken, index=series.index, name=series.name, dtype="Int64")
+    kept = list(dict.fromkeys(r for r in results if r is not None))
+    cat = pd.Categorical(taken, categories=pd.Index(kept, dtype=categories.dtype),
+                         ordered=series.cat.ordered)
+    return pd.Series(cat, index=series.index, name=series.name)
+
+
 def _map_polars(op, series):
     import polars as pl
 
-    if series.dtype != pl.String and series.dtype != pl.Null:
-        raise TypeError("%s() needs a column of strings, not polars dtype %s" % (op.name, series.dtype))
+    dtype = series.dtype
+    enum = getattr(pl, "Enum", None)
+    if enum is not None and isinstance(dtype, enum):
+        raise TypeError("%s() cannot write new values into a polars Enum (its categories are "
+                        "fixed): cast the column to pl.String or pl.Categorical first" % op.name)
+    if dtype == pl.Categorical:
+        out = _map_polars(op, series.cast(pl.String))
+        return out if op.check else out.cast(pl.Categorical)
+    if dtype != pl.String and dtype != pl.Null:
+        raise TypeError("%s() needs a column of strings, not polars dtype %s" % (op.name, dtype))
     if _ENGINE == "c" and hasattr(series, "__arrow_c_stream__"):
         capsules = _pctcodec._many_arrow(series.__arrow_c_stream__(), *op.c_args, op.threads, 0)
         pa = _pyarrow(required=False)
@@ -357,7 +462,12 @@ def _map_polars(op, series):
 
 # ---------------------------------------------------------------- dispatch
 
-def _run(op, values):
+# Tables: a batch function takes one of their columns.
+_TABLES = (("pandas", "DataFrame"), ("polars", "DataFrame"), ("polars", "LazyFrame"),
+           ("pyarrow", "Table"), ("pyarrow", "RecordBatch"))
+
+
+def _dispatch(op, values):
     if isinstance(values, (str, bytes, bytearray)):
         raise TypeError(
             "%s() expects an iterable of str, not a single %.200s"
@@ -365,6 +475,11 @@ def _run(op, values):
         )
     if type(values) is list or type(values) is tuple:
         return _map_list(op, values)
+    for module, name in _TABLES:
+        table = _module_type(module, name)
+        if table is not None and isinstance(values, table):
+            raise TypeError("%s() takes one column (such as df['url']), not a whole %s.%s"
+                            % (op.name, module, name))
     pd_series = _module_type("pandas", "Series")
     if pd_series is not None and isinstance(values, pd_series):
         return _map_pandas(op, values)
@@ -387,44 +502,62 @@ def _run(op, values):
     return _map_list(op, list(iterator))
 
 
+def _run(op, values, rejects):
+    _check_on_error(op.name, op.on_error, rejects)
+    result = _dispatch(op, values)
+    if rejects is not None and op.raw:
+        op.raw.sort(key=lambda t: t[0])
+        for t in op.raw:
+            rejects.append(Reject._make(t))
+    return result
+
+
 # ---------------------------------------------------------------- public API
 
-def quote_many(values, safe="/", encoding=None, errors=None, *, threads=None):
+def quote_many(values, safe="/", encoding=None, errors=None, *, threads=None, on_error="raise",
+               rejects=None):
     """quote() over every value; see the module documentation."""
     quote = _pctcodec.quote
-    op = _Op("quote_many", lambda s: quote(s, safe, encoding, errors), threads, safe, encoding, errors)
-    return _run(op, values)
+    op = _Op("quote_many", lambda s: quote(s, safe, encoding, errors), threads, safe, encoding,
+             errors, on_error=on_error)
+    return _run(op, values, rejects)
 
 
-def quote_plus_many(values, safe="", encoding=None, errors=None, *, threads=None):
+def quote_plus_many(values, safe="", encoding=None, errors=None, *, threads=None,
+                    on_error="raise", rejects=None):
     """quote_plus() over every value; see the module documentation."""
     quote_plus = _pctcodec.quote_plus
     op = _Op("quote_plus_many", lambda s: quote_plus(s, safe, encoding, errors), threads, safe,
-             encoding, errors)
-    return _run(op, values)
+             encoding, errors, on_error=on_error)
+    return _run(op, values, rejects)
 
 
-def unquote_many(values, encoding="utf-8", errors="replace", *, threads=None):
+def unquote_many(values, encoding="utf-8", errors="replace", *, threads=None, on_error="raise",
+                 rejects=None):
     """unquote() over every value; see the module documentation."""
     unquote = _pctcodec.unquote
-    op = _Op("unquote_many", lambda s: unquote(s, encoding, errors), threads, None, encoding, errors)
-    return _run(op, values)
+    op = _Op("unquote_many", lambda s: unquote(s, encoding, errors), threads, None, encoding,
+             errors, on_error=on_error)
+    return _run(op, values, rejects)
 
 
-def unquote_plus_many(values, encoding="utf-8", errors="replace", *, threads=None):
+def unquote_plus_many(values, encoding="utf-8", errors="replace", *, threads=None,
+                      on_error="raise", rejects=None):
     """unquote_plus() over every value; see the module documentation."""
     unquote_plus = _pctcodec.unquote_plus
     op = _Op("unquote_plus_many", lambda s: unquote_plus(s, encoding, errors), threads, None,
-             encoding, errors)
-    return _run(op, values)
+             encoding, errors, on_error=on_error)
+    return _run(op, values, rejects)
 
 
-def requote_many(values, *, threads=None):
+def requote_many(values, *, threads=None, on_error="raise", rejects=None):
     """requote() over every value; see the module documentation."""
-    return _run(_Op("requote_many", _pctcodec.requote, threads), values)
+    op = _Op("requote_many", _pctcodec.requote, threads, on_error=on_error)
+    return _run(op, values, rejects)
 
 
-def normalize_many(values, *, sort_query=False, drop_fragment=False, threads=None):
+def normalize_many(values, *, sort_query=False, drop_fragment=False, threads=None,
+                   on_error="raise", rejects=None):
     """normalize() over every value; see the module documentation."""
     normalize = _pctcodec.normalize
     sort_query = bool(sort_query)
@@ -434,10 +567,12 @@ def normalize_many(values, *, sort_query=False, drop_fragment=False, threads=Non
         lambda s: normalize(s, sort_query=sort_query, drop_fragment=drop_fragment),
         threads,
         opts=sort_query | drop_fragment << 1,
+        on_error=on_error,
     )
-    return _run(op, values)
+    return _run(op, values, rejects)
 
 
-def check_many(values, *, threads=None):
+def check_many(values, *, threads=None, on_error="raise", rejects=None):
     """Per value the position of check()'s first offence, or None when valid."""
-    return _run(_Op("check_many", _check_position, threads), values)
+    op = _Op("check_many", _check_position, threads, on_error=on_error)
+    return _run(op, values, rejects)

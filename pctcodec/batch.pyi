@@ -1,9 +1,19 @@
-from typing import Any, Iterable, List, Optional, TypeVar, Union, overload
+from typing import Any, Iterable, List, Literal, NamedTuple, Optional, Protocol, TypeVar, Union, overload
 
 _Safe = Union[str, bytes, Iterable[int]]
 # pyarrow Array / ChunkedArray, objects with __arrow_c_array__ or
 # __arrow_c_stream__, pandas and polars Series: the result has the same kind.
 _Column = TypeVar("_Column")
+_OnError = Literal["raise", "null", "keep"]
+
+class Reject(NamedTuple):
+    index: int
+    value: Any
+    error: BaseException
+
+class _Rejects(Protocol):
+    def append(self, item: Reject, /) -> Any: ...
+
 
 @overload
 def quote_many(
@@ -13,6 +23,8 @@ def quote_many(
     errors: Optional[str] = None,
     *,
     threads: Optional[int] = None,
+    on_error: _OnError = "raise",
+    rejects: Optional[_Rejects] = None,
 ) -> List[Optional[str]]: ...
 @overload
 def quote_many(
@@ -22,6 +34,8 @@ def quote_many(
     errors: Optional[str] = None,
     *,
     threads: Optional[int] = None,
+    on_error: _OnError = "raise",
+    rejects: Optional[_Rejects] = None,
 ) -> _Column: ...
 @overload
 def quote_plus_many(
@@ -31,6 +45,8 @@ def quote_plus_many(
     errors: Optional[str] = None,
     *,
     threads: Optional[int] = None,
+    on_error: _OnError = "raise",
+    rejects: Optional[_Rejects] = None,
 ) -> List[Optional[str]]: ...
 @overload
 def quote_plus_many(
@@ -40,6 +56,8 @@ def quote_plus_many(
     errors: Optional[str] = None,
     *,
     threads: Optional[int] = None,
+    on_error: _OnError = "raise",
+    rejects: Optional[_Rejects] = None,
 ) -> _Column: ...
 @overload
 def unquote_many(
@@ -48,10 +66,13 @@ def unquote_many(
     errors: str = "replace",
     *,
     threads: Optional[int] = None,
+    on_error: _OnError = "raise",
+    rejects: Optional[_Rejects] = None,
 ) -> List[Optional[str]]: ...
 @overload
 def unquote_many(
-    values: _Column, encoding: str = "utf-8", errors: str = "replace", *, threads: Optional[int] = None
+    values: _Column, encoding: str = "utf-8", errors: str = "replace", *, threads: Optional[int] = None,
+    on_error: _OnError = "raise", rejects: Optional[_Rejects] = None
 ) -> _Column: ...
 @overload
 def unquote_plus_many(
@@ -60,15 +81,20 @@ def unquote_plus_many(
     errors: str = "replace",
     *,
     threads: Optional[int] = None,
+    on_error: _OnError = "raise",
+    rejects: Optional[_Rejects] = None,
 ) -> List[Optional[str]]: ...
 @overload
 def unquote_plus_many(
-    values: _Column, encoding: str = "utf-8", errors: str = "replace", *, threads: Optional[int] = None
+    values: _Column, encoding: str = "utf-8", errors: str = "replace", *, threads: Optional[int] = None,
+    on_error: _OnError = "raise", rejects: Optional[_Rejects] = None
 ) -> _Column: ...
 @overload
-def requote_many(values: Iterable[Optional[str]], *, threads: Optional[int] = None) -> List[Optional[str]]: ...
+def requote_many(values: Iterable[Optional[str]], *, threads: Optional[int] = None,
+    on_error: _OnError = "raise", rejects: Optional[_Rejects] = None) -> List[Optional[str]]: ...
 @overload
-def requote_many(values: _Column, *, threads: Optional[int] = None) -> _Column: ...
+def requote_many(values: _Column, *, threads: Optional[int] = None,
+    on_error: _OnError = "raise", rejects: Optional[_Rejects] = None) -> _Column: ...
 @overload
 def normalize_many(
     values: Iterable[Optional[str]],
@@ -76,12 +102,17 @@ def normalize_many(
     sort_query: bool = False,
     drop_fragment: bool = False,
     threads: Optional[int] = None,
+    on_error: _OnError = "raise",
+    rejects: Optional[_Rejects] = None,
 ) -> List[Optional[str]]: ...
 @overload
 def normalize_many(
-    values: _Column, *, sort_query: bool = False, drop_fragment: bool = False, threads: Optional[int] = None
+    values: _Column, *, sort_query: bool = False, drop_fragment: bool = False, threads: Optional[int] = None,
+    on_error: _OnError = "raise", rejects: Optional[_Rejects] = None
 ) -> _Column: ...
 @overload
-def check_many(values: Iterable[Optional[str]], *, threads: Optional[int] = None) -> List[Optional[int]]: ...
+def check_many(values: Iterable[Optional[str]], *, threads: Optional[int] = None,
+    on_error: _OnError = "raise", rejects: Optional[_Rejects] = None) -> List[Optional[int]]: ...
 @overload
-def check_many(values: Any, *, threads: Optional[int] = None) -> Any: ...
+def check_many(values: Any, *, threads: Optional[int] = None,
+    on_error: _OnError = "raise", rejects: Optional[_Rejects] = None) -> Any: ...

@@ -7,8 +7,10 @@
  * ArrowArray's release callback frees: no Python object per value. The rows run with the GIL
  * released, split over `threads` threads; a row the core cannot finish
  * (IDNA, an error handler only Python has) calls the single-value function
- * with the GIL taken for that row. Any error names the row's index and no
- * result is returned.
+ * with the GIL taken for that row. Under on_error "raise" any error names
+ * the row's index and no result is returned; under "null" or "keep" a row
+ * whose single-value call raises an Exception (not MemoryError) gets null or
+ * its input, and (index, value, exception) goes to the rejects list.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -42,9 +44,15 @@ static const char *const OP_NAMES[N_OPS] = {"quote_many",   "quote_plus_many", "
 /* Row outcomes beyond pct_status and PCT_ROW_CALLER. */
 #define ROW_PYTHON_ERROR 101 /* the exception is kept with the row */
 #define ROW_MALFORMED 102    /* the Arrow array breaks its own layout */
+#define ROW_REJECTED 103     /* on_error null or keep: the exception is kept with the row */
+
+/* on_error, as batch.py passes it. */
+enum { ON_ERROR_RAISE, ON_ERROR_NULL, ON_ERROR_KEEP };
 
 typedef struct {
     int code;         /* OP_* */
+    int on_error;     /* ON_ERROR_* */
+    PyObject *rejects; /* a list for (index, value, exception), or NULL (borrowed) */
     pct_batch_spec spec;
     int all_python;   /* every row goes through func */
     PyObject *func;   /* the single-value function (borrowed) */
@@ -52,8 +60,8 @@ typedef struct {
 } batch_op;
 
 /* The arguments shared by both entry points, after the first: op, func,
- * safe, encoding, errors, opts. */
-#define N_OP_ARGS 6
+ * safe, encoding, errors, opts, on_error, rejects. */
+#define N_OP_ARGS 8
 
 /* The start of both entry points: nargs is N_OP_ARGS plus `extra`, the
  * operation's arguments following the first one. */
@@ -71,10 +79,16 @@ static int setup_op(PyObject *module, PyObject *const *args, Py_ssize_t nargs, i
     long opts = PyLong_AsLong(a[5]);
     if (opts == -1 && PyErr_Occurred())
         return -1;
-    if (code < 0 || code >= N_OPS || !PyCallable_Check(a[1])) {
+    long on_error = PyLong_AsLong(a[6]);
+    if (on_error == -1 && PyErr_Occurred())
+        return -1;
+    if (code < 0 || code >= N_OPS || !PyCallable_Check(a[1]) || on_error < ON_ERROR_RAISE
+        || on_error > ON_ERROR_KEEP || (a[7] != Py_None && !PyList_CheckExact(a[7]))) {
         PyErr_SetString(PyExc_ValueError, "bad batch operation");
         return -1;
     }
+    op->on_error = (int)on_error;
+    op->rejects = a[7] == Py_None ? NULL : a[7];
     memset(&op->spec, 0, sizeof op->spec);
     op->code = (int)code;
     op->func = a[1];
@@ -138,6 +152,28 @@ static PyObject *raise_at(PyObject *module, Py_ssize_t index)
     }
     PyErr_SetRaisedException_compat(r);
     return NULL;
+}
+
+/* 1 when the raised exception `exc` is one that on_error "null" or "keep"
+ * takes for the row's failure: an Exception other than MemoryError (a
+ * KeyboardInterrupt or a lack of memory stops the run under any on_error). */
+static int is_row_error(const batch_op *op, PyObject *exc)
+{
+    return op->on_error != ON_ERROR_RAISE && PyErr_GivenExceptionMatches(exc, PyExc_Exception)
+           && !PyErr_GivenExceptionMatches(exc, PyExc_MemoryError);
+}
+
+/* Appends (index, value, exc) to op->rejects (when there is one); steals exc. */
+static int add_reject(const batch_op *op, Py_ssize_t index, PyObject *value, PyObject *exc)
+{
+    int rc = 0;
+    if (op->rejects) {
+        PyObject *t = value ? Py_BuildValue("(nOO)", index, value, exc) : NULL;
+        rc = t ? PyList_Append(op->rejects, t) : -1;
+        Py_XDECREF(t);
+    }
+    Py_DECREF(exc);
+    return rc;
 }
 
 static void raise_status(int status)
@@ -204,7 +240,7 @@ static PyObject *str_row(const batch_op *op, PyObject *item, pct_out *out)
 }
 
 PyDoc_STRVAR(many_list_doc,
-"_many_list($module, values, op, func, safe, encoding, errors, opts, /)\n--\n\n"
+"_many_list($module, values, op, func, safe, encoding, errors, opts, on_error, rejects, /)\n--\n\n"
 "The batch operation `op` over a list or tuple of str or None (see\n"
 "pctcodec/batch.py); `func` is the single-value function.");
 
@@ -234,18 +270,28 @@ static PyObject *py_many_list(PyObject *module, PyObject *const *args, Py_ssize_
         } else if (!PyUnicode_Check(item)) {
             PyErr_Format(PyExc_TypeError, "%s() value at index %zd must be str or None, not %.200s",
                          OP_NAMES[op.code], i, Py_TYPE(item)->tp_name);
-            Py_DECREF(item);
-            goto fail;
+            r = NULL;
         } else if (PyUnicode_CheckExact(item)) {
             r = str_row(&op, item, &out);
         } else {
             r = PyObject_CallOneArg(op.func, item); /* a subclass: its own methods may count */
         }
-        Py_DECREF(item);
         if (!r) {
-            raise_at(module, i);
-            goto fail;
+            PyObject *exc = PyErr_GetRaisedException_compat();
+            if (exc && is_row_error(&op, exc)) {
+                if (add_reject(&op, i, item, exc) < 0) {
+                    Py_DECREF(item);
+                    goto fail;
+                }
+                r = Py_NewRef(op.on_error == ON_ERROR_KEEP ? item : Py_None);
+            } else {
+                PyErr_SetRaisedException_compat(exc);
+                Py_DECREF(item);
+                raise_at(module, i);
+                goto fail;
+            }
         }
+        Py_DECREF(item);
         PyList_SET_ITEM(result, i, r);
     }
     pct_out_free(&out);
@@ -282,6 +328,13 @@ static int strings_init(arrow_strings *a, char kind, const struct ArrowArray *ar
  * Pieces: consecutive rows of one input array, run by one thread into their
  * own buffer.
  */
+/* A row failed under on_error "null" or "keep": its row in the piece and
+ * its exception. */
+struct reject {
+    int64_t row;
+    PyObject *exc;
+};
+
 typedef struct {
     const batch_op *op;
     const arrow_strings *in;
@@ -293,6 +346,8 @@ typedef struct {
     int status;         /* PCT_OK or the failing row's outcome */
     int64_t err_row;    /* that row, from start */
     PyObject *exc;      /* ROW_PYTHON_ERROR: the exception */
+    struct reject *rejects; /* rows failed under on_error null or keep */
+    size_t n_rejects, rejects_cap;
     PyThreadState *ts;  /* this thread's state while the GIL is released */
     PyInterpreterState *interp; /* the caller's, for the state of a new thread */
     int own_ts;         /* 1: ts was made for this piece's thread */
@@ -441,10 +496,43 @@ static int python_row(piece *pc, const uint8_t *p, size_t n, int64_t *position)
     Py_XDECREF(r);
     if (PyErr_Occurred()) {
         pc->exc = PyErr_GetRaisedException_compat();
-        rc = ROW_PYTHON_ERROR;
+        rc = is_row_error(pc->op, pc->exc) ? ROW_REJECTED : ROW_PYTHON_ERROR;
     }
     leave_python(pc);
     return rc;
+}
+
+/* A row rejected under on_error "null" or "keep": its exception (pc->exc)
+ * kept for the rejects list, and null or the input p[0..n) as its result. */
+static int reject_row(piece *pc, int64_t r, const uint8_t *p, size_t n)
+{
+    if (pc->n_rejects == pc->rejects_cap) {
+        size_t cap = pc->rejects_cap ? 2 * pc->rejects_cap : 16;
+        struct reject *items = cap < SIZE_MAX / sizeof *items
+                                   ? realloc(pc->rejects, cap * sizeof *items) : NULL;
+        if (!items)
+            return PCT_ERR_NO_MEMORY; /* pc->exc stays, for pieces_free */
+        pc->rejects = items;
+        pc->rejects_cap = cap;
+    }
+    pc->rejects[pc->n_rejects].row = r;
+    pc->rejects[pc->n_rejects].exc = pc->exc;
+    pc->n_rejects++;
+    pc->exc = NULL;
+    int check = pc->op->code == OP_CHECK;
+    if (pc->op->on_error == ON_ERROR_KEEP && !check) {
+        int rc = pct_out_reserve(&pc->out, n, pc->limit);
+        if (rc != PCT_OK)
+            return rc;
+        if (n)
+            memcpy(pc->out.data + pc->out.len, p, n);
+        pc->out.len += n;
+        pc->ends[r] = (int64_t)pc->out.len;
+        pc->valid[r >> 3] |= (uint8_t)(1u << (r & 7));
+    } else {
+        pc->ends[r] = check ? -1 : (int64_t)pc->out.len;
+    }
+    return PCT_OK;
 }
 
 /* Runs the piece's rows; called without the GIL. */
@@ -484,6 +572,10 @@ static void run_piece(piece *pc)
                 rc = python_row(pc, p, n, &position);
             else if (check)
                 position = info.position;
+        }
+        if (rc == ROW_REJECTED) {
+            if ((rc = reject_row(pc, r, p, n)) == PCT_OK)
+                continue;
         }
         if (rc != PCT_OK) {
             pc->status = rc;
@@ -557,6 +649,9 @@ static void pieces_free(piece_list *pl)
         pct_out_free(&pl->items[k].out);
         host_cache_free(pl->items[k].hosts);
         Py_XDECREF(pl->items[k].exc);
+        for (size_t j = 0; j < pl->items[k].n_rejects; j++)
+            Py_XDECREF(pl->items[k].rejects[j].exc);
+        free(pl->items[k].rejects);
     }
     free(pl->items);
     pl->items = NULL;
@@ -626,6 +721,26 @@ static int run_array(PyObject *module, const batch_op *op, const arrow_strings *
         }
         raise_at(module, (Py_ssize_t)(base + pc->start + pc->err_row));
         return -1;
+    }
+    for (int k = 0; k < np; k++) {
+        piece *pc = &pcs[k];
+        for (size_t j = 0; j < pc->n_rejects; j++) {
+            PyObject *exc = pc->rejects[j].exc;
+            int64_t row = pc->start + pc->rejects[j].row;
+            pc->rejects[j].exc = NULL;
+            const uint8_t *p = NULL;
+            size_t n = 0;
+            PyObject *value = arrow_strings_row(in, row, &p, &n) > 0
+                                  ? PyUnicode_DecodeUTF8((const char *)p, (Py_ssize_t)n, "surrogateescape")
+                                  : NULL;
+            int rc = value ? add_reject(op, (Py_ssize_t)(base + row), value, exc) : (Py_DECREF(exc), -1);
+            Py_XDECREF(value);
+            if (rc < 0) {
+                if (!PyErr_Occurred())
+                    PyErr_SetString(PyExc_ValueError, "malformed Arrow array: a rejected row is gone");
+                return -1;
+            }
+        }
     }
     return 0;
 }
@@ -703,7 +818,7 @@ static PyObject *result_capsules(piece_list *pl, char kind)
 }
 
 PyDoc_STRVAR(many_arrow_doc,
-"_many_arrow($module, source, op, func, safe, encoding, errors, opts, threads, base, /)\n--\n\n"
+"_many_arrow($module, source, op, func, safe, encoding, errors, opts, on_error, rejects, threads, base, /)\n--\n\n"
 "The batch operation `op` over an Arrow array, `source` a (schema capsule,\n"
 "array capsule) pair, or over an Arrow stream capsule. Returns the result\n"
 "as a (schema capsule, array capsule) pair of one array; `base` is the index\n"

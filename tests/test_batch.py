@@ -1,5 +1,6 @@
 """Batch functions over lists, tuples and iterators: element by element they
 give what the single-value functions give; errors name the index."""
+import codecs
 import sys
 
 import pytest
@@ -151,13 +152,33 @@ def test_idna_error_names_index():
         pctcodec.normalize_many([bad])
 
 
+def _boom(exc):
+    raise KeyError("boom")
+
+
+codecs.register_error("pctcodec-test-boom", _boom)
+
+
 def test_other_error_same_class_from_original():
-    with pytest.raises(LookupError) as info:
-        pctcodec.unquote_many(["x", "%41"], encoding="no-such-codec")
-    assert type(info.value) is LookupError
+    with pytest.raises(KeyError) as info:
+        pctcodec.quote_many(["x", "\xe9"], encoding="ascii", errors="pctcodec-test-boom")
+    assert type(info.value) is KeyError
     _assert_indexed(info.value, 1)
-    assert isinstance(info.value.__cause__, LookupError)
-    assert "no-such-codec" in str(info.value)
+    assert isinstance(info.value.__cause__, KeyError)
+    assert "boom" in str(info.value)
+
+
+def test_bad_encoding_is_an_argument_error():
+    # raised before any row, naming no row: not "at index 0"
+    for call in (lambda: pctcodec.quote_many(["a"], encoding="no-such-codec"),
+                 lambda: pctcodec.unquote_many(["x", "%41"], encoding="no-such-codec"),
+                 lambda: pctcodec.quote_many([], encoding="no-such-codec", on_error="null")):
+        with pytest.raises(LookupError, match="no-such-codec") as info:
+            call()
+        assert not hasattr(info.value, "index")
+        assert "index" not in str(info.value)
+    with pytest.raises(TypeError, match="encoding must be str"):
+        pctcodec.quote_many(["a"], encoding=b"utf-8")
 
 
 def test_no_partial_result():
