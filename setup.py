@@ -12,6 +12,7 @@ BINDING_SOURCES = [
     os.path.join("src", "_pctcodec_uri.c"),
     os.path.join("src", "_pctcodec_ecma.c"),
     os.path.join("src", "_pctcodec_batch.c"),
+    os.path.join("src", "_pctcodec_csv.c"),
     os.path.join("src", "arrow_c.c"),  # no Python, but only the binding uses it
 ]
 BINDING_HEADERS = [os.path.join("src", "_pctcodec.h"), os.path.join("src", "arrow_c.h")]

@@ -69,3 +69,8 @@ def _many_arrow(
     base: int,
     /,
 ) -> Tuple[Any, Any]: ...
+
+# Behind pctcodec._csv
+def _csv_cut(
+    buf: bytes, pos: int, final: bool, delimiter: bytes, index: int, rows: int, /
+) -> Tuple[List[Tuple[bytes, Optional[bytes], bytes, int]], int, int, int, int]: ...

@@ -1,113 +1,73 @@
 """The table mode of the command line: one column of a CSV, TSV or Parquet
 file through a batch function (``pctcodec COMMAND --column NAME FILE``).
 
-CSV and TSV are read as bytes, record by record, and written back with only
-the chosen field changed: every other byte (the other fields, their quoting,
-the delimiters, the LF or CRLF line endings, blank lines) is copied as it was.
-A field of the column that was quoted stays quoted, with its inner quotes
-doubled; an unquoted one is quoted if its new value needs it (a delimiter, a
-quote or a line break in it). The values are decoded as UTF-8; a byte that is
-not valid UTF-8 is handled as in the line mode (see ``pctcodec.cli``).
+CSV and TSV are read as bytes by the streaming tokenizer of ``_csv`` and
+written back with only the chosen field changed: every other byte (the other
+fields, their quoting, the delimiters, the LF or CRLF line endings, blank
+lines, a UTF-8 byte order mark) is copied as it was. A field of the column
+that was quoted stays quoted, with its inner quotes doubled; an unquoted one
+is quoted if its new value needs it (a delimiter, a quote or a line break in
+it). The values are decoded as UTF-8; a byte that is not valid UTF-8 is
+handled as in the line mode (see ``_streams``).
 
-Parquet is read with pyarrow batch by batch and written to ``-o OUT`` with the
-same schema (column types and order, metadata) and compression; nulls stay
-null.
+Parquet is read with pyarrow row group by row group and written with the
+same schema (column types and order, metadata), compression and row groups;
+nulls stay null.
 
 Rows go through the batch function in chunks of ``--chunk-size`` rows, so
-memory does not grow with the file. ROW, in messages and in the ``check``
-report, is the 1-based number of the data row: the header is not counted, nor
-are blank lines of a CSV file.
+memory does not grow with the file. A value that fails stops the run
+(``--on-error stop``), or its field becomes empty / null (``null``) or stays
+as it was (``keep``), and the row goes to ``--rejects``. ROW, in messages,
+in the ``check`` report and in the rejects file, is the 1-based number of the
+data row: the header is not counted, nor are blank lines of a CSV file.
 """
-import codecs
 import os
-import re
 import sys
-import tempfile
 
-from . import PercentEncodingError, batch, check, normalize, quote, quote_plus, requote, unquote, unquote_plus
+from . import PercentEncodingError, batch, check
+from ._csv import Dialect, MissingField, Reader, UnclosedQuote
 from ._progress import Progress
-from .cli import TABLE_FORMATS, escape_undecoded, split_line
+from ._streams import Output, binary_stdin
 
+TABLE_FORMATS = ("csv", "tsv", "parquet")
 CHUNK_ROWS = 32768
-
-# command: (batch function, single-value function, names of its options)
-FUNCTIONS = {
-    "quote": (batch.quote_many, quote, ("safe", "encoding", "errors")),
-    "quote-plus": (batch.quote_plus_many, quote_plus, ("safe", "encoding", "errors")),
-    "unquote": (batch.unquote_many, unquote, ("encoding", "errors")),
-    "unquote-plus": (batch.unquote_plus_many, unquote_plus, ("encoding", "errors")),
-    "requote": (batch.requote_many, requote, ()),
-    "normalize": (batch.normalize_many, normalize, ("sort_query", "drop_fragment")),
-}
 
 
 class TableError(Exception):
     """The file or the command line does not fit: exit status 2."""
 
 
-class ValueFailure(Exception):
-    """A value the command fails on: exit status 1, with its row."""
+class Column:
+    """A command applied to the values of a column, chunk by chunk; failures
+    go to a _streams.Failures."""
 
-    def __init__(self, row, error):
-        super().__init__(f"{row}: {error}")
-
-
-class Transform:
-    """A command with its options, applied to a chunk of values."""
-
-    def __init__(self, command, options, threads=None):
+    def __init__(self, command, threads, failures):
         self.command = command
         self.threads = threads
+        self.failures = failures
         self.invalid = 0
-        if command == "check":
-            return
-        self.many, self.one, names = FUNCTIONS[command]
-        self.options = {name: options[name] for name in names}
-        if command.startswith("quote"):
-            if self.options["safe"] is None:
-                self.options["safe"] = "" if command == "quote-plus" else "/"
-            if codecs.lookup(self.options["encoding"]).name == "utf-8":
-                # As in the line mode: the bytes of the value are quoted as
-                # they are, a byte that is not valid UTF-8 as its escape.
-                self.options["errors"] = "surrogateescape"
-        self.uri = command in ("requote", "normalize")
 
-    def texts(self, values, first_row):
-        """The results for a list of str (decoded with surrogateescape)."""
-        if self.uri:
-            values = [escape_undecoded(v) for v in values]
-        return self._run(values, first_row, values)
-
-    def arrow(self, array, first_row):
-        """The result for an Arrow string array (same type, nulls kept)."""
-        return self._run(array, first_row, None)
-
-    def _run(self, values, first_row, as_list):
-        try:
-            return self.many(values, **self.options, threads=self.threads)
-        except (ValueError, TypeError) as exc:  # UnicodeError is a ValueError
-            if as_list is None:
-                as_list = values.to_pylist()
-            # The batch error names the index in the chunk; the single-value
-            # function gives the message without it.
-            index = getattr(exc, "index", None)
-            suspects = [index] if isinstance(index, int) and 0 <= index < len(as_list) else []
-            for index in suspects + list(range(len(as_list))):
-                value = as_list[index]
-                if value is None:
-                    continue
-                try:
-                    self.one(value, **self.options)
-                except (ValueError, TypeError) as single:
-                    raise ValueFailure(first_row + index, single) from None
-            raise ValueFailure(f"{first_row}-{first_row + len(as_list) - 1}", exc) from None
+    def transform(self, values, first_row, on_error):
+        """The results for a list of texts (None for a value that fails) or an
+        Arrow array (under on_error "null" or "keep")."""
+        rejects = []
+        out = self.command.many(values, threads=self.threads, on_error=on_error, rejects=rejects)
+        for r in rejects:
+            value = values[r.index] if isinstance(values, list) else r.value
+            self.failures.add(first_row + r.index, value, r.error)
+        self.failures.rows += len(values)
+        return out
 
     def report(self, values, first_row):
         """``ROW:POSITION: message`` lines for the values that are not valid URIs."""
         lines = []
+        texts = values if isinstance(values, list) else None
+        if texts is not None:
+            values = [None if v is None else self.command.prepare(v) for v in values]
         positions = batch.check_many(values, threads=self.threads)
         if not isinstance(positions, list):  # Arrow in, Arrow out
             positions = positions.to_pylist()
+        self.failures.rows += len(positions)
         for index, position in enumerate(positions):
             if position is None:
                 continue
@@ -125,77 +85,6 @@ class Transform:
 # ---------------------------------------------------------------- CSV
 
 
-class CsvDialect:
-    """The field syntax of a CSV file with a given delimiter: fields may be
-    enclosed in double quotes, a quote inside written twice."""
-
-    QUOTED = re.compile(rb'"[^"]*(?:""[^"]*)*"')
-
-    def __init__(self, delimiter):
-        self.delimiter = delimiter
-        self.needs_quotes = re.compile(re.escape(delimiter) + rb'|["\r\n]')
-
-    def fields(self, content):
-        """The raw fields of a record (without its terminator), or None if a
-        quoted field is still open at the end (it goes on on the next line).
-        A field that starts with a quote ends at the first delimiter after an
-        even number of quotes; a quote inside an unquoted field is text."""
-        parts = content.split(self.delimiter)
-        if b'"' not in content:
-            return parts
-        fields = []
-        i, n = 0, len(parts)
-        while i < n:
-            part = parts[i]
-            i += 1
-            if part.startswith(b'"'):
-                while part.count(b'"') % 2:
-                    if i == n:
-                        return None
-                    part += self.delimiter + parts[i]
-                    i += 1
-            fields.append(part)
-        return fields
-
-    def records(self, infile):
-        """(fields, terminator, size in bytes) per record; fields is None for
-        a blank line."""
-        pending = []
-        for line in infile:
-            if pending:
-                pending.append(line)
-                line = b"".join(pending)
-            content, end = split_line(line)
-            if not content and not pending:
-                yield None, line, len(line)
-                continue
-            fields = self.fields(content)
-            if fields is None:
-                if not pending:
-                    pending.append(line)
-                continue
-            pending = []
-            yield fields, end, len(line)
-        if pending:
-            raise TableError("a quoted field is not closed at the end of the file")
-
-    def value(self, raw):
-        """The text of a raw field, and whether it was quoted."""
-        if raw.startswith(b'"'):
-            if not self.QUOTED.fullmatch(raw):
-                raise ValueError("text after the closing quote of a quoted field")
-            raw = raw[1:-1].replace(b'""', b'"')
-            return raw.decode("utf-8", "surrogateescape"), True
-        return raw.decode("utf-8", "surrogateescape"), False
-
-    def raw(self, text, quoted):
-        """A value written as a field: quoted if it was, or if it must be."""
-        data = text.encode("utf-8", "surrogateescape")
-        if quoted or self.needs_quotes.search(data):
-            return b'"' + data.replace(b'"', b'""') + b'"'
-        return data
-
-
 def _column_index(names, column):
     found = [i for i, name in enumerate(names) if name == column]
     if not found:
@@ -205,59 +94,90 @@ def _column_index(names, column):
     return found[0]
 
 
-def _csv(transform, infile, out, column, delimiter, chunk_rows, progress):
-    dialect = CsvDialect(delimiter)
-    records = dialect.records(infile)
-    header = next(records, None)
+def _header(reader, dialect, out, column, checking):
+    """Copies what comes before the first row; the column's index."""
+    header = reader.record()
+    if not checking:
+        out.write(reader.bom)
     while header is not None and header[0] is None:  # blank lines before the header
-        out.write(header[1])
-        header = next(records, None)
+        if not checking:
+            out.write(header[1])
+        header = reader.record()
     if header is None:
         raise TableError(f"no header: the file is empty, so there is no column {column!r}")
     fields, end, size = header
-    names = [dialect.value(raw)[0] for raw in fields]
-    names[0] = names[0].lstrip("\ufeff")
+    try:
+        names = [dialect.value(raw)[0].decode("utf-8", "surrogateescape") for raw in fields]
+    except ValueError as exc:
+        raise TableError(f"the header: {exc}") from None
     index = _column_index(names, column)
-    checking = transform.command == "check"
     if not checking:
-        out.write(delimiter.join(fields) + end)
-    progress.update(size)
+        out.write(dialect.delimiter.join(fields) + end)
+    return index, size
 
-    row = 0
-    while True:
-        chunk, values, quoted, done = [], [], [], 0
-        for fields, end, size in records:
-            done += size
-            chunk.append((fields, end))
-            if fields is None:
-                continue
-            row += 1
-            if len(fields) <= index:
-                raise TableError(f"row {row} has {len(fields)} fields: no field for column {column!r}")
+
+def _csv(column, infile, out, name, delimiter, chunk_rows, progress):
+    dialect = Dialect(delimiter)
+    checking = column.command.name == "check"
+    keep = column.failures.on_error == "keep"
+    try:
+        reader = Reader(infile, dialect)
+        index, size = _header(reader, dialect, out, name, checking)
+        progress.update(size)
+        for chunk in reader.chunks(index, chunk_rows):
+            first = reader.rows - sum(1 for r in chunk if r[1] is not None) + 1
+            values, quoted = _values(column, dialect, chunk, first)
+            if checking:
+                out.write(column.report(values, first))
+            else:
+                out.write(_chunk_bytes(column, dialect, chunk, values, quoted, first, keep))
+            progress.update(sum(r[3] for r in chunk))
+    except UnclosedQuote as exc:
+        raise TableError(str(exc)) from None
+    except MissingField as exc:
+        raise TableError(f"{exc}: no field for column {name!r}") from None
+
+
+def _values(column, dialect, chunk, first):
+    """The texts of the column's fields in a chunk (None for a field that
+    fails, text after its closing quote), and whether each was quoted."""
+    raws = [r[1] for r in chunk if r[1] is not None]
+    quoted = [raw[:1] == b'"' for raw in raws]
+    values = []
+    append = values.append
+    for row, (raw, was_quoted) in enumerate(zip(raws, quoted), first):
+        if was_quoted:
             try:
-                text, was_quoted = dialect.value(fields[index])
+                raw = dialect.value(raw)[0]
             except ValueError as exc:
-                raise ValueFailure(row, exc) from None
-            values.append(text)
-            quoted.append(was_quoted)
-            if len(values) >= chunk_rows:
-                break
-        if not chunk:
-            return
-        first = row - len(values) + 1
-        if checking:
-            out.write(transform.report(values, first))
-        else:
-            results = iter(transform.texts(values, first))
-            flags = iter(quoted)
-            pieces = []
-            for fields, end in chunk:
-                if fields is not None:
-                    fields[index] = dialect.raw(next(results), next(flags))
-                    pieces.append(delimiter.join(fields))
-                pieces.append(end)
-            out.write(b"".join(pieces))
-        progress.update(done)
+                column.failures.add(row, raw.decode("utf-8", "surrogateescape"), exc)
+                append(None)  # a failed value: no result
+                continue
+        append(raw.decode("utf-8", "surrogateescape"))
+    return values, quoted
+
+
+def _chunk_bytes(column, dialect, chunk, values, quoted, first, keep):
+    """The records of a chunk with the column's fields replaced."""
+    results = column.transform(values, first, "null")
+    needs_quotes = dialect.needs_quotes.search
+    pieces = []
+    append = pieces.append
+    k = 0
+    for before, raw, after, _ in chunk:
+        append(before)
+        if raw is not None:
+            text = results[k]
+            if text is None:  # failed: the field as it was, or empty
+                append(raw if keep else b'""' if quoted[k] else b"")
+            else:
+                data = text.encode("utf-8", "surrogateescape")
+                if quoted[k] or needs_quotes(data):
+                    data = b'"' + data.replace(b'"', b'""') + b'"'
+                append(data)
+            k += 1
+        append(after)
+    return b"".join(pieces)
 
 
 # ---------------------------------------------------------------- Parquet
@@ -293,20 +213,21 @@ def _compression(metadata):
 def _open_parquet(path):
     pa, pq = _pyarrow()
     try:
-        # Read as a buffered stream rather than a row group at a time.
+        # Read as a buffered stream rather than a row group at once.
         return pq.ParquetFile(path, pre_buffer=False, buffer_size=1 << 20)
     except pa.ArrowException as exc:
         raise TableError(f"not a readable Parquet file: {exc}") from None
 
 
-def _parquet(transform, source, out, column, chunk_rows, progress):
+def _parquet(column, source, out, name, chunk_rows, progress):
     pa, pq = _pyarrow()
     schema = source.schema_arrow
-    index = _column_index(schema.names, column)
+    index = _column_index(schema.names, name)
     type_ = schema.field(index).type
     if not _is_string(pa, type_):
-        raise TableError(f"column {column!r} is of type {type_}, not a string type")
-    checking = transform.command == "check"
+        raise TableError(f"column {name!r} is of type {type_}, not a string type")
+    checking = column.command.name == "check"
+    on_error = "keep" if column.failures.on_error == "keep" else "null"
     writer = None
     if not checking:
         metadata = source.metadata
@@ -316,16 +237,22 @@ def _parquet(transform, source, out, column, chunk_rows, progress):
         writer = pq.ParquetWriter(out, schema, **options)
     row = 0
     try:
-        for chunk in source.iter_batches(batch_size=chunk_rows):
-            values = chunk.column(index)
-            if checking:
-                out.write(transform.report(values, row + 1))
-            else:
-                arrays = list(chunk.columns)
-                arrays[index] = transform.arrow(values, row + 1)
-                writer.write_batch(pa.RecordBatch.from_arrays(arrays, schema=schema))
-            row += chunk.num_rows
-            progress.update(chunk.num_rows)
+        # Row group by row group, each written as one: the file keeps its row groups.
+        for group in range(source.num_row_groups):
+            batches = []
+            for chunk in source.iter_batches(batch_size=chunk_rows, row_groups=[group]):
+                values = chunk.column(index)
+                if checking:
+                    out.write(column.report(values, row + 1))
+                else:
+                    arrays = list(chunk.columns)
+                    arrays[index] = column.transform(values, row + 1, on_error)
+                    batches.append(pa.RecordBatch.from_arrays(arrays, schema=schema))
+                row += chunk.num_rows
+                progress.update(chunk.num_rows)
+            if writer is not None:
+                table = pa.Table.from_batches(batches, schema=schema)
+                writer.write_table(table, row_group_size=max(1, table.num_rows))
     finally:
         if writer is not None:
             writer.close()
@@ -347,33 +274,21 @@ def table_format(path, given):
     return extension
 
 
-class _Output:
-    """Standard output, or a file that appears at its path only once complete."""
-
-    def __init__(self, path, binary_stdout):
-        self.path = path
-        self.temp = None
-        if path is None:
-            self.stream = binary_stdout
-            return
-        folder = os.path.dirname(os.path.abspath(path))
-        handle, self.temp = tempfile.mkstemp(dir=folder, prefix=".pctcodec-", suffix=".part")
-        self.stream = os.fdopen(handle, "wb")
-
-    def finish(self, ok):
-        if self.temp is None:
-            self.stream.flush()
-            return
-        self.stream.close()
-        if ok:
-            os.replace(self.temp, self.path)
-        else:
-            os.unlink(self.temp)
+def _check_output_format(fmt, output):
+    """-o OUT is written in the input's format: an extension that names the
+    other kind (Parquet for a CSV, CSV or TSV for a Parquet file) is an error."""
+    if output is None:
+        return
+    extension = os.path.splitext(output)[1].lower().lstrip(".")
+    if extension in TABLE_FORMATS and (extension == "parquet") != (fmt == "parquet"):
+        raise TableError(f"-o {output}: the output is written as {fmt.upper()} like the input, "
+                         f"not as {extension.upper()}")
 
 
-def run(args, options, binary_stdout):
+def run(args, command, failures):
     """Run the table mode; return the exit status. Errors are raised:
-    TableError (status 2), ValueFailure (status 1), OSError."""
+    TableError (status 2), _streams.RowFailure (status 1), OSError and
+    _streams.OutputError (status 2)."""
     fmt = table_format(args.file, args.format)
     delimiter = args.delimiter
     if delimiter is None:
@@ -384,20 +299,20 @@ def run(args, options, binary_stdout):
     chunk_rows = CHUNK_ROWS if args.chunk_size is None else args.chunk_size
     if chunk_rows < 1:
         raise TableError("--chunk-size must be at least 1")
-    checking = args.command == "check"
+    checking = command.name == "check"
     if fmt == "parquet":
         if args.file == "-":
             raise TableError("Parquet is read from a file, not from standard input")
         if args.output is None and not checking:
             raise TableError("Parquet output is written to a file: give -o OUT")
-    transform = Transform(args.command, options, args.threads)
+    _check_output_format(fmt, args.output)
+    column = Column(command, args.threads, failures)
     enabled = args.progress or sys.stderr.isatty()
 
     if fmt == "parquet":
         source = _open_parquet(args.file)
-        total = source.metadata.num_rows
         infile = None
-        progress = Progress(enabled, total, "rows", args.progress)
+        progress = Progress(enabled, source.metadata.num_rows, "rows", args.progress)
     else:
         infile = binary_stdin() if args.file == "-" else open(args.file, "rb")
         total = os.fstat(infile.fileno()).st_size if enabled and args.file != "-" else None
@@ -405,11 +320,12 @@ def run(args, options, binary_stdout):
     output = None
     ok = False
     try:
-        output = _Output(args.output, binary_stdout)
+        output = Output(args.output)
         if infile is None:
-            _parquet(transform, source, output.stream, args.column, chunk_rows, progress)
+            _parquet(column, source, output.stream if args.output else output, args.column,
+                     chunk_rows, progress)
         else:
-            _csv(transform, infile, output.stream, args.column, delimiter, chunk_rows, progress)
+            _csv(column, infile, output, args.column, delimiter, chunk_rows, progress)
         ok = True
     finally:
         progress.close()
@@ -417,20 +333,4 @@ def run(args, options, binary_stdout):
             output.finish(ok)
         if infile is not None and args.file != "-":
             infile.close()
-    return 1 if transform.invalid else 0
-
-
-def binary_stdin():
-    stdin = sys.stdin
-    return getattr(stdin, "buffer", None) or _TextLines(stdin)
-
-
-class _TextLines:
-    """A text stream standing in for stdin, read as UTF-8 bytes line by line."""
-
-    def __init__(self, stream):
-        self.stream = stream
-
-    def __iter__(self):
-        for line in self.stream:
-            yield line.encode("utf-8", "surrogateescape")
+    return 1 if column.invalid or failures.count else 0

@@ -11,26 +11,23 @@ and only that column changes (see ``pctcodec._tables``).
 """
 import argparse
 import codecs
-import os
-import re
 import sys
 
-from . import (
-    PercentEncodingError,
-    __version__,
-    check,
-    normalize,
-    quote,
-    quote_from_bytes,
-    quote_plus,
-    requote,
-    unquote,
-    unquote_plus,
+from . import PercentEncodingError, __version__, check
+from ._commands import COMMANDS, URI_COMMANDS, Command
+from ._streams import (
+    Failures,
+    Output,
+    OutputError,
+    RowFailure,
+    binary_stdin,
+    decode,
+    describe,
+    encode,
+    quiet_broken_pipe,
+    split_line,
 )
-
-COMMANDS = ("quote", "quote-plus", "unquote", "unquote-plus", "requote", "normalize", "check")
-URI_COMMANDS = ("requote", "normalize", "check")
-TABLE_FORMATS = ("csv", "tsv", "parquet")
+from ._tables import TABLE_FORMATS
 
 DESCRIPTION = """\
 Percent-encode (quote) or decode (unquote) text, one value per line, with the
@@ -71,8 +68,21 @@ examples:
 Tables: a CSV file is copied byte for byte except for the fields of the
 column (quoted fields stay quoted; LF or CRLF line endings kept); Parquet
 keeps its schema and compression and needs -o. Rows are processed in chunks
-of --chunk-size, so files larger than memory work. Exit status 2 for a
-missing column or a file that does not fit, 1 for a value that fails.
+of --chunk-size, so files larger than memory work.
+
+Dirty data: by default the first value that fails stops the run. With
+--on-error null its output is empty (null in Parquet), with --on-error keep it
+is written as it was; either way the run goes on, --rejects FILE lists each
+failed row as CSV (row, value, reason) and a summary line goes to stderr.
+  pctcodec quote --encoding ascii --on-error keep --rejects bad.csv names.txt
+
+exit status:
+  0  every value done (and, for check, every value valid)
+  1  some values failed (or, for check, are not valid URIs)
+  2  usage error, a file that cannot be read or written, or malformed input
+     (a missing column, an unclosed quote)
+A closed pipe (`pctcodec check urls.txt | head`) ends the run quietly, with the
+status of what was done so far.
 """
 
 
@@ -93,15 +103,22 @@ def _parser():
                         help="characters not to quote (default: '/' for quote, "
                              "none for quote-plus; write --safe=-... if they "
                              "start with '-')")
-    parser.add_argument("--encoding", default="utf-8", metavar="ENC",
-                        help="encoding of the text behind the escapes (default: utf-8)")
+    parser.add_argument("--encoding", metavar="ENC",
+                        help="quote, unquote: encoding of the text behind the escapes "
+                             "(default: utf-8)")
     parser.add_argument("--errors", metavar="ERR",
-                        help="codec error handler (default: strict for quote, "
-                             "replace for unquote)")
+                        help="quote, unquote: codec error handler (default: strict for "
+                             "quote, replace for unquote)")
     parser.add_argument("--sort-query", action="store_true",
                         help="normalize: sort the query's parameters by name")
     parser.add_argument("--drop-fragment", action="store_true",
                         help="normalize: remove the fragment")
+    parser.add_argument("--on-error", choices=("stop", "null", "keep"), default="stop",
+                        help="a value that fails: stop the run (default), write it empty "
+                             "(null), or write it as it was (keep)")
+    parser.add_argument("--rejects", metavar="FILE",
+                        help="with --on-error null or keep: write the failed rows to FILE "
+                             "as CSV (row, value, reason)")
     table = parser.add_argument_group("tables (with --column)")
     table.add_argument("--column", metavar="NAME",
                        help="transform this column of the table FILE")
@@ -122,134 +139,27 @@ def _parser():
     return parser
 
 
-# Bytes that are not valid UTF-8, as surrogateescape decodes them.
-_UNDECODED = re.compile("[\udc80-\udcff]")
-
-
-def escape_undecoded(text):
-    """Text for the URI commands: a byte that was not valid UTF-8 (decoded
-    with surrogateescape) becomes its %XX escape, which is what it stands for
-    in a URI."""
-    if text.isascii():
-        return text
-    return _UNDECODED.sub(lambda m: "%%%02X" % (ord(m.group()) - 0xDC00), text)
-
-
-def _uri_text(line):
-    """A line as text for the URI commands."""
-    return escape_undecoded(line.decode("utf-8", "surrogateescape"))
-
-
-def _converter(command, safe, encoding, errors, options=None):
-    """The function that turns the bytes of one line (no terminator) into output bytes."""
-    if command == "requote":
-        return lambda line: requote(_uri_text(line)).encode("ascii")
-    if command == "normalize":
-        return lambda line: normalize(_uri_text(line), **options).encode("ascii")
-    plus = command.endswith("-plus")
-    if command.startswith("unquote"):
-        func = unquote_plus if plus else unquote
-
-        def convert(line):
-            text = line.decode("utf-8", "surrogateescape")
-            return func(text, encoding, errors).encode("utf-8", "surrogateescape")
-
-        return convert
-
-    if safe is None:
-        safe = "" if plus else "/"
-    if codecs.lookup(encoding).name == "utf-8":
-        # Quoting the raw bytes equals quoting the decoded text for valid
-        # UTF-8, and keeps any other byte as its escape.
-        if plus:
-            return lambda line: quote_plus(line, safe).encode("ascii")
-        return lambda line: quote_from_bytes(line, safe).encode("ascii")
-
-    func = quote_plus if plus else quote
-
-    def convert(line):
-        text = line.decode("utf-8", "surrogateescape")
-        return func(text, safe, encoding, errors).encode("utf-8", "surrogateescape")
-
-    return convert
-
-
-def split_line(line):
-    """Split a line read in binary into its content and its terminator."""
-    if line.endswith(b"\r\n"):
-        return line[:-2], b"\r\n"
-    if line.endswith(b"\n"):
-        return line[:-1], b"\n"
-    return line, b""
-
-
 def _error(message, status=1):
     print(f"pctcodec: {message}", file=sys.stderr)
     return status
 
 
-def _quiet_broken_pipe():
-    """The reader went away (e.g. `| head`): stop quietly, and keep the
-    interpreter from complaining when it flushes stdout at exit."""
-    try:
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-    except (OSError, ValueError):
-        pass
-
-
-def _binary_stdout():
-    """sys.stdout as a binary stream (a text stream standing in for it is written as UTF-8)."""
-    out = getattr(sys.stdout, "buffer", None)
-    if out is not None:
-        return out
-    return _TextWriter(sys.stdout)
-
-
-class _TextWriter:
-    def __init__(self, stream):
-        self.stream = stream
-
-    def write(self, data):
-        self.stream.write(data.decode("utf-8", "surrogateescape"))
-
-    def flush(self):
-        self.stream.flush()
-
-
-def _run_table(args, options):
-    from . import _tables
-
-    try:
-        return _tables.run(args, options, _binary_stdout())
-    except _tables.TableError as exc:
-        return _error(f"{args.file}: {exc}", 2)
-    except _tables.ValueFailure as exc:
-        return _error(f"{args.file}:{exc}", 1)
-    except BrokenPipeError:
-        _quiet_broken_pipe()
-        return 0
-    except OSError as exc:
-        return _error(f"{getattr(exc, 'filename', None) or args.file}: {exc.strerror or exc}", 2)
-    except KeyboardInterrupt:
-        return 130
-
-
-def main(argv=None):
-    """Run the command line given by argv (default: sys.argv[1:]); return the exit status."""
-    parser = _parser()
-    args = parser.parse_intermixed_args(argv)
+def _check_args(parser, args):
+    """Usage errors, found before any output is written (status 2)."""
     if args.safe is not None and not args.command.startswith("quote"):
         parser.error("--safe applies to quote and quote-plus only")
     if (args.sort_query or args.drop_fragment) and args.command != "normalize":
         parser.error("--sort-query and --drop-fragment apply to normalize only")
-    errors = args.errors
-    if errors is None:
-        errors = "strict" if args.command.startswith("quote") else "replace"
-    try:
-        codecs.lookup(args.encoding)
-        codecs.lookup_error(errors)
-    except LookupError as exc:
-        return _error(exc)
+    if args.command in URI_COMMANDS:
+        used = [flag for flag, value in (("--encoding", args.encoding), ("--errors", args.errors))
+                if value is not None]
+        if used:
+            parser.error(f"{' and '.join(used)} apply to quote and unquote only: "
+                         f"{args.command} works on UTF-8")
+    if args.rejects is not None and args.on_error == "stop":
+        parser.error("--rejects needs --on-error null or keep")
+    if args.on_error == "keep" and args.command == "check":
+        parser.error("check writes no values: --on-error keep does not apply")
     if args.column is None:
         used = [flag for flag, value in (("--format", args.format), ("--delimiter", args.delimiter),
                                          ("-o", args.output), ("--threads", args.threads),
@@ -258,49 +168,115 @@ def main(argv=None):
                 if value is not None]
         if used:
             parser.error(f"{', '.join(used)} apply to tables only (with --column)")
-    options = {"sort_query": args.sort_query, "drop_fragment": args.drop_fragment}
-    if args.column is not None:
-        return _run_table(args, dict(options, safe=args.safe, encoding=args.encoding, errors=errors))
-    convert = _converter(args.command, args.safe, args.encoding, errors, options)
+    if args.threads is not None and not 1 <= args.threads <= 1024:
+        parser.error("--threads must be between 1 and 1024")
 
-    if args.file == "-":
-        infile = getattr(sys.stdin, "buffer", sys.stdin)
-    else:
-        try:
-            infile = open(args.file, "rb")
-        except OSError as exc:
-            return _error(f"{args.file}: {exc.strerror or exc}")
-    out = _binary_stdout()
-    write = out.write
 
-    lineno = 0
-    invalid = 0
+def _codec_error(args):
+    """An unknown --encoding or --errors, as a message."""
     try:
-        for lineno, line in enumerate(infile, 1):
-            if isinstance(line, str):  # a text stream standing in for stdin
-                line = line.encode("utf-8", "surrogateescape")
-            content, end = split_line(line)
-            if args.command != "check":
-                write(convert(content) + end)
-                continue
+        if args.encoding is not None:
+            codecs.lookup(args.encoding)
+        if args.errors is not None:
+            codecs.lookup_error(args.errors)
+    except LookupError as exc:
+        return str(exc)
+    return None
+
+
+def _lines(command, infile, out, failures):
+    """The line mode; the number of invalid lines (check)."""
+    invalid = 0
+    null = failures.on_error == "null"
+    for lineno, line in enumerate(infile, 1):
+        if isinstance(line, str):  # a text stream standing in for stdin
+            line = encode(line)
+        content, end = split_line(line)
+        failures.rows += 1
+        text = decode(content)
+        if command.name == "check":
             try:
-                check(content.decode("utf-8", "surrogateescape"))
+                check(command.prepare(text))
             except PercentEncodingError as exc:
                 invalid += 1
-                write(f"{lineno}:{exc.position}: {exc.reason}\n".encode("utf-8", "backslashreplace"))
-        out.flush()
-    except BrokenPipeError:
-        _quiet_broken_pipe()
-        return 0
-    except (ValueError, TypeError, OSError) as exc:  # UnicodeError is a ValueError
+                out.write(f"{lineno}:{exc.position}: {exc.reason}\n".encode("utf-8", "backslashreplace"))
+            except (ValueError, TypeError) as exc:
+                failures.add(lineno, text, exc)
+            continue
         try:
-            out.flush()  # what came before the bad line goes out first
-        except OSError:
-            pass
-        return _error(f"{lineno}: {exc}")
+            result = encode(command.one(text))
+        except (ValueError, TypeError, LookupError) as exc:  # UnicodeError is a ValueError
+            failures.add(lineno, text, exc)
+            result = b"" if null else content
+        out.write(result + end)
+    return invalid
+
+
+def main(argv=None):
+    """Run the command line given by argv (default: sys.argv[1:]); return the exit status."""
+    parser = _parser()
+    args = parser.parse_intermixed_args(argv)
+    _check_args(parser, args)
+    message = _codec_error(args)
+    if message:
+        return _error(message, 2)
+    command = Command(args.command, safe=args.safe, encoding=args.encoding or "utf-8",
+                      errors=args.errors, sort_query=args.sort_query,
+                      drop_fragment=args.drop_fragment)
+    where = "<stdin>" if args.file == "-" else args.file
+    try:
+        failures = Failures(args.on_error, args.rejects)
+    except OSError as exc:
+        return _error(f"{args.rejects}: {exc.strerror or exc}", 2)
+    status = 0
+    try:
+        status = _run(args, command, failures, where)
+    finally:
+        failures.close()
+        if args.on_error != "stop":
+            print(failures.summary(), file=sys.stderr)
+    return status
+
+
+def _run(args, command, failures, where):
+    """The run; its exit status (the errors of either mode reported here)."""
+    from . import _tables
+
+    infile = out = None
+    ok = False
+    try:
+        if args.column is not None:
+            return _tables.run(args, command, failures)
+        infile = binary_stdin() if args.file == "-" else open(args.file, "rb")
+        out = Output(None)
+        invalid = _lines(command, infile, out, failures)
+        ok = True
+        out.finish(True)
+        return 1 if invalid or failures.count else 0
+    except BrokenPipeError:
+        # the reader went away (`| head`): quiet, with the status of what was done
+        quiet_broken_pipe()
+        return 1 if failures.count or args.command == "check" else 0
+    except RowFailure as exc:
+        _flush(out, ok)
+        return _error(f"{where}:{exc}", 1)
+    except _tables.TableError as exc:
+        return _error(f"{where}: {exc}", 2)
+    except OutputError as exc:
+        return _error(exc, 2)
+    except OSError as exc:
+        return _error(f"{getattr(exc, 'filename', None) or where}: {exc.strerror or exc}", 2)
     except KeyboardInterrupt:
         return 130
     finally:
-        if args.file != "-":
+        if infile is not None and args.file != "-":
             infile.close()
-    return 1 if invalid else 0
+
+
+def _flush(out, ok):
+    """What came before a failing line goes out first."""
+    if out is not None and not ok:
+        try:
+            out.finish(True)
+        except (OSError, OutputError):
+            pass

@@ -71,7 +71,9 @@ def test_errors_name_the_line(monkeypatch, capsysbinary):
     status, out, err = run(["quote", "--encoding", "ascii"], "ok\ncafé\n".encode(), monkeypatch, capsysbinary)
     assert status == 1
     assert out == b"ok\n"
-    assert err.startswith(b"pctcodec: 2: ") and b"Traceback" not in err
+    # the input's name (<stdin> here), the line, the bytes of the value
+    assert err.startswith(b"pctcodec: <stdin>:2: 'ascii' codec cannot encode '\\xc3\\xa9'")
+    assert b"Traceback" not in err
 
 
 @pytest.mark.parametrize("argv", [
@@ -80,7 +82,7 @@ def test_errors_name_the_line(monkeypatch, capsysbinary):
     ["quote", "/no/such/file"],
 ])
 def test_bad_setup_is_a_one_line_error(argv, capsysbinary):
-    assert main(argv) == 1
+    assert main(argv) == 2
     err = capsysbinary.readouterr().err
     assert err.startswith(b"pctcodec: ") and err.count(b"\n") == 1
 
@@ -141,7 +143,7 @@ def test_normalize_error_names_the_line(monkeypatch, capsysbinary):
                            monkeypatch, capsysbinary)
     assert status == 1
     assert out == b"http://a/\n"
-    assert err.startswith(b"pctcodec: 2: ")
+    assert err.startswith(b"pctcodec: <stdin>:2: ")
 
 
 @pytest.mark.parametrize("argv", [[], ["frobnicate"], ["unquote", "--safe", "/"],

@@ -1,0 +1,60 @@
+"""The commands of the command line as functions on text, the same for the
+line mode (one value at a time) and the table mode (a column at a time).
+
+Values come in as ``_streams.decode`` makes them (a byte that is not valid
+UTF-8 as a lone surrogate) and go out through ``_streams.encode``.
+"""
+from . import batch, normalize, quote, quote_plus, requote, unquote, unquote_plus
+from ._streams import escape_undecoded, quote_errors
+
+COMMANDS = ("quote", "quote-plus", "unquote", "unquote-plus", "requote", "normalize", "check")
+URI_COMMANDS = ("requote", "normalize", "check")
+
+# command: (single-value function, batch function, names of its options)
+FUNCTIONS = {
+    "quote": (quote, batch.quote_many, ("safe", "encoding", "errors")),
+    "quote-plus": (quote_plus, batch.quote_plus_many, ("safe", "encoding", "errors")),
+    "unquote": (unquote, batch.unquote_many, ("encoding", "errors")),
+    "unquote-plus": (unquote_plus, batch.unquote_plus_many, ("encoding", "errors")),
+    "requote": (requote, batch.requote_many, ()),
+    "normalize": (normalize, batch.normalize_many, ("sort_query", "drop_fragment")),
+}
+
+
+class Command:
+    """A command with its options: ``one`` and ``many`` take text as
+    ``_streams.decode`` gives it (``prepare`` applied)."""
+
+    def __init__(self, name, safe=None, encoding="utf-8", errors=None, sort_query=False,
+                 drop_fragment=False):
+        self.name = name
+        self.uri = name in URI_COMMANDS
+        if name == "check":
+            self.options = {}
+            return
+        if errors is None:
+            errors = "strict" if name.startswith("quote") else "replace"
+        given = {"safe": safe, "encoding": encoding, "errors": errors,
+                 "sort_query": sort_query, "drop_fragment": drop_fragment}
+        self._one, self._many, names = FUNCTIONS[name]
+        self.options = {key: given[key] for key in names}
+        if name.startswith("quote"):
+            if safe is None:
+                self.options["safe"] = "" if name == "quote-plus" else "/"
+            # the bytes of a value are quoted as they are (see _streams)
+            self.options["errors"] = quote_errors(encoding, errors)
+
+    def prepare(self, text):
+        """A value as the function takes it: for the URI commands a byte
+        that was not valid UTF-8 is read as its escape."""
+        return escape_undecoded(text) if self.uri else text
+
+    def one(self, text):
+        return self._one(self.prepare(text), **self.options)
+
+    def many(self, values, **kwargs):
+        """The batch function over a list of texts or an Arrow array (whose
+        values are valid UTF-8: nothing to prepare)."""
+        if self.uri and isinstance(values, list):
+            values = [None if v is None else escape_undecoded(v) for v in values]
+        return self._many(values, **self.options, **kwargs)

@@ -1,0 +1,233 @@
+"""What the line mode and the table mode of the command line share: the
+standard streams as bytes, line terminators, the output file, the rule for
+bytes that are not valid UTF-8, and how a failure is described.
+
+Input is read as bytes and decoded as UTF-8 with ``surrogateescape``, so a
+byte that is not valid UTF-8 survives as a lone surrogate (U+DC80..U+DCFF).
+One rule then holds everywhere: quote and quote-plus quote the bytes as they
+are (a bad byte becomes its own escape), requote and normalize read a bad
+byte as its escape, unquote writes the bytes back as they were.
+"""
+import os
+import re
+import sys
+import tempfile
+
+# Bytes that are not valid UTF-8, as surrogateescape decodes them.
+_UNDECODED = re.compile("[\udc80-\udcff]")
+
+
+def decode(data):
+    """The text of input bytes (a bad byte kept as a lone surrogate)."""
+    return data.decode("utf-8", "surrogateescape")
+
+
+def encode(text):
+    """The bytes of a text made by `decode` (or of any result): UTF-8, a lone
+    surrogate back to the byte it stood for."""
+    return text.encode("utf-8", "surrogateescape")
+
+
+def escape_undecoded(text):
+    """Text for the URI commands: a byte that was not valid UTF-8 becomes its
+    %XX escape, which is what it stands for in a URI."""
+    if text.isascii():
+        return text
+    return _UNDECODED.sub(lambda m: "%%%02X" % (ord(m.group()) - 0xDC00), text)
+
+
+def quote_errors(encoding, errors):
+    """The error handler quote and quote-plus run with: under UTF-8 the bytes
+    of a value are quoted as they are, a bad byte as its escape."""
+    import codecs
+
+    return "surrogateescape" if codecs.lookup(encoding).name == "utf-8" else errors
+
+
+def shown(value):
+    """A value in a message or a rejects file: as its input bytes would
+    print, not with surrogateescape's internals."""
+    if isinstance(value, str):
+        return repr(encode(value))[1:] if _UNDECODED.search(value) else repr(value)
+    return repr(value)
+
+
+def describe(exc):
+    """A failure as one line: for a codec error the input bytes it is about
+    rather than the decoded text with its lone surrogates."""
+    if isinstance(exc, (UnicodeEncodeError, UnicodeDecodeError)) and isinstance(exc.object, (str, bytes)):
+        part = exc.object[exc.start:exc.end]
+        data = encode(part) if isinstance(part, str) else part
+        return "%r codec cannot %s %s (at %d): %s" % (
+            exc.encoding, "encode" if isinstance(exc, UnicodeEncodeError) else "decode",
+            repr(data)[1:], exc.start, exc.reason)
+    text = str(exc)
+    if isinstance(exc, KeyError) and exc.args:  # str(KeyError) is its repr
+        text = str(exc.args[0])
+    return escape_undecoded(text) if _UNDECODED.search(text) else text
+
+
+def split_line(line):
+    """A line read in binary as its content and its terminator."""
+    if line.endswith(b"\r\n"):
+        return line[:-2], b"\r\n"
+    if line.endswith(b"\n"):
+        return line[:-1], b"\n"
+    return line, b""
+
+
+def binary_stdout():
+    """sys.stdout as a binary stream (a text stream standing in for it is written as UTF-8)."""
+    out = getattr(sys.stdout, "buffer", None)
+    return out if out is not None else _TextWriter(sys.stdout)
+
+
+def binary_stdin():
+    """sys.stdin as a binary stream."""
+    stdin = getattr(sys.stdin, "buffer", None)
+    return stdin if stdin is not None else _TextReader(sys.stdin)
+
+
+class _TextWriter:
+    def __init__(self, stream):
+        self.stream = stream
+
+    def write(self, data):
+        self.stream.write(decode(data))
+
+    def flush(self):
+        self.stream.flush()
+
+
+class _TextReader:
+    """A text stream standing in for stdin, read as UTF-8 bytes."""
+
+    def __init__(self, stream):
+        self.stream = stream
+
+    def read(self, size=-1):
+        return encode(self.stream.read(size))
+
+    def __iter__(self):
+        for line in self.stream:
+            yield encode(line)
+
+
+def quiet_broken_pipe():
+    """The reader went away (e.g. `| head`): stop quietly, and keep the
+    interpreter from complaining when it flushes stdout at exit."""
+    try:
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    except (OSError, ValueError):
+        pass
+
+
+class OutputError(Exception):
+    """Writing the output failed (a full disk, /dev/full ...): not the input's fault."""
+
+    def __init__(self, path, error):
+        super().__init__(f"{path}: cannot write: {error.strerror or error}")
+
+
+class Output:
+    """Standard output, or a file that appears at its path only once
+    complete (written to a temporary file next to it, then renamed). The
+    file gets the mode a plain open() would give (0666 less the umask), or
+    the mode of the file it replaces."""
+
+    def __init__(self, path):
+        self.path = path
+        self.temp = None
+        if path is None:
+            self.stream = binary_stdout()
+            return
+        folder = os.path.dirname(os.path.abspath(path))
+        try:
+            mode = os.stat(path).st_mode & 0o7777
+        except OSError:
+            mode = 0o666 & ~_umask()
+        try:
+            handle, self.temp = tempfile.mkstemp(dir=folder, prefix=".pctcodec-", suffix=".part")
+        except OSError as exc:
+            exc.filename = path  # the user's path, not the temporary one
+            raise
+        os.chmod(self.temp, mode)
+        self.stream = os.fdopen(handle, "wb")
+
+    def write(self, data):
+        try:
+            self.stream.write(data)
+        except BrokenPipeError:
+            raise
+        except OSError as exc:
+            raise OutputError(self.path or "standard output", exc) from None
+
+    def finish(self, ok):
+        try:
+            if self.temp is None:
+                self.stream.flush()
+                return
+            self.stream.close()
+        except BrokenPipeError:
+            raise
+        except OSError as exc:
+            ok = False
+            raise OutputError(self.path or "standard output", exc) from None
+        finally:
+            if self.temp is not None:
+                if ok:
+                    os.replace(self.temp, self.path)
+                else:
+                    os.unlink(self.temp)
+
+
+def _umask():
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
+class RowFailure(Exception):
+    """A value the command fails on under --on-error stop: exit status 1."""
+
+    def __init__(self, row, value, error):
+        self.row = row
+        super().__init__(f"{row}: {describe(error)} (value {shown(value)})")
+
+
+class Failures:
+    """The rows that fail: under --on-error stop the first one stops the run
+    (RowFailure); under null or keep each is counted and, with --rejects,
+    written to a CSV file as row number, value and reason."""
+
+    def __init__(self, on_error="stop", rejects_path=None):
+        self.on_error = on_error
+        self.count = 0
+        self.rows = 0
+        self.rejects_path = rejects_path
+        self._file = self._writer = None
+        if rejects_path is not None:
+            import csv
+
+            # the value's own bytes come back through surrogateescape
+            self._file = open(rejects_path, "w", encoding="utf-8", errors="surrogateescape",
+                              newline="")
+            self._writer = csv.writer(self._file)
+            self._writer.writerow(["row", "value", "reason"])
+
+    def add(self, row, value, error):
+        if self.on_error == "stop":
+            raise RowFailure(row, value, error)
+        self.count += 1
+        if self._writer is not None:
+            self._writer.writerow([row, value, describe(error)])
+
+    def close(self):
+        if self._file is not None:
+            self._file.close()
+            self._file = None
+
+    def summary(self):
+        """The one line for stderr: rows done, rows failed."""
+        return f"pctcodec: {self.rows} rows, {self.count} failed" + (
+            f" (see {self.rejects_path})" if self.count and self.rejects_path else "")
