@@ -74,13 +74,13 @@ class Reader:
         self.infile = infile
         self.dialect = dialect
         self.block = block
-        self.buf = self._read(block)
+        self.buf = self._read(max(block, len(BOM)))
         self.bom = b""
         if self.buf[:3] == BOM:
             self.bom = BOM
             self.buf = self.buf[3:]
         self.pos = 0
-        self.final = not self.buf
+        self.final = False  # known at the first read that gives nothing
         self.rows = 0    # data rows (not blank) given so far
         self._line = 1   # the physical line at _line_pos
         self._line_pos = 0

@@ -47,14 +47,16 @@ class Column:
         self.failures = failures
         self.invalid = 0
 
-    def transform(self, values, first_row, on_error):
+    def transform(self, values, first_row, on_error, failed=()):
         """The results for a list of texts (None for a value that fails) or an
-        Arrow array (under on_error "null" or "keep")."""
+        Arrow array (under on_error "null" or "keep"). `failed`: (index,
+        value, error) of the values that failed before (None in values)."""
         rejects = []
         out = self.command.many(values, threads=self.threads, on_error=on_error, rejects=rejects)
-        for r in rejects:
-            value = values[r.index] if isinstance(values, list) else r.value
-            self.failures.add(first_row + r.index, value, r.error)
+        found = [(r.index, values[r.index] if isinstance(values, list) else r.value, r.error)
+                 for r in rejects]
+        for index, value, error in sorted([*failed, *found], key=lambda f: f[0]):
+            self.failures.add(first_row + index, value, error)
         self.failures.rows += len(values)
         return out
 
@@ -126,11 +128,13 @@ def _csv(column, infile, out, name, delimiter, chunk_rows, progress):
         progress.update(size)
         for chunk in reader.chunks(index, chunk_rows):
             first = reader.rows - sum(1 for r in chunk if r[1] is not None) + 1
-            values, quoted = _values(column, dialect, chunk, first)
+            values, quoted, failed = _values(dialect, chunk)
             if checking:
+                for index, value, error in failed:
+                    column.failures.add(first + index, value, error)
                 out.write(column.report(values, first))
             else:
-                out.write(_chunk_bytes(column, dialect, chunk, values, quoted, first, keep))
+                out.write(_chunk_bytes(column, dialect, chunk, values, quoted, failed, first, keep))
             progress.update(sum(r[3] for r in chunk))
     except UnclosedQuote as exc:
         raise TableError(str(exc)) from None
@@ -138,28 +142,30 @@ def _csv(column, infile, out, name, delimiter, chunk_rows, progress):
         raise TableError(f"{exc}: no field for column {name!r}") from None
 
 
-def _values(column, dialect, chunk, first):
-    """The texts of the column's fields in a chunk (None for a field that
-    fails, text after its closing quote), and whether each was quoted."""
+def _values(dialect, chunk):
+    """The texts of the column's fields in a chunk, whether each was quoted,
+    and (index, value, error) of those that fail (text after the closing
+    quote; None in the texts)."""
     raws = [r[1] for r in chunk if r[1] is not None]
     quoted = [raw[:1] == b'"' for raw in raws]
     values = []
+    failed = []
     append = values.append
-    for row, (raw, was_quoted) in enumerate(zip(raws, quoted), first):
+    for index, (raw, was_quoted) in enumerate(zip(raws, quoted)):
         if was_quoted:
             try:
                 raw = dialect.value(raw)[0]
             except ValueError as exc:
-                column.failures.add(row, raw.decode("utf-8", "surrogateescape"), exc)
-                append(None)  # a failed value: no result
+                failed.append((index, raw.decode("utf-8", "surrogateescape"), exc))
+                append(None)
                 continue
         append(raw.decode("utf-8", "surrogateescape"))
-    return values, quoted
+    return values, quoted, failed
 
 
-def _chunk_bytes(column, dialect, chunk, values, quoted, first, keep):
+def _chunk_bytes(column, dialect, chunk, values, quoted, failed, first, keep):
     """The records of a chunk with the column's fields replaced."""
-    results = column.transform(values, first, "null")
+    results = column.transform(values, first, "null", failed)
     needs_quotes = dialect.needs_quotes.search
     pieces = []
     append = pieces.append

@@ -22,7 +22,6 @@ from ._streams import (
     RowFailure,
     binary_stdin,
     decode,
-    describe,
     encode,
     quiet_broken_pipe,
     split_line,

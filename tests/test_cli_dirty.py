@@ -1,0 +1,301 @@
+"""The command line on dirty data and in real pipelines: --on-error and
+--rejects, the streaming CSV reader on hostile input, output files and
+streams that fail, and the exit statuses (0 all good, 1 some rows invalid or
+failed, 2 usage or malformed input)."""
+import csv
+import io
+import os
+import stat
+import subprocess
+import sys
+
+import pytest
+
+from pctcodec._csv import Dialect, Reader
+from pctcodec.cli import main
+
+
+def run(argv, capsysbinary):
+    status = main(argv)
+    out, err = capsysbinary.readouterr()
+    return status, out, err
+
+
+def write(tmp_path, data, name="in.csv"):
+    path = tmp_path / name
+    path.write_bytes(data)
+    return str(path)
+
+
+# ---------------------------------------------------------------- --on-error, --rejects
+
+LINES = "a b\ncaf\u00e9\n\xff x\nok\n".encode("utf-8").replace(b"\xc3\xbf", b"\xff")
+
+
+def read_rejects(path):
+    with open(path, encoding="utf-8", errors="surrogateescape", newline="") as f:
+        return list(csv.reader(f))
+
+
+@pytest.mark.parametrize("on_error, expected", [
+    ("null", b"a%20b\n\n\nok\n"),
+    ("keep", b"a%20b\ncaf\xc3\xa9\n\xff x\nok\n"),
+])
+def test_line_mode_on_error(on_error, expected, tmp_path, capsysbinary):
+    path = write(tmp_path, LINES, "in.txt")
+    rejects = str(tmp_path / "rejects.csv")
+    status, out, err = run(["quote", "--encoding", "ascii", "--on-error", on_error,
+                            "--rejects", rejects, path], capsysbinary)
+    assert status == 1  # some rows failed
+    assert out == expected
+    assert err == f"pctcodec: 4 rows, 2 failed (see {rejects})\n".encode()
+    rows = read_rejects(rejects)
+    assert rows[0] == ["row", "value", "reason"]
+    # the row numbers, the values as their input bytes, the reasons
+    assert [(r[0], r[1].encode("utf-8", "surrogateescape")) for r in rows[1:]] == [
+        ("2", b"caf\xc3\xa9"), ("3", b"\xff x")]
+    assert "'ascii' codec cannot encode '\\xc3\\xa9'" in rows[1][2]
+    assert "'\\xff'" in rows[2][2] and "udcff" not in rows[2][2]
+
+
+def test_stop_is_the_default_and_names_file_line_and_bytes(tmp_path, capsysbinary):
+    path = write(tmp_path, LINES, "in.txt")
+    status, out, err = run(["quote", "--encoding", "ascii", path], capsysbinary)
+    assert status == 1
+    assert out == b"a%20b\n"
+    assert err.startswith(f"pctcodec: {path}:2: 'ascii' codec cannot encode '\\xc3\\xa9'".encode())
+
+
+def test_messages_show_input_bytes_not_surrogates(tmp_path, capsysbinary):
+    path = write(tmp_path, b"ok\n\xe9t\xe9\n", "in.txt")
+    status, _, err = run(["quote", "--encoding", "ascii", path], capsysbinary)
+    assert status == 1
+    assert b"'\\xe9'" in err and b"udce9" not in err and b"\\udc" not in err
+
+
+@pytest.mark.parametrize("on_error, field", [("null", b""), ("keep", b"caf\xc3\xa9")])
+def test_table_mode_on_error(on_error, field, tmp_path, capsysbinary):
+    data = "id,t,x\n1,a b,p\n2,caf\u00e9,q\n\n3,\"x \"\"y\"\"\",r\n4,\"bad\"tail,s\n".encode()
+    path = write(tmp_path, data)
+    rejects = str(tmp_path / "rejects.csv")
+    status, out, err = run(["quote", "--encoding", "ascii", "--column", "t", "--on-error", on_error,
+                            "--rejects", rejects, path], capsysbinary)
+    assert status == 1
+    bad = b'"bad"tail' if on_error == "keep" else b'""'
+    assert out == (b"id,t,x\n1,a%20b,p\n2," + field + b",q\n\n3,\"x%20%22y%22\",r\n4," + bad + b",s\n")
+    assert err == f"pctcodec: 4 rows, 2 failed (see {rejects})\n".encode()
+    rows = read_rejects(rejects)
+    assert [r[:2] for r in rows[1:]] == [["2", "caf\u00e9"], ["4", '"bad"tail']]
+    assert "closing quote" in rows[2][2]
+
+
+def test_table_mode_stop_names_the_row(tmp_path, capsysbinary):
+    path = write(tmp_path, "id,t\n1,a\n2,caf\u00e9\n".encode())
+    status, out, err = run(["quote", "--encoding", "ascii", "--column", "t", path], capsysbinary)
+    assert status == 1
+    assert err.startswith(f"pctcodec: {path}:2: ".encode())
+
+
+def test_parquet_on_error_keep_and_row_groups(tmp_path, capsysbinary):
+    pa = pytest.importorskip("pyarrow")
+    pq = pytest.importorskip("pyarrow.parquet")
+    src, dst = tmp_path / "in.parquet", tmp_path / "out.parquet"
+    table = pa.table({"id": list(range(10)), "t": ["a b", "caf\u00e9", None, "x", "y"] * 2})
+    pq.write_table(table, src, row_group_size=3)
+    status, _, err = run(["quote", "--encoding", "ascii", "--column", "t", "--on-error", "keep",
+                          str(src), "-o", str(dst), "--chunk-size", "2"], capsysbinary)
+    assert status == 1
+    assert err == b"pctcodec: 10 rows, 2 failed\n"
+    out = pq.ParquetFile(dst)
+    # the row groups as they were (3, 3, 3, 1), not re-chunked by --chunk-size
+    assert [out.metadata.row_group(i).num_rows for i in range(out.num_row_groups)] == [3, 3, 3, 1]
+    assert out.read().column("t").to_pylist() == ["a%20b", "caf\u00e9", None, "x", "y"] * 2
+
+
+def test_parquet_input_never_silently_written_as_csv(tmp_path, capsysbinary):
+    pa = pytest.importorskip("pyarrow")
+    pq = pytest.importorskip("pyarrow.parquet")
+    src = tmp_path / "in.parquet"
+    pq.write_table(pa.table({"t": ["a b"]}), src)
+    for out in ("out.csv", "out.tsv"):
+        status, _, err = run(["quote", "--column", "t", str(src), "-o", str(tmp_path / out)],
+                             capsysbinary)
+        assert status == 2 and b"written as PARQUET" in err
+        assert not (tmp_path / out).exists()
+    csv_in = write(tmp_path, b"t\na b\n")
+    status, _, err = run(["quote", "--column", "t", csv_in, "-o", str(tmp_path / "o.parquet")],
+                         capsysbinary)
+    assert status == 2 and b"written as CSV" in err
+
+
+def test_rejects_needs_null_or_keep(capsysbinary):
+    with pytest.raises(SystemExit) as info:
+        main(["quote", "--rejects", "r.csv", "-"])
+    assert info.value.code == 2
+
+
+# ---------------------------------------------------------------- the CSV reader
+
+def unclosed(n):
+    return b"id,url\n1,\"http://a/ b,t\n" + b"".join(b"%d,http://a/%d\n" % (i, i) for i in range(n))
+
+
+def test_unclosed_quote_with_many_rows_is_linear_and_names_its_line(tmp_path, capsysbinary):
+    # 10^5 rows after the open quote: this never finished when the reader
+    # was quadratic (33 s at 2000 rows); no timing is asserted
+    path = write(tmp_path, unclosed(100_000))
+    status, out, err = run(["requote", "--column", "url", path], capsysbinary)
+    assert status == 2
+    assert err == (f"pctcodec: {path}: line 2: the quoted field that starts here is not closed "
+                   "at the end of the file\n").encode()
+
+
+def test_long_quoted_multiline_field(tmp_path, capsysbinary):
+    note = b"\n".join(b"line %d, with a comma" % i for i in range(1000))
+    data = b'id,url,note\n1,http://a/ b,"' + note + b'"\n2,http://c/,x\n'
+    path = write(tmp_path, data)
+    status, out, err = run(["requote", "--column", "url", path], capsysbinary)
+    assert (status, err) == (0, b"")
+    assert out == data.replace(b"http://a/ b", b"http://a/%20b")
+
+
+def test_bom_before_quoted_header(tmp_path, capsysbinary):
+    # what spreadsheet exports write: the BOM stays, the header is recognised
+    data = b'\xef\xbb\xbf"url","id"\r\n"http://a/ b",1\r\n'
+    path = write(tmp_path, data)
+    status, out, err = run(["requote", "--column", "url", path], capsysbinary)
+    assert (status, err) == (0, b"")
+    assert out == b'\xef\xbb\xbf"url","id"\r\n"http://a/%20b",1\r\n'
+
+
+SAMPLES = [
+    b'id,url,note\r\n1,"a\r\nb",x\r\n\r\n2,c,"q ""r"", s"\r\n3,d"e,"multi\nline\n"\n4,,\n5,"",z',
+    b'\xef\xbb\xbfurl\n"x"\n\n\ny',
+    b'a,b\n"1,2",3\n"4""5","6\n7"\n',
+    b'a,b\n1,\xff\xfe"\n"\xe9",2\r\n',
+]
+
+
+@pytest.mark.parametrize("data", SAMPLES)
+def test_reader_gives_the_same_records_whatever_the_block_size(data):
+    def cut(block, index):
+        reader = Reader(io.BytesIO(data), Dialect(b","), block=block)
+        header = reader.record()
+        return reader.bom, header, [list(chunk) for chunk in reader.chunks(index, 2)]
+
+    for index in (0, 1):
+        try:
+            whole = cut(1 << 20, index)
+        except ValueError as exc:  # a record without field 1
+            for block in range(1, 9):
+                with pytest.raises(type(exc)):
+                    cut(block, index)
+            continue
+        for block in range(1, 9):
+            assert cut(block, index) == whole, block
+        # before + field + after of every record is the input, byte for byte
+        bom, header, chunks = whole
+        rebuilt = bom + (header[0] and b",".join(header[0]) or b"") + (header[1] or b"")
+        for chunk in chunks:
+            for before, field, after, size in chunk:
+                piece = before + (field or b"") + after
+                assert len(piece) == size
+                rebuilt += piece
+        if header[0] is not None:
+            assert rebuilt == data
+
+
+def test_rows_missing_the_field_fail_with_their_row(tmp_path, capsysbinary):
+    path = write(tmp_path, b"a,b\n1,x\n\n2\n")
+    status, _, err = run(["requote", "--column", "b", path], capsysbinary)
+    assert status == 2 and b"row 2 has 1 fields: no field for column 'b'" in err
+
+
+# ---------------------------------------------------------------- files and streams
+
+def test_output_mode_follows_umask(tmp_path, capsysbinary):
+    path = write(tmp_path, b"u\nx\n")
+    old = os.umask(0o022)
+    try:
+        out = tmp_path / "out.csv"
+        assert main(["requote", "--column", "u", path, "-o", str(out)]) == 0
+        assert stat.S_IMODE(out.stat().st_mode) == 0o644
+    finally:
+        os.umask(old)
+    os.umask(0o077)
+    try:
+        out = tmp_path / "private.csv"
+        assert main(["requote", "--column", "u", path, "-o", str(out)]) == 0
+        assert stat.S_IMODE(out.stat().st_mode) == 0o600
+    finally:
+        os.umask(old)
+
+
+def test_in_place_rewrite_keeps_the_mode(tmp_path, capsysbinary):
+    path = write(tmp_path, b"u\nhttp://a/ b\n")
+    os.chmod(path, 0o640)
+    assert main(["requote", "--column", "u", path, "-o", path]) == 0
+    assert stat.S_IMODE(os.stat(path).st_mode) == 0o640
+    with open(path, "rb") as f:
+        assert f.read() == b"u\nhttp://a/%20b\n"
+
+
+def test_output_path_errors_name_the_users_path(tmp_path, capsysbinary):
+    path = write(tmp_path, b"u\nx\n")
+    target = str(tmp_path / "no" / "such" / "out.csv")
+    status, _, err = run(["requote", "--column", "u", path, "-o", target], capsysbinary)
+    assert status == 2
+    assert err.startswith(f"pctcodec: {target}: ".encode()) and b".pctcodec-" not in err
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="needs /dev/full")
+@pytest.mark.parametrize("table", [False, True])
+def test_output_error_is_an_output_error(tmp_path, table):
+    path = write(tmp_path, b"u\n" + b"http://a/ b\n" * 50000)
+    argv = ["requote", *(["--column", "u"] if table else []), path]
+    with open("/dev/full", "wb") as full:
+        proc = subprocess.run([sys.executable, "-m", "pctcodec", *argv], stdout=full,
+                              stderr=subprocess.PIPE, timeout=120)
+    assert proc.returncode == 2
+    assert b"standard output: cannot write: No space left on device" in proc.stderr
+    assert b"Traceback" not in proc.stderr and b":1:" not in proc.stderr
+
+
+@pytest.mark.parametrize("table", [False, True])
+def test_check_into_a_closed_pipe_exits_1(tmp_path, table):
+    # `pctcodec check ... | head -1`: invalid rows exist, so the status is 1
+    path = write(tmp_path, b"u\n" + b"http://a/ b\n" * 200000)
+    argv = [sys.executable, "-m", "pctcodec", "check", *(["--column", "u"] if table else []), path]
+    proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    proc.stdout.readline()
+    proc.stdout.close()  # what head does after its line
+    err = proc.stderr.read()
+    assert proc.wait(timeout=120) == 1
+    assert b"Traceback" not in err and b"Broken pipe" not in err
+
+
+def test_threads_zero_is_rejected_before_any_output(tmp_path, capsysbinary):
+    path = write(tmp_path, b"u\nx\n")
+    for threads in ("0", "-1", str(2 ** 70)):
+        with pytest.raises(SystemExit) as info:
+            main(["requote", "--column", "u", "--threads", threads, path])
+        out, err = capsysbinary.readouterr()
+        assert info.value.code == 2 and out == b""
+        assert b"--threads" in err
+
+
+@pytest.mark.parametrize("command", ["requote", "normalize", "check"])
+@pytest.mark.parametrize("flag", [["--encoding", "latin-1"], ["--errors", "strict"]])
+def test_encoding_and_errors_rejected_where_meaningless(command, flag, capsysbinary):
+    with pytest.raises(SystemExit) as info:
+        main([command, *flag, "-"])
+    assert info.value.code == 2
+    assert b"apply to quote and unquote only" in capsysbinary.readouterr().err
+
+
+def test_exit_statuses_are_documented():
+    from pctcodec.cli import EPILOG
+
+    assert "exit status:" in EPILOG
+    for line in ("0  every value done", "1  some values failed", "2  usage error"):
+        assert line in EPILOG
