@@ -16,7 +16,12 @@ went in:
   ``string[pyarrow]`` or ``pd.ArrowDtype(pa.string())``) -> a ``Series``
   with the same index, name and dtype; missing values (``None``, ``NaN``,
   ``NA``) are kept as they are;
-- a polars ``Series`` -> a polars ``Series`` with the same name.
+- a pandas ``category`` Series: its categories are transformed once, each
+  row takes its category's result (categories with the same result merge);
+  any other dtype than object, string or category is a ``TypeError``;
+- a polars ``Series`` of ``String`` or ``Categorical`` -> a polars
+  ``Series`` of that dtype with the same name (``Enum`` is a ``TypeError``:
+  its categories are fixed).
 
 ``check_many`` gives per value the position of the first offence (what
 ``check`` reports as ``PercentEncodingError.position``: a character index)
@@ -49,6 +54,15 @@ message and an ``index`` attribute, from the original. A result with lone
 surrogates (from ``errors='surrogateescape'`` ...) has no UTF-8 form: for
 Arrow output it raises the ``UnicodeEncodeError`` of encoding it, naming its
 index. No partial result is ever returned.
+
+Dirty data: ``on_error="null"`` gives None (null) for a row whose
+single-value call raises an ``Exception`` (not ``MemoryError``), and
+``on_error="keep"`` the row's input unchanged; the run goes on. ``rejects``
+(a list, or any object with ``append``) then gets a ``Reject(index, value,
+error)`` per failed row, in row order. ``check_many`` takes "raise" and
+"null". Argument errors (an unknown encoding, ``threads`` outside 1..1024, an
+unknown ``on_error``, a whole DataFrame or Table) are raised before any row
+runs and name no row.
 
 Limits: a ``string`` result over 2 GiB raises ``OverflowError`` (use
 ``large_string``), as does a ``string_view`` result over 2 GiB per thread.
