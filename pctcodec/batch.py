@@ -139,13 +139,6 @@ def _indexed(exc, index):
     return exc
 
 
-def _not_str(fname, index, value):
-    return TypeError(
-        "%s() value at index %d must be str or None, not %.200s"
-        % (fname, index, type(value).__name__)
-    )
-
-
 def _cores():
     """The cores this process may run on."""
     try:
@@ -199,11 +192,12 @@ _OPS = {
     "check_many": 6,
 }
 
-# "c": lists, tuples and Arrow arrays go through the C engine, which calls
-# the single-value function only for rows it cannot do itself. "python": the
-# plain loops below over the single-value functions (the reference the tests
-# compare the C engine with; also what runs when the C engine is absent).
-_ENGINE = "c" if hasattr(_pctcodec, "_many_arrow") else "python"
+# The C engine (src/_pctcodec_batch.c): lists, tuples and Arrow data go
+# through it, and it calls the single-value function only for rows it cannot
+# do itself. Looked up at each call: the tests put their pure-Python
+# reference of the same two functions here (tests/_batch_reference.py).
+_many_list = _pctcodec._many_list
+_many_arrow = _pctcodec._many_arrow
 
 
 class _Op:
@@ -247,40 +241,9 @@ def _check_position(s):
     return None
 
 
-def _map_values(op, values, base=0, utf8=False):
-    """The reference loop: op.func over str values, None kept (utf8: a
-    result must have a UTF-8 form, for Arrow)."""
-    out = []
-    append = out.append
-    func = op.func
-    for index, value in enumerate(values, base):
-        try:
-            if isinstance(value, str):
-                result = func(value)
-                if utf8 and isinstance(result, str):
-                    result.encode("utf-8")
-                append(result)
-            elif value is None:
-                append(None)
-            else:
-                raise _not_str(op.name, index, value)
-        except Exception as exc:
-            if op.on_error != "raise" and not isinstance(exc, MemoryError):
-                op.raw.append((index, value, exc))
-                append(value if op.on_error == "keep" else None)
-                continue
-            new = _indexed(exc, index)
-            if new is exc:
-                raise
-            raise new from exc
-    return out
-
-
 def _map_list(op, values):
     """A list or tuple of str or None -> a list."""
-    if _ENGINE == "c":
-        return _pctcodec._many_list(values, *op.c_args)
-    return _map_values(op, values)
+    return _many_list(values, *op.c_args)
 
 
 # ---------------------------------------------------------------- Arrow
@@ -331,13 +294,8 @@ def _check_arrow_type(pa, op, typ):
 def _map_arrow_array(pa, op, arr, base=0):
     """One pyarrow Array in, one out (same type; int64 for check)."""
     _check_arrow_type(pa, op, arr.type)
-    if _ENGINE == "c":
-        capsules = _pctcodec._many_arrow(arr.__arrow_c_array__(), *op.c_args, op.threads, base)
-        return pa.Array._import_from_c_capsule(*capsules)
-    # A result with lone surrogates (errors='surrogateescape' ...) has no
-    # UTF-8 form and cannot be stored in an Arrow string: a failure of its row.
-    out = _map_values(op, arr.to_pylist(), base, utf8=not op.check)
-    return pa.array(out, type=pa.int64() if op.check else arr.type)
+    capsules = _many_arrow(arr.__arrow_c_array__(), *op.c_args, op.threads, base)
+    return pa.Array._import_from_c_capsule(*capsules)
 
 
 def _map_arrow(op, values):
@@ -358,11 +316,9 @@ def _map_capsule(op, values):
     """Any other Arrow PyCapsule producer: a pyarrow array (a ChunkedArray for
     a stream) when pyarrow is installed, else an ``__arrow_c_array__`` object."""
     stream = not hasattr(values, "__arrow_c_array__")
-    pa = _pyarrow(required=_ENGINE != "c")
-    if _ENGINE != "c":
-        return _map_arrow(op, pa.chunked_array(values) if stream else pa.array(values))
+    pa = _pyarrow(required=False)
     source = values.__arrow_c_stream__() if stream else values.__arrow_c_array__()
-    capsules = _pctcodec._many_arrow(source, *op.c_args, op.threads, 0)
+    capsules = _many_arrow(source, *op.c_args, op.threads, 0)
     if pa is None:
         return _ArrowResult(capsules)
     out = pa.Array._import_from_c_capsule(*capsules)
@@ -462,8 +418,8 @@ def _map_polars(op, series):
         return out if op.check else out.cast(pl.Categorical)
     if dtype != pl.String and dtype != pl.Null:
         raise TypeError("%s() needs a column of strings, not polars dtype %s" % (op.name, dtype))
-    if _ENGINE == "c" and hasattr(series, "__arrow_c_stream__"):
-        capsules = _pctcodec._many_arrow(series.__arrow_c_stream__(), *op.c_args, op.threads, 0)
+    if hasattr(series, "__arrow_c_stream__"):
+        capsules = _many_arrow(series.__arrow_c_stream__(), *op.c_args, op.threads, 0)
         pa = _pyarrow(required=False)
         out = pa.Array._import_from_c_capsule(*capsules) if pa else _ArrowResult(capsules)
         return pl.Series(series.name, out).alias(series.name)

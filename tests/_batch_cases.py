@@ -85,11 +85,15 @@ def first_unstorable(results):
 
 
 def engines(request_param):
-    """Sets pctcodec.batch's engine ("c" or "python") for a test module; the
-    old one is restored by the generator's end."""
+    """Sets pctcodec.batch's engine for a test module: "c", or "python" (the
+    reference of tests/_batch_reference.py in the C engine's place); the old
+    one is restored by the generator's end."""
     import pctcodec.batch as batch
 
-    old = batch._ENGINE
-    batch._ENGINE = request_param
+    old = batch._many_list, batch._many_arrow
+    if request_param == "python":
+        import _batch_reference
+
+        batch._many_list, batch._many_arrow = _batch_reference.many_list, _batch_reference.many_arrow
     yield request_param
-    batch._ENGINE = old
+    batch._many_list, batch._many_arrow = old

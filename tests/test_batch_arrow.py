@@ -331,12 +331,12 @@ def test_unquote_malformed_utf8_as_python(values, errors, tname):
         assert many(values, errors=errors) == want
 
 
-def test_capsule_without_pyarrow(monkeypatch):
+def test_capsule_without_pyarrow(monkeypatch, engine):
     """Without pyarrow the result is an object with __arrow_c_array__,
     exported once."""
     import pctcodec.batch as batch
 
-    if batch._ENGINE != "c":
+    if engine != "c":
         pytest.skip("the pure-Python engine reads Arrow through pyarrow")
     monkeypatch.setattr(batch, "_pyarrow", lambda required=True: None)
     for stream in (False, True):
@@ -390,10 +390,8 @@ def test_long_values_and_growth():
                 assert out.to_pylist() == expected(single, values, {}), (tname, many.__name__)
 
 
-def test_malformed_array_rejected():
-    import pctcodec.batch as batch
-
-    if batch._ENGINE != "c":
+def test_malformed_array_rejected(engine):
+    if engine != "c":
         pytest.skip("the C engine's own check of the layout")
     offsets = pa.py_buffer(struct.pack("<3i", 0, 5, 2))  # the second value ends before it starts
     data = pa.py_buffer(b"hello")
@@ -408,12 +406,12 @@ def test_dictionary_column_rejected():
         pctcodec.quote_many(arr)
 
 
-def test_polars_without_pyarrow(monkeypatch):
+def test_polars_without_pyarrow(monkeypatch, engine):
     """polars reads the result through the PyCapsule interface itself."""
     pl = pytest.importorskip("polars")
     import pctcodec.batch as batch
 
-    if batch._ENGINE != "c":
+    if engine != "c":
         pytest.skip("the pure-Python engine reads polars through pyarrow")
     monkeypatch.setattr(batch, "_pyarrow", lambda required=True: None)
     s = pl.Series("url", WITH_NONE)
