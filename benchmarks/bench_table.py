@@ -62,6 +62,8 @@ def write_files(folder, megabytes):
 def run(argv, source):
     """(wall seconds, peak RSS in MB) of `python -m pctcodec argv`, output to /dev/null."""
     env = dict(os.environ)
+    # standard output buffered, as a user has it (not line by line)
+    env.pop("PYTHONUNBUFFERED", None)
     if source:
         env["PYTHONPATH"] = source
     with open(os.devnull, "wb") as null:

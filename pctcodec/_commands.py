@@ -49,12 +49,31 @@ class Command:
         that was not valid UTF-8 is read as its escape."""
         return escape_undecoded(text) if self.uri else text
 
+    def prepare_all(self, values):
+        """prepare() over a list (None kept)."""
+        if not self.uri:
+            return values
+        try:
+            if "".join(values).isascii():
+                return values  # nothing to escape (checked at once)
+        except TypeError:  # None among them
+            pass
+        return [v if v is None or v.isascii() else escape_undecoded(v) for v in values]
+
     def one(self, text):
+        """The single-value function on one text."""
         return self._one(self.prepare(text), **self.options)
 
     def many(self, values, **kwargs):
         """The batch function over a list of texts or an Arrow array (whose
         values are valid UTF-8: nothing to prepare)."""
-        if self.uri and isinstance(values, list):
-            values = [None if v is None else escape_undecoded(v) for v in values]
+        if isinstance(values, list):
+            values = self.prepare_all(values)
         return self._many(values, **self.options, **kwargs)
+
+    def line_function(self):
+        """one() as a plain function, for the line mode's loop."""
+        func, options = self._one, self.options
+        if self.uri:
+            return lambda text: func(text if text.isascii() else escape_undecoded(text), **options)
+        return lambda text: func(text, **options)

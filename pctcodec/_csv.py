@@ -1,28 +1,29 @@
 """A streaming CSV/TSV tokenizer on bytes, in one pass: linear in the input
 whatever it holds (an unclosed quote included), reading it in blocks.
 
-Records are cut into raw fields exactly as they are in the file, so that the
-table mode can write every field but one back byte for byte. A field that
-starts with a double quote is quoted: it goes on (over delimiters and line
-breaks) until the quotes in it pair up, and a quote written twice is one quote
-of the value. A quote inside an unquoted field is text. A record ends at LF or
-CRLF outside a quoted field, or at the end of the input.
+The input is split into the fields of one column, as text, and the bytes
+between them exactly as they are (the other fields, delimiters, line endings,
+blank lines), so that the table mode can write everything but that column
+back byte for byte. A field that starts with a double quote is quoted: it
+goes on (over delimiters and line breaks) until the quotes in it pair up, and
+a quote written twice is one quote of the value. A quote inside an unquoted
+field is text. A record ends at LF or CRLF outside a quoted field, or at the
+end of the input.
 
-The cutting is done in C (src/core/pct_csv.c, through
-``_pctcodec._csv_cut``): each call gives a run of records, each cut into the
-bytes before the chosen field, the field and the bytes after it (terminator
-included), so the Python side does no work per byte and little per record. A
-record that does not end in the data read so far is cut again once more data
-is in; the block read then is at least as long as what is pending, so that
-every byte is scanned a bounded number of times.
+The work per byte and per row is done in C: src/core/pct_csv.c cuts the
+records, ``_pctcodec._csv_cut`` gives a chunk of them at once, and
+``_pctcodec._csv_join`` puts new fields back (src/_pctcodec_csv.c). A record
+that does not end in the data read so far is cut again once more data is in;
+the block read then is at least as long as what is pending, so that every
+byte is scanned a bounded number of times.
 """
-import re
-
 from . import _pctcodec
 
 BLOCK = 1 << 20
 # _csv_cut's statuses (src/core/pct_csv.h)
 MORE, UNCLOSED, MISSING, END = 2, 3, 4, 5
+# its field flags
+PLAIN, QUOTED, MALFORMED = 0, 1, 2
 BOM = b"\xef\xbb\xbf"
 
 
@@ -43,36 +44,16 @@ class MissingField(ValueError):
         super().__init__(f"row {row} has {count} fields")
 
 
-class Dialect:
-    """The field syntax of a file with a given delimiter (bytes)."""
-
-    QUOTED = re.compile(rb'"[^"]*(?:""[^"]*)*"')
-
-    def __init__(self, delimiter):
-        self.delimiter = delimiter
-        self.needs_quotes = re.compile(re.escape(delimiter) + rb'|["\r\n]')
-
-    def value(self, raw):
-        """The text bytes of a raw field, and whether it was quoted; ValueError
-        for text after the closing quote of a quoted field."""
-        if raw[:1] == b'"':
-            if not self.QUOTED.fullmatch(raw):
-                raise ValueError("text after the closing quote of a quoted field")
-            return raw[1:-1].replace(b'""', b'"'), True
-        return raw, False
-
-
 class Reader:
-    """The records of a binary stream. ``record()`` gives the next one as
-    (fields, terminator, size in bytes), fields None for a blank line, or
-    None at the end; ``chunks(index, rows)`` gives the following ones in
-    chunks, cut around field `index`. ``bom`` is the UTF-8 byte order mark
+    """A CSV input as a binary stream, with its delimiter (bytes):
+    ``header()`` gives the first record, then ``chunks(index, rows)`` the
+    data rows around field `index`. ``bom`` is the UTF-8 byte order mark
     the input started with (b"" when none), which is not part of the first
     field."""
 
-    def __init__(self, infile, dialect, block=BLOCK):
+    def __init__(self, infile, delimiter, block=BLOCK):
         self.infile = infile
-        self.dialect = dialect
+        self.delimiter = delimiter
         self.block = block
         self.buf = self._read(max(block, len(BOM)))
         self.bom = b""
@@ -82,6 +63,7 @@ class Reader:
         self.pos = 0
         self.final = False  # known at the first read that gives nothing
         self.rows = 0    # data rows (not blank) given so far
+        self.done = 0    # bytes given so far (the BOM not counted)
         self._line = 1   # the physical line at _line_pos
         self._line_pos = 0
 
@@ -103,51 +85,59 @@ class Reader:
     def _cut(self, index, rows):
         """_csv_cut from the current position, reading more while it asks."""
         while True:
-            got = _pctcodec._csv_cut(self.buf, self.pos, self.final, self.dialect.delimiter,
+            got = _pctcodec._csv_cut(self.buf, self.pos, self.final, self.delimiter,
                                      index, rows)
-            if got[3] != MORE or self.final:
-                return got
-            if got[0]:  # records were cut before the one that needs more
+            # what was cut before a record that needs more data comes back first
+            if got[5] != MORE or self.final or got[3] != self.pos:
                 return got
             self._more()
 
     def _unclosed(self, quote):
         return UnclosedQuote(self._line + self.buf.count(b"\n", self._line_pos, quote))
 
-    def record(self):
-        """The next record with all its fields (fields None: a blank line),
-        or None at the end: for the header, cut field by field."""
-        fields = []
+    def header(self):
+        """The first record (blank lines before it skipped): its raw bytes,
+        blank lines and terminator included, and its fields as text; None
+        for an empty input. ValueError for a field with text after its
+        closing quote."""
+        start = self.pos
+        names = []
+        end = None
         while True:
-            records, _, _, status, info = self._cut(len(fields), 1)
+            _, values, flags, pos, done, status, info = self._cut(len(names), 1)
             if status == UNCLOSED:
                 raise self._unclosed(info)
-            if records:
-                before, field, after, size = records[0]
-                if field is None:  # a blank line
-                    self.pos += size
-                    return None, before, size
-                fields.append(field)
-                last = after, size  # after the last field: the terminator
+            if done:
+                if flags[0] == MALFORMED:
+                    raise ValueError("text after the closing quote of a quoted field")
+                names.append(values[0])
+                end = pos
                 continue
-            if status == END:
+            if end is None:  # the end, or blank lines only
+                self.done += pos - self.pos
+                self.pos = pos
                 return None
-            end, size = last  # MISSING: no field past the last one
-            self.pos += size
-            return fields, end, size
+            break
+        raw = self.buf[start:end]
+        self.done += end - self.pos
+        self.pos = end
+        return raw, names
 
     def chunks(self, index, rows):
-        """Lists of up to `rows` data rows (and the blank lines among them):
-        (before, field, after, size) per record, where before + field + after
-        are the record's bytes with its terminator; for a blank line field is
-        None and before the line."""
+        """Chunks of up to `rows` data rows, as _csv_cut gives them: (gaps,
+        values, flags), the bytes between the fields of column `index` as
+        they are, those fields as text, and their flags (see _csv_cut)."""
         while True:
-            out = []
+            gaps, values, flags = [b""], [], b""
             count = 0
             while count < rows:
-                records, pos, done, status, info = self._cut(index, rows - count)
-                out.extend(records)
+                g, v, f, pos, done, status, info = self._cut(index, rows - count)
+                gaps[-1] += g[0]
+                gaps += g[1:]
+                values += v
+                flags += f
                 count += done
+                self.done += pos - self.pos
                 self.pos = pos
                 if status == UNCLOSED:
                     raise self._unclosed(info)
@@ -156,6 +146,6 @@ class Reader:
                 if status == END:
                     break
             self.rows += count
-            if not out:
+            if not count and gaps == [b""]:
                 return
-            yield out
+            yield gaps, values, flags

@@ -67,15 +67,6 @@ def describe(exc):
     return escape_undecoded(text) if _UNDECODED.search(text) else text
 
 
-def split_line(line):
-    """A line read in binary as its content and its terminator."""
-    if line.endswith(b"\r\n"):
-        return line[:-2], b"\r\n"
-    if line.endswith(b"\n"):
-        return line[:-1], b"\n"
-    return line, b""
-
-
 def binary_stdout():
     """sys.stdout as a binary stream (a text stream standing in for it is written as UTF-8)."""
     out = getattr(sys.stdout, "buffer", None)

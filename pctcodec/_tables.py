@@ -25,7 +25,8 @@ import os
 import sys
 
 from . import PercentEncodingError, batch, check
-from ._csv import Dialect, MissingField, Reader, UnclosedQuote
+from . import _pctcodec
+from ._csv import MALFORMED, PLAIN, QUOTED, MissingField, Reader, UnclosedQuote
 from ._progress import Progress
 from ._streams import Output, binary_stdin
 
@@ -53,23 +54,21 @@ class Column:
         value, error) of the values that failed before (None in values)."""
         rejects = []
         out = self.command.many(values, threads=self.threads, on_error=on_error, rejects=rejects)
-        found = [(r.index, values[r.index] if isinstance(values, list) else r.value, r.error)
-                 for r in rejects]
-        for index, value, error in sorted([*failed, *found], key=lambda f: f[0]):
-            self.failures.add(first_row + index, value, error)
-        self.failures.rows += len(values)
+        if rejects or failed:
+            found = [(r.index, values[r.index] if isinstance(values, list) else r.value, r.error)
+                     for r in rejects]
+            for index, value, error in sorted([*failed, *found], key=lambda f: f[0]):
+                self.failures.add(first_row + index, value, error)
         return out
 
     def report(self, values, first_row):
         """``ROW:POSITION: message`` lines for the values that are not valid URIs."""
         lines = []
-        texts = values if isinstance(values, list) else None
-        if texts is not None:
-            values = [None if v is None else self.command.prepare(v) for v in values]
+        if isinstance(values, list):
+            values = self.command.prepare_all(values)
         positions = batch.check_many(values, threads=self.threads)
         if not isinstance(positions, list):  # Arrow in, Arrow out
             positions = positions.to_pylist()
-        self.failures.rows += len(positions)
         for index, position in enumerate(positions):
             if position is None:
                 continue
@@ -96,94 +95,74 @@ def _column_index(names, column):
     return found[0]
 
 
-def _header(reader, dialect, out, column, checking):
-    """Copies what comes before the first row; the column's index."""
-    header = reader.record()
-    if not checking:
-        out.write(reader.bom)
-    while header is not None and header[0] is None:  # blank lines before the header
-        if not checking:
-            out.write(header[1])
-        header = reader.record()
-    if header is None:
-        raise TableError(f"no header: the file is empty, so there is no column {column!r}")
-    fields, end, size = header
-    try:
-        names = [dialect.value(raw)[0].decode("utf-8", "surrogateescape") for raw in fields]
-    except ValueError as exc:
-        raise TableError(f"the header: {exc}") from None
-    index = _column_index(names, column)
-    if not checking:
-        out.write(dialect.delimiter.join(fields) + end)
-    return index, size
-
-
 def _csv(column, infile, out, name, delimiter, chunk_rows, progress):
-    dialect = Dialect(delimiter)
     checking = column.command.name == "check"
     keep = column.failures.on_error == "keep"
     try:
-        reader = Reader(infile, dialect)
-        index, size = _header(reader, dialect, out, name, checking)
-        progress.update(size)
-        for chunk in reader.chunks(index, chunk_rows):
-            first = reader.rows - sum(1 for r in chunk if r[1] is not None) + 1
-            values, quoted, failed = _values(dialect, chunk)
+        reader = Reader(infile, delimiter)
+        try:
+            header = reader.header()
+        except ValueError as exc:
+            raise TableError(f"the header: {exc}") from None
+        if header is None:
+            raise TableError(f"no header: the file is empty, so there is no column {name!r}")
+        raw, names = header
+        index = _column_index(names, name)
+        if not checking:
+            out.write(reader.bom + raw)
+        progress.update(len(reader.bom) + reader.done)
+        done = reader.done
+        for gaps, values, flags in reader.chunks(index, chunk_rows):
+            first = reader.rows - len(values) + 1
+            failed = _malformed(values, flags)
+            column.failures.rows += len(values)
             if checking:
-                for index, value, error in failed:
-                    column.failures.add(first + index, value, error)
+                for index_, value, error in failed:
+                    column.failures.add(first + index_, value, error)
                 out.write(column.report(values, first))
             else:
-                out.write(_chunk_bytes(column, dialect, chunk, values, quoted, failed, first, keep))
-            progress.update(sum(r[3] for r in chunk))
+                results = column.transform(values, first, "null", failed)
+                _failed_fields(results, values, flags, failed, keep)
+                out.write(_pctcodec._csv_join(gaps, results, flags, delimiter))
+            progress.update(reader.done - done)
+            done = reader.done
     except UnclosedQuote as exc:
         raise TableError(str(exc)) from None
     except MissingField as exc:
         raise TableError(f"{exc}: no field for column {name!r}") from None
 
 
-def _values(dialect, chunk):
-    """The texts of the column's fields in a chunk, whether each was quoted,
-    and (index, value, error) of those that fail (text after the closing
-    quote; None in the texts)."""
-    raws = [r[1] for r in chunk if r[1] is not None]
-    quoted = [raw[:1] == b'"' for raw in raws]
-    values = []
+def _malformed(values, flags):
+    """(index, raw text, error) of the fields with text after their closing
+    quote (whose values, the raw bytes, become None)."""
     failed = []
-    append = values.append
-    for index, (raw, was_quoted) in enumerate(zip(raws, quoted)):
-        if was_quoted:
-            try:
-                raw = dialect.value(raw)[0]
-            except ValueError as exc:
-                failed.append((index, raw.decode("utf-8", "surrogateescape"), exc))
-                append(None)
-                continue
-        append(raw.decode("utf-8", "surrogateescape"))
-    return values, quoted, failed
+    if MALFORMED in flags:
+        for index, flag in enumerate(flags):
+            if flag == MALFORMED:
+                raw = values[index].decode("utf-8", "surrogateescape")
+                failed.append((index, raw, ValueError("text after the closing quote of a quoted field")))
+                values[index] = None
+    return failed
 
 
-def _chunk_bytes(column, dialect, chunk, values, quoted, failed, first, keep):
-    """The records of a chunk with the column's fields replaced."""
-    results = column.transform(values, first, "null", failed)
-    needs_quotes = dialect.needs_quotes.search
-    pieces = []
-    append = pieces.append
-    k = 0
-    for before, raw, after, _ in chunk:
-        append(before)
-        if raw is not None:
-            text = results[k]
-            if text is None:  # failed: the field as it was, or empty
-                append(raw if keep else b'""' if quoted[k] else b"")
-            else:
-                data = text.encode("utf-8", "surrogateescape")
-                if quoted[k] or needs_quotes(data):
-                    data = b'"' + data.replace(b'"', b'""') + b'"'
-                append(data)
-            k += 1
-        append(after)
-    return b"".join(pieces)
+def _failed_fields(results, values, flags, failed, keep):
+    """The bytes written for the fields that failed (None in results): as
+    they were (keep), or empty."""
+    if None not in results:
+        return
+    raws = {index: raw for index, raw, _ in failed}
+    for index, result in enumerate(results):
+        if result is not None:
+            continue
+        quoted = flags[index] != PLAIN
+        if not keep:
+            results[index] = b'""' if quoted else b""
+            continue
+        text = raws.get(index, values[index])
+        data = text.encode("utf-8", "surrogateescape")
+        if flags[index] == QUOTED:  # well-formed: its raw bytes again
+            data = b'"' + data.replace(b'"', b'""') + b'"'
+        results[index] = data
 
 
 # ---------------------------------------------------------------- Parquet
@@ -250,9 +229,11 @@ def _parquet(column, source, out, name, chunk_rows, progress):
                 values = chunk.column(index)
                 if checking:
                     out.write(column.report(values, row + 1))
+                    column.failures.rows += len(values)
                 else:
                     arrays = list(chunk.columns)
                     arrays[index] = column.transform(values, row + 1, on_error)
+                    column.failures.rows += len(values)
                     batches.append(pa.RecordBatch.from_arrays(arrays, schema=schema))
                 row += chunk.num_rows
                 progress.update(chunk.num_rows)

@@ -21,10 +21,8 @@ from ._streams import (
     OutputError,
     RowFailure,
     binary_stdin,
-    decode,
     encode,
     quiet_broken_pipe,
-    split_line,
 )
 from ._tables import TABLE_FORMATS
 
@@ -187,27 +185,42 @@ def _lines(command, infile, out, failures):
     """The line mode; the number of invalid lines (check)."""
     invalid = 0
     null = failures.on_error == "null"
+    checking = command.name == "check"
+    one = None if checking else command.line_function()
+    write = out.stream.write
+    lineno = 0
     for lineno, line in enumerate(infile, 1):
         if isinstance(line, str):  # a text stream standing in for stdin
             line = encode(line)
-        content, end = split_line(line)
-        failures.rows += 1
-        text = decode(content)
-        if command.name == "check":
+        if line[-1:] == b"\n":
+            content, end = (line[:-2], b"\r\n") if line[-2:-1] == b"\r" else (line[:-1], b"\n")
+        else:
+            content, end = line, b""
+        text = content.decode("utf-8", "surrogateescape")
+        if checking:
             try:
                 check(command.prepare(text))
             except PercentEncodingError as exc:
                 invalid += 1
-                out.write(f"{lineno}:{exc.position}: {exc.reason}\n".encode("utf-8", "backslashreplace"))
+                result = f"{lineno}:{exc.position}: {exc.reason}\n".encode("utf-8", "backslashreplace")
             except (ValueError, TypeError) as exc:
                 failures.add(lineno, text, exc)
-            continue
+                continue
+            else:
+                continue
+        else:
+            try:
+                result = one(text).encode("utf-8", "surrogateescape") + end
+            except (ValueError, TypeError, LookupError) as exc:  # UnicodeError is a ValueError
+                failures.add(lineno, text, exc)
+                result = end if null else line
         try:
-            result = encode(command.one(text))
-        except (ValueError, TypeError, LookupError) as exc:  # UnicodeError is a ValueError
-            failures.add(lineno, text, exc)
-            result = b"" if null else content
-        out.write(result + end)
+            write(result)
+        except BrokenPipeError:
+            raise
+        except OSError as exc:
+            raise OutputError("standard output", exc) from None
+    failures.rows += lineno
     return invalid
 
 

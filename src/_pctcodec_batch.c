@@ -888,13 +888,16 @@ done:
     return result;
 }
 
-/* The CSV record cutter of the table mode (src/_pctcodec_csv.c), added to
- * the module with the batch engine. */
+/* The CSV cutter and joiner of the table mode (src/_pctcodec_csv.c), added
+ * to the module with the batch engine. */
 PyObject *py_csv_cut(PyObject *module, PyObject *const *args, Py_ssize_t nargs);
+PyObject *py_csv_join(PyObject *module, PyObject *const *args, Py_ssize_t nargs);
 extern const char csv_cut_doc[];
+extern const char csv_join_doc[];
 
 PyMethodDef batch_methods[] = {
     {"_csv_cut", (PyCFunction)(void (*)(void))py_csv_cut, METH_FASTCALL, csv_cut_doc},
+    {"_csv_join", (PyCFunction)(void (*)(void))py_csv_join, METH_FASTCALL, csv_join_doc},
     {"_many_list", (PyCFunction)(void (*)(void))py_many_list, METH_FASTCALL, many_list_doc},
     {"_many_arrow", (PyCFunction)(void (*)(void))py_many_arrow, METH_FASTCALL, many_arrow_doc},
     {NULL, NULL, 0, NULL},
