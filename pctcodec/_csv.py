@@ -95,33 +95,41 @@ class Reader:
     def _unclosed(self, quote):
         return UnclosedQuote(self._line + self.buf.count(b"\n", self._line_pos, quote))
 
+    def _advance(self, pos):
+        self.done += pos - self.pos
+        self.pos = pos
+
     def header(self):
         """The first record (blank lines before it skipped): its raw bytes,
         blank lines and terminator included, and its fields as text; None
         for an empty input. ValueError for a field with text after its
         closing quote."""
-        start = self.pos
+        blank = b""
+        while True:  # to the start of the first record
+            gaps, _, _, pos, done, status, info = self._cut(0, 1)
+            if status == UNCLOSED:
+                raise self._unclosed(info)
+            blank += gaps[0]
+            self._advance(self.pos + len(gaps[0]) if done else pos)
+            if done:
+                break
+            if status == END:
+                return None
         names = []
-        end = None
+        size = 0  # the record's size from self.pos (which stays: _more keeps it at 0)
         while True:
             _, values, flags, pos, done, status, info = self._cut(len(names), 1)
             if status == UNCLOSED:
                 raise self._unclosed(info)
-            if done:
-                if flags[0] == MALFORMED:
-                    raise ValueError("text after the closing quote of a quoted field")
-                names.append(values[0])
-                end = pos
-                continue
-            if end is None:  # the end, or blank lines only
-                self.done += pos - self.pos
-                self.pos = pos
-                return None
-            break
-        raw = self.buf[start:end]
-        self.done += end - self.pos
-        self.pos = end
-        return raw, names
+            if not done:
+                break
+            if flags[0] == MALFORMED:
+                raise ValueError("text after the closing quote of a quoted field")
+            names.append(values[0])
+            size = pos - self.pos
+        raw = self.buf[self.pos:self.pos + size]
+        self._advance(self.pos + size)
+        return blank + raw, names
 
     def chunks(self, index, rows):
         """Chunks of up to `rows` data rows, as _csv_cut gives them: (gaps,
@@ -137,8 +145,7 @@ class Reader:
                 values += v
                 flags += f
                 count += done
-                self.done += pos - self.pos
-                self.pos = pos
+                self._advance(pos)
                 if status == UNCLOSED:
                     raise self._unclosed(info)
                 if status == MISSING:

@@ -99,23 +99,25 @@ PyObject *py_csv_cut(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     const uint8_t *delim = (const uint8_t *)PyBytes_AS_STRING(args[3]);
     size_t dlen = (size_t)PyBytes_GET_SIZE(args[3]);
     PyObject *gaps = PyList_New(0), *values = PyList_New(0), *flags = NULL;
-    uint8_t *flag_bytes = PyMem_Malloc(rows > 0 ? (size_t)rows : 1);
-    pct_out scratch;
+    pct_out scratch, flag_bytes; /* flag_bytes: a byte per row cut */
     pct_out_init(&scratch);
+    pct_out_init(&flag_bytes);
     Py_ssize_t done = 0;
     size_t at = (size_t)pos, gap = (size_t)pos, info = 0;
     pct_csv_status status = PCT_CSV_OK;
-    if (!gaps || !values || !flag_bytes) {
-        PyErr_NoMemory();
+    if (!gaps || !values)
         goto fail;
-    }
     while (done < rows) {
         pct_csv_record rec;
         status = pct_csv_cut(buf, n, at, delim, dlen, (size_t)index, final, &rec);
         if (status == PCT_CSV_OK) {
+            if (pct_out_reserve(&flag_bytes, 1, (size_t)PY_SSIZE_T_MAX) != PCT_OK) {
+                PyErr_NoMemory();
+                goto fail;
+            }
             if (append_bytes(gaps, buf, gap, rec.field_start) < 0
                 || append_field(values, buf + rec.field_start, rec.field_end - rec.field_start,
-                                &flag_bytes[done], &scratch) < 0)
+                                &flag_bytes.data[flag_bytes.len++], &scratch) < 0)
                 goto fail;
             gap = rec.field_end;
             done++;
@@ -130,14 +132,14 @@ PyObject *py_csv_cut(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
         status = PCT_CSV_OK;
     }
     if (append_bytes(gaps, buf, gap, at) < 0
-        || !(flags = PyBytes_FromStringAndSize((const char *)flag_bytes, done)))
+        || !(flags = PyBytes_FromStringAndSize((const char *)flag_bytes.data, done)))
         goto fail;
-    PyMem_Free(flag_bytes);
+    pct_out_free(&flag_bytes);
     pct_out_free(&scratch);
     return Py_BuildValue("(NNNnnIn)", gaps, values, flags, (Py_ssize_t)at, done, (unsigned)status,
                          (Py_ssize_t)info);
 fail:
-    PyMem_Free(flag_bytes);
+    pct_out_free(&flag_bytes);
     pct_out_free(&scratch);
     Py_XDECREF(gaps);
     Py_XDECREF(values);
