@@ -234,20 +234,14 @@ def test_rows_missing_the_field_fail_with_their_row(tmp_path, capsysbinary):
 
 # ---------------------------------------------------------------- files and streams
 
-def test_output_mode_follows_umask(tmp_path, capsysbinary):
+@pytest.mark.parametrize("umask, mode", [(0o022, 0o644), (0o077, 0o600), (0o002, 0o664)])
+def test_output_mode_follows_umask(umask, mode, tmp_path, capsysbinary):
     path = write(tmp_path, b"u\nx\n")
-    old = os.umask(0o022)
+    old = os.umask(umask)
     try:
         out = tmp_path / "out.csv"
         assert main(["requote", "--column", "u", path, "-o", str(out)]) == 0
-        assert stat.S_IMODE(out.stat().st_mode) == 0o644
-    finally:
-        os.umask(old)
-    os.umask(0o077)
-    try:
-        out = tmp_path / "private.csv"
-        assert main(["requote", "--column", "u", path, "-o", str(out)]) == 0
-        assert stat.S_IMODE(out.stat().st_mode) == 0o600
+        assert stat.S_IMODE(out.stat().st_mode) == mode
     finally:
         os.umask(old)
 
