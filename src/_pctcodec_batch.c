@@ -3,7 +3,7 @@
  * and on Arrow arrays and streams through the Arrow C data interface.
  *
  * Arrow input is read in place (offsets or views, data buffers; see
- * src/arrow_c.c) and the result is written to malloc'd buffers that the
+ * src/_pctcodec_arrow.c) and the result is written to malloc'd buffers that the
  * ArrowArray's release callback frees: no Python object per value. The rows run with the GIL
  * released, split over `threads` threads; a row the core cannot finish
  * (IDNA, an error handler only Python has) calls the single-value function
@@ -17,7 +17,7 @@
 #endif
 
 #include "_pctcodec.h"
-#include "arrow_c.h"
+#include "_pctcodec_arrow.h"
 #include "pct_batch.h"
 #include "pct_uri.h"
 
