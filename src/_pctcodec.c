@@ -117,7 +117,7 @@ static int module_traverse(PyObject *module, visitproc visit, void *arg)
     module_state *st = get_state(module);
     if (st) {
         Py_VISIT(st->last_safe);
-        Py_VISIT(st->urllib_parse);
+        Py_VISIT(st->urllib_copy);
     }
     return 0;
 }
@@ -136,7 +136,7 @@ static int module_clear(PyObject *module)
     Py_CLEAR(st->s_plus);
     Py_CLEAR(st->s_space);
     Py_CLEAR(st->s_empty);
-    Py_CLEAR(st->urllib_parse);
+    Py_CLEAR(st->urllib_copy);
     for (size_t i = 0; i < N_SPECIAL; i++)
         Py_CLEAR(st->special[i]);
     for (size_t i = 0; i < N_NAMED; i++)

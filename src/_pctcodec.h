@@ -2,7 +2,7 @@
  *
  *   _pctcodec.c            the entry: module state, kernel choice, init
  *   _pctcodec_gate.c       argument parsing; which arguments the C paths take;
- *                          the hand-over of the others to urllib.parse
+ *                          the hand-over of the others to urllib's algorithm
  *   _pctcodec_quote.c      quote, quote_plus, quote_from_bytes, encode
  *   _pctcodec_unquote.c    unquote, unquote_plus, unquote_to_bytes, decode
  *   _pctcodec_urlencode.c  the loop behind pctcodec.urlencode
@@ -60,7 +60,7 @@ static inline void PyErr_SetRaisedException_compat(PyObject *exc)
  * The module declares Py_mod_gil = Py_MOD_GIL_NOT_USED: on a free-threaded
  * build (3.13t) its functions run in parallel, so
  *
- * - every cache is guarded: the `last_safe` cache and the lazily imported
+ * - every cache is guarded: the `last_safe` cache and the private copy of
  *   urllib.parse in the module state by CACHE_LOCK (a PyMutex there, nothing
  *   on a GIL build); the package attributes of package_attr() are read with
  *   PyDict_GetItemStringRef (a strong reference, never a borrowed one another
@@ -107,7 +107,7 @@ static inline void PyErr_SetRaisedException_compat(PyObject *exc)
 
 /* What urllib.parse calls on its arguments (SPECIAL_METHODS, NAMED_METHODS
  * in _pctcodec_gate.c). */
-#define N_SPECIAL 8
+#define N_SPECIAL 9
 #define N_NAMED 5
 extern const char *const SPECIAL_METHODS[N_SPECIAL];
 extern const char *const NAMED_METHODS[N_NAMED];
@@ -117,7 +117,7 @@ typedef struct {
     pct_set set_unreserved;  /* unreserved only  : quote_plus's default safe */
     PyObject *last_safe;     /* exact str or bytes whose set is in last_set */
     pct_set last_set;
-    PyObject *urllib_parse;  /* imported on first use by delegate() */
+    PyObject *urllib_copy;   /* pctcodec._urllib.parse, fetched on first use by delegate() */
     PyObject *s_encode, *s_decode;
     PyObject *s_utf8, *s_strict, *s_replace_errors;
     PyObject *s_plus, *s_space, *s_empty;
@@ -125,7 +125,7 @@ typedef struct {
     PyObject *special[N_SPECIAL];  /* SPECIAL_METHODS, interned */
     PyObject *named[N_NAMED];      /* NAMED_METHODS, interned */
 #ifdef Py_GIL_DISABLED
-    PyMutex cache_lock;            /* last_safe, last_set, urllib_parse */
+    PyMutex cache_lock;            /* last_safe, last_set, urllib_copy */
 #endif
 } module_state;
 
@@ -173,7 +173,8 @@ int parse_args(const argspec *spec, PyObject *const *args, Py_ssize_t nargs,
  * (it overrides none of SPECIAL_METHODS, NAMED_METHODS). */
 int behaves_as(module_state *st, PyObject *o, PyTypeObject *base);
 
-/* urllib.parse.<name>(*args, **kwargs), with the caller's arguments as given. */
+/* urllib's <name>(*args, **kwargs), from a private copy of urllib.parse
+ * that never calls pctcodec (see pctcodec/_urllib.py). */
 PyObject *delegate(module_state *st, const char *name, PyObject *const *args, Py_ssize_t nargs,
                    PyObject *kwnames);
 

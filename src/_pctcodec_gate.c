@@ -1,16 +1,18 @@
 /* The argument gate of the urllib.parse-compatible functions: their
  * arguments parsed without a dict, the test of which arguments the C paths
- * take, and the hand-over of all others to urllib.parse.
+ * take, and the hand-over of all others to urllib's own algorithm.
  */
 #include "_pctcodec.h"
 
 /* What urllib.parse (3.9-3.13) calls on its arguments, across all versions: a
  * subclass that overrides none of these reads as its value (see behaves_as).
  * Special methods are looked up on the type only; methods called by name can
- * also be shadowed by an instance attribute. */
-const char *const SPECIAL_METHODS[N_SPECIAL] = {"__getattribute__", "__len__", "__bool__",
-                                              "__contains__", "__getitem__", "__iter__",
-                                              "__add__", "__bytes__"};
+ * also be shadowed by an instance attribute. __class__ is what isinstance()
+ * asks when the type itself does not answer: a subclass that lies there is
+ * not what its type says for urllib. */
+const char *const SPECIAL_METHODS[N_SPECIAL] = {"__getattribute__", "__class__", "__len__",
+                                                "__bool__", "__contains__", "__getitem__",
+                                                "__iter__", "__add__", "__bytes__"};
 const char *const NAMED_METHODS[N_NAMED] = {"encode", "decode", "replace", "split", "rstrip"};
 
 /* ---------------------------------------------------------------------------
@@ -95,19 +97,28 @@ int behaves_as(module_state *st, PyObject *o, PyTypeObject *base)
     return 1;
 }
 
-/* urllib.parse.<name>(*args, **kwargs), with the caller's arguments as given. */
-PyObject *delegate(module_state *st, const char *name, PyObject *const *args,
-                          Py_ssize_t nargs, PyObject *kwnames)
+/* urllib's <name>(*args, **kwargs), with the caller's arguments as given:
+ * the function of pctcodec._urllib.parse, a private copy of urllib.parse,
+ * never the live module's, which may hold pctcodec's own functions (after
+ * pctcodec.install() or `urllib.parse.quote = pctcodec.quote`) and would hand
+ * the arguments back here. */
+PyObject *delegate(module_state *st, const char *name, PyObject *const *args, Py_ssize_t nargs,
+                   PyObject *kwnames)
 {
     CACHE_LOCK(st);
-    PyObject *mod = st->urllib_parse ? Py_NewRef(st->urllib_parse) : NULL;
+    PyObject *mod = st->urllib_copy ? Py_NewRef(st->urllib_copy) : NULL;
     CACHE_UNLOCK(st);
     if (!mod) {
-        if (!(mod = PyImport_ImportModule("urllib.parse")))
+        PyObject *holder = PyImport_ImportModule("pctcodec._urllib");
+        if (!holder)
+            return NULL;
+        mod = PyObject_GetAttrString(holder, "parse");
+        Py_DECREF(holder);
+        if (!mod)
             return NULL;
         CACHE_LOCK(st);
-        if (!st->urllib_parse)
-            st->urllib_parse = Py_NewRef(mod);
+        if (!st->urllib_copy)
+            st->urllib_copy = Py_NewRef(mod);
         CACHE_UNLOCK(st);
     }
     PyObject *func = PyObject_GetAttrString(mod, name);

@@ -12,11 +12,25 @@ typedef struct {
     PyObject *safe, *encoding, *errors, *quote_via;
 } urlencoder;
 
-/* quote_via(x, safe) for bytes, else quote_via(str(x) or x, safe, encoding, errors). */
-static PyObject *urlencode_one(const urlencoder *u, PyObject *x, int keep_str)
+/* isinstance(x, type), as urllib's loop asks it: an object of an exact
+ * built-in type answers by its type; any other may answer through __class__
+ * or a __getattribute__ of its own (which may raise). -1 on error. */
+static int is_instance(PyObject *x, PyTypeObject *type)
 {
-    int is_bytes = PyBytes_Check(x);
-    PyObject *arg = (is_bytes || (keep_str && PyUnicode_Check(x))) ? Py_NewRef(x) : PyObject_Str(x);
+    PyTypeObject *t = Py_TYPE(x);
+    if (t == type)
+        return 1;
+    if (t == &PyUnicode_Type || t == &PyBytes_Type || t == &PyLong_Type || t == &PyFloat_Type
+        || t == &PyBool_Type || t == &PyTuple_Type || t == &PyList_Type || x == Py_None)
+        return PyType_IsSubtype(t, type);
+    return PyObject_IsInstance(x, (PyObject *)type);
+}
+
+/* quote_via(x, safe) when x is bytes (is_bytes), else quote_via(x, safe,
+ * encoding, errors) with x itself (keep) or str(x). */
+static PyObject *quote_one(const urlencoder *u, PyObject *x, int is_bytes, int keep)
+{
+    PyObject *arg = (is_bytes || keep) ? Py_NewRef(x) : PyObject_Str(x);
     if (!arg)
         return NULL;
     PyObject *r;
@@ -29,6 +43,14 @@ static PyObject *urlencode_one(const urlencoder *u, PyObject *x, int keep_str)
         r = PyObject_CallFunctionObjArgs(u->quote_via, arg, u->safe, u->encoding, u->errors, NULL);
     Py_DECREF(arg);
     return r;
+}
+
+/* urllib's `quote_via(x, safe) if isinstance(x, bytes) else
+ * quote_via(str(x), safe, encoding, errors)`. */
+static PyObject *urlencode_one(const urlencoder *u, PyObject *x)
+{
+    int is_bytes = is_instance(x, &PyBytes_Type);
+    return is_bytes < 0 ? NULL : quote_one(u, x, is_bytes, 0);
 }
 
 /* l.append(k + '=' + v); steals v. */
@@ -109,7 +131,7 @@ static PyObject *urlencode_pairs(PyObject *query, PyObject *items_name)
         PyObject *zero = PyLong_FromLong(0);
         PyObject *first = zero ? PyObject_GetItem(query, zero) : NULL;
         Py_XDECREF(zero);
-        bad = !first || !PyTuple_Check(first);
+        bad = !first || is_instance(first, &PyTuple_Type) != 1;
         Py_XDECREF(first);
     }
     if (bad && PyErr_Occurred() && !PyErr_ExceptionMatches(PyExc_TypeError))
@@ -155,19 +177,26 @@ static PyObject *py_urlencode(PyObject *module, PyObject *const *args, Py_ssize_
         Py_DECREF(item);
         if (failed)
             goto done;
-        PyObject *k = urlencode_one(&u, k0, 0);
+        PyObject *k = urlencode_one(&u, k0);
         Py_DECREF(k0);
         if (!k) {
             Py_DECREF(v);
             goto done;
         }
-        if (!doseq || PyBytes_Check(v) || PyUnicode_Check(v)) {
-            failed = urlencode_append(out, k, urlencode_one(&u, v, doseq), eq) < 0;
+        /* with doseq: isinstance(v, bytes), then isinstance(v, str) */
+        int v_bytes = doseq ? is_instance(v, &PyBytes_Type) : 0;
+        int v_str = doseq && v_bytes == 0 ? is_instance(v, &PyUnicode_Type) : 0;
+        if (v_bytes < 0 || v_str < 0) {
+            failed = 1;
+        } else if (!doseq) {
+            failed = urlencode_append(out, k, urlencode_one(&u, v), eq) < 0;
+        } else if (v_bytes || v_str) {
+            failed = urlencode_append(out, k, quote_one(&u, v, v_bytes, 1), eq) < 0;
         } else if (PyObject_Size(v) < 0) {
             /* not a sequence: quote str(v) */
             if (PyErr_ExceptionMatches(PyExc_TypeError)) {
                 PyErr_Clear();
-                failed = urlencode_append(out, k, urlencode_one(&u, v, 0), eq) < 0;
+                failed = urlencode_append(out, k, quote_one(&u, v, 0, 0), eq) < 0;
             } else {
                 failed = 1;
             }
@@ -175,7 +204,7 @@ static PyObject *py_urlencode(PyObject *module, PyObject *const *args, Py_ssize_
             PyObject *vit = PyObject_GetIter(v), *elt;
             failed = !vit;
             while (!failed && (elt = PyIter_Next(vit))) {
-                failed = urlencode_append(out, k, urlencode_one(&u, elt, 0), eq) < 0;
+                failed = urlencode_append(out, k, urlencode_one(&u, elt), eq) < 0;
                 Py_DECREF(elt);
             }
             failed = failed || PyErr_Occurred();
