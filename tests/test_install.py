@@ -316,7 +316,7 @@ def test_cpython_quoting_tests(in_place):
     result, problems = _run(suite)
     unexpected = {test: text for test, text in problems.items() if test not in INTROSPECTION}
     assert not unexpected, "\n".join("%s: %s" % item for item in unexpected.items())
-    assert result.testsRun == suite.countTestCases() > 80
+    assert result.testsRun > 80  # (a class skipped as a whole is not counted as run)
     print("\nCPython %s urllib.parse tests with pctcodec in place (%s): %d run, %d passed, %d skipped, "
           "%d introspection tests failed (%s)"
           % (sys.version.split()[0], in_place, result.testsRun,
