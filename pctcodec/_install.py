@@ -20,28 +20,16 @@ import threading
 import urllib.parse
 from typing import Iterator
 
-from . import _urllib  # the private copy delegation uses, made before anything runs patched
-from ._pctcodec import (
-    quote,
-    quote_from_bytes,
-    quote_plus,
-    unquote,
-    unquote_plus,
-    unquote_to_bytes,
-)
+from . import _pctcodec
+from . import _urllib  # noqa: F401  the private copy delegation uses, made before anything runs patched
 from ._urlencode import urlencode
 
 __all__ = ["install", "uninstall", "installed"]
 
-OURS = {
-    "quote": quote,
-    "quote_plus": quote_plus,
-    "quote_from_bytes": quote_from_bytes,
-    "unquote": unquote,
-    "unquote_plus": unquote_plus,
-    "unquote_to_bytes": unquote_to_bytes,
-    "urlencode": urlencode,
-}
+# urllib.parse's name -> pctcodec's function
+OURS = {name: getattr(_pctcodec, name)
+        for name in ("quote", "quote_plus", "quote_from_bytes", "unquote", "unquote_plus", "unquote_to_bytes")}
+OURS["urlencode"] = urlencode
 
 _lock = threading.RLock()
 # (module, attribute, what it held, pctcodec's function put there) for each
