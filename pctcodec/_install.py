@@ -46,7 +46,8 @@ def _stdlib_modules():
         if module is urllib.parse or not isinstance(path, str):
             continue
         path = os.path.normcase(os.path.realpath(path))
-        if path.startswith(stdlib) and "site-packages" not in path[len(stdlib):].split(os.sep):
+        parts = path[len(stdlib):].split(os.sep)
+        if path.startswith(stdlib) and "site-packages" not in parts and "dist-packages" not in parts:
             yield module
 
 
