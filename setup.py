@@ -4,18 +4,11 @@ import os
 
 from setuptools import Extension, setup
 
-# The core is plain C99 with no Python.h; only the binding (src/_pctcodec*.c)
-# touches CPython.
+# The core is plain C99 with no Python.h; the binding (src/_pctcodec*.c, one
+# job per file, listed in src/_pctcodec.h) is the extension module around it.
 CORE_SOURCES = sorted(glob.glob(os.path.join("src", "core", "*.c")))
-BINDING_SOURCES = [
-    os.path.join("src", "_pctcodec.c"),
-    os.path.join("src", "_pctcodec_uri.c"),
-    os.path.join("src", "_pctcodec_ecma.c"),
-    os.path.join("src", "_pctcodec_batch.c"),
-    os.path.join("src", "_pctcodec_csv.c"),
-    os.path.join("src", "arrow_c.c"),  # no Python, but only the binding uses it
-]
-BINDING_HEADERS = [os.path.join("src", "_pctcodec.h"), os.path.join("src", "arrow_c.h")]
+BINDING_SOURCES = sorted(glob.glob(os.path.join("src", "_pctcodec*.c")))
+BINDING_HEADERS = sorted(glob.glob(os.path.join("src", "_pctcodec*.h")))
 
 extra = ["-Wall", "-Wextra", "-Wno-missing-field-initializers"]
 if os.environ.get("PCTCODEC_WERROR"):

@@ -14,6 +14,10 @@ The RFC 3986 tools (``requote``, ``normalize``, ``equivalent``, ``check``,
 ECMAScript codecs (``encode_uri``, ``decode_uri_component``, ``js_escape``
 ...) in ``pctcodec.ecmascript``.
 
+``install()`` puts the seven functions in place of urllib.parse's for the
+whole process (``uninstall()`` puts urllib's back; ``with installed():`` for a
+block); see ``pctcodec._install``.
+
 The batch functions (``quote_many``, ``unquote_many``, ``normalize_many``,
 ``check_many`` ...) run over a whole list, Arrow array, pandas or polars
 column in one call; see ``pctcodec.batch``.
@@ -29,6 +33,7 @@ from ._pctcodec import (
     unquote_to_bytes,
 )
 from . import batch
+from ._install import install, installed, uninstall
 from ._urlencode import urlencode
 from .batch import (
     Reject,
@@ -67,6 +72,9 @@ __all__ = [
     "unquote_plus",
     "unquote_to_bytes",
     "urlencode",
+    "install",
+    "uninstall",
+    "installed",
     "encode",
     "decode",
     "requote",

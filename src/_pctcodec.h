@@ -1,7 +1,19 @@
-/* What the parts of the CPython binding share: src/_pctcodec.c (the
- * urllib.parse-compatible functions, module init), src/_pctcodec_uri.c
- * (the RFC 3986 functions) and src/_pctcodec_ecma.c (the ECMAScript codecs,
- * uri_to_iri). */
+/* What the parts of the CPython binding share. One job per file:
+ *
+ *   _pctcodec.c            the entry: module state, kernel choice, init
+ *   _pctcodec_gate.c       argument parsing; which arguments the C paths take;
+ *                          the hand-over of the others to urllib's algorithm
+ *   _pctcodec_quote.c      quote, quote_plus, quote_from_bytes, encode
+ *   _pctcodec_unquote.c    unquote, unquote_plus, unquote_to_bytes, decode
+ *   _pctcodec_urlencode.c  the loop behind pctcodec.urlencode
+ *   _pctcodec_uri.c        the RFC 3986 functions
+ *   _pctcodec_ecma.c       the ECMAScript codecs, uri_to_iri
+ *   _pctcodec_batch.c      the batch engine (lists, Arrow columns)
+ *   _pctcodec_csv.c        the CSV cutter and joiner of the command line's table mode
+ *   _pctcodec_arrow.c      the Arrow C data interface (no Python)
+ *   _pctcodec_common.c     helpers they all use (errors, package objects,
+ *                          codec names, buffer snapshots)
+ */
 #ifndef PCTCODEC_BINDING_H
 #define PCTCODEC_BINDING_H
 
@@ -49,9 +61,9 @@ static inline void PyErr_SetRaisedException_compat(PyObject *exc)
  * The module declares Py_mod_gil = Py_MOD_GIL_NOT_USED: on a free-threaded
  * build (3.13t) its functions run in parallel, so
  *
- * - every cache is guarded: the `last_safe` cache and the lazily imported
+ * - every cache is guarded: the `last_safe` cache and the private copy of
  *   urllib.parse in the module state by CACHE_LOCK (a PyMutex there, nothing
- *   on a GIL build); the package attributes of _pctcodec_uri.c are read with
+ *   on a GIL build); the package attributes of package_attr() are read with
  *   PyDict_GetItemStringRef (a strong reference, never a borrowed one another
  *   thread could drop); pctcodec._idna's functools.lru_cache locks itself.
  *   Nothing else is written after module init (the kernel is chosen there).
@@ -63,7 +75,7 @@ static inline void PyErr_SetRaisedException_compat(PyObject *exc)
  *   Sizing and writing are two passes that must see the same input, so a
  *   mutable buffer (bytearray, memoryview, array, mmap) is never encoded in
  *   place: it is first copied into a bytes snapshot with its export held and
- *   the object locked (snapshot() in _pctcodec.c), then encoded from there.
+ *   the object locked (snapshot() in _pctcodec_common.c), then encoded from there.
  *   Decoding (one pass, output never longer than the input) reads a mutable
  *   buffer in place with the GIL held and the buffer exported, so it cannot
  *   be resized or freed; a concurrent writer (possible on a free-threaded
@@ -90,6 +102,59 @@ static inline void PyErr_SetRaisedException_compat(PyObject *exc)
  * input cannot change under us (see the rule above). */
 #define NOGIL_MIN_LENGTH 65536
 
+/* ---------------------------------------------------------------------------
+ * Module state.
+ */
+
+/* What urllib.parse calls on its arguments (SPECIAL_METHODS, NAMED_METHODS
+ * in _pctcodec_gate.c). */
+#define N_SPECIAL 9
+#define N_NAMED 5
+extern const char *const SPECIAL_METHODS[N_SPECIAL];
+extern const char *const NAMED_METHODS[N_NAMED];
+
+typedef struct {
+    pct_set set_slash;       /* unreserved + '/' : quote's default safe */
+    pct_set set_unreserved;  /* unreserved only  : quote_plus's default safe */
+    PyObject *last_safe;     /* exact str or bytes whose set is in last_set */
+    pct_set last_set;
+    PyObject *urllib_copy;   /* pctcodec._urllib.parse, fetched on first use by delegate() */
+    PyObject *s_encode, *s_decode;
+    PyObject *s_utf8, *s_strict, *s_replace_errors;
+    PyObject *s_plus, *s_space, *s_empty;
+    PyObject *s_eq, *s_amp, *s_items, *s_quote_plus;
+    PyObject *special[N_SPECIAL];  /* SPECIAL_METHODS, interned */
+    PyObject *named[N_NAMED];      /* NAMED_METHODS, interned */
+#ifdef Py_GIL_DISABLED
+    PyMutex cache_lock;            /* last_safe, last_set, urllib_copy */
+#endif
+} module_state;
+
+/* The caches of the state are read and written under CACHE_LOCK: a mutex
+ * without a GIL, nothing with one (see the rule on threads above). */
+#ifdef Py_GIL_DISABLED
+#define CACHE_LOCK(st) PyMutex_Lock(&(st)->cache_lock)
+#define CACHE_UNLOCK(st) PyMutex_Unlock(&(st)->cache_lock)
+#else
+#define CACHE_LOCK(st) ((void)0)
+#define CACHE_UNLOCK(st) ((void)0)
+#endif
+
+static inline module_state *get_state(PyObject *module)
+{
+    return (module_state *)PyModule_GetState(module);
+}
+
+/* ---------------------------------------------------------------------------
+ * The argument gate (_pctcodec_gate.c).
+ */
+
+/* Argument types the C paths read by value (see plain_kind). */
+#define T_STR 1
+#define T_BYTES 2
+#define T_BYTEARRAY 4
+#define T_ANY (T_STR | T_BYTES | T_BYTEARRAY)
+
 /* Arguments: METH_FASTCALL | METH_KEYWORDS without building a dict. */
 typedef struct {
     const char *fname;  /* also the name of the urllib.parse function it stands for */
@@ -105,6 +170,75 @@ typedef struct {
 int parse_args(const argspec *spec, PyObject *const *args, Py_ssize_t nargs,
                PyObject *kwnames, PyObject **out);
 
+/* `o`, an instance of a subclass of `base`, behaves as `base` for urllib
+ * (it overrides none of SPECIAL_METHODS, NAMED_METHODS). */
+int behaves_as(module_state *st, PyObject *o, PyTypeObject *base);
+
+/* urllib's <name>(*args, **kwargs), from a private copy of urllib.parse
+ * that never calls pctcodec (see pctcodec/_urllib.py). */
+PyObject *delegate(module_state *st, const char *name, PyObject *const *args, Py_ssize_t nargs,
+                   PyObject *kwnames);
+
+/* The gate itself is inline: every call of the urllib.parse-compatible
+ * functions passes it, with a constant argspec. */
+
+/* T_STR, T_BYTES or T_BYTEARRAY when `o` is of that type or of a subclass
+ * that overrides nothing urllib uses; 0 otherwise. */
+static inline int plain_kind(module_state *st, PyObject *o)
+{
+    PyTypeObject *t = Py_TYPE(o);
+    if (t == &PyUnicode_Type)
+        return T_STR;
+    if (t == &PyBytes_Type)
+        return T_BYTES;
+    if (t == &PyByteArray_Type)
+        return T_BYTEARRAY;
+    if (PyUnicode_Check(o))
+        return behaves_as(st, o, &PyUnicode_Type) ? T_STR : 0;
+    if (PyBytes_Check(o))
+        return behaves_as(st, o, &PyBytes_Type) ? T_BYTES : 0;
+    if (PyByteArray_Check(o))
+        return behaves_as(st, o, &PyByteArray_Type) ? T_BYTEARRAY : 0;
+    return 0;
+}
+
+/* `string` is one of `kinds` and `safe` (if given) is str, bytes or bytearray. */
+static inline int takes(module_state *st, PyObject *string, int kinds, PyObject *safe)
+{
+    return (plain_kind(st, string) & kinds) && (!safe || plain_kind(st, safe));
+}
+
+/* The start of every module function: parse the arguments into `a`, then
+ * either go on in C (returns 1) or answer through urllib.parse or with the
+ * parsing error (returns 0, the answer in *result). */
+static inline int enter(PyObject *module, const argspec *spec, PyObject *const *args,
+                        Py_ssize_t nargs, PyObject *kwnames, PyObject **a, PyObject **result)
+{
+    *result = NULL;
+    /* The common call, f(s) with an exact str, needs neither parsing nor checks. */
+    if (nargs == 1 && !kwnames && PyUnicode_CheckExact(args[0]) && (spec->kinds & T_STR)) {
+        a[0] = args[0];
+        for (int i = 1; i < spec->nparams; i++)
+            a[i] = NULL;
+        return 1;
+    }
+    if (parse_args(spec, args, nargs, kwnames, a) < 0)
+        return 0;
+    module_state *st = get_state(module);
+    PyObject *safe = spec->safe_index >= 0 ? a[spec->safe_index] : NULL;
+    if (spec->kinds && !takes(st, a[0], spec->kinds, safe)) {
+        *result = delegate(st, spec->fname, args, nargs, kwnames);
+        return 0;
+    }
+    return 1;
+}
+
+#define FASTCALL_KW(f) (PyCFunction)(void (*)(void))(f), METH_FASTCALL | METH_KEYWORDS
+
+/* ---------------------------------------------------------------------------
+ * Shared helpers (_pctcodec_common.c).
+ */
+
 /* OverflowError: the result would pass the maximum size of an object. */
 PyObject *too_long(void);
 
@@ -116,23 +250,51 @@ PyObject *package_attr(PyObject *module, const char *cached, const char *modname
 /* Raises pctcodec.PercentEncodingError(reason, index); returns NULL. */
 PyObject *raise_percent_error(PyObject *module, PyObject *reason, Py_ssize_t index);
 
-/* The RFC 3986 functions, added to the module at init. */
+/* `name` is an exact str spelling UTF-8 (utf-8, utf_8, utf8, any case). */
+int is_utf8_name(PyObject *name);
+
+/* A bytes copy of a buffer another thread could write to, taken with the
+ * buffer exported and the object locked. */
+PyObject *snapshot(PyObject *obj);
+
+/* An argument left out, or None: urllib's default. */
+static inline int is_none_or_missing(PyObject *o)
+{
+    return o == NULL || o == Py_None;
+}
+
+/* ---------------------------------------------------------------------------
+ * The module's functions, by file; added to the module at init.
+ */
+extern PyMethodDef quote_methods[];     /* _pctcodec_quote.c */
+extern PyMethodDef unquote_methods[];   /* _pctcodec_unquote.c */
+extern PyMethodDef urlencode_methods[]; /* _pctcodec_urlencode.c */
+
+/* urllib.parse.quote_plus for arguments that takes() accepts (the quoting
+ * behind urlencode's default quote_via). */
+PyObject *quote_plus_any(module_state *st, PyObject *string, PyObject *safe, PyObject *encoding,
+                         PyObject *errors);
+
+/* The RFC 3986 functions (src/_pctcodec_uri.c). */
 extern PyMethodDef uri_methods[];
 
-/* The ECMAScript codecs and uri_to_iri (src/_pctcodec_ecma.c), added likewise. */
+/* The ECMAScript codecs and uri_to_iri (src/_pctcodec_ecma.c). */
 extern PyMethodDef ecma_methods[];
 
-/* The batch engine (src/_pctcodec_batch.c), added likewise. */
+/* The batch engine (src/_pctcodec_batch.c). */
 extern PyMethodDef batch_methods[];
 
-/* For the batch engine, from src/_pctcodec.c. The set of bytes quote(s,
+/* The CSV cutter and joiner of the table mode (src/_pctcodec_csv.c). */
+extern PyMethodDef csv_methods[];
+
+/* For the batch engine, from src/_pctcodec_quote.c. The set of bytes quote(s,
  * safe, encoding, errors) keeps for a str s (plus: quote_plus, the space
  * kept too): 1 when it encodes UTF-8 strictly and `safe` is read in C,
  * else 0 (such calls go through Python). */
 int batch_quote_set(PyObject *module, PyObject *safe, PyObject *encoding, PyObject *errors,
                     int plus, pct_set *keep);
-/* The built-in error handler unquote(s, encoding, errors) decodes UTF-8
- * with, or NULL when it decodes otherwise. */
+/* From src/_pctcodec_unquote.c: the built-in error handler unquote(s,
+ * encoding, errors) decodes UTF-8 with, or NULL when it decodes otherwise. */
 const char *batch_unquote_errors(PyObject *encoding, PyObject *errors);
 
 #endif /* PCTCODEC_BINDING_H */

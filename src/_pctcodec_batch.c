@@ -3,7 +3,7 @@
  * and on Arrow arrays and streams through the Arrow C data interface.
  *
  * Arrow input is read in place (offsets or views, data buffers; see
- * src/arrow_c.c) and the result is written to malloc'd buffers that the
+ * src/_pctcodec_arrow.c) and the result is written to malloc'd buffers that the
  * ArrowArray's release callback frees: no Python object per value. The rows run with the GIL
  * released, split over `threads` threads; a row the core cannot finish
  * (IDNA, an error handler only Python has) calls the single-value function
@@ -19,7 +19,7 @@
 #endif
 
 #include "_pctcodec.h"
-#include "arrow_c.h"
+#include "_pctcodec_arrow.h"
 #include "pct_batch.h"
 #include "pct_uri.h"
 
@@ -888,16 +888,7 @@ done:
     return result;
 }
 
-/* The CSV cutter and joiner of the table mode (src/_pctcodec_csv.c), added
- * to the module with the batch engine. */
-PyObject *py_csv_cut(PyObject *module, PyObject *const *args, Py_ssize_t nargs);
-PyObject *py_csv_join(PyObject *module, PyObject *const *args, Py_ssize_t nargs);
-extern const char csv_cut_doc[];
-extern const char csv_join_doc[];
-
 PyMethodDef batch_methods[] = {
-    {"_csv_cut", (PyCFunction)(void (*)(void))py_csv_cut, METH_FASTCALL, csv_cut_doc},
-    {"_csv_join", (PyCFunction)(void (*)(void))py_csv_join, METH_FASTCALL, csv_join_doc},
     {"_many_list", (PyCFunction)(void (*)(void))py_many_list, METH_FASTCALL, many_list_doc},
     {"_many_arrow", (PyCFunction)(void (*)(void))py_many_arrow, METH_FASTCALL, many_arrow_doc},
     {NULL, NULL, 0, NULL},

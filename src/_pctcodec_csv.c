@@ -9,9 +9,6 @@
 #include "pct_batch.h"
 #include "pct_csv.h"
 
-PyObject *py_csv_cut(PyObject *module, PyObject *const *args, Py_ssize_t nargs);
-PyObject *py_csv_join(PyObject *module, PyObject *const *args, Py_ssize_t nargs);
-
 /* Field flags, one byte per row in _csv_cut's result. */
 enum { FIELD_PLAIN = 0, FIELD_QUOTED = 1, FIELD_MALFORMED = 2 };
 
@@ -61,7 +58,7 @@ static int append_field(PyObject *list, const uint8_t *f, size_t n, uint8_t *fla
     return rc;
 }
 
-const char csv_cut_doc[] =
+static const char csv_cut_doc[] =
 "_csv_cut($module, buf, pos, final, delimiter, index, rows, /)\n--\n\n"
 "Up to `rows` data rows of the CSV bytes `buf` from `pos`, field `index` of\n"
 "each taken out: (gaps, values, flags, pos, rows, status, info). values: the\n"
@@ -73,7 +70,7 @@ const char csv_cut_doc[] =
 "4 a record without the field (info: its fields; pos: its start), 5 the end\n"
 "(see src/core/pct_csv.h).";
 
-PyObject *py_csv_cut(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+static PyObject *py_csv_cut(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 {
     (void)module;
     if (nargs != 6) {
@@ -146,7 +143,7 @@ fail:
     return NULL;
 }
 
-const char csv_join_doc[] =
+static const char csv_join_doc[] =
 "_csv_join($module, gaps, fields, flags, delimiter, /)\n--\n\n"
 "gaps[0] + field 0 + gaps[1] + ... + gaps[-1] as bytes, len(gaps) being\n"
 "len(fields) + 1. A field that is bytes is written as it is; a str is\n"
@@ -220,7 +217,7 @@ static int put_field(pct_out *out, PyObject *f, int quoted, const uint8_t *delim
     return rc;
 }
 
-PyObject *py_csv_join(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+static PyObject *py_csv_join(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 {
     (void)module;
     if (nargs != 4) {
@@ -262,3 +259,9 @@ fail:
     pct_out_free(&out);
     return NULL;
 }
+
+PyMethodDef csv_methods[] = {
+    {"_csv_cut", (PyCFunction)(void (*)(void))py_csv_cut, METH_FASTCALL, csv_cut_doc},
+    {"_csv_join", (PyCFunction)(void (*)(void))py_csv_join, METH_FASTCALL, csv_join_doc},
+    {NULL, NULL, 0, NULL},
+};

@@ -67,50 +67,6 @@ static PyObject *ascii_result(PyObject *s, const utf8_text *t, const uint8_t *bu
     return out;
 }
 
-/* An attribute of a Python module of the package, fetched once and then kept
- * on this module as `cached` (a module attribute, so per interpreter).
- * Threads that race on the first call each store the same attribute. */
-PyObject *package_attr(PyObject *module, const char *cached, const char *modname,
-                       const char *name)
-{
-    PyObject *dict = PyModule_GetDict(module); /* borrowed */
-    PyObject *value;
-#if PY_VERSION_HEX >= 0x030D0000
-    /* a strong reference: another thread may store its value meanwhile */
-    if (PyDict_GetItemStringRef(dict, cached, &value) < 0)
-        return NULL;
-    if (value)
-        return value;
-#else
-    value = PyDict_GetItemString(dict, cached);
-    if (value)
-        return Py_NewRef(value);
-#endif
-    PyObject *mod = PyImport_ImportModule(modname);
-    if (!mod)
-        return NULL;
-    value = PyObject_GetAttrString(mod, name);
-    Py_DECREF(mod);
-    if (value && PyDict_SetItemString(dict, cached, value) < 0)
-        Py_CLEAR(value);
-    return value;
-}
-
-PyObject *raise_percent_error(PyObject *module, PyObject *reason, Py_ssize_t index)
-{
-    PyObject *cls = package_attr(module, "_PercentEncodingError", "pctcodec._errors",
-                                 "PercentEncodingError");
-    if (cls) {
-        PyObject *exc = PyObject_CallFunction(cls, "On", reason, index);
-        if (exc) {
-            PyErr_SetObject(cls, exc);
-            Py_DECREF(exc);
-        }
-        Py_DECREF(cls);
-    }
-    return NULL;
-}
-
 /* ---------------------------------------------------------------------------
  * check, is_valid
  */

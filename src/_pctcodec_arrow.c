@@ -1,9 +1,9 @@
 /* Arrow string columns in and result arrays out, for the batch engine
- * (see arrow_c.h). Plain C99, no Python. */
+ * (see _pctcodec_arrow.h). Plain C99, no Python. */
 #include <stdlib.h>
 #include <string.h>
 
-#include "arrow_c.h"
+#include "_pctcodec_arrow.h"
 
 char arrow_string_kind(const struct ArrowSchema *schema)
 {

@@ -1,10 +1,14 @@
 /* The Arrow C data interface and C stream interface (the structs as
  * specified at https://arrow.apache.org/docs/format/CDataInterface.html,
  * ABI-stable, written out here so that no Arrow library is needed), and
- * what the batch engine does with them (src/arrow_c.c, no Python): read
- * string columns in place, build result arrays from malloc'd buffers. */
-#ifndef PCTCODEC_ARROW_C_H
-#define PCTCODEC_ARROW_C_H
+ * what the batch engine does with them (src/_pctcodec_arrow.c): read string
+ * columns in place, build result arrays from malloc'd buffers.
+ *
+ * Plain C99 without Python.h, yet a part of the binding, hence its name: it
+ * is how the extension exchanges columns with Arrow producers for
+ * _pctcodec_batch.c, not percent-encoding, which is src/core's one job. */
+#ifndef PCTCODEC_ARROW_H
+#define PCTCODEC_ARROW_H
 
 #include <stddef.h>
 #include <stdint.h>
@@ -167,4 +171,4 @@ int arrow_build(arrow_piece *pieces, int npieces, char kind, struct ArrowArray *
 /* A schema of that kind (static strings, no children). */
 void arrow_schema_init(struct ArrowSchema *schema, char kind);
 
-#endif /* PCTCODEC_ARROW_C_H */
+#endif /* PCTCODEC_ARROW_H */

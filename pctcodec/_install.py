@@ -1,0 +1,115 @@
+"""``install()``: pctcodec's seven functions in place of urllib.parse's, for a whole process.
+
+Every library that looks its quoting functions up on ``urllib.parse`` when it
+calls them (``urllib.parse.quote(...)``), or that binds them with
+``from urllib.parse import quote`` after ``install()`` ran, then runs
+pctcodec. The standard library binds some at its own import
+(``urllib.request`` holds ``quote``, ``unquote`` and ``unquote_to_bytes``;
+``pathlib`` ``quote_from_bytes`` up to 3.12): those copies are replaced too.
+A name another module bound before ``install()`` ran keeps urllib's function.
+
+``uninstall()`` puts back exactly (by identity) what each replaced name held,
+wherever it still holds pctcodec's function. Both are idempotent and
+thread-safe.
+"""
+import contextlib
+import os
+import sys
+import sysconfig
+import threading
+import urllib.parse
+from typing import Iterator
+
+from . import _pctcodec
+from . import _urllib  # noqa: F401  the private copy delegation uses, made before anything runs patched
+from ._urlencode import urlencode
+
+__all__ = ["install", "uninstall", "installed"]
+
+# urllib.parse's name -> pctcodec's function
+OURS = {name: getattr(_pctcodec, name)
+        for name in ("quote", "quote_plus", "quote_from_bytes", "unquote", "unquote_plus", "unquote_to_bytes")}
+OURS["urlencode"] = urlencode
+
+_lock = threading.RLock()
+# (module, attribute, what it held, pctcodec's function put there) for each
+# name install() replaced; None when not installed.
+_replaced = None
+
+
+def _stdlib_modules():
+    """The loaded modules of the standard library other than urllib.parse
+    (those that may hold a copy bound at their import)."""
+    stdlib = os.path.normcase(os.path.realpath(sysconfig.get_paths()["stdlib"])) + os.sep
+    for module in list(sys.modules.values()):
+        path = getattr(module, "__file__", None)
+        if module is urllib.parse or not isinstance(path, str):
+            continue
+        path = os.path.normcase(os.path.realpath(path))
+        parts = path[len(stdlib):].split(os.sep)
+        if path.startswith(stdlib) and "site-packages" not in parts and "dist-packages" not in parts:
+            yield module
+
+
+def _swap_copies(swap):
+    """Rebinds each name of a loaded standard library module whose value
+    is a key of `swap` (by identity) to that key's value; returns what it
+    did as (module, attribute, old, new)."""
+    done = []
+    by_id = {id(old): (old, new) for old, new in swap}
+    for module in _stdlib_modules():
+        for attr, value in list(vars(module).items()):
+            pair = by_id.get(id(value))
+            if pair is not None and pair[0] is value:
+                setattr(module, attr, pair[1])
+                done.append((module, attr, value, pair[1]))
+    return done
+
+
+def install() -> None:
+    """Put pctcodec's quote, quote_plus, quote_from_bytes, unquote,
+    unquote_plus, unquote_to_bytes and urlencode in place of urllib.parse's,
+    and of the copies of urllib.parse's functions the standard library bound
+    at its import. Does nothing when already installed."""
+    global _replaced
+    with _lock:
+        if _replaced is not None:
+            return
+        replaced = []
+        for name, ours in OURS.items():
+            held = getattr(urllib.parse, name)
+            setattr(urllib.parse, name, ours)
+            replaced.append((urllib.parse, name, held, ours))
+        replaced += _swap_copies([(held, ours) for _, _, held, ours in replaced if held is not ours])
+        _replaced = replaced
+
+
+def uninstall() -> None:
+    """Put back what install() replaced, where pctcodec's function is still
+    in place (a name someone rebound since is left alone), and urllib.parse's
+    functions in the standard library's copies bound while pctcodec was
+    installed. Does nothing when not installed."""
+    global _replaced
+    with _lock:
+        if _replaced is None:
+            return
+        for module, attr, held, ours in reversed(_replaced):
+            if getattr(module, attr, None) is ours:
+                setattr(module, attr, held)
+        _swap_copies([(ours, held) for module, _, held, ours in _replaced
+                      if module is urllib.parse and held is not ours])
+        _replaced = None
+
+
+@contextlib.contextmanager
+def installed() -> Iterator[None]:
+    """``with pctcodec.installed(): ...`` runs the block with pctcodec
+    installed, then puts urllib.parse back unless it was installed before."""
+    with _lock:
+        was = _replaced is not None
+        install()
+    try:
+        yield
+    finally:
+        if not was:
+            uninstall()

@@ -1,0 +1,92 @@
+/* Helpers every part of the binding uses: errors it raises, objects of the
+ * Python package it calls, codec names, snapshots of mutable buffers.
+ */
+#include <string.h>
+
+#include "_pctcodec.h"
+
+/* OverflowError: the result would pass the maximum size of an object. */
+PyObject *too_long(void)
+{
+    PyErr_SetString(PyExc_OverflowError, "percent-encoded result would be too long");
+    return NULL;
+}
+
+/* An attribute of a Python module of the package, fetched once and then kept
+ * on this module as `cached` (a module attribute, so per interpreter).
+ * Threads that race on the first call each store the same attribute. */
+PyObject *package_attr(PyObject *module, const char *cached, const char *modname,
+                       const char *name)
+{
+    PyObject *dict = PyModule_GetDict(module); /* borrowed */
+    PyObject *value;
+#if PY_VERSION_HEX >= 0x030D0000
+    /* a strong reference: another thread may store its value meanwhile */
+    if (PyDict_GetItemStringRef(dict, cached, &value) < 0)
+        return NULL;
+    if (value)
+        return value;
+#else
+    value = PyDict_GetItemString(dict, cached);
+    if (value)
+        return Py_NewRef(value);
+#endif
+    PyObject *mod = PyImport_ImportModule(modname);
+    if (!mod)
+        return NULL;
+    value = PyObject_GetAttrString(mod, name);
+    Py_DECREF(mod);
+    if (value && PyDict_SetItemString(dict, cached, value) < 0)
+        Py_CLEAR(value);
+    return value;
+}
+
+PyObject *raise_percent_error(PyObject *module, PyObject *reason, Py_ssize_t index)
+{
+    PyObject *cls = package_attr(module, "_PercentEncodingError", "pctcodec._errors",
+                                 "PercentEncodingError");
+    if (cls) {
+        PyObject *exc = PyObject_CallFunction(cls, "On", reason, index);
+        if (exc) {
+            PyErr_SetObject(cls, exc);
+            Py_DECREF(exc);
+        }
+        Py_DECREF(cls);
+    }
+    return NULL;
+}
+
+/* The codec name is UTF-8, in one of the spellings the fast paths take;
+ * any other value goes through str.encode / bytes.decode, exactly as urllib
+ * calls them. */
+int is_utf8_name(PyObject *name)
+{
+    if (!PyUnicode_CheckExact(name) || !PyUnicode_IS_ASCII(name))
+        return 0;
+    Py_ssize_t n = PyUnicode_GET_LENGTH(name);
+    const char *s = (const char *)PyUnicode_1BYTE_DATA(name);
+    if (n != 4 && n != 5)
+        return 0;
+    char low[6] = {0};
+    for (Py_ssize_t i = 0; i < n; i++)
+        low[i] = (char)((s[i] >= 'A' && s[i] <= 'Z') ? s[i] + 32 : s[i]);
+    return strcmp(low, "utf-8") == 0 || strcmp(low, "utf_8") == 0 || strcmp(low, "utf8") == 0;
+}
+
+/* A bytes copy of a buffer another thread could write to (a bytearray being
+ * filled by readinto with the GIL released, a shared mmap): a torn copy is
+ * still a stable one, so sizing and writing agree. The buffer is exported
+ * and the object locked (free-threaded build) while it is copied, so that
+ * it cannot be resized or freed under the copy. */
+PyObject *snapshot(PyObject *obj)
+{
+    PyObject *copy = NULL;
+    Py_buffer view;
+    Py_BEGIN_CRITICAL_SECTION(obj);
+    if (PyObject_GetBuffer(obj, &view, PyBUF_SIMPLE) == 0) {
+        copy = PyBytes_FromStringAndSize((const char *)view.buf, view.len);
+        PyBuffer_Release(&view);
+    }
+    Py_END_CRITICAL_SECTION();
+    return copy;
+}
