@@ -279,8 +279,10 @@ static PyObject *rewrite(PyObject *module, PyObject *s, const char *fname, unsig
     pct_uri_split(t.data, t.len, &u);
     const uint8_t *host = NULL;
     size_t host_len = 0, bound, len;
-    if (u.has_authority && pct_host_needs_idna(t.data + u.host.start, u.host.len,
-                                               flags & PCT_URI_DECODE_UNRESERVED)) {
+    /* In an ASCII str, only a host with a '%' can need IDNA (memchr first). */
+    const uint8_t *h = t.data + u.host.start;
+    if (u.has_authority && (t.owner || memchr(h, '%', u.host.len)) &&
+        pct_host_needs_idna(h, u.host.len, flags & PCT_URI_DECODE_UNRESERVED)) {
         if (!(host_obj = idna_host(module, t.data + u.host.start, u.host.len)))
             goto done;
         if (host_obj != Py_None) {

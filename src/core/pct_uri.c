@@ -625,13 +625,14 @@ static size_t zone_start(const uint8_t *h, size_t n)
 
 int pct_host_needs_idna(const uint8_t *host, size_t n, int escapes)
 {
-    if (n && host[0] == '[')
+    if (n == 0 || host[0] == '[')
         return 0;
-    for (size_t i = 0; i < n; i++)
-        if (host[i] >= 0x80 || (escapes && host[i] == '%' && escape_at(host, i, n) &&
-                                pct_hex_value[host[i + 1]] >= 8))
+    /* memchr and a word-wise ASCII scan: most hosts hold neither */
+    const uint8_t *end = host + n, *p = escapes ? memchr(host, '%', n) : NULL;
+    for (; p; p = memchr(p + 1, '%', (size_t)(end - p - 1)))
+        if (end - p >= 3 && pct_hex_value[p[1]] >= 8 && pct_hex_value[p[2]] >= 0)
             return 1;
-    return 0;
+    return pct_ascii_span(host, n) != n;
 }
 
 /* The host as written, repaired; an IP literal's zone id keeps its case. */
@@ -639,7 +640,7 @@ static uint8_t *write_host(const uint8_t *h, size_t n, unsigned flags, int lower
 {
     size_t zone = lower_case && n && h[0] == '[' ? zone_start(h, n) : n;
     d = write_part(h, zone, flags, lower_case, d);
-    return write_part(h + zone, n - zone, flags, 0, d);
+    return zone == n ? d : write_part(h + zone, n - zone, flags, 0, d);
 }
 
 pct_status pct_uri_write(const uint8_t *s, const pct_uri *u, const uint8_t *host,
