@@ -315,6 +315,18 @@ done:
     return out;
 }
 
+/* parse_args for a function of one positional argument and keywords. */
+static int uri_and_keywords(const argspec *spec, PyObject *const *args, Py_ssize_t nargs,
+                            PyObject *kwnames, PyObject **out)
+{
+    if (nargs > 1) {
+        PyErr_Format(PyExc_TypeError, "%s() takes 1 positional argument but %zd were given",
+                     spec->fname, nargs);
+        return -1;
+    }
+    return parse_args(spec, args, nargs, kwnames, out);
+}
+
 static const char *const NORMALIZE_ARGS[] = {"uri", "sort_query", "drop_fragment", "strict_idna"};
 
 PyDoc_STRVAR(normalize_doc,
@@ -338,12 +350,7 @@ static PyObject *py_normalize(PyObject *module, PyObject *const *args, Py_ssize_
 {
     static const argspec spec = {"normalize", NORMALIZE_ARGS, 4, 1, 0, -1};
     PyObject *a[4];
-    if (nargs > 1) {
-        PyErr_Format(PyExc_TypeError, "normalize() takes 1 positional argument but %zd were given",
-                     nargs);
-        return NULL;
-    }
-    if (parse_args(&spec, args, nargs, kwnames, a) < 0)
+    if (uri_and_keywords(&spec, args, nargs, kwnames, a) < 0)
         return NULL;
     unsigned flags = PCT_URI_NORMALIZE;
     int sort_query = a[1] ? PyObject_IsTrue(a[1]) : 0;
@@ -398,12 +405,7 @@ static PyObject *py_iri_to_uri(PyObject *module, PyObject *const *args, Py_ssize
 {
     static const argspec spec = {"iri_to_uri", IRI_TO_URI_ARGS, 2, 1, 0, -1};
     PyObject *a[2];
-    if (nargs > 1) {
-        PyErr_Format(PyExc_TypeError, "iri_to_uri() takes 1 positional argument but %zd were given",
-                     nargs);
-        return NULL;
-    }
-    if (parse_args(&spec, args, nargs, kwnames, a) < 0)
+    if (uri_and_keywords(&spec, args, nargs, kwnames, a) < 0)
         return NULL;
     int strict_idna = a[1] ? PyObject_IsTrue(a[1]) : 0;
     if (strict_idna < 0)
