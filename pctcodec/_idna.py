@@ -39,6 +39,8 @@ def _domain_to_ascii(text: str):
     """The ASCII form of a Unicode domain, or None when a browser rejects it."""
     import ada_url  # on first use: importing pctcodec stays light
 
+    if "\x00" in text:
+        return None  # forbidden; and ada-url reads a C string, which would end there
     mapped = ada_url.idna.encode(text)  # b"" on failure
     if not mapped:
         return None

@@ -381,6 +381,8 @@ def test_normalize_options_are_keyword_only():
         ("http://\u0661a.com/", "http://%D9%A1a.com/"),  # a bidi violation
         ("http://\u200d.com/", "http://%E2%80%8D.com/"),  # a joiner out of context
         ("http://xn--zz.é/", "http://xn--zz.%C3%A9/"),
+        ("http://ab\x00cd.例/", "http://ab%00cd.%E4%BE%8B/"),  # NUL: not cut short
+        ("http://\x00¡/", "http://%00%C2%A1/"),
         # IP literals are never mapped
         ("http://[é]/", "http://[%C3%A9]/"),
     ],

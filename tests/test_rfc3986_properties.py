@@ -187,6 +187,7 @@ def test_lone_surrogates(s):
 @example("http://€xample.com/", True)
 @example("http://a\u00a0b.例/", True)
 @example("http://例%2F.jp/", False)
+@example("//\x00\u00a1", False)
 def test_strict_idna_matches_reference(s, strict):
     _same("normalize", s, strict_idna=strict)
     _same("iri_to_uri", s, strict_idna=strict)
