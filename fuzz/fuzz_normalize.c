@@ -4,7 +4,9 @@
  * delimiters give the input; the bound honours its limit and holds the
  * output; the output passes pct_uri_check, follows its flags, and writing
  * it again with the same flags gives the same bytes (idempotence);
- * remove_dot_segments matches the RFC 3986 5.2.4 algorithm step by step.
+ * remove_dot_segments matches the RFC 3986 5.2.4 algorithm step by step;
+ * pct_host_needs_idna picks the hosts with non-ASCII bytes or escapes of
+ * them, and an ASCII replacement host leaves none for a second pass.
  *
  * Input: flags byte, host length byte (0xFF: no replacement host), 2 limit
  * bytes, host bytes, body. */
@@ -145,6 +147,24 @@ static void check_sorted(const uint8_t *q, size_t n)
     }
 }
 
+static int is_hex(uint8_t c)
+{
+    return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
+}
+
+/* A reg-name holding a byte >= 0x80 or, with escapes, a %XX of one. */
+static void check_needs_idna(const uint8_t *h, size_t n)
+{
+    for (int escapes = 0; escapes < 2; escapes++) {
+        int want = 0;
+        for (size_t i = 0; i < n && !(h[0] == '['); i++)
+            if (h[i] >= 0x80 || (escapes && h[i] == '%' && n - i >= 3 && is_hex(h[i + 1]) &&
+                                 is_hex(h[i + 2]) && !(h[i + 1] >= '0' && h[i + 1] <= '7')))
+                want = 1;
+        FUZZ_ASSERT(pct_host_needs_idna(h, n, escapes) == want);
+    }
+}
+
 /* Writes src with flags into an exact buffer of the bound; returns it. */
 static uint8_t *normalize(const uint8_t *s, size_t n, const uint8_t *host, size_t host_len,
                           unsigned flags, size_t *len)
@@ -192,6 +212,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     pct_uri u;
     pct_uri_split(src, n, &u);
     check_split(src, n, &u);
+    check_needs_idna(src + u.host.start, u.host.len);
 
     size_t len, pos;
     uint8_t *out = normalize(src, n, host, host_len, flags, &len);
@@ -208,6 +229,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         check_sorted(out + v.query.start, v.query.len);
     FUZZ_ASSERT(v.has_scheme == u.has_scheme && v.has_authority == u.has_authority);
     FUZZ_ASSERT(v.has_query == u.has_query);
+    check_needs_idna(out + v.host.start, v.host.len);
+    if (host && u.has_authority && (flags & PCT_URI_DECODE_UNRESERVED) &&
+        pct_host_needs_idna(host, host_len, 1) == 0 && !memchr(host, '%', host_len)) {
+        /* an ASCII host in: a second normalize never calls IDNA again */
+        FUZZ_ASSERT(!pct_host_needs_idna(out + v.host.start, v.host.len, 1));
+    }
 
     /* idempotence: the output is already in the form the flags ask for */
     size_t len2;

@@ -76,9 +76,9 @@ if ((need_api)); then
         PY=$WORK/venv/bin/python
         [[ -x $PY ]] || "${FUZZ_PYTHON:-python3}" -m venv "$WORK/venv" || exit 1
     fi
-    if ! "$PY" -c 'import atheris, idna, setuptools' 2>/dev/null; then
+    if ! "$PY" -c 'import atheris, ada_url, setuptools' 2>/dev/null; then
         echo "== installing atheris (pip)"
-        "$PY" -m pip install -q atheris idna setuptools || exit 1
+        "$PY" -m pip install -q atheris ada-url setuptools || exit 1
     fi
 fi
 

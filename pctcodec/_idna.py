@@ -1,30 +1,86 @@
-"""IDNA for hosts with non-ASCII characters, called from the C binding.
+"""Hosts the way browsers read them: the URL Standard's "domain to ASCII".
 
-The idna package takes tens of microseconds per host; real data repeats its
-hosts, so results are cached. Only short hosts are: UTS #46 drops some
-characters (soft hyphens, ...), so a huge host can map to a valid one, and
-the cache must not hold huge keys.
+Called from the C binding (src/_pctcodec_uri.c, src/_pctcodec_batch.c) for
+reg-names holding non-ASCII characters or escapes of non-ASCII bytes; ASCII
+hosts never come here. The mapping is UTS #46 (non-transitional,
+CheckHyphens and UseSTD3ASCIIRules off, CheckBidi and CheckJoiners on, no
+DNS length check), NFC and punycode, done by ada-url (the URL parser of
+Node.js), which passes every web-platform-tests vector. ada-url maps
+characters only: the forbidden domain code points a browser's host parser
+rejects afterwards (space, '%', '/', ...) are rejected here.
+
+Real data repeats its hosts, so results are cached. Only short hosts are:
+UTS #46 drops some characters (soft hyphens, ...), so a huge host can map to
+a valid one, and the cache must not hold huge keys.
 """
+import re
 from functools import lru_cache
-
-import idna
 
 _CACHED_LENGTH = 256
 
-
-def _encode(host):
-    return idna.encode(host, uts46=True).decode("ascii")
-
-
-_encode_cached = lru_cache(maxsize=8192)(_encode)
-_decode_cached = lru_cache(maxsize=8192)(idna.decode)
+# Escapes of non-ASCII bytes and of unreserved characters (RFC 3986 2.3) are
+# decoded before mapping; escapes of reserved and other ASCII characters stay,
+# and their '%' makes the host fail (no function decodes a reserved escape).
+_ESCAPE = re.compile(rb"%[0-9A-Fa-f]{2}")
+_UNRESERVED = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
 
 
-def to_ascii(host: str) -> str:
-    """The ASCII (punycode) form of a host by UTS #46; idna.IDNAError if it has none."""
-    return (_encode_cached if len(host) <= _CACHED_LENGTH else _encode)(host)
+def _decoded(match):
+    byte = int(match[0][1:], 16)
+    return bytes((byte,)) if byte >= 0x80 or byte in _UNRESERVED else match[0]
+
+
+# The URL Standard's forbidden domain code points that can be left in an
+# ASCII result: C0 controls, space, # % / : < > ? @ [ \ ] ^ | and DEL.
+_FORBIDDEN = re.compile(r"[\x00-\x20#%/:<>?@\[\\\]^|\x7f]")
+
+
+def _domain_to_ascii(text: str):
+    """The ASCII form of a Unicode domain, or None when a browser rejects it."""
+    import ada_url  # on first use: importing pctcodec stays light
+
+    if "\x00" in text:
+        return None  # forbidden; and ada-url reads a C string, which would end there
+    mapped = ada_url.idna.encode(text)  # b"" on failure
+    if not mapped:
+        return None
+    ascii = mapped.decode("ascii")
+    return None if _FORBIDDEN.search(ascii) else ascii
+
+
+def _to_ascii(host: str):
+    raw = _ESCAPE.sub(_decoded, host.encode("utf-8"))
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        return None  # escapes that are not UTF-8 name no Unicode host
+    return _domain_to_ascii(text)
+
+
+_to_ascii_cached = lru_cache(maxsize=8192)(_to_ascii)
+
+
+def to_ascii(host: str):
+    """The ASCII host a browser would use for a reg-name as written in a URI
+    (escapes of UTF-8 decoded first), or None when it has none."""
+    return (_to_ascii_cached if len(host) <= _CACHED_LENGTH else _to_ascii)(host)
+
+
+def _to_unicode(label: str) -> str:
+    import ada_url
+
+    if not label.isascii():
+        return label
+    text = ada_url.idna.decode(label.lower())
+    # Only a label that maps back to itself: ada-url decodes what it can of
+    # invalid punycode too, and an IRI must name the same host.
+    return text if text != label and _domain_to_ascii(text) == label.lower() else label
+
+
+_to_unicode_cached = lru_cache(maxsize=8192)(_to_unicode)
 
 
 def to_unicode(label: str) -> str:
-    """The Unicode form of one ``xn--`` label; idna.IDNAError if it is not valid."""
-    return (_decode_cached if len(label) <= _CACHED_LENGTH else idna.decode)(label)
+    """The Unicode form of one ``xn--`` label, or the label itself when it is
+    not the valid punycode of one."""
+    return (_to_unicode_cached if len(label) <= _CACHED_LENGTH else _to_unicode)(label)

@@ -46,7 +46,7 @@ malformed UTF-8 after unquoting under an error handler other than
 
 Errors: a value that is not a ``str`` raises ``TypeError`` naming its index
 (its 0-based position in the input). An exception raised for one value
-(``UnicodeEncodeError``, an IDNA error, ...) is of the class the
+(``UnicodeEncodeError``, ``PercentEncodingError``, ...) is of the class the
 single-value function raises; a ``UnicodeError`` keeps its arguments and
 gets the index as an ``index`` attribute and a note (Python 3.11+; in the
 reason before), any other class is raised anew with the index in its

@@ -2,7 +2,7 @@
 
 ``requote``, ``check``, ``is_valid``, ``normalize``, ``equivalent`` and
 ``iri_to_uri`` run in C (``src/core/pct_uri.c``); hosts with non-ASCII
-characters go through IDNA (UTS #46) with the ``idna`` package.
+characters go through the URL Standard's IDNA (UTS #46, see ``_idna``).
 ``uri_to_iri`` decodes escapes in C (``src/core/pct_ecma.c``) and leaves
 only punycode host labels to Python.
 
@@ -30,14 +30,9 @@ __all__ = [
 
 
 def _unicode_host(host):
-    labels = host.split(".")
-    for i, label in enumerate(labels):
-        if label[:4].lower() == "xn--":
-            try:
-                labels[i] = to_unicode(label)
-            except (UnicodeError, ValueError):
-                pass  # not valid punycode: left as it is
-    return ".".join(labels)
+    # A label that is not valid punycode is left as it is.
+    return ".".join(to_unicode(label) if label[:4].lower() == "xn--" else label
+                    for label in host.split("."))
 
 
 def uri_to_iri(uri: str) -> str:
@@ -47,7 +42,8 @@ def uri_to_iri(uri: str) -> str:
     decoded (private-use characters only in the query); ASCII escapes such as
     ``%20`` or ``%2F``, invalid sequences and characters an IRI may not hold
     stay encoded as they were written. Host labels in punycode (``xn--``) are
-    decoded with IDNA, or left as they are when that fails.
+    decoded with IDNA, or left as they are when they are not the valid
+    punycode of a label that maps back to them.
     """
     out = _pctcodec._uri_to_iri(uri)
     if type(out) is str:

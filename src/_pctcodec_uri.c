@@ -19,9 +19,40 @@ typedef struct {
     PyObject *owner; /* the bytes holding data, or NULL when it is the str's own */
 } utf8_text;
 
-/* strict: a lone surrogate raises UnicodeEncodeError (as quote does);
- * surrogatepass: it becomes 3 bytes >= 0x80 the core reports as not allowed. */
-static int get_text(PyObject *s, const char *fname, int surrogatepass, utf8_text *t)
+/* raise_percent_error with a C string reason. */
+static PyObject *raise_percent_error_at(PyObject *module, const char *reason, Py_ssize_t index)
+{
+    PyObject *text = PyUnicode_FromString(reason);
+    if (text) {
+        raise_percent_error(module, text, index);
+        Py_DECREF(text);
+    }
+    return NULL;
+}
+
+/* PercentEncodingError at the first lone surrogate of s (the UnicodeEncodeError
+ * of its UTF-8 encoding is pending). */
+static void raise_surrogate_error(PyObject *module, PyObject *s)
+{
+    Py_ssize_t n = PyUnicode_GET_LENGTH(s);
+    for (Py_ssize_t i = 0; i < n; i++) {
+        Py_UCS4 ch = PyUnicode_READ_CHAR(s, i);
+        if (Py_UNICODE_IS_SURROGATE(ch)) {
+            char reason[64];
+            snprintf(reason, sizeof reason, "lone surrogate U+%04X has no UTF-8 form",
+                     (unsigned)ch);
+            PyErr_Clear();
+            raise_percent_error_at(module, reason, i);
+            return;
+        }
+    }
+}
+
+/* strict: a lone surrogate, which has no UTF-8 form, raises
+ * PercentEncodingError at its index; surrogatepass: it becomes 3 bytes
+ * >= 0x80 the core reports as not allowed. */
+static int get_text(PyObject *module, PyObject *s, const char *fname, int surrogatepass,
+                    utf8_text *t)
 {
     if (!PyUnicode_Check(s)) {
         PyErr_Format(PyExc_TypeError, "%s() argument must be str, not %.200s", fname,
@@ -36,8 +67,11 @@ static int get_text(PyObject *s, const char *fname, int surrogatepass, utf8_text
     }
     t->owner = surrogatepass ? PyUnicode_AsEncodedString(s, "utf-8", "surrogatepass")
                              : PyUnicode_AsUTF8String(s);
-    if (!t->owner)
+    if (!t->owner) {
+        if (PyErr_ExceptionMatches(PyExc_UnicodeEncodeError))
+            raise_surrogate_error(module, s);
         return -1;
+    }
     t->data = (const uint8_t *)PyBytes_AS_STRING(t->owner);
     t->len = (size_t)PyBytes_GET_SIZE(t->owner);
     return 0;
@@ -103,7 +137,7 @@ PyDoc_STRVAR(check_doc,
 static PyObject *py_check(PyObject *module, PyObject *s)
 {
     utf8_text t;
-    if (get_text(s, "check", 1, &t) < 0)
+    if (get_text(module, s, "check", 1, &t) < 0)
         return NULL;
     size_t pos;
     pct_uri_problem problem = pct_uri_check(t.data, t.len, &pos);
@@ -143,9 +177,8 @@ PyDoc_STRVAR(requote_doc,
 
 static PyObject *py_requote(PyObject *module, PyObject *s)
 {
-    (void)module;
     utf8_text t;
-    if (get_text(s, "requote", 0, &t) < 0)
+    if (get_text(module, s, "requote", 0, &t) < 0)
         return NULL;
     PyObject *out = NULL;
     size_t size;
@@ -166,8 +199,9 @@ static PyObject *py_requote(PyObject *module, PyObject *s)
  * normalize, equivalent, iri_to_uri: split, then write back with flags.
  */
 
-/* The IDNA (UTS #46) form of a host holding non-ASCII characters, computed
- * by pctcodec._idna with the idna package; an ASCII str. */
+/* The ASCII form of a host that needs IDNA (pct_host_needs_idna), computed
+ * by pctcodec._idna (the URL Standard's domain to ASCII): an ASCII str, or
+ * None when the host has none. */
 static PyObject *idna_host(PyObject *module, const uint8_t *host, size_t len)
 {
     PyObject *to_ascii = package_attr(module, "_idna_to_ascii", "pctcodec._idna", "to_ascii");
@@ -177,7 +211,7 @@ static PyObject *idna_host(PyObject *module, const uint8_t *host, size_t len)
     PyObject *out = text ? PyObject_CallOneArg(to_ascii, text) : NULL;
     Py_DECREF(to_ascii);
     Py_XDECREF(text);
-    if (out && !(PyUnicode_Check(out) && PyUnicode_IS_ASCII(out))) {
+    if (out && out != Py_None && !(PyUnicode_Check(out) && PyUnicode_IS_ASCII(out))) {
         PyErr_SetString(PyExc_SystemError, "pctcodec._idna.to_ascii() returned a non-ASCII value");
         Py_CLEAR(out);
     }
@@ -187,10 +221,13 @@ static PyObject *idna_host(PyObject *module, const uint8_t *host, size_t len)
 /* Short URIs are written on the stack, then copied into their str. */
 #define STACK_BUFFER 1024
 
-static PyObject *rewrite(PyObject *module, PyObject *s, const char *fname, unsigned flags)
+/* strict_idna: a host with no ASCII form raises PercentEncodingError at
+ * the host, instead of being written as percent-encoded UTF-8. */
+static PyObject *rewrite(PyObject *module, PyObject *s, const char *fname, unsigned flags,
+                         int strict_idna)
 {
     utf8_text t;
-    if (get_text(s, fname, 0, &t) < 0)
+    if (get_text(module, s, fname, 0, &t) < 0)
         return NULL;
     PyObject *out = NULL, *host_obj = NULL;
     uint8_t stack[STACK_BUFFER], *buf = stack;
@@ -198,11 +235,20 @@ static PyObject *rewrite(PyObject *module, PyObject *s, const char *fname, unsig
     pct_uri_split(t.data, t.len, &u);
     const uint8_t *host = NULL;
     size_t host_len = 0, bound, len;
-    if (t.owner && u.has_authority && pct_ascii_span(t.data + u.host.start, u.host.len) != u.host.len) {
+    /* In an ASCII str, only a host with a '%' can need IDNA (memchr first). */
+    const uint8_t *h = t.data + u.host.start;
+    if (u.has_authority && (t.owner || memchr(h, '%', u.host.len)) &&
+        pct_host_needs_idna(h, u.host.len, flags & PCT_URI_DECODE_UNRESERVED)) {
         if (!(host_obj = idna_host(module, t.data + u.host.start, u.host.len)))
             goto done;
-        host = PyUnicode_1BYTE_DATA(host_obj);
-        host_len = (size_t)PyUnicode_GET_LENGTH(host_obj);
+        if (host_obj != Py_None) {
+            host = PyUnicode_1BYTE_DATA(host_obj);
+            host_len = (size_t)PyUnicode_GET_LENGTH(host_obj);
+        } else if (strict_idna) {
+            raise_percent_error_at(module, "host has no IDNA (UTS #46) form",
+                                   char_index(&t, u.host.start));
+            goto done;
+        }
     }
     if (pct_uri_size_bound(t.len, host_len, PY_SSIZE_T_MAX, &bound) != PCT_OK) {
         too_long();
@@ -225,41 +271,54 @@ done:
     return out;
 }
 
-static const char *const NORMALIZE_ARGS[] = {"uri", "sort_query", "drop_fragment"};
+/* parse_args for a function of one positional argument and keywords. */
+static int uri_and_keywords(const argspec *spec, PyObject *const *args, Py_ssize_t nargs,
+                            PyObject *kwnames, PyObject **out)
+{
+    if (nargs > 1) {
+        PyErr_Format(PyExc_TypeError, "%s() takes 1 positional argument but %zd were given",
+                     spec->fname, nargs);
+        return -1;
+    }
+    return parse_args(spec, args, nargs, kwnames, out);
+}
+
+static const char *const NORMALIZE_ARGS[] = {"uri", "sort_query", "drop_fragment", "strict_idna"};
 
 PyDoc_STRVAR(normalize_doc,
-"normalize($module, uri, /, *, sort_query=False, drop_fragment=False)\n--\n\n"
+"normalize($module, uri, /, *, sort_query=False, drop_fragment=False, strict_idna=False)\n--\n\n"
 "Normalize a URI (RFC 3986 6.2.2 and 6.2.3).\n\n"
-"Scheme and host in lowercase (a non-ASCII host through IDNA), escapes of\n"
+"Scheme and host in lowercase, escapes of\n"
 "unreserved characters decoded and all other escapes in uppercase hex, the\n"
 "string repaired as requote() does, dot segments removed, the default port\n"
 "and an empty port dropped, an empty path with an authority made '/'.\n"
 "Reserved characters are never decoded. With sort_query, the query's\n"
 "parameters are sorted by name (stable); with drop_fragment, the fragment\n"
-"is removed. Idempotent; the result always passes check().");
+"is removed. Idempotent; the result always passes check().\n\n"
+"A host with non-ASCII characters, or escapes of them, is mapped the way\n"
+"browsers do (the URL Standard's domain to ASCII: UTS #46, punycode); one\n"
+"that has no such form is written as percent-encoded UTF-8, or, with\n"
+"strict_idna, raises PercentEncodingError at the host. A lone surrogate\n"
+"raises PercentEncodingError at its index.");
 
 static PyObject *py_normalize(PyObject *module, PyObject *const *args, Py_ssize_t nargs,
                               PyObject *kwnames)
 {
-    static const argspec spec = {"normalize", NORMALIZE_ARGS, 3, 1, 0, -1};
-    PyObject *a[3];
-    if (nargs > 1) {
-        PyErr_Format(PyExc_TypeError, "normalize() takes 1 positional argument but %zd were given",
-                     nargs);
-        return NULL;
-    }
-    if (parse_args(&spec, args, nargs, kwnames, a) < 0)
+    static const argspec spec = {"normalize", NORMALIZE_ARGS, 4, 1, 0, -1};
+    PyObject *a[4];
+    if (uri_and_keywords(&spec, args, nargs, kwnames, a) < 0)
         return NULL;
     unsigned flags = PCT_URI_NORMALIZE;
     int sort_query = a[1] ? PyObject_IsTrue(a[1]) : 0;
     int drop_fragment = a[2] ? PyObject_IsTrue(a[2]) : 0;
-    if (sort_query < 0 || drop_fragment < 0)
+    int strict_idna = a[3] ? PyObject_IsTrue(a[3]) : 0;
+    if (sort_query < 0 || drop_fragment < 0 || strict_idna < 0)
         return NULL;
     if (sort_query)
         flags |= PCT_URI_SORT_QUERY;
     if (drop_fragment)
         flags |= PCT_URI_DROP_FRAGMENT;
-    return rewrite(module, a[0], "normalize", flags);
+    return rewrite(module, a[0], "normalize", flags, strict_idna);
 }
 
 PyDoc_STRVAR(equivalent_doc,
@@ -272,10 +331,10 @@ static PyObject *py_equivalent(PyObject *module, PyObject *const *args, Py_ssize
         PyErr_Format(PyExc_TypeError, "equivalent() takes exactly 2 arguments (%zd given)", nargs);
         return NULL;
     }
-    PyObject *a = rewrite(module, args[0], "equivalent", PCT_URI_NORMALIZE);
+    PyObject *a = rewrite(module, args[0], "equivalent", PCT_URI_NORMALIZE, 0);
     if (!a)
         return NULL;
-    PyObject *b = rewrite(module, args[1], "equivalent", PCT_URI_NORMALIZE);
+    PyObject *b = rewrite(module, args[1], "equivalent", PCT_URI_NORMALIZE, 0);
     if (!b) {
         Py_DECREF(a);
         return NULL;
@@ -287,15 +346,27 @@ static PyObject *py_equivalent(PyObject *module, PyObject *const *args, Py_ssize
 }
 
 PyDoc_STRVAR(iri_to_uri_doc,
-"iri_to_uri($module, iri, /)\n--\n\n"
+"iri_to_uri($module, iri, /, *, strict_idna=False)\n--\n\n"
 "Map an IRI to a URI (RFC 3987 3.1).\n\n"
-"A host with non-ASCII characters goes through IDNA; everywhere else every\n"
-"character a URI may not hold is percent-encoded as UTF-8, as requote() does.\n"
-"Reserved characters and valid escapes are left exactly as they are.");
+"A host with non-ASCII characters goes through IDNA as in normalize(); one\n"
+"with no IDNA form is percent-encoded (with strict_idna: PercentEncodingError).\n"
+"Everywhere else every character a URI may not hold is percent-encoded as\n"
+"UTF-8, as requote() does. Reserved characters and valid escapes are left\n"
+"exactly as they are.");
 
-static PyObject *py_iri_to_uri(PyObject *module, PyObject *s)
+static const char *const IRI_TO_URI_ARGS[] = {"iri", "strict_idna"};
+
+static PyObject *py_iri_to_uri(PyObject *module, PyObject *const *args, Py_ssize_t nargs,
+                               PyObject *kwnames)
 {
-    return rewrite(module, s, "iri_to_uri", 0);
+    static const argspec spec = {"iri_to_uri", IRI_TO_URI_ARGS, 2, 1, 0, -1};
+    PyObject *a[2];
+    if (uri_and_keywords(&spec, args, nargs, kwnames, a) < 0)
+        return NULL;
+    int strict_idna = a[1] ? PyObject_IsTrue(a[1]) : 0;
+    if (strict_idna < 0)
+        return NULL;
+    return rewrite(module, a[0], "iri_to_uri", 0, strict_idna);
 }
 
 PyMethodDef uri_methods[] = {
@@ -305,6 +376,7 @@ PyMethodDef uri_methods[] = {
     {"normalize", (PyCFunction)(void (*)(void))py_normalize, METH_FASTCALL | METH_KEYWORDS,
      normalize_doc},
     {"equivalent", (PyCFunction)(void (*)(void))py_equivalent, METH_FASTCALL, equivalent_doc},
-    {"iri_to_uri", py_iri_to_uri, METH_O, iri_to_uri_doc},
+    {"iri_to_uri", (PyCFunction)(void (*)(void))py_iri_to_uri, METH_FASTCALL | METH_KEYWORDS,
+     iri_to_uri_doc},
     {NULL, NULL, 0, NULL},
 };

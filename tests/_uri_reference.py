@@ -6,13 +6,19 @@ over speed everywhere: strings are walked one character at a time, the URI is
 split with the regular expression of RFC 3986 Appendix B, and dot segments are
 removed with the input/output buffer algorithm of RFC 3986 §5.2.4.
 
-Exceptions: a lone surrogate raises UnicodeEncodeError (from str.encode), a
-host IDNA refuses raises idna.IDNAError, and ``check`` raises
-``PercentEncodingError`` (the model's own class: compare ``position``).
+Hosts: a reg-name holding non-ASCII characters (or, in normalize, escapes
+of non-ASCII bytes) is mapped by the URL Standard's domain to ASCII, modelled
+in ``_uts46_reference``; one with no ASCII form is written as the other
+parts are, as percent-encoded UTF-8.
+
+Exceptions: a lone surrogate raises ``PercentEncodingError`` at its index,
+and so does ``check`` for its first offending character (the model's own
+class: compare ``position``); with ``strict_idna`` a host with no ASCII form
+raises it at the host.
 """
 import re
 
-import idna
+from _uts46_reference import domain_to_ascii
 
 ALPHA = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
 DIGIT = "0123456789"
@@ -51,10 +57,10 @@ def has_surrogate(s):
 
 
 def raise_for_surrogate(s):
-    """Raise the UnicodeEncodeError that UTF-8 encoding would raise."""
-    if has_surrogate(s):
-        s.encode("utf-8")  # raises UnicodeEncodeError
-        raise AssertionError("unreachable")
+    """A lone surrogate has no UTF-8 form: PercentEncodingError at the first."""
+    for i, c in enumerate(s):
+        if 0xD800 <= ord(c) <= 0xDFFF:
+            raise PercentEncodingError("lone surrogate U+%04X has no UTF-8 form" % ord(c), i)
 
 
 def encode_char(c):
@@ -260,13 +266,65 @@ def remove_dot_segments(path):
     return "".join(output)
 
 
-def normalize_host(host):
+def _unescape_for_idna(host):
+    """The host with escapes of non-ASCII bytes and of unreserved characters
+    decoded, or None when those bytes are not UTF-8."""
+    out = bytearray()
+    i = 0
+    while i < len(host):
+        if host[i] == "%" and _hex2(host[i + 1 : i + 3]):
+            byte = int(host[i + 1 : i + 3], 16)
+            if byte >= 0x80 or chr(byte) in UNRESERVED:
+                out.append(byte)
+                i += 3
+                continue
+        out += host[i].encode("utf-8")
+        i += 1
+    try:
+        return out.decode("utf-8")
+    except UnicodeDecodeError:
+        return None
+
+
+def idna_host(host, escapes):
+    """The ASCII form of a reg-name that needs one, the host itself when it
+    needs none, or None when it has none."""
+    if host.startswith("["):
+        return host  # an IP literal
     if any(ord(c) > 0x7F for c in host):
-        host = idna.encode(host, uts46=True).decode("ascii")
-    return normalize_component(host, lower_letters=True)
+        pass
+    elif not (escapes and re.search("%[89A-Fa-f][0-9A-Fa-f]", host)):
+        return host  # plain ASCII: written as it is
+    text = _unescape_for_idna(host)
+    return None if text is None else domain_to_ascii(text)
+
+
+def _mapped_host(host, escapes, strict_idna, position):
+    mapped = idna_host(host, escapes)
+    if mapped is not None:
+        return mapped
+    if strict_idna:
+        raise PercentEncodingError("host has no IDNA (UTS #46) form", position)
+    return host  # written as percent-encoded UTF-8, like every other part
+
+
+def _zone_start(literal):
+    """RFC 6874: an IP literal's zone id, an interface name with its case,
+    starts at its first '%' that is not an escape of an unreserved character."""
+    for i, c in enumerate(literal):
+        pair = literal[i + 1 : i + 3]
+        if c == "%" and not (_hex2(pair) and chr(int(pair, 16)) in UNRESERVED):
+            return i
+    return len(literal)
+
+
+def normalize_host(host):
+    cut = _zone_start(host) if host.startswith("[") else len(host)
+    return normalize_component(host[:cut], lower_letters=True) + normalize_component(host[cut:])
 
 
 def normalize_port(port, scheme):
+    port = normalize_component(port)  # ':8%30' is ':80'
     if port == "":
         return None
     if all(c in DIGIT for c in port):
@@ -286,7 +344,14 @@ def _param_name(param):
     return param.split("=", 1)[0]
 
 
-def normalize(uri, *, sort_query=False, drop_fragment=False):
+def _host_position(uri, p):
+    """Index of the host in uri (the authority follows the scheme's "//")."""
+    start = (len(p.scheme) + 1 if p.scheme is not None else 0) + 2
+    at = p.authority.rfind("@")
+    return start + at + 1
+
+
+def normalize(uri, *, sort_query=False, drop_fragment=False, strict_idna=False):
     if not isinstance(uri, str):
         raise TypeError("normalize() argument must be str")
     raise_for_surrogate(uri)
@@ -300,6 +365,7 @@ def normalize(uri, *, sort_query=False, drop_fragment=False):
         authority = ""
         if userinfo is not None:
             authority += normalize_component(userinfo) + "@"
+        host = _mapped_host(host, True, strict_idna, _host_position(uri, p))
         authority += normalize_host(host)
         if port is not None:
             port = normalize_port(port, scheme)
@@ -342,7 +408,7 @@ def equivalent(a, b):
 # ---------------------------------------------------------------- IRIs (RFC 3987)
 
 
-def iri_to_uri(iri):
+def iri_to_uri(iri, *, strict_idna=False):
     if not isinstance(iri, str):
         raise TypeError("iri_to_uri() argument must be str")
     raise_for_surrogate(iri)
@@ -353,8 +419,7 @@ def iri_to_uri(iri):
         authority = ""
         if userinfo is not None:
             authority += _repair(userinfo, _as_written) + "@"
-        if any(ord(c) > 0x7F for c in host):
-            host = idna.encode(host, uts46=True).decode("ascii")
+        host = _mapped_host(host, False, strict_idna, _host_position(iri, p))
         authority += _repair(host, _as_written)
         if port is not None:
             authority += ":" + _repair(port, _as_written)
@@ -429,11 +494,14 @@ def decode_escapes(s, allow_private=False):
 
 
 def _decode_label(label):
-    if label[:4].lower() == "xn--":
+    if label[:4].lower() == "xn--" and label.isascii():
         try:
-            return idna.decode(label)
-        except (idna.IDNAError, UnicodeError, ValueError):
-            pass  # not an A-label after all: an ordinary label
+            text = label[4:].lower().encode("ascii").decode("punycode")
+        except (UnicodeError, ValueError, IndexError):
+            text = None
+        # only the punycode of a label that maps back to it
+        if text is not None and domain_to_ascii(text) == label.lower():
+            return text
     return decode_escapes(label)
 
 

@@ -140,16 +140,19 @@ def test_decode_error_names_index():
     _assert_indexed(info.value, 2)
 
 
-def test_idna_error_names_index():
-    idna = pytest.importorskip("idna")
-    bad = "http://\u2603-.com/"
-    with pytest.raises(idna.IDNAError):
-        pctcodec.normalize(bad)
-    with pytest.raises(idna.IDNAError) as info:
-        pctcodec.normalize_many(["http://a.com/", None, bad])
-    _assert_indexed(info.value, 2)
-    with pytest.raises(UnicodeError):  # the base class still catches it
-        pctcodec.normalize_many([bad])
+def test_hosts_without_ascii_form_do_not_abort_the_column():
+    rows = ["http://a.com/", None, "http://\u2603-.com/", "http://a b.\u00e9/", "http://%E4%BE%8B.jp/",
+            "http://\u4f8b%41.jp/", "http://bugs.kde.org\u00a0\u00a0Reporting", "http://a b.\u00e9/"]
+    expected = [None if r is None else pctcodec.normalize(r) for r in rows]
+    assert expected[3] == "http://a%20b.%C3%A9/" and expected[4] == "http://xn--fsq.jp/"
+    assert pctcodec.normalize_many(rows) == expected
+
+
+def test_lone_surrogate_names_index():
+    with pytest.raises(pctcodec.PercentEncodingError) as info:
+        pctcodec.normalize_many(["http://a.com/", "b\ud800"])
+    assert info.value.position == 1
+    _assert_indexed(info.value, 1)
 
 
 def _boom(exc):

@@ -115,7 +115,8 @@ static int normalize_row(const pct_batch_spec *spec, const uint8_t *src, size_t 
 {
     pct_uri u;
     pct_uri_split(src, n, &u);
-    if (u.has_authority && pct_ascii_span(src + u.host.start, u.host.len) != u.host.len) {
+    if (u.has_authority && pct_host_needs_idna(src + u.host.start, u.host.len,
+                                               spec->flags & PCT_URI_DECODE_UNRESERVED)) {
         info->host = u.host; /* IDNA: the caller's */
         return PCT_ROW_HOST;
     }

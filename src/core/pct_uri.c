@@ -588,30 +588,59 @@ static const char *default_port(const uint8_t *s, const pct_uri *u)
     return NULL;
 }
 
+/* The port, repaired; with PCT_URI_PORT, once its unreserved escapes are
+ * decoded (":8%30" is ":80"), an empty or default port is dropped and a
+ * number loses its leading zeros. */
 static uint8_t *write_port(const uint8_t *s, const pct_uri *u, unsigned flags, uint8_t *d)
 {
-    const uint8_t *p = s + u->port.start;
-    size_t n = u->port.len;
-    if (flags & PCT_URI_PORT) {
-        size_t digits = 0;
-        while (digits < n && p[digits] >= '0' && p[digits] <= '9')
-            digits++;
-        if (n == 0)
-            return d;
-        if (digits == n) {
-            while (n > 1 && *p == '0') {
-                p++;
-                n--;
-            }
-            const char *dflt = default_port(s, u);
-            if (dflt && strlen(dflt) == n && memcmp(dflt, p, n) == 0)
-                return d;
-        }
-    }
-    /* Not a number: repaired only, as a port holds no unreserved escapes
-     * that could be decoded into one. */
-    *d++ = ':';
-    return write_part(p, n, flags & PCT_URI_UPPER_HEX, 0, d);
+    *d = ':';
+    uint8_t *p = d + 1, *end = write_part(s + u->port.start, u->port.len, flags, 0, p);
+    if (!(flags & PCT_URI_PORT))
+        return end;
+    size_t n = (size_t)(end - p), digits = 0, zeros = 0;
+    while (digits < n && p[digits] >= '0' && p[digits] <= '9')
+        digits++;
+    if (digits != n)
+        return end; /* not a number: kept */
+    while (n - zeros > 1 && p[zeros] == '0')
+        zeros++;
+    n -= zeros;
+    memmove(p, p + zeros, n);
+    const char *dflt = default_port(s, u);
+    if (n == 0 || (dflt && strlen(dflt) == n && memcmp(dflt, p, n) == 0))
+        return d;
+    return p + n;
+}
+
+/* Where the zone id (RFC 6874: "%25" and an interface name) of an IP literal
+ * starts: its first '%' that is not an escape of an unreserved character. */
+static size_t zone_start(const uint8_t *h, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (h[i] == '%' && !(escape_at(h, i, n) &&
+                             IS_UNRESERVED(pct_hex_value[h[i + 1]] << 4 | pct_hex_value[h[i + 2]])))
+            return i;
+    return n;
+}
+
+int pct_host_needs_idna(const uint8_t *host, size_t n, int escapes)
+{
+    if (n == 0 || host[0] == '[')
+        return 0;
+    /* memchr and a word-wise ASCII scan: most hosts hold neither */
+    const uint8_t *end = host + n, *p = escapes ? memchr(host, '%', n) : NULL;
+    for (; p; p = memchr(p + 1, '%', (size_t)(end - p - 1)))
+        if (end - p >= 3 && pct_hex_value[p[1]] >= 8 && pct_hex_value[p[2]] >= 0)
+            return 1;
+    return pct_ascii_span(host, n) != n;
+}
+
+/* The host as written, repaired; an IP literal's zone id keeps its case. */
+static uint8_t *write_host(const uint8_t *h, size_t n, unsigned flags, int lower_case, uint8_t *d)
+{
+    size_t zone = lower_case && n && h[0] == '[' ? zone_start(h, n) : n;
+    d = write_part(h, zone, flags, lower_case, d);
+    return zone == n ? d : write_part(h + zone, n - zone, flags, 0, d);
 }
 
 pct_status pct_uri_write(const uint8_t *s, const pct_uri *u, const uint8_t *host,
@@ -633,7 +662,7 @@ pct_status pct_uri_write(const uint8_t *s, const pct_uri *u, const uint8_t *host
         if (host)
             d = write_part(host, host_len, flags, lower_case, d);
         else
-            d = write_part(s + u->host.start, u->host.len, flags, lower_case, d);
+            d = write_host(s + u->host.start, u->host.len, flags, lower_case, d);
         if (u->has_port)
             d = write_port(s, u, flags, d);
     }

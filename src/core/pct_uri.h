@@ -58,9 +58,19 @@ typedef struct {
 
 void pct_uri_split(const uint8_t *src, size_t n, pct_uri *uri);
 
+/* ---- hosts ---------------------------------------------------------------
+ * A reg-name the caller maps to ASCII (IDNA, UTS #46): one holding a non-ASCII
+ * byte, or, with `escapes`, an escape of one (%E4%BE%8B.jp names the same
+ * host as its UTF-8 text). Never an IP literal. ASCII hosts are the fast
+ * path: this scans them once and the caller never leaves C for them. */
+int pct_host_needs_idna(const uint8_t *host, size_t n, int escapes);
+
 /* ---- recomposing ---------------------------------------------------------
  * pct_uri_write writes the split URI back with the given flags. `host`, if
- * not NULL, replaces the host (e.g. its IDNA form). dst needs the capacity
+ * not NULL, replaces the host (e.g. its IDNA form); left NULL, the host is
+ * written as it is, repaired like the other parts (a host with no IDNA form
+ * thus becomes a reg-name of percent-encoded UTF-8). In an IP literal only
+ * the address is lowercased: a zone id (RFC 6874) keeps its case. dst needs the capacity
  * given by pct_uri_size_bound; *out_len receives the length written.
  * PCT_URI_SORT_QUERY allocates scratch memory (PCT_ERR_NO_MEMORY). */
 pct_status pct_uri_size_bound(size_t n, size_t host_len, size_t limit, size_t *bound);

@@ -406,7 +406,14 @@ static void test_examples(void)
     expect_normalize("path%3Fkey=value", N, "path%3Fkey=value");
     expect_normalize("%41b:c", N, "./Ab:c");
     expect_normalize("//h::x", N, "//h::x/");
-    expect_normalize("http://h:%38%30/", N, "http://h:%38%30/");
+    expect_normalize("http://h:%38%30/", N, "http://h/"); /* escapes decoded, then the port rule */
+    expect_normalize("http://h:8%30%38/", N, "http://h:808/");
+    expect_normalize("http://h:%30/", N, "http://h:0/");
+    expect_normalize("http://h:8%30/", 0, "http://h:8%30/");
+    /* RFC 6874: a zone id is an interface name, case kept */
+    expect_normalize("http://[FE80::1%25Eth0]:80/", N, "http://[fe80::1%25Eth0]/");
+    expect_normalize("http://[FE80::%41%25Eth0]/", N, "http://[fe80::a%25Eth0]/");
+    expect_normalize("http://[FE80::1%Eth0]/", N, "http://[fe80::1%25Eth0]/");
     expect_normalize("/%7Euser/%2D/%2f", N, "/~user/-/%2F");
     expect_normalize("http://x/?b=2&a=1&b=1&a#f", N | PCT_URI_SORT_QUERY | PCT_URI_DROP_FRAGMENT,
                      "http://x/?a=1&a&b=2&b=1");
@@ -421,6 +428,21 @@ static void test_examples(void)
           pos == 11);
     CHECK(pct_uri_check((const uint8_t *)"a b", 3, &pos) == PCT_URI_BAD_CHAR && pos == 1);
     CHECK(pct_uri_check((const uint8_t *)"%4", 2, &pos) == PCT_URI_BAD_ESCAPE && pos == 0);
+}
+
+static int needs_idna(const char *host, int escapes)
+{
+    return pct_host_needs_idna((const uint8_t *)host, strlen(host), escapes);
+}
+
+static void test_needs_idna(void)
+{
+    CHECK(!needs_idna("example.com", 1) && !needs_idna("", 1) && !needs_idna("%41%2F%7f.com", 1));
+    CHECK(needs_idna("\xE4\xBE\x8B.jp", 0) && needs_idna("a.\xC3\xA9", 1));
+    CHECK(needs_idna("%E4%BE%8B.jp", 1) && needs_idna("%e4%be%8b.jp", 1) && needs_idna("a%80", 1));
+    CHECK(!needs_idna("%E4%BE%8B.jp", 0)); /* iri_to_uri keeps escapes as written */
+    CHECK(!needs_idna("%E", 1) && needs_idna("%E4", 1) && !needs_idna("%EG", 1));
+    CHECK(!needs_idna("[\xC3\xA9]", 1) && !needs_idna("[%E4]", 1)); /* IP literals never */
 }
 
 static void test_size_limits(void)
@@ -449,6 +471,7 @@ int main(void)
     test_dot_segments();
     test_examples();
     test_size_limits();
+    test_needs_idna();
     test_part_boundaries();
     test_split_offsets();
     test_exhaustive();

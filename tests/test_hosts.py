@@ -1,0 +1,142 @@
+"""Hosts the way browsers read them: the web-platform-tests "domain to ASCII"
+vectors through normalize and iri_to_uri, the reference model against the
+same vectors, and normalize as a total function over text."""
+import json
+import os
+import urllib.parse
+
+import pytest
+from hypothesis import example, given
+from hypothesis import strategies as st
+
+import _uri_reference as ref
+import _uts46_reference as uts46
+import pctcodec
+
+DATA = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data", "wpt")
+
+
+def _vectors():
+    out = []
+    for name in ("IdnaTestV2.json", "toascii.json"):
+        with open(os.path.join(DATA, name), encoding="utf-8") as f:
+            out += [t for t in json.load(f) if isinstance(t, dict)]
+    return out
+
+
+def _is_surrogate(c):
+    return 0xD800 <= ord(c) <= 0xDFFF
+
+
+VECTORS = _vectors()
+# A str with a lone surrogate has no UTF-8 form: PercentEncodingError, tested apart.
+HOSTS = [t for t in VECTORS if not any(map(_is_surrogate, t["input"]))]
+WITH_OUTPUT = [t for t in HOSTS if t["output"] is not None]
+WITHOUT_OUTPUT = [t for t in HOSTS if t["output"] is None]
+
+
+def _ada_major():
+    import ada_url  # noqa: F401  (the version is in its metadata)
+    from importlib.metadata import version
+
+    return int(version("ada-url").split(".")[0])
+
+
+# ada-url 1.x, the last release for CPython 3.9, has Unicode data older than
+# the vectors': these CJK Extension ideographs are unassigned to it.
+OLD_UNICODE = {"\U00032931" "20.\u97f3.\ua866" "1.", "\U00032b9a" "9\ua369\u17d3.ss",
+               "\U00032b9a" "9\ua369\u17d3.SS"}
+
+
+def _params(vectors):
+    return [pytest.param(t, id=ascii(t["input"])[:60],
+                         marks=pytest.mark.xfail(t["input"] in OLD_UNICODE and _ada_major() < 2,
+                                                 reason="ada-url 1.x: older Unicode data", strict=True))
+            for t in vectors]
+
+
+def test_vectors_present():
+    assert len(WITH_OUTPUT) >= 1600 and len(WITHOUT_OUTPUT) >= 1100
+    assert sum(not t["input"].isascii() for t in WITH_OUTPUT) >= 600
+
+
+def _as_uri_host(output):
+    # normalize writes the host's characters a reg-name may not hold ('{',
+    # '"', ...; UseSTD3ASCIIRules is off) as escapes; letters are lowercase.
+    return urllib.parse.quote(output, safe="!$&'()*+,;=-._~")
+
+
+@pytest.mark.parametrize("case", _params(WITH_OUTPUT))
+def test_wpt_host_with_output(case):
+    host, expected = case["input"], "http://" + _as_uri_host(case["output"]) + "/"
+    assert pctcodec.normalize("http://" + host + "/") == expected
+    assert pctcodec.normalize("http://" + host + "/", strict_idna=True) == expected
+    assert pctcodec.normalize(expected) == expected
+    if not host.isascii():
+        # ASCII hosts are written as they are by iri_to_uri: only case differs
+        assert pctcodec.iri_to_uri("http://" + host + "/") == expected
+        # %XX of its UTF-8 is the same host (escapes of reserved ASCII would not be)
+        escaped = "".join(c if c.isascii() else urllib.parse.quote(c) for c in host)
+        assert pctcodec.normalize("http://" + escaped + "/") == expected
+
+
+def _splits_elsewhere(host):
+    # ASCII delimiters end the host early: the rest is a path, port, ...
+    return any(c in host for c in ":/?#@[")
+
+
+@pytest.mark.parametrize("case", _params(WITHOUT_OUTPUT))
+def test_wpt_host_without_output(case):
+    host = case["input"]
+    uri = "http://" + host + "/"
+    out = pctcodec.normalize(uri)
+    pctcodec.check(out)
+    assert pctcodec.normalize(out) == out
+    if _splits_elsewhere(host) or host.isascii():
+        return  # ASCII hosts are never mapped: not validated, only lowercased
+    # No ASCII form: the host as percent-encoded UTF-8, nothing lost.
+    assert out == "http://" + ref.normalize_component(host, lower_letters=True) + "/"
+    with pytest.raises(pctcodec.PercentEncodingError) as info:
+        pctcodec.normalize(uri, strict_idna=True)
+    assert info.value.position == len("http://")
+    with pytest.raises(pctcodec.PercentEncodingError):
+        pctcodec.iri_to_uri(uri, strict_idna=True)
+
+
+@pytest.mark.parametrize("case", HOSTS, ids=lambda t: ascii(t["input"])[:60])
+def test_reference_model_passes_the_vectors(case):
+    # The model the differential tests compare with reads hosts as the vectors do.
+    assert uts46.domain_to_ascii(case["input"]) == case["output"]
+
+
+@pytest.mark.parametrize("case", [t for t in VECTORS if any(map(_is_surrogate, t["input"]))],
+                         ids=lambda t: ascii(t["input"]))
+def test_wpt_host_with_lone_surrogate(case):
+    uri = "http://" + case["input"] + "/"
+    with pytest.raises(pctcodec.PercentEncodingError) as info:
+        pctcodec.normalize(uri)
+    assert info.value.position == uri.index(next(filter(_is_surrogate, uri)))
+
+
+# ---------------------------------------------------------------- total functions
+
+_text = st.text(st.characters(blacklist_categories=("Cs",)), max_size=40)
+_host_text = st.lists(st.one_of(st.characters(blacklist_categories=("Cs",)),
+                                st.sampled_from(["%E4%BE%8B", "%C2%A0", "%41", "%2F", "%", ".", "xn--", "\u00a0",
+                                                 "\u200d", "\u0661", "\ufe0f", "\U0001f600", "\u00df",
+                                                 "\u0301", "[", ":8%30"])),
+                      max_size=12).map("".join)
+
+
+@given(st.one_of(_text, st.builds("http://{}/{}".format, _host_text, _text)))
+@example("http://i\u2764\ufe0f.ws")
+@example("http://bugs.kde.org\u00a0\u00a0Reporting\u00a0a\u00a0bug")
+@example("http://\u00a3\u00a3\u00a3.com")
+@example("http://\u0085/")
+def test_never_raises_on_text(s):
+    once = pctcodec.normalize(s)
+    pctcodec.check(once)
+    assert pctcodec.normalize(once) == once
+    pctcodec.check(pctcodec.requote(s))
+    pctcodec.check(pctcodec.iri_to_uri(s))
+    assert pctcodec.equivalent(s, once)
