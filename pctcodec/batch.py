@@ -526,15 +526,19 @@ def requote_many(values, *, threads=None, on_error="raise", rejects=None):
     return _run(op, values, rejects)
 
 
-def normalize_many(values, *, sort_query=False, drop_fragment=False, threads=None,
-                   on_error="raise", rejects=None):
+def normalize_many(values, *, sort_query=False, drop_fragment=False, strict_idna=False,
+                   threads=None, on_error="raise", rejects=None):
     """normalize() over every value; see the module documentation."""
     normalize = _pctcodec.normalize
     sort_query = bool(sort_query)
     drop_fragment = bool(drop_fragment)
+    strict_idna = bool(strict_idna)
+    # strict_idna matters only for non-ASCII or escaped hosts, which the C
+    # engine always hands to this function.
     op = _Op(
         "normalize_many",
-        lambda s: normalize(s, sort_query=sort_query, drop_fragment=drop_fragment),
+        lambda s: normalize(s, sort_query=sort_query, drop_fragment=drop_fragment,
+                            strict_idna=strict_idna),
         threads,
         opts=sort_query | drop_fragment << 1,
         on_error=on_error,

@@ -101,13 +101,15 @@ def normalize_many(
     *,
     sort_query: bool = False,
     drop_fragment: bool = False,
+    strict_idna: bool = False,
     threads: Optional[int] = None,
     on_error: _OnError = "raise",
     rejects: Optional[_Rejects] = None,
 ) -> List[Optional[str]]: ...
 @overload
 def normalize_many(
-    values: _Column, *, sort_query: bool = False, drop_fragment: bool = False, threads: Optional[int] = None,
+    values: _Column, *, sort_query: bool = False, drop_fragment: bool = False,
+    strict_idna: bool = False, threads: Optional[int] = None,
     on_error: _OnError = "raise", rejects: Optional[_Rejects] = None
 ) -> _Column: ...
 @overload
