@@ -19,9 +19,13 @@ typedef enum {
 
 /* A set of byte values, one bit per value (256 bits).
  * Safe sets hold ASCII only: a byte >= 0x80 is always escaped, so that
- * the escaped UTF-8 of a character can always be decoded again. */
+ * the escaped UTF-8 of a character can always be decoded again.
+ * Build sets with the functions below only: they also keep `nibbles`, the
+ * set as the vector kernels look it up (bit h of nibbles[l]: byte 16h+l is
+ * in the set), so that no call or batch row has to derive it again. */
 typedef struct {
     uint32_t bits[8];
+    uint8_t nibbles[16];
 } pct_set;
 
 static inline int pct_set_has(const pct_set *set, unsigned char c)

@@ -48,9 +48,7 @@ static inline PK_ATTR size_t pk_hsum(pk_vec v)
 
 static inline PK_ATTR int pk_prepare(pk_prep *p, const pct_set *set)
 {
-    uint8_t lut[16];
-    pct_nibble_lut(set, lut);
-    p->lut = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)(const void *)lut));
+    p->lut = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)(const void *)set->nibbles));
     return 1;
 }
 

@@ -174,19 +174,4 @@ static inline void pct_copy_short(uint8_t *dst, const uint8_t *src, size_t n)
     }
 }
 
-/* The nibble table of a set for byte-shuffle lookups: bit h of lut[l] holds
- * whether byte 16h+l is in the set (h < 8: sets are ASCII). Each bit of the
- * gather lands on its own position of the product, so nothing carries. */
-static inline void pct_nibble_lut(const pct_set *set, uint8_t lut[16])
-{
-    uint64_t w0 = set->bits[0] | (uint64_t)set->bits[1] << 32;
-    uint64_t w1 = set->bits[2] | (uint64_t)set->bits[3] << 32;
-    const uint64_t every16 = 0x0001000100010001u, gather = 1u | 1u << 15 | 1ull << 30 | 1ull << 45;
-    for (unsigned l = 0; l < 16; l++) {
-        unsigned low = (unsigned)((((w0 >> l) & every16) * gather) >> 45) & 15u;
-        unsigned high = (unsigned)((((w1 >> l) & every16) * gather) >> 45) & 15u;
-        lut[l] = (uint8_t)(low | high << 4);
-    }
-}
-
 #endif /* PCT_KERNELS_H */
