@@ -17,7 +17,7 @@
  *   PK_ATTR              attributes of every function (the target instruction set)
  *
  * Loads never pass the end of the input: the last partial vector is handled
- * by one overlapping load or by the scalar kernel.
+ * by one overlapping load, a zero-padded copy or the scalar kernel.
  */
 
 static inline PK_ATTR pk_mask PK_FN(unsafe_bits)(const pk_prep *p, pk_vec v)
@@ -44,11 +44,30 @@ static PK_ATTR size_t PK_FN(span_safe)(const uint8_t *src, size_t n, const pct_s
     return n;
 }
 
+/* The mask of the first k < PK_W bytes of a vector (in pk_bits' terms). */
+static inline PK_ATTR pk_mask PK_FN(first_bytes)(size_t k)
+{
+    return (pk_mask)((((pk_mask)1 << (k << PK_SHIFT)) - 1) & PK_FULL);
+}
+
+/* The n < PK_W bytes at src as a vector, zero after them: short inputs and
+ * tails go through the vector code too, never reading past src + n. */
+static inline PK_ATTR pk_vec PK_FN(load_short)(const uint8_t *src, size_t n)
+{
+    uint8_t pad[PK_W] = {0};
+    memcpy(pad, src, n);
+    return pk_loadu(pad);
+}
+
 static PK_ATTR size_t PK_FN(count_unsafe)(const uint8_t *src, size_t n, const pct_set *set)
 {
     pk_prep p;
-    if (n < PK_W || !pk_prepare(&p, set))
+    if (!pk_prepare(&p, set))
         return pct_scalar_count_unsafe(src, n, set);
+    if (n < PK_W) {
+        pk_mask m = PK_FN(unsafe_bits)(&p, PK_FN(load_short)(src, n)) & PK_FN(first_bytes)(n);
+        return (size_t)__builtin_popcountll((unsigned long long)m);
+    }
     size_t count = 0, i = 0;
     const pk_vec zero = pk_splat(0);
     /* 0xFF is -1: subtracting counts; byte counters are summed before 255 blocks. */
@@ -58,7 +77,12 @@ static PK_ATTR size_t PK_FN(count_unsafe)(const uint8_t *src, size_t n, const pc
             acc = pk_sub(acc, pk_unsafe(&p, pk_loadu(src + i)));
         count += pk_hsum(acc);
     }
-    return count + pct_scalar_count_unsafe(src + i, n - i, set);
+    if (i < n) {
+        /* the last vector, overlapping: only its bytes from i on count */
+        pk_mask m = PK_FN(unsafe_bits)(&p, pk_loadu(src + n - PK_W)) & ~PK_FN(first_bytes)(PK_W - (n - i));
+        count += (size_t)__builtin_popcountll((unsigned long long)m);
+    }
+    return count;
 }
 
 /* Inlined into decode, which calls it once per run. */
@@ -97,45 +121,63 @@ static inline PK_ATTR pk_vec PK_FN(kept)(pk_vec v, int plus)
     return pk_add(v, pk_and(pk_eq(v, pk_splat(' ')), pk_splat('+' - ' ')));
 }
 
+/* Encodes the vector v, the PK_W bytes at s, to d; returns the bytes of
+ * output. Reads up to PK_W bytes past s and writes up to 4 * PK_W + 1 bytes
+ * at d: each kept stretch is stored as a whole vector, then the escape after
+ * it overwrites the bytes past the stretch. */
+static inline PK_ATTR size_t PK_FN(encode_vector)(const pk_prep *p, pk_vec v, const uint8_t *s,
+                                                  int plus, uint8_t *d)
+{
+    pk_mask unsafe = PK_FN(unsafe_bits)(p, v);
+    if (!unsafe) {
+        pk_storeu(d, PK_FN(kept)(v, plus));
+        return PK_W;
+    }
+    if (unsafe == PK_FULL) {
+        pk_escape_block(s, d);
+        return 3 * PK_W;
+    }
+    uint8_t *start = d;
+    size_t from = 0;
+    do {
+        size_t j = PK_CTZ(unsafe) >> PK_SHIFT;
+        pk_storeu(d, PK_FN(kept)(pk_loadu(s + from), plus));
+        d = pct_put_escape4(d + (j - from), s[j]);
+        from = j + 1;
+        unsafe &= unsafe - 1;
+    } while (unsafe);
+    pk_storeu(d, PK_FN(kept)(pk_loadu(s + from), plus));
+    return (size_t)(d - start) + PK_W - from;
+}
+
 static PK_ATTR size_t PK_FN(encode)(const uint8_t *src, size_t n, const pct_set *keep, int plus,
-                            uint8_t *dst)
+                                    uint8_t *dst)
 {
     pk_prep p;
-    if (n < 2 * PK_W || !pk_prepare(&p, keep))
+    if (!pk_prepare(&p, keep))
         return pct_scalar_encode(src, n, keep, plus, dst);
     uint8_t *d = dst;
     size_t i = 0;
-    /* While a full vector follows the current one, every store below stays
-     * inside dst: each input byte yet to come writes at least one byte, so
-     * a whole vector (or the scratch byte of an escape) fits, and loads
-     * from inside the current vector stay inside src. */
-    while (n - i >= 2 * PK_W) {
-        pk_vec v = pk_loadu(src + i);
-        pk_mask unsafe = PK_FN(unsafe_bits)(&p, v);
-        if (!unsafe) {
-            pk_storeu(d, PK_FN(kept)(v, plus));
-            d += PK_W;
-        } else if (unsafe == PK_FULL) {
-            pk_escape_block(src + i, d);
-            d += 3 * PK_W;
-        } else {
-            /* Each kept stretch is stored as a whole vector, then the escape
-             * after it overwrites the bytes past the stretch. */
-            size_t from = 0;
-            do {
-                size_t j = PK_CTZ(unsafe) >> PK_SHIFT;
-                pk_storeu(d, PK_FN(kept)(pk_loadu(src + i + from), plus));
-                d = pct_put_escape4(d + (j - from), src[i + j]);
-                from = j + 1;
-                unsafe &= unsafe - 1;
-            } while (unsafe);
-            pk_storeu(d, PK_FN(kept)(pk_loadu(src + i + from), plus));
-            d += PK_W - from;
-        }
-        i += PK_W;
-    }
-    d += pct_scalar_encode(src + i, n - i, keep, plus, d);
-    return (size_t)(d - dst);
+    /* While a full vector follows the current one, every access of
+     * encode_vector stays inside src and dst: each input byte yet to come
+     * writes at least one byte, so a whole vector (or the scratch byte of
+     * an escape) fits. */
+    for (; n - i >= 2 * PK_W; i += PK_W)
+        d += PK_FN(encode_vector)(&p, pk_loadu(src + i), src + i, plus, d);
+    size_t rest = n - i;
+    if (!rest)
+        return (size_t)(d - dst);
+    /* The last 1..2*PK_W-1 bytes (all of a short input) are encoded from a
+     * zero-padded copy into scratch space, and the output of their own
+     * bytes copied out: the padding's comes after it. */
+    uint8_t in[3 * PK_W] = {0}, out[7 * PK_W + 4];
+    memcpy(in, src + i, rest);
+    size_t w = 0, k = 0;
+    for (; k < rest; k += PK_W)
+        w += PK_FN(encode_vector)(&p, pk_loadu(in + k), in + k, plus, out + w);
+    w -= (k - rest) * (pct_set_has(keep, 0) ? 1u : 3u);
+    memcpy(d, out, w);
+    return (size_t)(d - dst) + w;
 }
 
 /* A copy for decoding, where dst may be src - k (in place): every load of a
