@@ -71,5 +71,6 @@ const pct_kernel pct_kernel_scalar = {
     pct_scalar_find_escape,
     pct_scalar_encode,
     pct_scalar_decode,
+    pct_scalar_utf8_of_ucs2,
     always,
 };

@@ -15,6 +15,9 @@
  *                        most one scratch byte after them
  *   PK_FN(name)          the kernel's name for a function; PK_NAME, PK_USABLE
  *   PK_ATTR              attributes of every function (the target instruction set)
+ *   PK_UTF8_OF_UCS2      optional: the kernel's UCS-2 to UTF-8 transcoder
+ *   PK_ESCAPE_MIXED(v, kept, unsafe, d)  optional: the output of a vector with
+ *                        some bytes escaped (up to 4*PK_W+1 bytes written)
  *
  * Loads never pass the end of the input: the last partial vector is handled
  * by one overlapping load, a zero-padded copy or the scalar kernel.
@@ -137,6 +140,11 @@ static inline PK_ATTR size_t PK_FN(encode_vector)(const pk_prep *p, pk_vec v, co
         pk_escape_block(s, d);
         return 3 * PK_W;
     }
+#ifdef PK_ESCAPE_MIXED
+    /* several escapes: picked into place by byte shuffles, without a branch per escape */
+    if (__builtin_popcountll((unsigned long long)unsafe) >= 3)
+        return PK_ESCAPE_MIXED(v, PK_FN(kept)(v, plus), unsafe, d);
+#endif
     uint8_t *start = d;
     size_t from = 0;
     do {
@@ -256,6 +264,10 @@ static PK_ATTR size_t PK_FN(decode)(const uint8_t *src, size_t n, int plus, uint
     PCT_DECODE_BY_RUNS(src, n, plus, dst, PK_FN(find_escape_inline), PK_FN(copy_forward));
 }
 
+#ifndef PK_UTF8_OF_UCS2
+#define PK_UTF8_OF_UCS2 pct_scalar_utf8_of_ucs2
+#endif
+
 const pct_kernel PK_KERNEL = {
     PK_NAME,
     PK_FN(span_safe),
@@ -263,5 +275,6 @@ const pct_kernel PK_KERNEL = {
     PK_FN(find_escape),
     PK_FN(encode),
     PK_FN(decode),
+    PK_UTF8_OF_UCS2,
     PK_USABLE,
 };

@@ -15,6 +15,10 @@ typedef struct {
     size_t (*find_escape)(const uint8_t *src, size_t n, int plus);
     size_t (*encode)(const uint8_t *src, size_t n, const pct_set *keep, int plus, uint8_t *dst);
     size_t (*decode)(const uint8_t *src, size_t n, int plus, uint8_t *dst);
+    /* The UTF-8 of n UCS-2 code units into dst (3n + 32 bytes: whole vectors
+     * are stored); returns its length. Surrogate halves are written like
+     * other code points and reported by a non-zero *surrogate. */
+    size_t (*utf8_of_ucs2)(const uint16_t *src, size_t n, uint8_t *dst, int *surrogate);
     /* 1 when this CPU can run the kernel */
     int (*usable)(void);
 } pct_kernel;
@@ -41,6 +45,8 @@ size_t pct_scalar_count_unsafe(const uint8_t *src, size_t n, const pct_set *set)
 size_t pct_scalar_find_escape(const uint8_t *src, size_t n, int plus);
 size_t pct_scalar_encode(const uint8_t *src, size_t n, const pct_set *keep, int plus, uint8_t *dst);
 size_t pct_scalar_decode(const uint8_t *src, size_t n, int plus, uint8_t *dst);
+/* in pct_encode.c, with the other widths' transcoders */
+size_t pct_scalar_utf8_of_ucs2(const uint16_t *src, size_t n, uint8_t *dst, int *surrogate);
 
 /* "%XY" of every byte, padded to 4 bytes so that one 4-byte store writes it
  * (the caller guarantees a spare byte after the 3 it keeps). */
