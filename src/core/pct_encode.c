@@ -103,7 +103,11 @@ static size_t utf8_of_ucs2(const uint16_t *src, size_t n, uint8_t *dst, int *sur
             int surrogate;                                                         \
             size_t bytes = utf8_of_##NAME(src + i, len, buf, &surrogate);          \
             if (surrogate) {                                                       \
+                /* the limit first if the output before the surrogate passes it */ \
                 FIRST_SURROGATE(src + i, len, at);                                 \
+                bytes = utf8_of_##NAME(src + i, at, buf, &surrogate);              \
+                if (bytes + 2 * k->count_unsafe(buf, bytes, keep) > limit - size)  \
+                    return PCT_ERR_TOO_LARGE;                                      \
                 *out_size = i + at;                                                \
                 return PCT_ERR_SURROGATE;                                          \
             }                                                                      \

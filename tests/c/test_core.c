@@ -414,6 +414,16 @@ static void test_encode_text_against_model(void)
             st = width == 1 ? pct_encoded_size_ucs2(units, n, &s, SIZE_MAX, &size)
                             : pct_encoded_size_ucs4(units, n, &s, SIZE_MAX, &size);
             CHECK(st == PCT_ERR_SURROGATE && size == at);
+            /* the limit comes first when the output before the surrogate passes it */
+            size_t before = ref_encode_text(cps, at, &s, plus, want);
+            st = width == 1 ? pct_encoded_size_ucs2(units, n, &s, before, &size)
+                            : pct_encoded_size_ucs4(units, n, &s, before, &size);
+            CHECK(st == PCT_ERR_SURROGATE && size == at);
+            if (before) {
+                st = width == 1 ? pct_encoded_size_ucs2(units, n, &s, before - 1, &size)
+                                : pct_encoded_size_ucs4(units, n, &s, before - 1, &size);
+                CHECK(st == PCT_ERR_TOO_LARGE);
+            }
         }
         if (width == 1) { /* the kernel's transcoder against the scalar one, halves too */
             uint8_t *a = malloc(3 * n + 32), *b = malloc(3 * n + 32);
