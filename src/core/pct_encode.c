@@ -80,6 +80,28 @@ static size_t utf8_of_ucs2(const uint16_t *src, size_t n, uint8_t *dst, int *sur
     return pct_kernel_active()->utf8_of_ucs2(src, n, dst, surrogate);
 }
 
+/* The escaped size of src[0..n) (n <= CHUNK), by way of its UTF-8 in buf
+ * (CHUNK_BYTES + 32), or by the kernel's own count for UCS-2. Surrogate
+ * halves count as other code points and set *surrogate. */
+#define PCT_UCS_ESCAPED_SIZE(NAME, UNIT)                                                 \
+    static size_t escaped_size_##NAME(const pct_kernel *k, const UNIT *src, size_t n,    \
+                                      const pct_set *keep, uint8_t *buf, int *surrogate) \
+    {                                                                                    \
+        size_t bytes = utf8_of_##NAME(src, n, buf, surrogate);                           \
+        return bytes + 2 * k->count_unsafe(buf, bytes, keep);                            \
+    }
+PCT_UCS_ESCAPED_SIZE(ucs1, uint8_t)
+PCT_UCS_ESCAPED_SIZE(ucs4, uint32_t)
+
+static size_t escaped_size_ucs2(const pct_kernel *k, const uint16_t *src, size_t n,
+                                const pct_set *keep, uint8_t *buf, int *surrogate)
+{
+    if (k->escaped_size_ucs2)
+        return k->escaped_size_ucs2(src, n, keep, surrogate);
+    size_t bytes = utf8_of_ucs2(src, n, buf, surrogate);
+    return bytes + 2 * k->count_unsafe(buf, bytes, keep);
+}
+
 /* The index of the first surrogate half in src (there is one). */
 #define FIRST_SURROGATE(src, n, at)                 \
     do {                                            \
@@ -101,19 +123,16 @@ static size_t utf8_of_ucs2(const uint16_t *src, size_t n, uint8_t *dst, int *sur
         for (size_t i = 0; i < n; i += CHUNK) {                                    \
             size_t len = n - i < CHUNK ? n - i : CHUNK, at;                        \
             int surrogate;                                                         \
-            size_t bytes = utf8_of_##NAME(src + i, len, buf, &surrogate);          \
+            /* at most 3 * CHUNK_BYTES: no overflow */                             \
+            size_t grow = escaped_size_##NAME(k, src + i, len, keep, buf, &surrogate); \
             if (surrogate) {                                                       \
                 /* the limit first if the output before the surrogate passes it */ \
                 FIRST_SURROGATE(src + i, len, at);                                 \
-                bytes = utf8_of_##NAME(src + i, at, buf, &surrogate);              \
-                if (bytes + 2 * k->count_unsafe(buf, bytes, keep) > limit - size)  \
+                if (escaped_size_##NAME(k, src + i, at, keep, buf, &surrogate) > limit - size) \
                     return PCT_ERR_TOO_LARGE;                                      \
                 *out_size = i + at;                                                \
                 return PCT_ERR_SURROGATE;                                          \
             }                                                                      \
-            size_t escapes = k->count_unsafe(buf, bytes, keep);                    \
-            /* bytes + 2 * escapes <= 3 * CHUNK_BYTES: no overflow */              \
-            size_t grow = bytes + 2 * escapes;                                     \
             if (grow > limit - size)                                               \
                 return PCT_ERR_TOO_LARGE;                                          \
             size += grow;                                                          \

@@ -863,6 +863,48 @@ static PK_ATTR size_t avx2_utf8_of_ucs2(const uint16_t *src, size_t n, uint8_t *
 }
 #define PK_UTF8_OF_UCS2 avx2_utf8_of_ucs2
 
+/* The escaped size of n UCS-2 code units without writing their UTF-8: per
+ * unit 1, plus 2 when it is escaped, plus 3 when it is not ASCII (2 bytes
+ * of UTF-8, 6 escaped), plus 3 more from U+0800 (9 escaped). Units past
+ * ASCII are clamped to 0x80 (never safe) for the set lookup. Surrogate
+ * halves count as 9 and are reported in *surrogate. */
+static PK_ATTR size_t avx2_escaped_size_ucs2(const uint16_t *src, size_t n, const pct_set *keep,
+                                             int *surrogate)
+{
+    pk_prep p;
+    pk_prepare(&p, keep);
+    const __m256i top5 = _mm256_set1_epi16((short)0xF800), sur = _mm256_set1_epi16((short)0xD800);
+    const __m256i ascii_max = _mm256_set1_epi16(0x7F), two_max = _mm256_set1_epi16(0x7FF);
+    const __m256i clamp = _mm256_set1_epi16(0x80);
+    __m256i halves = _mm256_setzero_si256();
+    size_t size = 0, i = 0;
+    for (; n - i >= 32; i += 32) {
+        const __m256i a = _mm256_loadu_si256((const __m256i *)(const void *)(src + i));
+        const __m256i b = _mm256_loadu_si256((const __m256i *)(const void *)(src + i + 16));
+        /* the byte order of the pack does not matter for counting */
+        const __m256i bytes = _mm256_packus_epi16(_mm256_min_epu16(a, clamp), _mm256_min_epu16(b, clamp));
+        const unsigned escaped = (unsigned)_mm256_movemask_epi8(pk_unsafe(&p, bytes));
+        /* two mask bits per unit */
+        const unsigned ascii = (unsigned)_mm256_movemask_epi8(_mm256_cmpeq_epi16(_mm256_min_epu16(a, ascii_max), a));
+        const unsigned ascii_b = (unsigned)_mm256_movemask_epi8(_mm256_cmpeq_epi16(_mm256_min_epu16(b, ascii_max), b));
+        const unsigned two = (unsigned)_mm256_movemask_epi8(_mm256_cmpeq_epi16(_mm256_min_epu16(a, two_max), a));
+        const unsigned two_b = (unsigned)_mm256_movemask_epi8(_mm256_cmpeq_epi16(_mm256_min_epu16(b, two_max), b));
+        halves = _mm256_or_si256(halves, _mm256_or_si256(_mm256_cmpeq_epi16(_mm256_and_si256(a, top5), sur),
+                                                         _mm256_cmpeq_epi16(_mm256_and_si256(b, top5), sur)));
+        const size_t not_ascii = 32 - (size_t)(__builtin_popcount(ascii) + __builtin_popcount(ascii_b)) / 2;
+        const size_t wide = 32 - (size_t)(__builtin_popcount(two) + __builtin_popcount(two_b)) / 2;
+        size += 32 + 2 * (size_t)__builtin_popcount(escaped) + 3 * not_ascii + 3 * wide;
+    }
+    *surrogate = !_mm256_testz_si256(halves, halves);
+    for (; i < n; i++) {
+        uint32_t c = src[i];
+        size += c < 0x80 ? (pct_set_has(keep, (unsigned char)c) ? 1u : 3u) : c < 0x800 ? 6u : 9u;
+        *surrogate |= c - 0xD800u < 0x800u;
+    }
+    return size;
+}
+#define PK_ESCAPED_SIZE_UCS2 avx2_escaped_size_ucs2
+
 #include "pct_kernel_simd.h"
 
 #endif /* PCT_X86_64 */

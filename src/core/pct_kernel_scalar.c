@@ -72,5 +72,6 @@ const pct_kernel pct_kernel_scalar = {
     pct_scalar_encode,
     pct_scalar_decode,
     pct_scalar_utf8_of_ucs2,
+    NULL,
     always,
 };

@@ -16,6 +16,7 @@
  *   PK_FN(name)          the kernel's name for a function; PK_NAME, PK_USABLE
  *   PK_ATTR              attributes of every function (the target instruction set)
  *   PK_UTF8_OF_UCS2      optional: the kernel's UCS-2 to UTF-8 transcoder
+ *   PK_ESCAPED_SIZE_UCS2 optional: its escaped size of UCS-2 without the UTF-8
  *   PK_ESCAPE_MIXED(v, kept, unsafe, d)  optional: the output of a vector with
  *                        some bytes escaped (up to 4*PK_W+1 bytes written)
  *
@@ -267,6 +268,9 @@ static PK_ATTR size_t PK_FN(decode)(const uint8_t *src, size_t n, int plus, uint
 #ifndef PK_UTF8_OF_UCS2
 #define PK_UTF8_OF_UCS2 pct_scalar_utf8_of_ucs2
 #endif
+#ifndef PK_ESCAPED_SIZE_UCS2
+#define PK_ESCAPED_SIZE_UCS2 NULL
+#endif
 
 const pct_kernel PK_KERNEL = {
     PK_NAME,
@@ -276,5 +280,6 @@ const pct_kernel PK_KERNEL = {
     PK_FN(encode),
     PK_FN(decode),
     PK_UTF8_OF_UCS2,
+    PK_ESCAPED_SIZE_UCS2,
     PK_USABLE,
 };

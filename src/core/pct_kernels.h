@@ -19,6 +19,10 @@ typedef struct {
      * are stored); returns its length. Surrogate halves are written like
      * other code points and reported by a non-zero *surrogate. */
     size_t (*utf8_of_ucs2)(const uint16_t *src, size_t n, uint8_t *dst, int *surrogate);
+    /* Optional (NULL: from utf8_of_ucs2 and count_unsafe): the escaped size
+     * of n <= 1024 UCS-2 code units, surrogate halves counted as other code
+     * points and reported by a non-zero *surrogate. */
+    size_t (*escaped_size_ucs2)(const uint16_t *src, size_t n, const pct_set *keep, int *surrogate);
     /* 1 when this CPU can run the kernel */
     int (*usable)(void);
 } pct_kernel;
