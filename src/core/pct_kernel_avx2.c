@@ -397,6 +397,27 @@ static inline PK_ATTR void pk_escape_block(const uint8_t *src, uint8_t *d)
     escape16(_mm_loadu_si128((const __m128i *)(const void *)(src + 16)), d + 48);
 }
 
+static inline PK_ATTR void escape_value(__m256i v, uint8_t *d)
+{
+    escape16(_mm256_castsi256_si128(v), d);
+    escape16(_mm256_extracti128_si256(v, 1), d + 48);
+}
+#define PK_ESCAPE_VALUE escape_value
+
+/* v's bytes from the j-th on first (0 < j < 32): byte k of the result is
+ * byte k + j of v, taken from its own lane or, past it, from the other
+ * lane (the lanes swapped); anything after the last. */
+static inline PK_ATTR __m256i shift_down(__m256i v, size_t j)
+{
+    const __m256i iota = _mm256_setr_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15,
+                                          0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+    const __m256i at = _mm256_add_epi8(iota, _mm256_set1_epi8((char)j));
+    const __m256i swapped = _mm256_permute2x128_si256(v, v, 0x01);
+    return _mm256_blendv_epi8(_mm256_shuffle_epi8(v, at), _mm256_shuffle_epi8(swapped, at),
+                              _mm256_cmpgt_epi8(at, _mm256_set1_epi8(15)));
+}
+#define PK_SHIFT_DOWN shift_down
+
 /* Indices of the set bits of each byte value, lowest first, as the byte
  * shuffle that packs the kept bytes of 8 to the front. */
 static const uint64_t compact8[256] = {

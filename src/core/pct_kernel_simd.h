@@ -19,6 +19,9 @@
  *   PK_ESCAPED_SIZE_UCS2 optional: its escaped size of UCS-2 without the UTF-8
  *   PK_ESCAPE_MIXED(v, kept, unsafe, d)  optional: the output of a vector with
  *                        some bytes escaped (up to 4*PK_W+1 bytes written)
+ *   PK_ESCAPE_VALUE(v, d)  optional: pk_escape_block of the bytes of v
+ *   PK_SHIFT_DOWN(v, j)  optional, with the two above: v's bytes from the j-th
+ *                        on (0 < j < PK_W) first, anything after them
  *
  * Loads never pass the end of the input: the last partial vector is handled
  * by one overlapping load, a zero-padded copy or the scalar kernel.
@@ -125,27 +128,32 @@ static inline PK_ATTR pk_vec PK_FN(kept)(pk_vec v, int plus)
     return pk_add(v, pk_and(pk_eq(v, pk_splat(' ')), pk_splat('+' - ' ')));
 }
 
-/* Encodes the vector v, the PK_W bytes at s, to d; returns the bytes of
- * output. Reads up to PK_W bytes past s and writes up to 4 * PK_W + 1 bytes
- * at d: each kept stretch is stored as a whole vector, then the escape after
- * it overwrites the bytes past the stretch. */
-static inline PK_ATTR size_t PK_FN(encode_vector)(const pk_prep *p, pk_vec v, const uint8_t *s,
+/* Encodes the vector v, the PK_W bytes at s, whose bytes to escape are the
+ * bits of `unsafe`, to d; returns the bytes of output. Writes up to
+ * 4 * PK_W + 1 bytes at d: each kept stretch is stored as a whole vector,
+ * then the escape after it overwrites the bytes past the stretch. Kernels
+ * with PK_ESCAPE_VALUE and PK_ESCAPE_MIXED work on v alone; the others
+ * read up to PK_W bytes past s. */
+static inline PK_ATTR size_t PK_FN(encode_masked)(pk_vec v, pk_mask unsafe, const uint8_t *s,
                                                   int plus, uint8_t *d)
 {
-    pk_mask unsafe = PK_FN(unsafe_bits)(p, v);
+    (void)s; /* unread by the kernels that work on v alone */
     if (!unsafe) {
         pk_storeu(d, PK_FN(kept)(v, plus));
         return PK_W;
     }
     if (unsafe == PK_FULL) {
+#ifdef PK_ESCAPE_VALUE
+        PK_ESCAPE_VALUE(v, d);
+#else
         pk_escape_block(s, d);
+#endif
         return 3 * PK_W;
     }
 #ifdef PK_ESCAPE_MIXED
-    /* several escapes: picked into place by byte shuffles, without a branch per escape */
-    if (__builtin_popcountll((unsigned long long)unsafe) >= 3)
-        return PK_ESCAPE_MIXED(v, PK_FN(kept)(v, plus), unsafe, d);
-#endif
+    /* picked into place by byte shuffles, without a branch per escape */
+    return PK_ESCAPE_MIXED(v, PK_FN(kept)(v, plus), unsafe, d);
+#else
     uint8_t *start = d;
     size_t from = 0;
     do {
@@ -157,6 +165,24 @@ static inline PK_ATTR size_t PK_FN(encode_vector)(const pk_prep *p, pk_vec v, co
     } while (unsafe);
     pk_storeu(d, PK_FN(kept)(pk_loadu(s + from), plus));
     return (size_t)(d - start) + PK_W - from;
+#endif
+}
+
+static inline PK_ATTR size_t PK_FN(encode_vector)(const pk_prep *p, pk_vec v, const uint8_t *s,
+                                                  int plus, uint8_t *d)
+{
+    return PK_FN(encode_masked)(v, PK_FN(unsafe_bits)(p, v), s, plus, d);
+}
+
+/* The output of the first k <= PK_W bytes of v (the rest taken as kept
+ * bytes, whose output after theirs is cut off) into scratch space at d. */
+static inline PK_ATTR size_t PK_FN(encode_first)(const pk_prep *p, pk_vec v, const uint8_t *s,
+                                                 size_t k, int plus, uint8_t *d)
+{
+    pk_mask unsafe = PK_FN(unsafe_bits)(p, v);
+    if (k < PK_W)
+        unsafe &= PK_FN(first_bytes)(k);
+    return PK_FN(encode_masked)(v, unsafe, s, plus, d) - (PK_W - k);
 }
 
 static PK_ATTR size_t PK_FN(encode)(const uint8_t *src, size_t n, const pct_set *keep, int plus,
@@ -176,15 +202,32 @@ static PK_ATTR size_t PK_FN(encode)(const uint8_t *src, size_t n, const pct_set 
     size_t rest = n - i;
     if (!rest)
         return (size_t)(d - dst);
-    /* The last 1..2*PK_W-1 bytes (all of a short input) are encoded from a
-     * zero-padded copy into scratch space, and the output of their own
-     * bytes copied out: the padding's comes after it. */
-    uint8_t in[3 * PK_W] = {0}, out[7 * PK_W + 4];
+    /* The last 1..2*PK_W-1 bytes (all of a short input) are encoded into
+     * scratch space, and the output of their own bytes copied out. */
+    uint8_t out[7 * PK_W + 4];
+    size_t w = 0;
+#ifdef PK_SHIFT_DOWN
+    if (n >= PK_W) {
+        /* from registers: the last vector of the input, moved down so that
+         * its bytes not yet encoded come first */
+        pk_vec last = pk_loadu(src + n - PK_W);
+        if (rest > PK_W) {
+            w = PK_FN(encode_vector)(&p, pk_loadu(src + i), src + i, plus, out);
+            w += PK_FN(encode_first)(&p, PK_SHIFT_DOWN(last, 2 * PK_W - rest), NULL, rest - PK_W, plus,
+                                     out + w);
+        } else {
+            w = PK_FN(encode_first)(&p, PK_SHIFT_DOWN(last, PK_W - rest), NULL, rest, plus, out);
+        }
+        memcpy(d, out, w);
+        return (size_t)(d - dst) + w;
+    }
+#endif
+    /* from a zero-padded copy */
+    uint8_t in[3 * PK_W] = {0};
     memcpy(in, src + i, rest);
-    size_t w = 0, k = 0;
-    for (; k < rest; k += PK_W)
-        w += PK_FN(encode_vector)(&p, pk_loadu(in + k), in + k, plus, out + w);
-    w -= (k - rest) * (pct_set_has(keep, 0) ? 1u : 3u);
+    for (size_t k = 0; k < rest; k += PK_W)
+        w += PK_FN(encode_first)(&p, pk_loadu(in + k), in + k, rest - k < PK_W ? rest - k : PK_W, plus,
+                                 out + w);
     memcpy(d, out, w);
     return (size_t)(d - dst) + w;
 }
