@@ -58,6 +58,13 @@ pct_status pct_encoded_size(const uint8_t *src, size_t n, const pct_set *keep,
                             size_t limit, size_t *out_size);
 size_t pct_encode(const uint8_t *src, size_t n, const pct_set *keep, int plus,
                   uint8_t *dst);
+/* pct_encode into a dst with room for 3n + PCT_ENCODE_ROOM bytes (the most
+ * any input of n bytes may need, and more), where the kernel may store whole
+ * vectors past the end of the output instead of going through scratch
+ * space: the writer of rows into a growing buffer. */
+#define PCT_ENCODE_ROOM 256
+size_t pct_encode_room(const uint8_t *src, size_t n, const pct_set *keep, int plus,
+                       uint8_t *dst);
 
 /* The same for text held as code units of 1, 2 or 4 bytes (Latin-1, UCS-2,
  * UCS-4): each character outside ASCII is escaped as its UTF-8 bytes. A

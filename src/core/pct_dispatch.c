@@ -125,6 +125,11 @@ size_t pct_encode(const uint8_t *src, size_t n, const pct_set *keep, int plus, u
     return pct_kernel_active()->encode(src, n, keep, plus, dst);
 }
 
+size_t pct_encode_room(const uint8_t *src, size_t n, const pct_set *keep, int plus, uint8_t *dst)
+{
+    return pct_kernel_active()->encode_room(src, n, keep, plus, dst);
+}
+
 size_t pct_decode(const uint8_t *src, size_t n, int plus, uint8_t *dst)
 {
     return pct_kernel_active()->decode(src, n, plus, dst);

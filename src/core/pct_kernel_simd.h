@@ -185,8 +185,11 @@ static inline PK_ATTR size_t PK_FN(encode_first)(const pk_prep *p, pk_vec v, con
     return PK_FN(encode_masked)(v, unsafe, s, plus, d) - (PK_W - k);
 }
 
-static PK_ATTR size_t PK_FN(encode)(const uint8_t *src, size_t n, const pct_set *keep, int plus,
-                                    uint8_t *dst)
+/* pct_encode; with `room`, dst has 3n + PCT_ENCODE_ROOM bytes and the tail
+ * is written in place (its stores past the output's end fall in the room),
+ * else through scratch space. */
+static inline PK_ATTR size_t PK_FN(encode_body)(const uint8_t *src, size_t n, const pct_set *keep,
+                                                int plus, uint8_t *dst, int room)
 {
     pk_prep p;
     if (!pk_prepare(&p, keep))
@@ -203,8 +206,9 @@ static PK_ATTR size_t PK_FN(encode)(const uint8_t *src, size_t n, const pct_set 
     if (!rest)
         return (size_t)(d - dst);
     /* The last 1..2*PK_W-1 bytes (all of a short input) are encoded into
-     * scratch space, and the output of their own bytes copied out. */
-    uint8_t out[7 * PK_W + 4];
+     * the room or scratch space (7 * PK_W + 4 bytes), and then the output
+     * of their own bytes copied out. */
+    uint8_t scratch[7 * PK_W + 4], *out = room ? d : scratch;
     size_t w = 0;
 #ifdef PK_SHIFT_DOWN
     if (n >= PK_W) {
@@ -218,7 +222,8 @@ static PK_ATTR size_t PK_FN(encode)(const uint8_t *src, size_t n, const pct_set 
         } else {
             w = PK_FN(encode_first)(&p, PK_SHIFT_DOWN(last, PK_W - rest), NULL, rest, plus, out);
         }
-        memcpy(d, out, w);
+        if (!room)
+            memcpy(d, out, w);
         return (size_t)(d - dst) + w;
     }
 #endif
@@ -228,8 +233,21 @@ static PK_ATTR size_t PK_FN(encode)(const uint8_t *src, size_t n, const pct_set 
     for (size_t k = 0; k < rest; k += PK_W)
         w += PK_FN(encode_first)(&p, pk_loadu(in + k), in + k, rest - k < PK_W ? rest - k : PK_W, plus,
                                  out + w);
-    memcpy(d, out, w);
+    if (!room)
+        memcpy(d, out, w);
     return (size_t)(d - dst) + w;
+}
+
+static PK_ATTR size_t PK_FN(encode)(const uint8_t *src, size_t n, const pct_set *keep, int plus,
+                                    uint8_t *dst)
+{
+    return PK_FN(encode_body)(src, n, keep, plus, dst, 0);
+}
+
+static PK_ATTR size_t PK_FN(encode_room)(const uint8_t *src, size_t n, const pct_set *keep, int plus,
+                                         uint8_t *dst)
+{
+    return PK_FN(encode_body)(src, n, keep, plus, dst, 1);
 }
 
 /* A copy for decoding, where dst may be src - k (in place): every load of a
@@ -321,6 +339,7 @@ const pct_kernel PK_KERNEL = {
     PK_FN(count_unsafe),
     PK_FN(find_escape),
     PK_FN(encode),
+    PK_FN(encode_room),
     PK_FN(decode),
     PK_UTF8_OF_UCS2,
     PK_ESCAPED_SIZE_UCS2,

@@ -14,6 +14,8 @@ typedef struct {
     size_t (*count_unsafe)(const uint8_t *src, size_t n, const pct_set *set);
     size_t (*find_escape)(const uint8_t *src, size_t n, int plus);
     size_t (*encode)(const uint8_t *src, size_t n, const pct_set *keep, int plus, uint8_t *dst);
+    /* encode into dst with room for 3n + PCT_ENCODE_ROOM bytes */
+    size_t (*encode_room)(const uint8_t *src, size_t n, const pct_set *keep, int plus, uint8_t *dst);
     size_t (*decode)(const uint8_t *src, size_t n, int plus, uint8_t *dst);
     /* The UTF-8 of n UCS-2 code units into dst (3n + 32 bytes: whole vectors
      * are stored); returns its length. Surrogate halves are written like

@@ -650,6 +650,10 @@ static void diff_one(const pct_kernel *k, const uint8_t *data, size_t n, size_t 
     CHECK(k->encode(src, n, set, plus, got) == size);
     CHECK(memcmp(got, want, size) == 0);
     free(got);
+    /* with room: the same output, stores past it inside the room */
+    got = malloc(3 * n + PCT_ENCODE_ROOM);
+    CHECK(k->encode_room(src, n, set, plus, got) == size && memcmp(got, want, size) == 0);
+    free(got);
 
     got = malloc(n + !n);
     size_t w = ref->decode(src, n, plus, want);
