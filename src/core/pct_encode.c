@@ -102,6 +102,27 @@ static size_t escaped_size_ucs2(const pct_kernel *k, const uint16_t *src, size_t
     return bytes + 2 * k->count_unsafe(buf, bytes, keep);
 }
 
+/* Text this short is escaped straight from each code point's UTF-8, with
+ * no chunk and kernel call around it. */
+#define SHORT_TEXT 32
+
+static inline uint8_t *encode_code_point(uint32_t c, const pct_set *keep, int plus, uint8_t *d)
+{
+    if (c < 0x80) {
+        if (!pct_set_has(keep, (unsigned char)c))
+            return pct_put_escape(d, c);
+        *d = (plus && c == ' ') ? (uint8_t)'+' : (uint8_t)c;
+        return d + 1;
+    }
+    size_t len = 4;
+    uint32_t word = c >= 0x10000 ? (0xF0u | c >> 18) | (0x80u | (c >> 12 & 0x3Fu)) << 8
+                                       | (0x80u | (c >> 6 & 0x3Fu)) << 16 | (0x80u | (c & 0x3Fu)) << 24
+                                 : utf8_word(c, &len);
+    for (size_t k = 0; k < len; k++)
+        d = pct_put_escape(d, word >> (8 * k) & 0xFFu);
+    return d;
+}
+
 /* The index of the first surrogate half in src (there is one). */
 #define FIRST_SURROGATE(src, n, at)                 \
     do {                                            \
@@ -118,7 +139,7 @@ static size_t escaped_size_ucs2(const pct_kernel *k, const uint16_t *src, size_t
                                        size_t *out_size)                           \
     {                                                                              \
         const pct_kernel *k = pct_kernel_active();                                 \
-        uint8_t buf[CHUNK_BYTES + 32];                                                  \
+        uint8_t buf[CHUNK_BYTES + 32];                                             \
         size_t size = 0;                                                           \
         for (size_t i = 0; i < n; i += CHUNK) {                                    \
             size_t len = n - i < CHUNK ? n - i : CHUNK, at;                        \
@@ -144,9 +165,14 @@ static size_t escaped_size_ucs2(const pct_kernel *k, const uint16_t *src, size_t
     size_t pct_encode_##NAME(const UNIT *src, size_t n, const pct_set *keep,       \
                              int plus, uint8_t *dst)                               \
     {                                                                              \
-        const pct_kernel *k = pct_kernel_active();                                 \
-        uint8_t buf[CHUNK_BYTES + 32];                                                  \
         uint8_t *d = dst;                                                          \
+        if (n < SHORT_TEXT) {                                                      \
+            for (size_t i = 0; i < n; i++)                                         \
+                d = encode_code_point(src[i], keep, plus, d);                      \
+            return (size_t)(d - dst);                                              \
+        }                                                                          \
+        const pct_kernel *k = pct_kernel_active();                                 \
+        uint8_t buf[CHUNK_BYTES + 32];                                             \
         for (size_t i = 0; i < n; i += CHUNK) {                                    \
             size_t len = n - i < CHUNK ? n - i : CHUNK;                            \
             int surrogate; /* none: the sizing said so */                          \

@@ -27,6 +27,11 @@
  * by one overlapping load, a zero-padded copy or the scalar kernel.
  */
 
+/* Inputs this short cost less byte by byte than through a padded vector. */
+#ifndef PCT_SCALAR_BELOW
+#define PCT_SCALAR_BELOW 16
+#endif
+
 static inline PK_ATTR pk_mask PK_FN(unsafe_bits)(const pk_prep *p, pk_vec v)
 {
     return pk_bits(pk_unsafe(p, v));
@@ -69,7 +74,7 @@ static inline PK_ATTR pk_vec PK_FN(load_short)(const uint8_t *src, size_t n)
 static PK_ATTR size_t PK_FN(count_unsafe)(const uint8_t *src, size_t n, const pct_set *set)
 {
     pk_prep p;
-    if (!pk_prepare(&p, set))
+    if (n < PCT_SCALAR_BELOW || !pk_prepare(&p, set))
         return pct_scalar_count_unsafe(src, n, set);
     if (n < PK_W) {
         pk_mask m = PK_FN(unsafe_bits)(&p, PK_FN(load_short)(src, n)) & PK_FN(first_bytes)(n);
@@ -192,7 +197,7 @@ static inline PK_ATTR size_t PK_FN(encode_body)(const uint8_t *src, size_t n, co
                                                 int plus, uint8_t *dst, int room)
 {
     pk_prep p;
-    if (!pk_prepare(&p, keep))
+    if (n < PCT_SCALAR_BELOW || !pk_prepare(&p, keep))
         return pct_scalar_encode(src, n, keep, plus, dst);
     uint8_t *d = dst;
     size_t i = 0;
