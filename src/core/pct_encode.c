@@ -131,6 +131,33 @@ static inline uint8_t *encode_code_point(uint32_t c, const pct_set *keep, int pl
                 break;                              \
     } while (0)
 
+/* The end of a sizing near its limit, from src[i] with `size` so far: one
+ * code unit at a time (at most 3 * (width + 1) bytes each), stopping at the
+ * first that passes the limit or is a surrogate half. */
+#define PCT_UCS_SIZE_BY_UNITS(NAME, UNIT)                                               \
+    static pct_status size_by_units_##NAME(const UNIT *src, size_t i, size_t n,        \
+                                           const pct_set *keep, size_t limit,          \
+                                           size_t size, size_t *out_size)              \
+    {                                                                                  \
+        for (; i < n; i++) {                                                           \
+            uint32_t c = src[i];                                                       \
+            if (c - 0xD800u < 0x800u) {                                                \
+                *out_size = i;                                                         \
+                return PCT_ERR_SURROGATE;                                              \
+            }                                                                          \
+            size_t grow = c < 0x80 ? (pct_set_has(keep, (unsigned char)c) ? 1u : 3u)   \
+                          : c < 0x800 ? 6u : c < 0x10000 ? 9u : 12u;                   \
+            if (grow > limit - size)                                                   \
+                return PCT_ERR_TOO_LARGE;                                              \
+            size += grow;                                                              \
+        }                                                                              \
+        *out_size = size;                                                              \
+        return PCT_OK;                                                                 \
+    }
+PCT_UCS_SIZE_BY_UNITS(ucs1, uint8_t)
+PCT_UCS_SIZE_BY_UNITS(ucs2, uint16_t)
+PCT_UCS_SIZE_BY_UNITS(ucs4, uint32_t)
+
 /* The sizing and the writer of each width over the chunks' UTF-8. The
  * total is bytes + 2 * escapes, checked against `limit` chunk by chunk. */
 #define PCT_UCS_ENCODERS(NAME, UNIT)                                               \
@@ -143,6 +170,10 @@ static inline uint8_t *encode_code_point(uint32_t c, const pct_set *keep, int pl
         size_t size = 0;                                                           \
         for (size_t i = 0; i < n; i += CHUNK) {                                    \
             size_t len = n - i < CHUNK ? n - i : CHUNK, at;                        \
+            if (len > (limit - size) / (3 * (sizeof(UNIT) + 1)))                   \
+                /* the chunk could pass the limit: unit by unit, reading no   \
+                 * further than the unit that passes it */                         \
+                return size_by_units_##NAME(src, i, n, keep, limit, size, out_size); \
             int surrogate;                                                         \
             /* at most 3 * CHUNK_BYTES: no overflow */                             \
             size_t grow = escaped_size_##NAME(k, src + i, len, keep, buf, &surrogate); \
