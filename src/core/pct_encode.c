@@ -1,6 +1,7 @@
-/* Percent-encoding of text held as 1/2/4-byte code units: a chunk of code
- * units at a time is written as UTF-8 into a buffer on the stack, which the
- * kernel then sizes or encodes like any bytes (a byte >= 0x80 is never in a
+/* Percent-encoding of text held as 1/2/4-byte code units. On a kernel with
+ * text vectors (AVX2), a chunk of code units at a time is written as UTF-8
+ * into a buffer on the stack, which the kernel then sizes or encodes like
+ * any bytes (a byte >= 0x80 is never in a
  * safe set, so each one of the UTF-8 is escaped, as urllib escapes the UTF-8
  * of a character). The transcoding steps over ASCII a word at a time. */
 #include "pct_kernels.h"
@@ -102,8 +103,9 @@ static size_t escaped_size_ucs2(const pct_kernel *k, const uint16_t *src, size_t
     return bytes + 2 * k->count_unsafe(buf, bytes, keep);
 }
 
-/* Text this short is escaped straight from each code point's UTF-8, with
- * no chunk and kernel call around it. */
+/* Text this short, or on a kernel without text vectors (no
+ * escaped_size_ucs2), is escaped straight from each code point's UTF-8,
+ * with no chunk and kernel call around it. */
 #define SHORT_TEXT 32
 
 static inline uint8_t *encode_code_point(uint32_t c, const pct_set *keep, int plus, uint8_t *d)
@@ -114,13 +116,17 @@ static inline uint8_t *encode_code_point(uint32_t c, const pct_set *keep, int pl
         *d = (plus && c == ' ') ? (uint8_t)'+' : (uint8_t)c;
         return d + 1;
     }
-    size_t len = 4;
-    uint32_t word = c >= 0x10000 ? (0xF0u | c >> 18) | (0x80u | (c >> 12 & 0x3Fu)) << 8
-                                       | (0x80u | (c >> 6 & 0x3Fu)) << 16 | (0x80u | (c & 0x3Fu)) << 24
-                                 : utf8_word(c, &len);
-    for (size_t k = 0; k < len; k++)
-        d = pct_put_escape(d, word >> (8 * k) & 0xFFu);
-    return d;
+    if (c < 0x800) {
+        d = pct_put_escape(d, 0xC0u | (c >> 6));
+    } else if (c < 0x10000) {
+        d = pct_put_escape(d, 0xE0u | (c >> 12));
+        d = pct_put_escape(d, 0x80u | ((c >> 6) & 0x3Fu));
+    } else {
+        d = pct_put_escape(d, 0xF0u | (c >> 18));
+        d = pct_put_escape(d, 0x80u | ((c >> 12) & 0x3Fu));
+        d = pct_put_escape(d, 0x80u | ((c >> 6) & 0x3Fu));
+    }
+    return pct_put_escape(d, 0x80u | (c & 0x3Fu));
 }
 
 /* The index of the first surrogate half in src (there is one). */
@@ -166,6 +172,8 @@ PCT_UCS_SIZE_BY_UNITS(ucs4, uint32_t)
                                        size_t *out_size)                           \
     {                                                                              \
         const pct_kernel *k = pct_kernel_active();                                 \
+        if (!k->escaped_size_ucs2) /* no text vectors: per code unit is faster */  \
+            return size_by_units_##NAME(src, 0, n, keep, limit, 0, out_size);      \
         uint8_t buf[CHUNK_BYTES + 32];                                             \
         size_t size = 0;                                                           \
         for (size_t i = 0; i < n; i += CHUNK) {                                    \
@@ -197,12 +205,12 @@ PCT_UCS_SIZE_BY_UNITS(ucs4, uint32_t)
                              int plus, uint8_t *dst)                               \
     {                                                                              \
         uint8_t *d = dst;                                                          \
-        if (n < SHORT_TEXT) {                                                      \
+        const pct_kernel *k = pct_kernel_active();                                 \
+        if (n < SHORT_TEXT || !k->escaped_size_ucs2) {                             \
             for (size_t i = 0; i < n; i++)                                         \
                 d = encode_code_point(src[i], keep, plus, d);                      \
             return (size_t)(d - dst);                                              \
         }                                                                          \
-        const pct_kernel *k = pct_kernel_active();                                 \
         uint8_t buf[CHUNK_BYTES + 32];                                             \
         for (size_t i = 0; i < n; i += CHUNK) {                                    \
             size_t len = n - i < CHUNK ? n - i : CHUNK;                            \
