@@ -23,11 +23,26 @@ jobs on a shared machine disturb less than the wall time:
 - peak memory: ``normalize_many`` runs in a fresh subprocess on the array read
   from an Arrow IPC file; the growth of its peak RSS during the call is
   compared with the size of the input and output Arrow buffers (target: at
-  most TARGET_MEMORY x).
+  most TARGET_MEMORY x);
+- the SQL engines that give the same values, as optional peers (skipped when
+  not installed, their outputs checked identical to ours before timing):
+  DuckDB's ``url_encode`` / ``url_decode`` (``quote(safe='')`` / ``unquote``)
+  in-process (``duckdb.connect()``, ``SET threads=1`` for the one-thread rows)
+  and chDB's ``encodeURLComponent`` / ``decodeURLComponent``
+  (``max_threads=1``), one thread by CPU time and default threads by wall
+  time (targets: TARGET_DUCKDB_ENCODE x / TARGET_DUCKDB_DECODE x on one
+  thread);
+- the floor: ``pyarrow.compute.ascii_upper``, a kernel that copies and
+  transforms every string once;
+- ns per row of quote_many / unquote_many (one thread) and the peers at
+  SIZES rows (the column cut or repeated), which tells how the cost grows
+  with the size of the output (target: 4 M rows within TARGET_SCALING x of
+  100 k rows).
 
 Prints a table of the ratios; --png writes them as a bar chart (matplotlib).
 """
 import argparse
+import functools
 import gc
 import importlib.metadata
 import json
@@ -50,6 +65,12 @@ from make_corpus import messy  # noqa: E402
 TARGET_LOOP = 3.0
 TARGET_PEERS = 100.0
 TARGET_MEMORY = 3.0
+TARGET_DUCKDB_ENCODE = 4.0
+TARGET_DUCKDB_DECODE = 5.0
+TARGET_SCALING = 1.15
+SIZES = (10_000, 100_000, 1_000_000, 4_000_000)
+QUICK_SIZES = (10_000, 20_000)
+ENGINE_BASELINE = "engine per row / pctcodec per row"
 CORPUS = os.path.join(HERE, "urls_sample.txt")
 
 
@@ -121,6 +142,55 @@ def peers():
     except ImportError:
         print("note: w3lib is not installed: skipped", file=sys.stderr)
     return found
+
+
+def sql_peers():
+    """(label, {"encode": f, "decode": f}) for the SQL engines that are
+    installed; f(array, threads) gives the column of results as a pyarrow
+    array, threads None meaning the engine's default."""
+    found = []
+    try:
+        import duckdb
+    except ImportError:
+        print("note: duckdb is not installed: skipped", file=sys.stderr)
+    else:
+        con = duckdb.connect()
+        default_threads = con.sql("SELECT current_setting('threads')").fetchall()[0][0]
+
+        def duck(func):
+            def call(array, threads):
+                con.execute("SET threads=%d" % (threads or default_threads))
+                con.register("urls", pa.table({"u": array}))
+                try:
+                    return con.sql("SELECT %s(u) FROM urls" % func).to_arrow_table().column(0)
+                finally:
+                    con.unregister("urls")
+            return call
+        found.append(("DuckDB %s" % duckdb.__version__, {"encode": duck("url_encode"),
+                                                         "decode": duck("url_decode")}))
+    try:
+        import chdb
+    except ImportError:
+        print("note: chdb is not installed: skipped", file=sys.stderr)
+    else:
+        def ch(func):
+            def call(array, threads):
+                urls = pa.table({"u": array})  # noqa: F841 (read by name: Python(urls))
+                settings = " SETTINGS max_threads=%d" % threads if threads else ""
+                return chdb.query("SELECT %s(u) FROM Python(urls)%s" % (func, settings),
+                                  "ArrowTable").column(0)
+            return call
+        found.append(("chDB %s" % chdb.__version__, {"encode": ch("encodeURLComponent"),
+                                                     "decode": ch("decodeURLComponent")}))
+    return found
+
+
+def same_values(got, want):
+    """The two columns hold the same strings (whatever their Arrow types)."""
+    got = pa.chunked_array([got]) if isinstance(got, pa.Array) else got
+    got = got.cast(pa.large_string()).combine_chunks()
+    want = want.cast(pa.large_string())
+    return len(got) == len(want) and got.equals(want)
 
 
 MEMORY_CHILD = r"""
@@ -249,10 +319,64 @@ def run(args):
         add("%s_many(pa.array)" % name, best_of(r, many, array), rows, label, clock="wall")
         add("%s_many(pa.array, threads=1)" % name, best_of(r, many, array, threads=1), rows, label)
 
+    import pyarrow.compute as pc
+    add("pc.ascii_upper(pa.array) (floor)", best_of(r, pc.ascii_upper, array), rows,
+        note="copies and transforms each string once")
+
+    # The SQL engines, against quote_many(safe='') / unquote_many of the same column.
+    ops = {"encode": (functools.partial(pctcodec.quote_many, safe=""), array),
+           "decode": (pctcodec.unquote_many, pctcodec.quote_many(array, safe=""))}
+    targets = {"encode": TARGET_DUCKDB_ENCODE, "decode": TARGET_DUCKDB_DECODE}
+    engines = sql_peers()
+    for op, (ours, column) in ops.items():
+        name = "quote_many(safe='')" if op == "encode" else "unquote_many(quoted)"
+        one = add("%s, threads=1" % name, best_of(r, ours, column, threads=1), rows)
+        default = add("%s, default threads" % name, best_of(r, ours, column), rows, clock="wall")
+        want = ours(column, threads=1)
+        for label, calls in engines:
+            if not same_values(calls[op](column, 1), want):
+                add("%s %s: output differs, not timed" % (label, op), (float("nan"),) * 2, rows)
+                continue
+            for threads, mine, clock in ((1, one, "cpu"), (None, default, "wall")):
+                entry = add("%s %s, %s" % (label, op, "threads=1" if threads else "default threads"),
+                            best_of(r, calls[op], column, threads), rows, clock=clock)
+                # how many times faster pctcodec is than the engine
+                entry["ratio"] = entry["per_url"] / mine["per_url"]
+                entry["baseline"] = ENGINE_BASELINE
+                if threads and label.startswith("DuckDB"):
+                    entry["target"] = targets[op]
+
+    scaling = measure_scaling(array, args.sizes, r, engines)
     memory = measure_memory(array)
-    return {"rows": rows, "repeats": r, "results": results, "memory": memory,
+    return {"rows": rows, "scaling": scaling, "repeats": r, "results": results, "memory": memory,
             "python": platform.python_version(), "machine": platform.machine(),
             "cores": pctcodec.batch._cores(), "pctcodec": pctcodec.__version__, "pyarrow": pa.__version__, "pandas": pd.__version__}
+
+
+def column_of(array, rows):
+    """rows values of array: its first rows, or it repeated, as one array."""
+    if rows <= len(array):
+        return pa.concat_arrays([array.slice(0, rows)])
+    copies = [array] * (rows // len(array)) + [array.slice(0, rows % len(array))]
+    return pa.concat_arrays(copies)
+
+
+def measure_scaling(array, sizes, repeats, engines):
+    """ns per row, one thread (CPU time), of each call at each size."""
+    calls = [("quote_many(safe='')", lambda a: pctcodec.quote_many(a, safe="", threads=1), False),
+             ("unquote_many(quoted)", lambda a: pctcodec.unquote_many(a, threads=1), True)]
+    for label, ops in engines:
+        calls.append(("%s encode" % label, functools.partial(ops["encode"], threads=1), False))
+        calls.append(("%s decode" % label, functools.partial(ops["decode"], threads=1), True))
+    table = {name: {} for name, _, _ in calls}
+    for rows in sizes:
+        column = column_of(array, rows)
+        quoted = pctcodec.quote_many(column, safe="", threads=1)
+        for name, call, decodes in calls:
+            cpu = best_of(repeats, call, quoted if decodes else column)[1]
+            table[name][rows] = cpu / rows * 1e9
+        del column, quoted
+    return {"sizes": list(sizes), "ns_per_row": table}
 
 
 def report(data):
@@ -271,6 +395,17 @@ def report(data):
         lines.append("%-48s %10s %10s %5s %9s  %s" % (r["name"], format(r["rows"], ","),
                                                        _per_url(r["seconds"], r["rows"]), r["clock"],
                                                        ratio, target))
+    sc = data["scaling"]
+    lines += ["", "ns per row, one thread (CPU time), by the number of rows:",
+              "%-36s" % "call" + "".join("%11s" % format(n, ",") for n in sc["sizes"])
+              + "   4M / 100k"]
+    for name, per in sc["ns_per_row"].items():
+        row = "%-36s" % name + "".join("%11.1f" % per[n] for n in sc["sizes"])
+        if 100_000 in per and 4_000_000 in per:
+            growth = per[4_000_000] / per[100_000]
+            row += "   %.2fx (target <= %gx %s)" % (growth, TARGET_SCALING,
+                                                   "met" if growth <= TARGET_SCALING else "MISSED")
+        lines.append(row)
     m = data["memory"]
     mib = 1024 * 1024
     verdict = "met" if m["ratio"] <= TARGET_MEMORY else "MISSED"
@@ -293,15 +428,18 @@ def chart(data, path):
     import matplotlib.pyplot as plt
 
     bars = [r for r in data["results"] if r["ratio"] is not None]
-    labels = []
+    labels, colors = [], []
     for r in bars:
-        if r["target"] == TARGET_PEERS:
+        if r["baseline"] == ENGINE_BASELINE:
+            labels.append("pctcodec vs " + r["name"])
+            colors.append("#55a868")
+        elif r["target"] == TARGET_PEERS:
             labels.append("normalize_many vs " + r["name"])
+            colors.append("#c44e52")
         else:
             labels.append("%s vs loop" % r["name"])
+            colors.append("#4c72b0" if r["target"] else "#8c8c8c")
     values = [r["ratio"] for r in bars]
-    colors = ["#c44e52" if r["target"] == TARGET_PEERS else "#4c72b0" if r["target"] else "#8c8c8c"
-              for r in bars]
     fig, ax = plt.subplots(figsize=(10, 0.45 * len(bars) + 1.8), dpi=110)
     y = range(len(bars))[::-1]
     ax.barh(list(y), values, color=colors)
@@ -317,6 +455,7 @@ def chart(data, path):
     from matplotlib.patches import Patch
     ax.legend(handles=[Patch(color="#4c72b0", label="vs Python loop, target %gx" % TARGET_LOOP),
                        Patch(color="#c44e52", label="vs Series.map of a peer, target %gx" % TARGET_PEERS),
+                       Patch(color="#55a868", label="vs a SQL engine on the same column"),
                        Patch(color="#8c8c8c", label="for context")],
               loc="lower right", fontsize=8)
     ax.set_xlim(min(0.5, min(values) / 2), max(max(values), TARGET_PEERS) * 3)
@@ -342,6 +481,7 @@ def main(argv=None):
     args.rows = args.rows or (20_000 if args.quick else 1_000_000)
     args.peer_rows = args.peer_rows or (1_000 if args.quick else 20_000)
     args.repeats = args.repeats or (1 if args.quick else 3)
+    args.sizes = QUICK_SIZES if args.quick else SIZES
 
     data = run(args)
     print(report(data))

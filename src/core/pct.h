@@ -19,9 +19,13 @@ typedef enum {
 
 /* A set of byte values, one bit per value (256 bits).
  * Safe sets hold ASCII only: a byte >= 0x80 is always escaped, so that
- * the escaped UTF-8 of a character can always be decoded again. */
+ * the escaped UTF-8 of a character can always be decoded again.
+ * Build sets with the functions below only: they also keep `nibbles`, the
+ * set as the vector kernels look it up (bit h of nibbles[l]: byte 16h+l is
+ * in the set), so that no call or batch row has to derive it again. */
 typedef struct {
     uint32_t bits[8];
+    uint8_t nibbles[16];
 } pct_set;
 
 static inline int pct_set_has(const pct_set *set, unsigned char c)
@@ -54,6 +58,13 @@ pct_status pct_encoded_size(const uint8_t *src, size_t n, const pct_set *keep,
                             size_t limit, size_t *out_size);
 size_t pct_encode(const uint8_t *src, size_t n, const pct_set *keep, int plus,
                   uint8_t *dst);
+/* pct_encode into a dst with room for 3n + PCT_ENCODE_ROOM bytes (the most
+ * any input of n bytes may need, and more), where the kernel may store whole
+ * vectors past the end of the output instead of going through scratch
+ * space: the writer of rows into a growing buffer. */
+#define PCT_ENCODE_ROOM 256
+size_t pct_encode_room(const uint8_t *src, size_t n, const pct_set *keep, int plus,
+                       uint8_t *dst);
 
 /* The same for text held as code units of 1, 2 or 4 bytes (Latin-1, UCS-2,
  * UCS-4): each character outside ASCII is escaped as its UTF-8 bytes. A

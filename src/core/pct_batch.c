@@ -130,6 +130,15 @@ int pct_batch_row(const pct_batch_spec *spec, const uint8_t *src, size_t n, pct_
     pct_status rc;
     switch (spec->op) {
     case PCT_BATCH_QUOTE:
+        /* One pass: room for the worst case (every byte escaped, and the
+         * kernel's stores past the end), which the geometric growth of out
+         * makes rare; the sizing pass only where that room would pass the
+         * limit. */
+        if (n <= (SIZE_MAX - PCT_ENCODE_ROOM) / 3
+            && pct_out_reserve(out, 3 * n + PCT_ENCODE_ROOM, limit) == PCT_OK) {
+            out->len += pct_encode_room(src, n, &spec->keep, spec->plus, out->data + out->len);
+            return PCT_OK;
+        }
         if ((rc = pct_encoded_size(src, n, &spec->keep, SIZE_MAX, &size)) != PCT_OK
             || (rc = pct_out_reserve(out, size, limit)) != PCT_OK)
             return rc;

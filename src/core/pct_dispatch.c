@@ -99,8 +99,10 @@ size_t pct_span_safe(const uint8_t *src, size_t n, const pct_set *set)
 
 size_t pct_find_escape(const uint8_t *src, size_t n, int plus)
 {
-    /* shorter than any kernel's vector: each would call the scalar body */
-    if (n < 16)
+    /* '%' alone is a memchr, which the C library unrolls further than the
+     * kernels' loop; and below 16 bytes each kernel would call the scalar
+     * body anyway */
+    if (n < 16 || !plus)
         return pct_scalar_find_escape(src, n, plus);
     return pct_kernel_active()->find_escape(src, n, plus);
 }
@@ -121,6 +123,11 @@ pct_status pct_encoded_size(const uint8_t *src, size_t n, const pct_set *keep,
 size_t pct_encode(const uint8_t *src, size_t n, const pct_set *keep, int plus, uint8_t *dst)
 {
     return pct_kernel_active()->encode(src, n, keep, plus, dst);
+}
+
+size_t pct_encode_room(const uint8_t *src, size_t n, const pct_set *keep, int plus, uint8_t *dst)
+{
+    return pct_kernel_active()->encode_room(src, n, keep, plus, dst);
 }
 
 size_t pct_decode(const uint8_t *src, size_t n, int plus, uint8_t *dst)

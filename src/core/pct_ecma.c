@@ -5,10 +5,11 @@
 
 #include "pct_ecma.h"
 
-/* Escapes of these stay as written in decodeURI: ; / ? : @ & = + $ , # */
-static const pct_set DECODE_URI_RESERVED = {{0, 0xAC009858u, 0x00000001u, 0, 0, 0, 0, 0}};
+/* Tested with pct_set_has only (never given to a kernel), so `nibbles` is
+ * left empty. Escapes of these stay as written in decodeURI: ; / ? : @ & = + $ , # */
+static const pct_set DECODE_URI_RESERVED = {.bits = {0, 0xAC009858u, 0x00000001u, 0, 0, 0, 0, 0}};
 /* Kept by escape: A-Z a-z 0-9 @ * _ + - . / */
-static const pct_set JS_ESCAPE_SAFE = {{0, 0x03FFEC00u, 0x87FFFFFFu, 0x07FFFFFEu, 0, 0, 0, 0}};
+static const pct_set JS_ESCAPE_SAFE = {.bits = {0, 0x03FFEC00u, 0x87FFFFFFu, 0x07FFFFFEu, 0, 0, 0, 0}};
 
 static inline int hex_of(uint32_t unit)
 {

@@ -45,9 +45,7 @@ static inline pk_mask pk_bits(pk_vec v)
 
 static inline int pk_prepare(pk_prep *p, const pct_set *set)
 {
-    uint8_t lut[16];
-    pct_nibble_lut(set, lut);
-    p->lut = vld1q_u8(lut);
+    p->lut = vld1q_u8(set->nibbles);
     return 1;
 }
 

@@ -70,6 +70,9 @@ const pct_kernel pct_kernel_scalar = {
     pct_scalar_count_unsafe,
     pct_scalar_find_escape,
     pct_scalar_encode,
+    pct_scalar_encode, /* writes nothing past the output: any room is enough */
     pct_scalar_decode,
+    pct_scalar_utf8_of_ucs2,
+    NULL,
     always,
 };

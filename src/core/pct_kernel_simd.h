@@ -15,10 +15,22 @@
  *                        most one scratch byte after them
  *   PK_FN(name)          the kernel's name for a function; PK_NAME, PK_USABLE
  *   PK_ATTR              attributes of every function (the target instruction set)
+ *   PK_UTF8_OF_UCS2      optional: the kernel's UCS-2 to UTF-8 transcoder
+ *   PK_ESCAPED_SIZE_UCS2 optional: its escaped size of UCS-2 without the UTF-8
+ *   PK_ESCAPE_MIXED(v, kept, unsafe, d)  optional: the output of a vector with
+ *                        some bytes escaped (up to 4*PK_W+1 bytes written)
+ *   PK_ESCAPE_VALUE(v, d)  optional: pk_escape_block of the bytes of v
+ *   PK_SHIFT_DOWN(v, j)  optional, with the two above: v's bytes from the j-th
+ *                        on (0 < j < PK_W) first, anything after them
  *
  * Loads never pass the end of the input: the last partial vector is handled
- * by one overlapping load or by the scalar kernel.
+ * by one overlapping load, a zero-padded copy or the scalar kernel.
  */
+
+/* Inputs this short cost less byte by byte than through a padded vector. */
+#ifndef PCT_SCALAR_BELOW
+#define PCT_SCALAR_BELOW 16
+#endif
 
 static inline PK_ATTR pk_mask PK_FN(unsafe_bits)(const pk_prep *p, pk_vec v)
 {
@@ -44,11 +56,30 @@ static PK_ATTR size_t PK_FN(span_safe)(const uint8_t *src, size_t n, const pct_s
     return n;
 }
 
+/* The mask of the first k < PK_W bytes of a vector (in pk_bits' terms). */
+static inline PK_ATTR pk_mask PK_FN(first_bytes)(size_t k)
+{
+    return (pk_mask)((((pk_mask)1 << (k << PK_SHIFT)) - 1) & PK_FULL);
+}
+
+/* The n < PK_W bytes at src as a vector, zero after them: short inputs and
+ * tails go through the vector code too, never reading past src + n. */
+static inline PK_ATTR pk_vec PK_FN(load_short)(const uint8_t *src, size_t n)
+{
+    uint8_t pad[PK_W] = {0};
+    memcpy(pad, src, n);
+    return pk_loadu(pad);
+}
+
 static PK_ATTR size_t PK_FN(count_unsafe)(const uint8_t *src, size_t n, const pct_set *set)
 {
     pk_prep p;
-    if (n < PK_W || !pk_prepare(&p, set))
+    if (n < PCT_SCALAR_BELOW || !pk_prepare(&p, set))
         return pct_scalar_count_unsafe(src, n, set);
+    if (n < PK_W) {
+        pk_mask m = PK_FN(unsafe_bits)(&p, PK_FN(load_short)(src, n)) & PK_FN(first_bytes)(n);
+        return (size_t)__builtin_popcountll((unsigned long long)m);
+    }
     size_t count = 0, i = 0;
     const pk_vec zero = pk_splat(0);
     /* 0xFF is -1: subtracting counts; byte counters are summed before 255 blocks. */
@@ -58,7 +89,12 @@ static PK_ATTR size_t PK_FN(count_unsafe)(const uint8_t *src, size_t n, const pc
             acc = pk_sub(acc, pk_unsafe(&p, pk_loadu(src + i)));
         count += pk_hsum(acc);
     }
-    return count + pct_scalar_count_unsafe(src + i, n - i, set);
+    if (i < n) {
+        /* the last vector, overlapping: only its bytes from i on count */
+        pk_mask m = PK_FN(unsafe_bits)(&p, pk_loadu(src + n - PK_W)) & ~PK_FN(first_bytes)(PK_W - (n - i));
+        count += (size_t)__builtin_popcountll((unsigned long long)m);
+    }
+    return count;
 }
 
 /* Inlined into decode, which calls it once per run. */
@@ -97,45 +133,126 @@ static inline PK_ATTR pk_vec PK_FN(kept)(pk_vec v, int plus)
     return pk_add(v, pk_and(pk_eq(v, pk_splat(' ')), pk_splat('+' - ' ')));
 }
 
-static PK_ATTR size_t PK_FN(encode)(const uint8_t *src, size_t n, const pct_set *keep, int plus,
-                            uint8_t *dst)
+/* Encodes the vector v, the PK_W bytes at s, whose bytes to escape are the
+ * bits of `unsafe`, to d; returns the bytes of output. Writes up to
+ * 4 * PK_W + 1 bytes at d: each kept stretch is stored as a whole vector,
+ * then the escape after it overwrites the bytes past the stretch. Kernels
+ * with PK_ESCAPE_VALUE and PK_ESCAPE_MIXED work on v alone; the others
+ * read up to PK_W bytes past s. */
+static inline PK_ATTR size_t PK_FN(encode_masked)(pk_vec v, pk_mask unsafe, const uint8_t *s,
+                                                  int plus, uint8_t *d)
+{
+    (void)s; /* unread by the kernels that work on v alone */
+    if (!unsafe) {
+        pk_storeu(d, PK_FN(kept)(v, plus));
+        return PK_W;
+    }
+    if (unsafe == PK_FULL) {
+#ifdef PK_ESCAPE_VALUE
+        PK_ESCAPE_VALUE(v, d);
+#else
+        pk_escape_block(s, d);
+#endif
+        return 3 * PK_W;
+    }
+#ifdef PK_ESCAPE_MIXED
+    /* picked into place by byte shuffles, without a branch per escape */
+    return PK_ESCAPE_MIXED(v, PK_FN(kept)(v, plus), unsafe, d);
+#else
+    uint8_t *start = d;
+    size_t from = 0;
+    do {
+        size_t j = PK_CTZ(unsafe) >> PK_SHIFT;
+        pk_storeu(d, PK_FN(kept)(pk_loadu(s + from), plus));
+        d = pct_put_escape4(d + (j - from), s[j]);
+        from = j + 1;
+        unsafe &= unsafe - 1;
+    } while (unsafe);
+    pk_storeu(d, PK_FN(kept)(pk_loadu(s + from), plus));
+    return (size_t)(d - start) + PK_W - from;
+#endif
+}
+
+static inline PK_ATTR size_t PK_FN(encode_vector)(const pk_prep *p, pk_vec v, const uint8_t *s,
+                                                  int plus, uint8_t *d)
+{
+    return PK_FN(encode_masked)(v, PK_FN(unsafe_bits)(p, v), s, plus, d);
+}
+
+/* The output of the first k <= PK_W bytes of v (the rest taken as kept
+ * bytes, whose output after theirs is cut off) into scratch space at d. */
+static inline PK_ATTR size_t PK_FN(encode_first)(const pk_prep *p, pk_vec v, const uint8_t *s,
+                                                 size_t k, int plus, uint8_t *d)
+{
+    pk_mask unsafe = PK_FN(unsafe_bits)(p, v);
+    if (k < PK_W)
+        unsafe &= PK_FN(first_bytes)(k);
+    return PK_FN(encode_masked)(v, unsafe, s, plus, d) - (PK_W - k);
+}
+
+/* pct_encode; with `room`, dst has 3n + PCT_ENCODE_ROOM bytes and the tail
+ * is written in place (its stores past the output's end fall in the room),
+ * else through scratch space. */
+static inline PK_ATTR size_t PK_FN(encode_body)(const uint8_t *src, size_t n, const pct_set *keep,
+                                                int plus, uint8_t *dst, int room)
 {
     pk_prep p;
-    if (n < 2 * PK_W || !pk_prepare(&p, keep))
+    if (n < PCT_SCALAR_BELOW || !pk_prepare(&p, keep))
         return pct_scalar_encode(src, n, keep, plus, dst);
     uint8_t *d = dst;
     size_t i = 0;
-    /* While a full vector follows the current one, every store below stays
-     * inside dst: each input byte yet to come writes at least one byte, so
-     * a whole vector (or the scratch byte of an escape) fits, and loads
-     * from inside the current vector stay inside src. */
-    while (n - i >= 2 * PK_W) {
-        pk_vec v = pk_loadu(src + i);
-        pk_mask unsafe = PK_FN(unsafe_bits)(&p, v);
-        if (!unsafe) {
-            pk_storeu(d, PK_FN(kept)(v, plus));
-            d += PK_W;
-        } else if (unsafe == PK_FULL) {
-            pk_escape_block(src + i, d);
-            d += 3 * PK_W;
+    /* While a full vector follows the current one, every access of
+     * encode_vector stays inside src and dst: each input byte yet to come
+     * writes at least one byte, so a whole vector (or the scratch byte of
+     * an escape) fits. */
+    for (; n - i >= 2 * PK_W; i += PK_W)
+        d += PK_FN(encode_vector)(&p, pk_loadu(src + i), src + i, plus, d);
+    size_t rest = n - i;
+    if (!rest)
+        return (size_t)(d - dst);
+    /* The last 1..2*PK_W-1 bytes (all of a short input) are encoded into
+     * the room or scratch space (7 * PK_W + 4 bytes), and then the output
+     * of their own bytes copied out. */
+    uint8_t scratch[7 * PK_W + 4], *out = room ? d : scratch;
+    size_t w = 0;
+#ifdef PK_SHIFT_DOWN
+    if (n >= PK_W) {
+        /* from registers: the last vector of the input, moved down so that
+         * its bytes not yet encoded come first */
+        pk_vec last = pk_loadu(src + n - PK_W);
+        if (rest > PK_W) {
+            w = PK_FN(encode_vector)(&p, pk_loadu(src + i), src + i, plus, out);
+            w += PK_FN(encode_first)(&p, PK_SHIFT_DOWN(last, 2 * PK_W - rest), NULL, rest - PK_W, plus,
+                                     out + w);
         } else {
-            /* Each kept stretch is stored as a whole vector, then the escape
-             * after it overwrites the bytes past the stretch. */
-            size_t from = 0;
-            do {
-                size_t j = PK_CTZ(unsafe) >> PK_SHIFT;
-                pk_storeu(d, PK_FN(kept)(pk_loadu(src + i + from), plus));
-                d = pct_put_escape4(d + (j - from), src[i + j]);
-                from = j + 1;
-                unsafe &= unsafe - 1;
-            } while (unsafe);
-            pk_storeu(d, PK_FN(kept)(pk_loadu(src + i + from), plus));
-            d += PK_W - from;
+            w = PK_FN(encode_first)(&p, PK_SHIFT_DOWN(last, PK_W - rest), NULL, rest, plus, out);
         }
-        i += PK_W;
+        if (!room)
+            memcpy(d, out, w);
+        return (size_t)(d - dst) + w;
     }
-    d += pct_scalar_encode(src + i, n - i, keep, plus, d);
-    return (size_t)(d - dst);
+#endif
+    /* from a zero-padded copy */
+    uint8_t in[3 * PK_W] = {0};
+    memcpy(in, src + i, rest);
+    for (size_t k = 0; k < rest; k += PK_W)
+        w += PK_FN(encode_first)(&p, pk_loadu(in + k), in + k, rest - k < PK_W ? rest - k : PK_W, plus,
+                                 out + w);
+    if (!room)
+        memcpy(d, out, w);
+    return (size_t)(d - dst) + w;
+}
+
+static PK_ATTR size_t PK_FN(encode)(const uint8_t *src, size_t n, const pct_set *keep, int plus,
+                                    uint8_t *dst)
+{
+    return PK_FN(encode_body)(src, n, keep, plus, dst, 0);
+}
+
+static PK_ATTR size_t PK_FN(encode_room)(const uint8_t *src, size_t n, const pct_set *keep, int plus,
+                                         uint8_t *dst)
+{
+    return PK_FN(encode_body)(src, n, keep, plus, dst, 1);
 }
 
 /* A copy for decoding, where dst may be src - k (in place): every load of a
@@ -214,12 +331,22 @@ static PK_ATTR size_t PK_FN(decode)(const uint8_t *src, size_t n, int plus, uint
     PCT_DECODE_BY_RUNS(src, n, plus, dst, PK_FN(find_escape_inline), PK_FN(copy_forward));
 }
 
+#ifndef PK_UTF8_OF_UCS2
+#define PK_UTF8_OF_UCS2 pct_scalar_utf8_of_ucs2
+#endif
+#ifndef PK_ESCAPED_SIZE_UCS2
+#define PK_ESCAPED_SIZE_UCS2 NULL
+#endif
+
 const pct_kernel PK_KERNEL = {
     PK_NAME,
     PK_FN(span_safe),
     PK_FN(count_unsafe),
     PK_FN(find_escape),
     PK_FN(encode),
+    PK_FN(encode_room),
     PK_FN(decode),
+    PK_UTF8_OF_UCS2,
+    PK_ESCAPED_SIZE_UCS2,
     PK_USABLE,
 };

@@ -14,7 +14,17 @@ typedef struct {
     size_t (*count_unsafe)(const uint8_t *src, size_t n, const pct_set *set);
     size_t (*find_escape)(const uint8_t *src, size_t n, int plus);
     size_t (*encode)(const uint8_t *src, size_t n, const pct_set *keep, int plus, uint8_t *dst);
+    /* encode into dst with room for 3n + PCT_ENCODE_ROOM bytes */
+    size_t (*encode_room)(const uint8_t *src, size_t n, const pct_set *keep, int plus, uint8_t *dst);
     size_t (*decode)(const uint8_t *src, size_t n, int plus, uint8_t *dst);
+    /* The UTF-8 of n UCS-2 code units into dst (3n + 32 bytes: whole vectors
+     * are stored); returns its length. Surrogate halves are written like
+     * other code points and reported by a non-zero *surrogate. */
+    size_t (*utf8_of_ucs2)(const uint16_t *src, size_t n, uint8_t *dst, int *surrogate);
+    /* Optional (NULL: from utf8_of_ucs2 and count_unsafe): the escaped size
+     * of n <= 1024 UCS-2 code units, surrogate halves counted as other code
+     * points and reported by a non-zero *surrogate. */
+    size_t (*escaped_size_ucs2)(const uint16_t *src, size_t n, const pct_set *keep, int *surrogate);
     /* 1 when this CPU can run the kernel */
     int (*usable)(void);
 } pct_kernel;
@@ -41,6 +51,8 @@ size_t pct_scalar_count_unsafe(const uint8_t *src, size_t n, const pct_set *set)
 size_t pct_scalar_find_escape(const uint8_t *src, size_t n, int plus);
 size_t pct_scalar_encode(const uint8_t *src, size_t n, const pct_set *keep, int plus, uint8_t *dst);
 size_t pct_scalar_decode(const uint8_t *src, size_t n, int plus, uint8_t *dst);
+/* in pct_encode.c, with the other widths' transcoders */
+size_t pct_scalar_utf8_of_ucs2(const uint16_t *src, size_t n, uint8_t *dst, int *surrogate);
 
 /* "%XY" of every byte, padded to 4 bytes so that one 4-byte store writes it
  * (the caller guarantees a spare byte after the 3 it keeps). */
@@ -171,21 +183,6 @@ static inline void pct_copy_short(uint8_t *dst, const uint8_t *src, size_t n)
         dst[0] = a;
         dst[n / 2] = b;
         dst[n - 1] = c;
-    }
-}
-
-/* The nibble table of a set for byte-shuffle lookups: bit h of lut[l] holds
- * whether byte 16h+l is in the set (h < 8: sets are ASCII). Each bit of the
- * gather lands on its own position of the product, so nothing carries. */
-static inline void pct_nibble_lut(const pct_set *set, uint8_t lut[16])
-{
-    uint64_t w0 = set->bits[0] | (uint64_t)set->bits[1] << 32;
-    uint64_t w1 = set->bits[2] | (uint64_t)set->bits[3] << 32;
-    const uint64_t every16 = 0x0001000100010001u, gather = 1u | 1u << 15 | 1ull << 30 | 1ull << 45;
-    for (unsigned l = 0; l < 16; l++) {
-        unsigned low = (unsigned)((((w0 >> l) & every16) * gather) >> 45) & 15u;
-        unsigned high = (unsigned)((((w1 >> l) & every16) * gather) >> 45) & 15u;
-        lut[l] = (uint8_t)(low | high << 4);
     }
 }
 

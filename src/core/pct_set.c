@@ -30,13 +30,15 @@ const char pct_hex_upper[16] = {'0', '1', '2', '3', '4', '5', '6', '7',
 
 void pct_set_clear(pct_set *set)
 {
-    memset(set->bits, 0, sizeof set->bits);
+    memset(set, 0, sizeof *set);
 }
 
 void pct_set_add(pct_set *set, unsigned char c)
 {
-    if (c < 0x80)
+    if (c < 0x80) {
         set->bits[c >> 5] |= 1u << (c & 31u);
+        set->nibbles[c & 15u] |= (uint8_t)(1u << (c >> 4));
+    }
 }
 
 void pct_set_add_bytes(pct_set *set, const uint8_t *chars, size_t n)

@@ -87,7 +87,8 @@ void pct_utf8_check(const uint8_t *src, size_t n, pct_utf8_info *info)
     info->valid = 0;
     info->maxchar = 0;
     info->nchars = 0;
-    for (size_t i = skip_ascii(src, 0, n); i < n; i = skip_ascii(src, i, n)) {
+    size_t i = skip_ascii(src, 0, n);
+    while (i < n) {
         size_t len = sequence_at(src, i, n, &bad);
         if (!len)
             return;
@@ -95,6 +96,9 @@ void pct_utf8_check(const uint8_t *src, size_t n, pct_utf8_info *info)
             top = src[i];
         cont += len - 1;
         i += len;
+        /* text past Latin-1 (CJK, Cyrillic...) runs sequence after sequence */
+        if (i < n && src[i] < 0x80)
+            i = skip_ascii(src, i, n);
     }
     info->valid = 1;
     /* leads C2-C3 start U+0080-U+00FF, up to EF the rest of the BMP */
@@ -254,7 +258,7 @@ static inline uint32_t next_code_point(const uint8_t *src, size_t n, size_t *i)
                 dst[o + k] = src[i + k];                                \
             i += run;                                                   \
             o += run;                                                   \
-            if (i < n && o < cap)                                       \
+            while (i < n && o < cap && src[i] >= 0x80)                  \
                 dst[o++] = (unit)next_code_point(src, n, &i);           \
         }                                                               \
         return o;                                                       \

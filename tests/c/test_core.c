@@ -323,6 +323,126 @@ static uint32_t rng(void)
     return rng_state;
 }
 
+/* The reference of a text encoder: each code point's UTF-8, then each byte
+ * as ref_encode does it. */
+static size_t ref_encode_text(const uint32_t *cps, size_t n, const pct_set *keep, int plus,
+                              uint8_t *dst)
+{
+    size_t o = 0;
+    for (size_t i = 0; i < n; i++) {
+        uint32_t c = cps[i];
+        uint8_t u[4];
+        size_t len;
+        if (c < 0x80) {
+            u[0] = (uint8_t)c, len = 1;
+        } else if (c < 0x800) {
+            u[0] = (uint8_t)(0xC0 | c >> 6), u[1] = (uint8_t)(0x80 | (c & 0x3F)), len = 2;
+        } else if (c < 0x10000) {
+            u[0] = (uint8_t)(0xE0 | c >> 12), u[1] = (uint8_t)(0x80 | (c >> 6 & 0x3F));
+            u[2] = (uint8_t)(0x80 | (c & 0x3F)), len = 3;
+        } else {
+            u[0] = (uint8_t)(0xF0 | c >> 18), u[1] = (uint8_t)(0x80 | (c >> 12 & 0x3F));
+            u[2] = (uint8_t)(0x80 | (c >> 6 & 0x3F)), u[3] = (uint8_t)(0x80 | (c & 0x3F)), len = 4;
+        }
+        o += ref_encode(u, len, keep, plus, dst + o);
+    }
+    return o;
+}
+
+/* A random code point below `top`, mostly ASCII or in runs of one kind, never
+ * a surrogate. */
+static uint32_t random_cp(uint32_t top)
+{
+    static const uint32_t spans[][2] = {{0, 0x80}, {0x20, 0x7F}, {0x80, 0x100}, {0x100, 0x800},
+                                        {0x800, 0xD800}, {0xE000, 0x10000}, {0x10000, 0x110000}};
+    for (;;) {
+        const uint32_t *sp = spans[rng() % 7];
+        uint32_t c = sp[0] + (uint32_t)(rng() % (sp[1] - sp[0]));
+        if (c < top)
+            return c;
+    }
+}
+
+/* The three text encoders against the reference, on lengths that cross
+ * their chunks (1024 code units) and words, with surrogates placed
+ * anywhere for the sizing. Buffers are exact: the sanitizer build checks
+ * the bounds. */
+static void test_encode_text_against_model(void)
+{
+    static const uint32_t tops[] = {0x100, 0x10000, 0x110000};
+    for (int round = 0; round < 3000; round++) {
+        size_t n = round % 10 == 0 ? 900 + rng() % 1400 : rng() % 80;
+        int width = round % 3, plus = (int)(rng() & 1);
+        uint32_t *cps = malloc((n + 1) * sizeof *cps);
+        int ascii_bias = (int)(rng() % 4);
+        for (size_t i = 0; i < n; i++)
+            cps[i] = (int)(rng() % 4) < ascii_bias ? (uint32_t)(rng() % 128) : random_cp(tops[width]);
+        pct_set s = make_set(round % 3 == 0 ? "/ " : (round % 3 == 1 ? "" : "%+"));
+        void *units = malloc((n + 1) * 4);
+        for (size_t i = 0; i < n; i++) {
+            if (width == 0)
+                ((uint8_t *)units)[i] = (uint8_t)cps[i];
+            else if (width == 1)
+                ((uint16_t *)units)[i] = (uint16_t)cps[i];
+            else
+                ((uint32_t *)units)[i] = cps[i];
+        }
+        uint8_t *want = malloc(12 * n + 1);
+        size_t rw = ref_encode_text(cps, n, &s, plus, want), size = 0, w = 0;
+        uint8_t *got = malloc(rw + 1);
+        pct_status st = width == 0   ? pct_encoded_size_ucs1(units, n, &s, SIZE_MAX, &size)
+                        : width == 1 ? pct_encoded_size_ucs2(units, n, &s, SIZE_MAX, &size)
+                                     : pct_encoded_size_ucs4(units, n, &s, SIZE_MAX, &size);
+        CHECK(st == PCT_OK && size == rw);
+        w = width == 0   ? pct_encode_ucs1(units, n, &s, plus, got)
+            : width == 1 ? pct_encode_ucs2(units, n, &s, plus, got)
+                         : pct_encode_ucs4(units, n, &s, plus, got);
+        CHECK(w == rw && memcmp(got, want, w) == 0);
+        if (rw) { /* one byte short of the limit */
+            st = width == 0   ? pct_encoded_size_ucs1(units, n, &s, rw - 1, &size)
+                 : width == 1 ? pct_encoded_size_ucs2(units, n, &s, rw - 1, &size)
+                              : pct_encoded_size_ucs4(units, n, &s, rw - 1, &size);
+            CHECK(st == PCT_ERR_TOO_LARGE);
+        }
+        if (width && n) { /* a surrogate anywhere is reported at its index */
+            size_t at = rng() % n;
+            uint32_t sur = 0xD800 + (uint32_t)(rng() % 0x800);
+            if (width == 1)
+                ((uint16_t *)units)[at] = (uint16_t)sur;
+            else
+                ((uint32_t *)units)[at] = sur;
+            st = width == 1 ? pct_encoded_size_ucs2(units, n, &s, SIZE_MAX, &size)
+                            : pct_encoded_size_ucs4(units, n, &s, SIZE_MAX, &size);
+            CHECK(st == PCT_ERR_SURROGATE && size == at);
+            /* the limit comes first when the output before the surrogate passes it */
+            size_t before = ref_encode_text(cps, at, &s, plus, want);
+            st = width == 1 ? pct_encoded_size_ucs2(units, n, &s, before, &size)
+                            : pct_encoded_size_ucs4(units, n, &s, before, &size);
+            CHECK(st == PCT_ERR_SURROGATE && size == at);
+            if (before) {
+                st = width == 1 ? pct_encoded_size_ucs2(units, n, &s, before - 1, &size)
+                                : pct_encoded_size_ucs4(units, n, &s, before - 1, &size);
+                CHECK(st == PCT_ERR_TOO_LARGE);
+            }
+        }
+        if (width == 1) { /* the kernel's transcoder against the scalar one, halves too */
+            uint8_t *a = malloc(3 * n + 32), *b = malloc(3 * n + 32);
+            int ha = -1, hb = -1;
+            size_t la = pct_kernel_active()->utf8_of_ucs2(units, n, a, &ha);
+            size_t lb = pct_scalar_utf8_of_ucs2(units, n, b, &hb);
+            CHECK(la == lb && memcmp(a, b, la) == 0 && !ha == !hb && (ha != 0) == (n != 0));
+            free(a);
+            free(b);
+        }
+        free(cps);
+        free(units);
+        free(want);
+        free(got);
+        if (failures > 20)
+            return;
+    }
+}
+
 static void test_against_model(void)
 {
     static const char alphabet[] = "%%%+ aF9zZ/~\x80\xff";
@@ -530,6 +650,10 @@ static void diff_one(const pct_kernel *k, const uint8_t *data, size_t n, size_t 
     CHECK(k->encode(src, n, set, plus, got) == size);
     CHECK(memcmp(got, want, size) == 0);
     free(got);
+    /* with room: the same output, stores past it inside the room */
+    got = malloc(3 * n + PCT_ENCODE_ROOM);
+    CHECK(k->encode_room(src, n, set, plus, got) == size && memcmp(got, want, size) == 0);
+    free(got);
 
     got = malloc(n + !n);
     size_t w = ref->decode(src, n, plus, want);
@@ -579,6 +703,7 @@ int main(void)
         test_sets();
         test_encode();
         test_encode_ucs();
+        test_encode_text_against_model();
         test_decode();
         test_decode_utf8();
         test_size_limits();
