@@ -48,7 +48,8 @@ PYTHON=$REAL_PYTHON .ci/build-ext.sh --check "$OUT"
 # not the property tests' thousands of examples, nor the tests that run
 # child interpreters (memcheck does not follow them).
 if (($# == 0)); then
-    set -- tests/test_leaks.py tests/test_extension.py tests/test_exotic.py tests/test_rfc3986.py
+    # (the leak loops are marked slow: -m selects them too)
+    set -- -m "slow or not slow" tests/test_leaks.py tests/test_extension.py tests/test_exotic.py tests/test_rfc3986.py
 fi
 # shellcheck source=.ci/repo-paths.sh
 source "$REPO/.ci/repo-paths.sh"

@@ -63,6 +63,7 @@ def _watched(rows):
     return [o for o in objs if isinstance(o, (str, bytes, bytearray, list, dict, memoryview))]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", _table_names())
 def test_no_leak(name):
     func = _calls.resolve(name)
