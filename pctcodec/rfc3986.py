@@ -14,7 +14,6 @@ decodes one; ``%`` is always ``%25`` as data; uppercase hex is canonical.
 """
 from . import _pctcodec
 from ._errors import PercentEncodingError
-from ._idna import to_unicode
 from ._pctcodec import check, equivalent, iri_to_uri, is_valid, normalize, requote
 
 __all__ = [
@@ -30,6 +29,8 @@ __all__ = [
 
 
 def _unicode_host(host):
+    from ._idna import to_unicode  # idna is imported on first use: a fast `import pctcodec`
+
     labels = host.split(".")
     for i, label in enumerate(labels):
         if label[:4].lower() == "xn--":
