@@ -1,4 +1,5 @@
 """The exception raised for text that is not valid percent-encoded text."""
+from typing import Tuple
 
 
 class PercentEncodingError(ValueError):
@@ -10,11 +11,11 @@ class PercentEncodingError(ValueError):
     problem and ends with that position.
     """
 
-    def __init__(self, reason, position):
+    def __init__(self, reason: str, position: int) -> None:
         super().__init__("%s at position %d" % (reason, position))
         self.reason = reason
         self.position = position
 
-    def __reduce__(self):
+    def __reduce__(self) -> Tuple[type, Tuple[str, int]]:
         # Picklable (multiprocessing, Dask workers) despite the two-argument init.
         return (type(self), (self.reason, self.position))

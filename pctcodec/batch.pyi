@@ -1,36 +1,36 @@
-from typing import Any, Iterable, List, Optional, TypeVar, Union, overload
+from typing import Any, Iterable, List, Optional, Protocol, TypeVar, Union, overload
 
 _Safe = Union[str, bytes, Iterable[int]]
-# pyarrow Array / ChunkedArray, objects with __arrow_c_array__ or
-# __arrow_c_stream__, pandas and polars Series: the result has the same kind.
-_Column = TypeVar("_Column")
+
+# A column: a pyarrow Array or ChunkedArray, a pandas or polars Series, any
+# object of the Arrow PyCapsule interface. The result is of the same type
+# (pyarrow in, pyarrow out; pandas in, pandas out). Overloads try a column
+# first: a Series is iterable too, and an iterable gives a list.
+class _ArrowArray(Protocol):
+    def __arrow_c_array__(self, requested_schema: Any = ..., /) -> Any: ...
+
+class _ArrowStream(Protocol):
+    def __arrow_c_stream__(self, requested_schema: Any = ..., /) -> Any: ...
+
+_Column = TypeVar("_Column", bound=Union[_ArrowArray, _ArrowStream])
 
 @overload
 def quote_many(
-    values: Iterable[Optional[str]],
+    values: _Column,
     safe: _Safe = "/",
     encoding: Optional[str] = None,
     errors: Optional[str] = None,
     *,
     threads: Optional[int] = None,
-) -> List[Optional[str]]: ...
+) -> _Column: ...
 @overload
 def quote_many(
-    values: _Column,
+    values: Iterable[Optional[str]],
     safe: _Safe = "/",
     encoding: Optional[str] = None,
     errors: Optional[str] = None,
     *,
     threads: Optional[int] = None,
-) -> _Column: ...
-@overload
-def quote_plus_many(
-    values: Iterable[Optional[str]],
-    safe: _Safe = "",
-    encoding: Optional[str] = None,
-    errors: Optional[str] = None,
-    *,
-    threads: Optional[int] = None,
 ) -> List[Optional[str]]: ...
 @overload
 def quote_plus_many(
@@ -42,6 +42,19 @@ def quote_plus_many(
     threads: Optional[int] = None,
 ) -> _Column: ...
 @overload
+def quote_plus_many(
+    values: Iterable[Optional[str]],
+    safe: _Safe = "",
+    encoding: Optional[str] = None,
+    errors: Optional[str] = None,
+    *,
+    threads: Optional[int] = None,
+) -> List[Optional[str]]: ...
+@overload
+def unquote_many(
+    values: _Column, encoding: str = "utf-8", errors: str = "replace", *, threads: Optional[int] = None
+) -> _Column: ...
+@overload
 def unquote_many(
     values: Iterable[Optional[str]],
     encoding: str = "utf-8",
@@ -50,7 +63,7 @@ def unquote_many(
     threads: Optional[int] = None,
 ) -> List[Optional[str]]: ...
 @overload
-def unquote_many(
+def unquote_plus_many(
     values: _Column, encoding: str = "utf-8", errors: str = "replace", *, threads: Optional[int] = None
 ) -> _Column: ...
 @overload
@@ -62,13 +75,13 @@ def unquote_plus_many(
     threads: Optional[int] = None,
 ) -> List[Optional[str]]: ...
 @overload
-def unquote_plus_many(
-    values: _Column, encoding: str = "utf-8", errors: str = "replace", *, threads: Optional[int] = None
-) -> _Column: ...
+def requote_many(values: _Column, *, threads: Optional[int] = None) -> _Column: ...
 @overload
 def requote_many(values: Iterable[Optional[str]], *, threads: Optional[int] = None) -> List[Optional[str]]: ...
 @overload
-def requote_many(values: _Column, *, threads: Optional[int] = None) -> _Column: ...
+def normalize_many(
+    values: _Column, *, sort_query: bool = False, drop_fragment: bool = False, threads: Optional[int] = None
+) -> _Column: ...
 @overload
 def normalize_many(
     values: Iterable[Optional[str]],
@@ -78,10 +91,6 @@ def normalize_many(
     threads: Optional[int] = None,
 ) -> List[Optional[str]]: ...
 @overload
-def normalize_many(
-    values: _Column, *, sort_query: bool = False, drop_fragment: bool = False, threads: Optional[int] = None
-) -> _Column: ...
+def check_many(values: _Column, *, threads: Optional[int] = None) -> _Column: ...
 @overload
 def check_many(values: Iterable[Optional[str]], *, threads: Optional[int] = None) -> List[Optional[int]]: ...
-@overload
-def check_many(values: Any, *, threads: Optional[int] = None) -> Any: ...

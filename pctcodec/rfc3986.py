@@ -28,7 +28,7 @@ __all__ = [
 ]
 
 
-def _unicode_host(host):
+def _unicode_host(host: str) -> str:
     from ._idna import to_unicode  # idna is imported on first use: a fast `import pctcodec`
 
     labels = host.split(".")
@@ -51,7 +51,7 @@ def uri_to_iri(uri: str) -> str:
     decoded with IDNA, or left as they are when that fails.
     """
     out = _pctcodec._uri_to_iri(uri)
-    if type(out) is str:
+    if isinstance(out, str):
         return out
     # A host label in punycode: the escapes are decoded, the host is at [start:end).
     iri, start, end = out
