@@ -184,13 +184,13 @@ static PK_ATTR size_t PK_FN(decode_apart)(const uint8_t *src, size_t n, int plus
         /* escape-dense text (a few escapes per vector): whole blocks while
          * two bytes past one can be read and the last held an escape;
          * sparse escapes are cheaper one by one */
-        if (__builtin_popcountll((unsigned long long)m) >= 3 && n - i >= PK_W + 2) {
+        if (pct_popcount64((uint64_t)m) >= 3 && n - i >= PK_W + 2) {
             uint32_t skip = 0, escapes;
             do {
                 o += PK_DECODE_BLOCK(src + i, plus, &skip, dst + o, &escapes);
                 i += PK_W;
             } while (escapes && n - i >= PK_W + 2);
-            i += (size_t)__builtin_popcount(skip); /* digits already decoded */
+            i += (size_t)pct_popcount32(skip); /* digits already decoded */
             continue;
         }
 #endif
