@@ -1,5 +1,4 @@
 """The exception raised for text that is not valid percent-encoded text."""
-from typing import Tuple
 
 
 class PercentEncodingError(ValueError):
@@ -16,6 +15,7 @@ class PercentEncodingError(ValueError):
         self.reason = reason
         self.position = position
 
-    def __reduce__(self) -> Tuple[type, Tuple[str, int]]:
+    # (annotations in quotes, of builtins: importing typing would slow down `import pctcodec`)
+    def __reduce__(self) -> "tuple[type[PercentEncodingError], tuple[str, int]]":
         # Picklable (multiprocessing, Dask workers) despite the two-argument init.
         return (type(self), (self.reason, self.position))
