@@ -18,6 +18,17 @@ def test_import_loads_no_optional_dependency():
     assert _loaded_after("import pctcodec") == []
 
 
+def test_import_loads_only_the_package():
+    # Not even the standard library's re or typing (a few ms each): what
+    # `import pctcodec` adds to sys.modules is pctcodec's own.
+    script = ("import sys, json; before = set(sys.modules); import pctcodec; "
+              "print(json.dumps(sorted(set(sys.modules) - before)))")
+    out = run_python(["-c", script], text=True, check=True)
+    added = json.loads(out.stdout)
+    assert "pctcodec._pctcodec" in added
+    assert [name for name in added if name.split(".")[0] != "pctcodec"] == []
+
+
 def test_idna_on_first_non_ascii_host():
     assert _loaded_after("import pctcodec; pctcodec.normalize('http://example.com/')") == []
     code = "import pctcodec; assert pctcodec.normalize('http://B\\u00fccher.example/') == 'http://xn--bcher-kva.example/'"
