@@ -27,9 +27,13 @@ fi
 OUT=${1:?usage: build-ext.sh OUT}
 CC=${CC:-gcc}
 
-if ! "$PYTHON" -c "import setuptools" 2>/dev/null; then
-    "$PYTHON" -m pip install -q setuptools  # not in a 3.12+ venv by default
+# setup.py reads pyproject.toml's SPDX licence: setuptools 77 or newer (a
+# 3.12+ venv has no setuptools at all, older venvs an older one).
+if ! "$PYTHON" -c "import setuptools, sys; sys.exit(int(setuptools.__version__.split('.')[0]) < 77)" 2>/dev/null; then
+    "$PYTHON" -m pip install -q 'setuptools>=77'
 fi
+# Debug information for the sanitizers' and valgrind's reports.
+export PCTCODEC_DEBUG=1
 echo "building pctcodec with $CC ${CFLAGS:-} into $OUT"
 rm -rf "$OUT"
 mkdir -p "$OUT/pctcodec"

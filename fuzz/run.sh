@@ -76,9 +76,11 @@ if ((need_api)); then
         PY=$WORK/venv/bin/python
         [[ -x $PY ]] || "${FUZZ_PYTHON:-python3}" -m venv "$WORK/venv" || exit 1
     fi
-    if ! "$PY" -c 'import atheris, ada_url, setuptools' 2>/dev/null; then
+    # setuptools 77 or newer reads pyproject.toml's SPDX licence (a 3.11 venv
+    # comes with an older one)
+    if ! "$PY" -c 'import atheris, ada_url, setuptools, sys; sys.exit(int(setuptools.__version__.split(".")[0]) < 77)' 2>/dev/null; then
         echo "== installing atheris (pip)"
-        "$PY" -m pip install -q atheris ada-url setuptools || exit 1
+        "$PY" -m pip install -q atheris ada-url 'setuptools>=77' || exit 1
     fi
 fi
 

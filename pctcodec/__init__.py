@@ -64,6 +64,7 @@ from .rfc3986 import (
     uri_to_iri,
 )
 
+# Literal, so that type checkers read it (mypy --strict: what a module exports).
 __all__ = [
     "quote",
     "quote_plus",
@@ -91,6 +92,13 @@ __all__ = [
     "decode_uri_component",
     "js_escape",
     "js_unescape",
-    *batch.__all__,
+    "quote_many",
+    "quote_plus_many",
+    "unquote_many",
+    "unquote_plus_many",
+    "requote_many",
+    "normalize_many",
+    "check_many",
+    "Reject",
 ]
 __version__ = "0.1.0"

@@ -10,11 +10,12 @@ class PercentEncodingError(ValueError):
     problem and ends with that position.
     """
 
-    def __init__(self, reason, position):
+    def __init__(self, reason: str, position: int) -> None:
         super().__init__("%s at position %d" % (reason, position))
         self.reason = reason
         self.position = position
 
-    def __reduce__(self):
+    # (annotations in quotes, of builtins: importing typing would slow down `import pctcodec`)
+    def __reduce__(self) -> "tuple[type[PercentEncodingError], tuple[str, int]]":
         # Picklable (multiprocessing, Dask workers) despite the two-argument init.
         return (type(self), (self.reason, self.position))

@@ -1,9 +1,18 @@
 from typing import Any, Iterable, List, Literal, NamedTuple, Optional, Protocol, TypeVar, Union, overload
 
 _Safe = Union[str, bytes, Iterable[int]]
-# pyarrow Array / ChunkedArray, objects with __arrow_c_array__ or
-# __arrow_c_stream__, pandas and polars Series: the result has the same kind.
-_Column = TypeVar("_Column")
+
+# A column: a pyarrow Array or ChunkedArray, a pandas or polars Series, any
+# object of the Arrow PyCapsule interface. The result is of the same type
+# (pyarrow in, pyarrow out; pandas in, pandas out). Overloads try a column
+# first: a Series is iterable too, and an iterable gives a list.
+class _ArrowArray(Protocol):
+    def __arrow_c_array__(self, requested_schema: Any = ..., /) -> Any: ...
+
+class _ArrowStream(Protocol):
+    def __arrow_c_stream__(self, requested_schema: Any = ..., /) -> Any: ...
+
+_Column = TypeVar("_Column", bound=Union[_ArrowArray, _ArrowStream])
 _OnError = Literal["raise", "null", "keep"]
 
 class Reject(NamedTuple):
@@ -14,107 +23,78 @@ class Reject(NamedTuple):
 class _Rejects(Protocol):
     def append(self, item: Reject, /) -> Any: ...
 
-
 @overload
 def quote_many(
-    values: Iterable[Optional[str]],
-    safe: _Safe = "/",
-    encoding: Optional[str] = None,
-    errors: Optional[str] = None,
-    *,
-    threads: Optional[int] = None,
-    on_error: _OnError = "raise",
-    rejects: Optional[_Rejects] = None,
-) -> List[Optional[str]]: ...
-@overload
-def quote_many(
-    values: _Column,
-    safe: _Safe = "/",
-    encoding: Optional[str] = None,
-    errors: Optional[str] = None,
-    *,
-    threads: Optional[int] = None,
-    on_error: _OnError = "raise",
-    rejects: Optional[_Rejects] = None,
+    values: _Column, safe: _Safe = "/", encoding: Optional[str] = None, errors: Optional[str] = None, *,
+    threads: Optional[int] = None, on_error: _OnError = "raise", rejects: Optional[_Rejects] = None,
 ) -> _Column: ...
 @overload
-def quote_plus_many(
-    values: Iterable[Optional[str]],
-    safe: _Safe = "",
-    encoding: Optional[str] = None,
-    errors: Optional[str] = None,
-    *,
-    threads: Optional[int] = None,
-    on_error: _OnError = "raise",
-    rejects: Optional[_Rejects] = None,
+def quote_many(
+    values: Iterable[Optional[str]], safe: _Safe = "/", encoding: Optional[str] = None,
+    errors: Optional[str] = None, *,
+    threads: Optional[int] = None, on_error: _OnError = "raise", rejects: Optional[_Rejects] = None,
 ) -> List[Optional[str]]: ...
 @overload
 def quote_plus_many(
-    values: _Column,
-    safe: _Safe = "",
-    encoding: Optional[str] = None,
-    errors: Optional[str] = None,
-    *,
-    threads: Optional[int] = None,
-    on_error: _OnError = "raise",
-    rejects: Optional[_Rejects] = None,
+    values: _Column, safe: _Safe = "", encoding: Optional[str] = None, errors: Optional[str] = None, *,
+    threads: Optional[int] = None, on_error: _OnError = "raise", rejects: Optional[_Rejects] = None,
 ) -> _Column: ...
 @overload
-def unquote_many(
-    values: Iterable[Optional[str]],
-    encoding: str = "utf-8",
-    errors: str = "replace",
-    *,
-    threads: Optional[int] = None,
-    on_error: _OnError = "raise",
-    rejects: Optional[_Rejects] = None,
+def quote_plus_many(
+    values: Iterable[Optional[str]], safe: _Safe = "", encoding: Optional[str] = None,
+    errors: Optional[str] = None, *,
+    threads: Optional[int] = None, on_error: _OnError = "raise", rejects: Optional[_Rejects] = None,
 ) -> List[Optional[str]]: ...
 @overload
 def unquote_many(
-    values: _Column, encoding: str = "utf-8", errors: str = "replace", *, threads: Optional[int] = None,
-    on_error: _OnError = "raise", rejects: Optional[_Rejects] = None
+    values: _Column, encoding: str = "utf-8", errors: str = "replace", *,
+    threads: Optional[int] = None, on_error: _OnError = "raise", rejects: Optional[_Rejects] = None,
 ) -> _Column: ...
 @overload
-def unquote_plus_many(
-    values: Iterable[Optional[str]],
-    encoding: str = "utf-8",
-    errors: str = "replace",
-    *,
-    threads: Optional[int] = None,
-    on_error: _OnError = "raise",
-    rejects: Optional[_Rejects] = None,
+def unquote_many(
+    values: Iterable[Optional[str]], encoding: str = "utf-8", errors: str = "replace", *,
+    threads: Optional[int] = None, on_error: _OnError = "raise", rejects: Optional[_Rejects] = None,
 ) -> List[Optional[str]]: ...
 @overload
 def unquote_plus_many(
-    values: _Column, encoding: str = "utf-8", errors: str = "replace", *, threads: Optional[int] = None,
-    on_error: _OnError = "raise", rejects: Optional[_Rejects] = None
+    values: _Column, encoding: str = "utf-8", errors: str = "replace", *,
+    threads: Optional[int] = None, on_error: _OnError = "raise", rejects: Optional[_Rejects] = None,
 ) -> _Column: ...
 @overload
-def requote_many(values: Iterable[Optional[str]], *, threads: Optional[int] = None,
-    on_error: _OnError = "raise", rejects: Optional[_Rejects] = None) -> List[Optional[str]]: ...
+def unquote_plus_many(
+    values: Iterable[Optional[str]], encoding: str = "utf-8", errors: str = "replace", *,
+    threads: Optional[int] = None, on_error: _OnError = "raise", rejects: Optional[_Rejects] = None,
+) -> List[Optional[str]]: ...
 @overload
-def requote_many(values: _Column, *, threads: Optional[int] = None,
-    on_error: _OnError = "raise", rejects: Optional[_Rejects] = None) -> _Column: ...
+def requote_many(
+    values: _Column, *,
+    threads: Optional[int] = None, on_error: _OnError = "raise", rejects: Optional[_Rejects] = None,
+) -> _Column: ...
+@overload
+def requote_many(
+    values: Iterable[Optional[str]], *,
+    threads: Optional[int] = None, on_error: _OnError = "raise", rejects: Optional[_Rejects] = None,
+) -> List[Optional[str]]: ...
 @overload
 def normalize_many(
-    values: Iterable[Optional[str]],
-    *,
-    sort_query: bool = False,
-    drop_fragment: bool = False,
+    values: _Column, *, sort_query: bool = False, drop_fragment: bool = False, strict_idna: bool = False,
+    threads: Optional[int] = None, on_error: _OnError = "raise", rejects: Optional[_Rejects] = None,
+) -> _Column: ...
+@overload
+def normalize_many(
+    values: Iterable[Optional[str]], *, sort_query: bool = False, drop_fragment: bool = False,
     strict_idna: bool = False,
-    threads: Optional[int] = None,
-    on_error: _OnError = "raise",
-    rejects: Optional[_Rejects] = None,
+    threads: Optional[int] = None, on_error: _OnError = "raise", rejects: Optional[_Rejects] = None,
 ) -> List[Optional[str]]: ...
 @overload
-def normalize_many(
-    values: _Column, *, sort_query: bool = False, drop_fragment: bool = False,
-    strict_idna: bool = False, threads: Optional[int] = None,
-    on_error: _OnError = "raise", rejects: Optional[_Rejects] = None
+def check_many(
+    values: _Column, *,
+    threads: Optional[int] = None, on_error: Literal["raise", "null"] = "raise",
+    rejects: Optional[_Rejects] = None,
 ) -> _Column: ...
 @overload
-def check_many(values: Iterable[Optional[str]], *, threads: Optional[int] = None,
-    on_error: _OnError = "raise", rejects: Optional[_Rejects] = None) -> List[Optional[int]]: ...
-@overload
-def check_many(values: Any, *, threads: Optional[int] = None,
-    on_error: _OnError = "raise", rejects: Optional[_Rejects] = None) -> Any: ...
+def check_many(
+    values: Iterable[Optional[str]], *,
+    threads: Optional[int] = None, on_error: Literal["raise", "null"] = "raise",
+    rejects: Optional[_Rejects] = None,
+) -> List[Optional[int]]: ...

@@ -35,8 +35,6 @@ Arguments that are not ``str`` raise ``TypeError``.
 The decoders and ``js_escape`` / ``js_unescape`` run in C
 (``src/core/pct_ecma.c``), the encoders through ``quote``.
 """
-import re
-
 from . import _pctcodec
 from ._errors import PercentEncodingError
 
@@ -54,9 +52,7 @@ __all__ = [
 _URI_SAFE = ";/?:@&=+$,!*'()#"
 _COMPONENT_SAFE = "!*'()"
 
-_LONE_SURROGATE = re.compile(
-    "[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]"
-)
+_LONE_SURROGATE = "[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]"
 
 
 def _check_str(s: object, name: str) -> str:
@@ -75,7 +71,9 @@ def _encode(s: object, safe: str, name: str) -> str:
         pass
     # Slow path, only for text holding surrogates: pairs become the code
     # point they stand for (as in UTF-16), lone ones are an error.
-    m = _LONE_SURROGATE.search(s)
+    import re  # only here: a fast `import pctcodec` (re caches the compiled pattern)
+
+    m = re.search(_LONE_SURROGATE, s)
     if m is not None:
         raise PercentEncodingError("lone surrogate", m.start())
     joined = s.encode("utf-16-le", "surrogatepass").decode("utf-16-le")

@@ -14,7 +14,6 @@ decodes one; ``%`` is always ``%25`` as data; uppercase hex is canonical.
 """
 from . import _pctcodec
 from ._errors import PercentEncodingError
-from ._idna import to_unicode
 from ._pctcodec import check, equivalent, iri_to_uri, is_valid, normalize, requote
 
 __all__ = [
@@ -29,7 +28,9 @@ __all__ = [
 ]
 
 
-def _unicode_host(host):
+def _unicode_host(host: str) -> str:
+    from ._idna import to_unicode  # on first use: a light `import pctcodec`
+
     # A label that is not valid punycode is left as it is.
     return ".".join(to_unicode(label) if label[:4].lower() == "xn--" else label
                     for label in host.split("."))
@@ -46,7 +47,7 @@ def uri_to_iri(uri: str) -> str:
     punycode of a label that maps back to them.
     """
     out = _pctcodec._uri_to_iri(uri)
-    if type(out) is str:
+    if isinstance(out, str):
         return out
     # A host label in punycode: the escapes are decoded, the host is at [start:end).
     iri, start, end = out

@@ -14,9 +14,6 @@
  */
 #include <stdlib.h>
 #include <string.h>
-#ifndef _WIN32
-#include <pthread.h>
-#endif
 
 #include "_pctcodec.h"
 #include "_pctcodec_arrow.h"
@@ -352,6 +349,7 @@ typedef struct {
     PyInterpreterState *interp; /* the caller's, for the state of a new thread */
     int own_ts;         /* 1: ts was made for this piece's thread */
     struct host_cache *hosts; /* NORMALIZE: IDNA forms met so far */
+    PyThread_type_lock done;  /* held until the piece's own thread has finished */
 } piece;
 
 /* Takes the GIL; -1 when this thread gets no thread state (no memory). */
@@ -591,8 +589,11 @@ static void run_piece(piece *pc)
     }
 }
 
-#ifndef _WIN32
-static void *piece_thread(void *arg)
+/* The threads are CPython's (pythread.h): the same code on every platform,
+ * and the extension binds no pthread symbol of its own (glibc 2.34 gave
+ * pthread_create a new symbol version, which would raise a wheel's manylinux
+ * tag to 2_34). A thread says it has finished by releasing its piece's lock. */
+static void piece_thread(void *arg)
 {
     piece *pc = arg;
     run_piece(pc);
@@ -601,38 +602,41 @@ static void *piece_thread(void *arg)
         PyThreadState_Clear(pc->ts);
         PyThreadState_DeleteCurrent();
     }
-    return NULL;
+    PyThread_release_lock(pc->done);
 }
-#endif
+
+/* Starts piece pc on a thread of its own; 0 if it cannot. */
+static int start_piece(piece *pc)
+{
+    if (!(pc->done = PyThread_allocate_lock()))
+        return 0;
+    if (PyThread_acquire_lock(pc->done, WAIT_LOCK) &&
+        PyThread_start_new_thread(piece_thread, pc) != PYTHREAD_INVALID_THREAD_ID)
+        return 1;
+    PyThread_free_lock(pc->done);
+    pc->done = NULL;
+    return 0;
+}
 
 /* Runs np pieces, the first on this thread (whose state is `main`, the GIL
  * released), the others on threads of their own (or here, when a thread
  * cannot be started). */
 static void run_pieces(piece *pcs, int np, PyThreadState *main)
 {
-#ifndef _WIN32
-    pthread_t *tids = NULL;
-    unsigned char *started = NULL;
-    if (np > 1 && (tids = malloc((size_t)np * sizeof *tids)) && (started = calloc((size_t)np, 1)))
-        for (int k = 1; k < np; k++)
-            started[k] = pthread_create(&tids[k], NULL, piece_thread, &pcs[k]) == 0;
-#endif
+    for (int k = 1; k < np; k++)
+        start_piece(&pcs[k]);
     pcs[0].ts = main;
     run_piece(&pcs[0]);
     for (int k = 1; k < np; k++) {
-#ifndef _WIN32
-        if (started && started[k]) {
-            pthread_join(tids[k], NULL);
+        if (pcs[k].done) {
+            PyThread_acquire_lock(pcs[k].done, WAIT_LOCK);
+            PyThread_free_lock(pcs[k].done);
+            pcs[k].done = NULL;
             continue;
         }
-#endif
         pcs[k].ts = main;
         run_piece(&pcs[k]);
     }
-#ifndef _WIN32
-    free(tids);
-    free(started);
-#endif
 }
 
 typedef struct {

@@ -6,6 +6,7 @@ set, else ``dev``):
 * ``ci``   - derandomized, bounded, no example database: reproducible and fast.
 * ``dev``  - random, moderate; the default on a developer's machine.
 * ``long`` - 20000+ examples per test, for local bug hunts.
+* ``sanitize`` - ``ci`` with 200 examples per test, for the sanitized run.
 """
 import os
 import platform
@@ -31,6 +32,10 @@ settings.register_profile(
     print_blob=True,
     suppress_health_check=_QUIET_CHECKS,
 )
+# The ci profile with fewer examples, for the whole suite under ASan + UBSan
+# (.ci/sanitize.sh in CI), which runs every example many times slower: the
+# sanitizers check the code paths, fuzzing searches the inputs.
+settings.register_profile("sanitize", settings.get_profile("ci"), max_examples=200)
 settings.register_profile(
     "dev",
     max_examples=500,

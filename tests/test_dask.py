@@ -44,6 +44,7 @@ def test_batch_functions_pickle(name):
         assert loaded(SAMPLE) == [None if v is None else single(v) for v in SAMPLE]
 
 
+@pytest.mark.slow
 def test_normalize_on_a_process_cluster():
     pytest.importorskip("dask.dataframe")
     pytest.importorskip("dask.distributed")

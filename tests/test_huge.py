@@ -34,6 +34,7 @@ def _available_bytes():
 
 _avail = _available_bytes()
 pytestmark = [
+    pytest.mark.slow,
     pytest.mark.skipif(MB <= 0, reason="PCTCODEC_HUGE_MB=0"),
     pytest.mark.skipif(_avail is None or _avail < 8 * MB * 2**20,
                        reason="needs about %d MB of available memory" % (8 * MB)),

@@ -59,7 +59,7 @@ static int unquote_row(const pct_batch_spec *spec, const uint8_t *src, size_t n,
 {
     pct_status rc = pct_out_reserve(out, n, limit);
     if (rc != PCT_OK)
-        return rc;
+        return (int)rc;
     pct_utf8_info info;
     uint8_t *dst = out->data + out->len;
     size_t len = pct_decode_utf8(src, n, spec->plus, dst, &info);
@@ -71,12 +71,12 @@ static int unquote_row(const pct_batch_spec *spec, const uint8_t *src, size_t n,
         return PCT_ROW_CALLER;
     /* The decoded bytes move to scratch, then come back repaired (up to 3x). */
     if ((rc = grow(&out->scratch, &out->scratch_cap, len)) != PCT_OK)
-        return rc;
+        return (int)rc;
     memcpy(out->scratch, dst, len);
     if (len > SIZE_MAX / 3)
         return PCT_ERR_TOO_LARGE;
     if ((rc = pct_out_reserve(out, 3 * len, limit)) != PCT_OK)
-        return rc;
+        return (int)rc;
     out->len += pct_utf8_repair(out->scratch, len, spec->malformed == PCT_BATCH_REPLACE,
                                 out->data + out->len);
     if (out->len > limit)
@@ -88,14 +88,14 @@ static int unquote_row(const pct_batch_spec *spec, const uint8_t *src, size_t n,
 static int write_uri(const pct_batch_spec *spec, const uint8_t *src, size_t n, const pct_uri *u,
                      const uint8_t *host, size_t host_len, pct_out *out, size_t limit)
 {
-    size_t bound, len;
+    size_t bound, len = 0;
     pct_status rc = pct_uri_size_bound(n, host_len, SIZE_MAX, &bound);
     if (rc == PCT_OK)
         rc = pct_out_reserve(out, bound, limit);
     if (rc == PCT_OK)
         rc = pct_uri_write(src, u, host, host_len, spec->flags, out->data + out->len, &len);
     if (rc != PCT_OK)
-        return rc;
+        return (int)rc;
     if (len > limit - out->len)
         return PCT_ERR_TOO_LARGE;
     out->len += len;
@@ -141,7 +141,7 @@ int pct_batch_row(const pct_batch_spec *spec, const uint8_t *src, size_t n, pct_
         }
         if ((rc = pct_encoded_size(src, n, &spec->keep, SIZE_MAX, &size)) != PCT_OK
             || (rc = pct_out_reserve(out, size, limit)) != PCT_OK)
-            return rc;
+            return (int)rc;
         out->len += pct_encode(src, n, &spec->keep, spec->plus, out->data + out->len);
         return PCT_OK;
     case PCT_BATCH_UNQUOTE:
@@ -149,7 +149,7 @@ int pct_batch_row(const pct_batch_spec *spec, const uint8_t *src, size_t n, pct_
     case PCT_BATCH_REQUOTE:
         if ((rc = pct_requoted_size(src, n, SIZE_MAX, &size)) != PCT_OK
             || (rc = pct_out_reserve(out, size, limit)) != PCT_OK)
-            return rc;
+            return (int)rc;
         out->len += pct_requote(src, n, PCT_URI_UPPER_HEX, out->data + out->len);
         return PCT_OK;
     case PCT_BATCH_NORMALIZE:

@@ -6,7 +6,7 @@
 
 /* Best first: the default is the first one this CPU runs. */
 static const pct_kernel *const kernels[] = {
-#ifdef __aarch64__
+#ifdef PCT_AARCH64
     &pct_kernel_neon,
 #endif
 #ifdef PCT_X86_64
@@ -31,20 +31,12 @@ static const pct_kernel *best(void)
 
 static void set_active(const pct_kernel *k)
 {
-#if defined(__GNUC__)
-    __atomic_store_n(&active, k, __ATOMIC_RELEASE);
-#else
-    active = k;
-#endif
+    pct_atomic_store_ptr(&active, k);
 }
 
 const pct_kernel *pct_kernel_active(void)
 {
-#if defined(__GNUC__)
-    const pct_kernel *k = __atomic_load_n(&active, __ATOMIC_ACQUIRE);
-#else
-    const pct_kernel *k = active;
-#endif
+    const pct_kernel *k = pct_atomic_load_ptr(&active);
     if (!k) {
         pct_kernel_init();
         k = active;

@@ -10,8 +10,8 @@
 #define PK_W 32
 #define PK_SHIFT 0
 #define PK_FULL 0xFFFFFFFFu
-#define PK_CTZ(m) ((size_t)__builtin_ctz(m))
-#define PK_ATTR __attribute__((target("avx2,popcnt")))
+#define PK_CTZ(m) ((size_t)pct_ctz32(m))
+#define PK_ATTR PCT_TARGET_AVX2
 #define PK_FN(name) avx2_##name
 #define PK_KERNEL pct_kernel_avx2
 #define PK_NAME "avx2"
@@ -25,8 +25,7 @@ typedef struct {
 
 static int avx2_usable(void)
 {
-    __builtin_cpu_init();
-    return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("popcnt");
+    return pct_cpu_avx2();
 }
 
 static inline PK_ATTR pk_vec pk_loadu(const uint8_t *p) { return _mm256_loadu_si256((const __m256i *)(const void *)p); }
@@ -385,7 +384,7 @@ static inline PK_ATTR size_t escape_mixed(pk_vec v, pk_vec kept, uint32_t unsafe
                                            _mm_slli_epi16(i1, 3));
         _mm_storeu_si128((__m128i *)(void *)d, o0);
         _mm_storeu_si128((__m128i *)(void *)(d + 16), o1);
-        d += 8 + 2 * (size_t)__builtin_popcount(m);
+        d += 8 + 2 * (size_t)pct_popcount32(m);
     }
     return (size_t)(d - start);
 }
@@ -506,10 +505,10 @@ static inline PK_ATTR size_t pack16(__m128i v, unsigned keep, uint8_t *dst)
     const __m128i p0 = _mm_shuffle_epi8(v, _mm_cvtsi64_si128((long long)compact8[keep & 0xFF]));
     const __m128i p1 = _mm_shuffle_epi8(_mm_srli_si128(v, 8),
                                         _mm_cvtsi64_si128((long long)compact8[(keep >> 8) & 0xFF]));
-    const size_t w0 = (size_t)__builtin_popcount(keep & 0xFF);
+    const size_t w0 = (size_t)pct_popcount32(keep & 0xFF);
     _mm_storel_epi64((__m128i *)(void *)dst, p0);
     _mm_storel_epi64((__m128i *)(void *)(dst + w0), p1);
-    return w0 + (size_t)__builtin_popcount(keep & 0xFF00);
+    return w0 + (size_t)pct_popcount32(keep & 0xFF00);
 }
 
 /* Decodes the 32 bytes at src (34 readable) into dst (32 writable): every
@@ -729,9 +728,9 @@ static PK_ATTR size_t avx2_escaped_size_ucs2(const uint16_t *src, size_t n, cons
         const unsigned two_b = (unsigned)_mm256_movemask_epi8(_mm256_cmpeq_epi16(_mm256_min_epu16(b, two_max), b));
         halves = _mm256_or_si256(halves, _mm256_or_si256(_mm256_cmpeq_epi16(_mm256_and_si256(a, top5), sur),
                                                          _mm256_cmpeq_epi16(_mm256_and_si256(b, top5), sur)));
-        const size_t not_ascii = 32 - (size_t)(__builtin_popcount(ascii) + __builtin_popcount(ascii_b)) / 2;
-        const size_t wide = 32 - (size_t)(__builtin_popcount(two) + __builtin_popcount(two_b)) / 2;
-        size += 32 + 2 * (size_t)__builtin_popcount(escaped) + 3 * not_ascii + 3 * wide;
+        const size_t not_ascii = 32 - (size_t)(pct_popcount32(ascii) + pct_popcount32(ascii_b)) / 2;
+        const size_t wide = 32 - (size_t)(pct_popcount32(two) + pct_popcount32(two_b)) / 2;
+        size += 32 + 2 * (size_t)pct_popcount32(escaped) + 3 * not_ascii + 3 * wide;
     }
     *surrogate = !_mm256_testz_si256(halves, halves);
     for (; i < n; i++) {

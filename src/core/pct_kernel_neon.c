@@ -2,13 +2,13 @@
  * by the two-nibble table lookup, escapes stored with a 3-way interleave. */
 #include "pct_kernels.h"
 
-#ifdef __aarch64__
+#ifdef PCT_AARCH64
 #include <arm_neon.h>
 
 #define PK_W 16
 #define PK_SHIFT 2 /* pk_bits keeps the top bit of each byte's nibble */
 #define PK_FULL 0x8888888888888888u
-#define PK_CTZ(m) ((size_t)__builtin_ctzll(m))
+#define PK_CTZ(m) ((size_t)pct_ctz64(m))
 #define PK_ATTR
 #define PK_FN(name) neon_##name
 #define PK_KERNEL pct_kernel_neon
@@ -71,4 +71,4 @@ static inline void pk_escape_block(const uint8_t *src, uint8_t *d)
 
 #include "pct_kernel_simd.h"
 
-#endif /* __aarch64__ */
+#endif /* PCT_AARCH64 */

@@ -78,7 +78,7 @@ static PK_ATTR size_t PK_FN(count_unsafe)(const uint8_t *src, size_t n, const pc
         return pct_scalar_count_unsafe(src, n, set);
     if (n < PK_W) {
         pk_mask m = PK_FN(unsafe_bits)(&p, PK_FN(load_short)(src, n)) & PK_FN(first_bytes)(n);
-        return (size_t)__builtin_popcountll((unsigned long long)m);
+        return (size_t)pct_popcount64((uint64_t)m);
     }
     size_t count = 0, i = 0;
     const pk_vec zero = pk_splat(0);
@@ -92,7 +92,7 @@ static PK_ATTR size_t PK_FN(count_unsafe)(const uint8_t *src, size_t n, const pc
     if (i < n) {
         /* the last vector, overlapping: only its bytes from i on count */
         pk_mask m = PK_FN(unsafe_bits)(&p, pk_loadu(src + n - PK_W)) & ~PK_FN(first_bytes)(PK_W - (n - i));
-        count += (size_t)__builtin_popcountll((unsigned long long)m);
+        count += (size_t)pct_popcount64((uint64_t)m);
     }
     return count;
 }
@@ -301,13 +301,13 @@ static PK_ATTR size_t PK_FN(decode_apart)(const uint8_t *src, size_t n, int plus
         /* escape-dense text (a few escapes per vector): whole blocks while
          * two bytes past one can be read and the last held an escape;
          * sparse escapes are cheaper one by one */
-        if (__builtin_popcountll((unsigned long long)m) >= 3 && n - i >= PK_W + 2) {
+        if (pct_popcount64((uint64_t)m) >= 3 && n - i >= PK_W + 2) {
             uint32_t skip = 0, escapes;
             do {
                 o += PK_DECODE_BLOCK(src + i, plus, &skip, dst + o, &escapes);
                 i += PK_W;
             } while (escapes && n - i >= PK_W + 2);
-            i += (size_t)__builtin_popcount(skip); /* digits already decoded */
+            i += (size_t)pct_popcount32(skip); /* digits already decoded */
             continue;
         }
 #endif

@@ -9,7 +9,7 @@
 #define PK_W 16
 #define PK_SHIFT 0
 #define PK_FULL 0xFFFFu
-#define PK_CTZ(m) ((size_t)__builtin_ctz(m))
+#define PK_CTZ(m) ((size_t)pct_ctz32(m))
 #define PK_ATTR
 #define PK_FN(name) sse2_##name
 #define PK_KERNEL pct_kernel_sse2
@@ -51,7 +51,7 @@ static unsigned next_bit(const uint64_t w[2], unsigned c, int value)
     while (c < 128) {
         uint64_t word = (value ? w[c >> 6] : ~w[c >> 6]) >> (c & 63);
         if (word)
-            return c + (unsigned)__builtin_ctzll(word);
+            return c + (unsigned)pct_ctz64(word);
         c = (c | 63) + 1;
     }
     return 128;

@@ -29,16 +29,14 @@ typedef struct {
     int (*usable)(void);
 } pct_kernel;
 
-#if defined(__x86_64__) || defined(_M_X64)
-#define PCT_X86_64 1
-#endif
+#include "pct_portable.h"
 
 extern const pct_kernel pct_kernel_scalar;
 #ifdef PCT_X86_64
 extern const pct_kernel pct_kernel_sse2;
 extern const pct_kernel pct_kernel_avx2;
 #endif
-#ifdef __aarch64__
+#ifdef PCT_AARCH64
 extern const pct_kernel pct_kernel_neon;
 #endif
 

@@ -2,6 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "pct_portable.h"
 #include "pct_uri.h"
 
 /* Character classes (RFC 3986 2.2, 2.3, 3.1); 0 for bytes a URI cannot
@@ -51,7 +52,7 @@ static inline uint64_t load8(const uint8_t *p)
     return v;
 }
 
-#if defined(__GNUC__) && defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#ifdef PCT_LITTLE_ENDIAN
 #define WORD_LITTLE_ENDIAN 1
 #endif
 
@@ -73,7 +74,7 @@ static inline uint64_t bytes_equal(uint64_t v, uint8_t c)
 static inline size_t first_hit(uint64_t hits)
 {
 #ifdef WORD_LITTLE_ENDIAN
-    return (size_t)__builtin_ctzll(hits) / 8;
+    return (size_t)pct_ctz64(hits) / 8;
 #else
     uint8_t b[8];
     size_t k = 0;

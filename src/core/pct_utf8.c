@@ -18,8 +18,8 @@ static inline uint64_t high8(const uint8_t *src)
 /* The number of ASCII bytes before the first byte >= 0x80 in a word whose
  * high bits `h` are not all clear: the lowest set bit is the first byte on a
  * little-endian machine. */
-#if defined(__GNUC__) && defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-#define ASCII_PREFIX(h, src) ((size_t)__builtin_ctzll(h) >> 3)
+#ifdef PCT_LITTLE_ENDIAN
+#define ASCII_PREFIX(h, src) ((size_t)pct_ctz64(h) >> 3)
 #else
 static inline size_t ascii_prefix(const uint8_t *src)
 {
@@ -153,8 +153,8 @@ static inline uint64_t run_stops8(uint64_t w, int plus)
     return (stops | w) & HIGH_BITS;
 }
 
-#if defined(__GNUC__) && defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-#define RUN_PREFIX(stops, src, plus) ((size_t)__builtin_ctzll(stops) >> 3)
+#ifdef PCT_LITTLE_ENDIAN
+#define RUN_PREFIX(stops, src, plus) ((size_t)pct_ctz64(stops) >> 3)
 #else
 /* A byte that ends a literal ASCII run of decoding: '%', with plus '+', or
  * one >= 0x80. */

@@ -83,10 +83,10 @@ static void test_dot_segments(void)
     /* Longer paths, past the word-at-a-time search for the first "/.". */
     uint64_t x = 2463534242u;
     for (int k = 0; k < 200000; k++) {
-        x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+        x ^= x << 13; x ^= x >> 7; x ^= x << 17;
         size_t len = 12 + (size_t)(x % 29);
         for (size_t i = 0; i < len; i++) {
-            x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+            x ^= x << 13; x ^= x >> 7; x ^= x << 17;
             path[i] = "/.aaa"[x % (k % 2 ? 5 : 3)]; /* odd k: dots sparser */
         }
         path[len] = '\0';
@@ -185,10 +185,10 @@ static void test_random(void)
     uint8_t s[256];
     for (int k = 0; k < 200000; k++) {
         size_t n = 0;
-        x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+        x ^= x << 13; x ^= x >> 7; x ^= x << 17;
         int pieces = (int)(x % 12);
         for (int i = 0; i < pieces; i++) {
-            x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+            x ^= x << 13; x ^= x >> 7; x ^= x << 17;
             const char *p = PIECES[x % np];
             memcpy(s + n, p, strlen(p));
             n += strlen(p);
@@ -215,8 +215,10 @@ static size_t reference_part(const char *s, size_t n, unsigned flags, int lower,
                 out[o++] = (char)(lower ? tolower((int)v) : (int)v);
             else if (flags & PCT_URI_UPPER_HEX)
                 o += (size_t)sprintf(out + o, "%%%02X", v);
-            else
-                memcpy(out + o, s + i, 3), o += 3;
+            else {
+                memcpy(out + o, s + i, 3);
+                o += 3;
+            }
             i += 2;
         } else if (alnum || (c && c < 0x80 && strchr(kept, c))) {
             out[o++] = (char)(lower ? tolower(c) : c);
@@ -351,10 +353,10 @@ static void test_split_offsets(void)
     uint64_t x = 3141592653589793ull;
     char s[48];
     for (int k = 0; k < 300000; k++) {
-        x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+        x ^= x << 13; x ^= x >> 7; x ^= x << 17;
         size_t n = x % 41;
         for (size_t i = 0; i < n; i++) {
-            x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+            x ^= x << 13; x ^= x >> 7; x ^= x << 17;
             s[i] = alphabet[(x >> 8) % (k % 3 ? 6 : sizeof alphabet - 1)];
         }
         if (k % 4 == 0 && n >= 7) /* a scheme and an authority */

@@ -1,0 +1,113 @@
+/* Every compiler-specific construct of the C core, each with a branch for
+ * GCC and clang and one for MSVC (and a plain C fallback where one exists):
+ * the target architecture and byte order, bit scans and population counts,
+ * the CPU feature test and target attribute of the AVX2 kernel, and the
+ * atomic pointer of the kernel dispatch. The rest of the core is C99. */
+#ifndef PCT_PORTABLE_H
+#define PCT_PORTABLE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#if defined(_MSC_VER) && !defined(__clang__)
+#define PCT_MSVC 1
+#include <intrin.h>
+#endif
+
+#if defined(__x86_64__) || defined(_M_X64)
+#define PCT_X86_64 1
+#endif
+#if defined(__aarch64__) || defined(_M_ARM64)
+#define PCT_AARCH64 1
+#endif
+
+/* Little-endian words: the lowest set bit is the first byte in memory.
+ * Every target MSVC builds for is little-endian. */
+#if (defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__) || defined(PCT_MSVC)
+#define PCT_LITTLE_ENDIAN 1
+#endif
+
+/* Index of the lowest set bit; x is not 0. */
+static inline unsigned pct_ctz32(uint32_t x)
+{
+#if defined(PCT_MSVC)
+    unsigned long i;
+    _BitScanForward(&i, x);
+    return (unsigned)i;
+#else
+    return (unsigned)__builtin_ctz(x);
+#endif
+}
+
+static inline unsigned pct_ctz64(uint64_t x)
+{
+#if defined(PCT_MSVC)
+    unsigned long i;
+    _BitScanForward64(&i, x);
+    return (unsigned)i;
+#else
+    return (unsigned)__builtin_ctzll(x);
+#endif
+}
+
+/* Number of set bits. MSVC's __popcnt needs the POPCNT instruction, which
+ * the SSE2 baseline does not have: there the count is done in plain C. */
+static inline unsigned pct_popcount64(uint64_t x)
+{
+#if defined(PCT_MSVC)
+    x -= (x >> 1) & 0x5555555555555555u;
+    x = (x & 0x3333333333333333u) + ((x >> 2) & 0x3333333333333333u);
+    x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0Fu;
+    return (unsigned)((x * 0x0101010101010101u) >> 56);
+#else
+    return (unsigned)__builtin_popcountll(x);
+#endif
+}
+
+static inline unsigned pct_popcount32(uint32_t x) { return pct_popcount64(x); }
+
+#ifdef PCT_X86_64
+/* The AVX2 kernel's functions are compiled for AVX2 and POPCNT alone (GCC and
+ * clang need the attribute to emit them; MSVC emits any intrinsic), and run
+ * only where the CPU and the OS support AVX2. */
+#if defined(PCT_MSVC)
+#define PCT_TARGET_AVX2
+static inline int pct_cpu_avx2(void)
+{
+    int r[4];
+    __cpuid(r, 0);
+    if (r[0] < 7)
+        return 0;
+    __cpuid(r, 1);
+    /* ECX: POPCNT (23), OSXSAVE (27), AVX (28) */
+    if ((r[2] & (1 << 23 | 1 << 27 | 1 << 28)) != (1 << 23 | 1 << 27 | 1 << 28))
+        return 0;
+    if ((_xgetbv(0) & 6) != 6) /* the OS saves the XMM and YMM registers */
+        return 0;
+    __cpuidex(r, 7, 0);
+    return (r[1] & (1 << 5)) != 0; /* EBX: AVX2 */
+}
+#else
+#define PCT_TARGET_AVX2 __attribute__((target("avx2,popcnt")))
+static inline int pct_cpu_avx2(void)
+{
+    __builtin_cpu_init();
+    return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("popcnt");
+}
+#endif
+#endif
+
+/* A pointer written once by one thread and read by others: release store,
+ * acquire load. */
+#if defined(PCT_MSVC)
+#define pct_atomic_store_ptr(p, v) ((void)_InterlockedExchangePointer((void *volatile *)(p), (void *)(v)))
+#define pct_atomic_load_ptr(p) _InterlockedCompareExchangePointer((void *volatile *)(p), NULL, NULL)
+#elif defined(__GNUC__)
+#define pct_atomic_store_ptr(p, v) __atomic_store_n((p), (v), __ATOMIC_RELEASE)
+#define pct_atomic_load_ptr(p) __atomic_load_n((p), __ATOMIC_ACQUIRE)
+#else
+#define pct_atomic_store_ptr(p, v) ((void)(*(p) = (v)))
+#define pct_atomic_load_ptr(p) (*(p))
+#endif
+
+#endif /* PCT_PORTABLE_H */

@@ -1,0 +1,37 @@
+"""`import pctcodec` loads no optional dependency, nor idna: each is imported
+on first use (benchmarks/bench_import.py measures the time)."""
+import json
+
+from _child import run_python
+
+LAZY = ["idna", "pyarrow", "pandas", "polars", "dask", "distributed", "numpy", "tqdm"]
+
+
+def _loaded_after(code):
+    script = "import sys, json; %s; print(json.dumps(sorted(sys.modules)))" % code
+    out = run_python(["-c", script], text=True, check=True)
+    loaded = {name.split(".")[0] for name in json.loads(out.stdout)}
+    return [name for name in LAZY if name in loaded]
+
+
+def test_import_loads_no_optional_dependency():
+    assert _loaded_after("import pctcodec") == []
+
+
+def test_import_loads_only_the_package():
+    # Not even the standard library's re or typing (a few ms each): what
+    # `import pctcodec` adds to sys.modules is pctcodec's own.
+    script = ("import sys, json; before = set(sys.modules); import pctcodec; "
+              "print(json.dumps(sorted(set(sys.modules) - before)))")
+    out = run_python(["-c", script], text=True, check=True)
+    added = json.loads(out.stdout)
+    assert "pctcodec._pctcodec" in added
+    assert [name for name in added if name.split(".")[0] != "pctcodec"] == []
+
+
+def test_idna_on_first_non_ascii_host():
+    assert _loaded_after("import pctcodec; pctcodec.normalize('http://example.com/')") == []
+    code = "import pctcodec; assert pctcodec.normalize('http://B\\u00fccher.example/') == 'http://xn--bcher-kva.example/'"
+    assert _loaded_after(code) == ["idna"]
+    code = "import pctcodec; assert pctcodec.uri_to_iri('http://xn--bcher-kva.example/') == 'http://b\\u00fccher.example/'"
+    assert _loaded_after(code) == ["idna"]

@@ -1,0 +1,106 @@
+"""The whole public API used as the README shows it, for mypy --strict
+(tests/test_typing.py): every name of pctcodec.__all__, with the types
+each call must give. Not a test module (pytest does not collect it); it
+also runs as a script when pyarrow, pandas and polars are installed."""
+from typing import Dict, Iterator, List, Optional
+
+import pandas as pd
+import polars as pl
+import pyarrow as pa
+from typing_extensions import assert_type
+
+import pctcodec
+from pctcodec import (
+    PercentEncodingError,
+    check,
+    check_many,
+    decode,
+    decode_uri,
+    decode_uri_component,
+    encode,
+    encode_uri,
+    encode_uri_component,
+    equivalent,
+    iri_to_uri,
+    is_valid,
+    js_escape,
+    js_unescape,
+    normalize,
+    normalize_many,
+    quote,
+    quote_from_bytes,
+    quote_many,
+    quote_plus,
+    quote_plus_many,
+    requote,
+    requote_many,
+    unquote,
+    unquote_many,
+    unquote_plus,
+    unquote_plus_many,
+    unquote_to_bytes,
+    uri_to_iri,
+    urlencode,
+)
+from pctcodec.sets import PATH_SEGMENT, WHATWG_COMPONENT
+
+# Python: the urllib.parse functions
+assert_type(quote("/docs/Annual Report 2024.pdf"), str)
+assert_type(quote("café", safe="", encoding="latin-1"), str)
+assert_type(quote(b"a b", safe=PATH_SEGMENT), str)
+assert_type(quote_plus("a b&c", safe=WHATWG_COMPONENT), str)
+assert_type(quote_from_bytes(b"a b"), str)
+assert_type(unquote("caf%C3%A9"), str)
+assert_type(unquote_plus("q=fish+%26+chips"), str)
+assert_type(unquote_to_bytes("caf%C3%A9"), bytes)
+assert_type(urlencode({"q": "café du monde", "page": 2}), str)
+assert_type(urlencode([("a", "1"), ("b", "2")], doseq=True), str)
+
+# Raw buffers
+assert_type(encode(b"a b/\xff"), bytes)
+assert_type(encode(b"a b/c", safe="/", plus=True), bytes)
+assert_type(decode(memoryview(b"caf%C3%A9+x"), plus=True), bytes)
+
+# URIs (RFC 3986)
+assert_type(requote("http://example.com/a b/100%/caf%c3%a9"), str)
+assert_type(normalize("HTTP://Example.COM:80/a/./b/../%7Euser/%2f?q=%3d"), str)
+assert_type(normalize("http://h/b?y&x#f", sort_query=True, drop_fragment=True), str)
+assert_type(equivalent("http://h/~user", "http://h/%7Euser"), bool)
+assert_type(is_valid("asdf%*.fred"), bool)
+assert_type(iri_to_uri("http://例え.jp/引き出し"), str)
+assert_type(uri_to_iri("http://xn--r8jz45g.jp/%E5%BC%95"), str)
+try:
+    assert_type(check("asdf%*.fred"), None)
+except PercentEncodingError as e:
+    assert_type(e.position, int)
+    assert_type(e.reason, str)
+
+# The JavaScript codecs
+assert_type(encode_uri("http://h/a b"), str)
+assert_type(encode_uri_component("a&b"), str)
+assert_type(decode_uri("http://h/a%20b"), str)
+assert_type(decode_uri_component("a%26b"), str)
+assert_type(js_escape("ä b"), str)
+assert_type(js_unescape("%E4%20b"), str)
+
+# Batch functions: a list or any iterable gives a list ...
+assert_type(normalize_many(["HTTP://Example.COM:80/a/./b", None, "http://h/%7euser"]), List[Optional[str]])
+words: Iterator[str] = iter(["a b", "café"])
+assert_type(quote_many(words, safe=""), List[Optional[str]])
+assert_type(quote_plus_many(["a b"]), List[Optional[str]])
+assert_type(unquote_many(("a%20b",)), List[Optional[str]])
+assert_type(unquote_plus_many(["a+b"], encoding="utf-8", errors="strict", threads=1), List[Optional[str]])
+assert_type(requote_many(["a b"]), List[Optional[str]])
+assert_type(check_many(["http://ok/", "asdf%*.fred", None]), List[Optional[int]])
+
+# ... a column gives a column of the same type (pyarrow and pandas have no
+# type information of their own: there the result is Any).
+urls = pl.Series("url", ["HTTP://A.example:80/x", None])
+assert_type(normalize_many(urls), pl.Series)
+assert_type(quote_many(urls, safe="/"), pl.Series)
+assert_type(check_many(urls), pl.Series)
+arrow = normalize_many(pa.array(["HTTP://A.example:80/x", None], pa.large_string()))
+arrow_rows: List[Optional[str]] = arrow.to_pylist()
+frame: Dict[int, str] = unquote_many(pd.Series(["a%20b", "caf%C3%A9"], index=[10, 20])).to_dict()
+
+assert pctcodec.__all__ and pctcodec.__version__
