@@ -12,16 +12,23 @@ A name another module bound before ``install()`` ran keeps urllib's function.
 wherever it still holds pctcodec's function. Both are idempotent and
 thread-safe.
 """
-import contextlib
+# Only modules every interpreter has loaded at start-up: `import pctcodec`
+# stays light. urllib.parse and sysconfig are imported by the calls.
+from __future__ import annotations
+
+import _thread
 import os
 import sys
-import sysconfig
-import threading
-import urllib.parse
-from typing import Iterator
+
+TYPE_CHECKING = False  # typing itself is not imported at run time
+if TYPE_CHECKING:
+    from types import ModuleType
+    from typing import Any, Iterator, List, Optional, Tuple
+
+    _Swap = List[Tuple[Any, Any]]
+    _Done = List[Tuple[ModuleType, str, Any, Any]]
 
 from . import _pctcodec
-from . import _urllib  # noqa: F401  the private copy delegation uses, made before anything runs patched
 from ._urlencode import urlencode
 
 __all__ = ["install", "uninstall", "installed"]
@@ -31,15 +38,18 @@ OURS = {name: getattr(_pctcodec, name)
         for name in ("quote", "quote_plus", "quote_from_bytes", "unquote", "unquote_plus", "unquote_to_bytes")}
 OURS["urlencode"] = urlencode
 
-_lock = threading.RLock()
+_lock = _thread.RLock()
 # (module, attribute, what it held, pctcodec's function put there) for each
 # name install() replaced; None when not installed.
-_replaced = None
+_replaced: Optional[_Done] = None
 
 
-def _stdlib_modules():
+def _stdlib_modules() -> Iterator[ModuleType]:
     """The loaded modules of the standard library other than urllib.parse
     (those that may hold a copy bound at their import)."""
+    import sysconfig
+    import urllib.parse
+
     stdlib = os.path.normcase(os.path.realpath(sysconfig.get_paths()["stdlib"])) + os.sep
     for module in list(sys.modules.values()):
         path = getattr(module, "__file__", None)
@@ -51,7 +61,7 @@ def _stdlib_modules():
             yield module
 
 
-def _swap_copies(swap):
+def _swap_copies(swap: _Swap) -> _Done:
     """Rebinds each name of a loaded standard library module whose value
     is a key of `swap` (by identity) to that key's value; returns what it
     did as (module, attribute, old, new)."""
@@ -72,6 +82,8 @@ def install() -> None:
     and of the copies of urllib.parse's functions the standard library bound
     at its import. Does nothing when already installed."""
     global _replaced
+    import urllib.parse
+
     with _lock:
         if _replaced is not None:
             return
@@ -90,6 +102,8 @@ def uninstall() -> None:
     functions in the standard library's copies bound while pctcodec was
     installed. Does nothing when not installed."""
     global _replaced
+    import urllib.parse
+
     with _lock:
         if _replaced is None:
             return
@@ -101,15 +115,19 @@ def uninstall() -> None:
         _replaced = None
 
 
-@contextlib.contextmanager
-def installed() -> Iterator[None]:
+class installed:
     """``with pctcodec.installed(): ...`` runs the block with pctcodec
-    installed, then puts urllib.parse back unless it was installed before."""
-    with _lock:
-        was = _replaced is not None
-        install()
-    try:
-        yield
-    finally:
-        if not was:
+    installed, then puts urllib.parse back unless it was installed before.
+    Blocks nest."""
+
+    def __init__(self) -> None:
+        self._was = False
+
+    def __enter__(self) -> None:
+        with _lock:
+            self._was = _replaced is not None
+            install()
+
+    def __exit__(self, *exc_info: object) -> None:
+        if not self._was:
             uninstall()

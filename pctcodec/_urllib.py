@@ -18,9 +18,10 @@ import importlib.util
 import types
 
 
-def _copy_of_urllib_parse():
+def _copy_of_urllib_parse() -> types.ModuleType:
     spec = importlib.util.find_spec("urllib.parse")
-    code = spec.loader.get_code("urllib.parse")
+    assert spec is not None and spec.origin is not None
+    code = spec.loader.get_code("urllib.parse")  # type: ignore[union-attr]
     module = types.ModuleType(__name__ + ".parse", "A private copy of urllib.parse (see pctcodec._urllib).")
     module.__file__ = spec.origin
     exec(code, module.__dict__)

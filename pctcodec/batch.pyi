@@ -16,7 +16,7 @@ _Column = TypeVar("_Column", bound=Union[_ArrowArray, _ArrowStream])
 _OnError = Literal["raise", "null", "keep"]
 
 class Reject(NamedTuple):
-    index: int
+    index: int  # type: ignore[assignment]  # the field shadows tuple.index
     value: Any
     error: BaseException
 

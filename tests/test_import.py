@@ -1,10 +1,11 @@
-"""`import pctcodec` loads no optional dependency, nor idna: each is imported
-on first use (benchmarks/bench_import.py measures the time)."""
+"""`import pctcodec` loads no optional dependency, nor ada-url (the host
+mapping): each is imported on first use (benchmarks/bench_import.py
+measures the time)."""
 import json
 
 from _child import run_python
 
-LAZY = ["idna", "pyarrow", "pandas", "polars", "dask", "distributed", "numpy", "tqdm"]
+LAZY = ["ada_url", "idna", "pyarrow", "pandas", "polars", "dask", "distributed", "numpy", "tqdm"]
 
 
 def _loaded_after(code):
@@ -29,9 +30,9 @@ def test_import_loads_only_the_package():
     assert [name for name in added if name.split(".")[0] != "pctcodec"] == []
 
 
-def test_idna_on_first_non_ascii_host():
+def test_host_mapping_on_first_non_ascii_host():
     assert _loaded_after("import pctcodec; pctcodec.normalize('http://example.com/')") == []
     code = "import pctcodec; assert pctcodec.normalize('http://B\\u00fccher.example/') == 'http://xn--bcher-kva.example/'"
-    assert _loaded_after(code) == ["idna"]
+    assert _loaded_after(code) == ["ada_url"]
     code = "import pctcodec; assert pctcodec.uri_to_iri('http://xn--bcher-kva.example/') == 'http://b\\u00fccher.example/'"
-    assert _loaded_after(code) == ["idna"]
+    assert _loaded_after(code) == ["ada_url"]
