@@ -10,6 +10,7 @@ byte as its escape, unquote writes the bytes back as they were.
 """
 import os
 import re
+import stat
 import sys
 import tempfile
 
@@ -124,7 +125,10 @@ class Output:
     """Standard output, or a file that appears at its path only once
     complete (written to a temporary file next to it, then renamed). The
     file gets the mode a plain open() would give (0666 less the umask), or
-    the mode of the file it replaces."""
+    the mode of the file it replaces. A symbolic link is written through
+    (the file it points to is replaced, the link stays); a path that is not
+    a regular file (a device such as /dev/null, a FIFO) is written directly,
+    never replaced."""
 
     def __init__(self, path):
         self.path = path
@@ -132,13 +136,22 @@ class Output:
         if path is None:
             self.stream = binary_stdout()
             return
-        folder = os.path.dirname(os.path.abspath(path))
+        self.target = os.path.realpath(path)
         try:
-            mode = os.stat(path).st_mode & 0o7777
+            st = os.stat(self.target)
         except OSError:
-            mode = 0o666 & ~_umask()
+            st = None
+        if st is not None and not stat.S_ISREG(st.st_mode):
+            try:
+                self.stream = open(self.target, "wb")
+            except OSError as exc:
+                exc.filename = path
+                raise
+            return
+        mode = st.st_mode & 0o7777 if st is not None else 0o666 & ~_umask()
         try:
-            handle, self.temp = tempfile.mkstemp(dir=folder, prefix=".pctcodec-", suffix=".part")
+            handle, self.temp = tempfile.mkstemp(dir=os.path.dirname(self.target), prefix=".pctcodec-",
+                                                 suffix=".part")
         except OSError as exc:
             exc.filename = path  # the user's path, not the temporary one
             raise
@@ -156,7 +169,10 @@ class Output:
     def finish(self, ok):
         try:
             if self.temp is None:
-                self.stream.flush()
+                if self.path is None:
+                    self.stream.flush()
+                else:
+                    self.stream.close()
                 return
             self.stream.close()
         except BrokenPipeError:
@@ -167,7 +183,7 @@ class Output:
         finally:
             if self.temp is not None:
                 if ok:
-                    os.replace(self.temp, self.path)
+                    os.replace(self.temp, self.target)
                 else:
                     os.unlink(self.temp)
 

@@ -11,6 +11,7 @@ and only that column changes (see ``pctcodec._tables``).
 """
 import argparse
 import codecs
+import os
 import sys
 
 from . import PercentEncodingError, __version__, check
@@ -155,6 +156,9 @@ def _check_args(parser, args):
                          f"{args.command} works on UTF-8")
     if args.rejects is not None and args.on_error == "stop":
         parser.error("--rejects needs --on-error null or keep")
+    if (args.rejects is not None and getattr(args, "output", None) is not None
+            and os.path.realpath(args.rejects) == os.path.realpath(args.output)):
+        parser.error("--rejects and -o name the same file")
     if args.on_error == "keep" and args.command == "check":
         parser.error("check writes no values: --on-error keep does not apply")
     if args.column is None:

@@ -13,6 +13,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from _child import child_env
 from pctcodec._csv import Reader
 from pctcodec import _pctcodec
 from pctcodec.cli import main
@@ -255,6 +256,44 @@ def test_in_place_rewrite_keeps_the_mode(tmp_path, capsysbinary):
         assert f.read() == b"u\nhttp://a/%20b\n"
 
 
+def test_output_through_a_symlink_replaces_its_target_and_keeps_the_link(tmp_path, capsysbinary):
+    path = write(tmp_path, b"u\nhttp://a/ b\n")
+    target = tmp_path / "target.csv"
+    target.write_bytes(b"old\n")
+    link = tmp_path / "link.csv"
+    link.symlink_to(target)
+    assert main(["requote", "--column", "u", path, "-o", str(link)]) == 0
+    assert link.is_symlink() and os.readlink(link) == str(target)
+    assert target.read_bytes() == b"u\nhttp://a/%20b\n"
+    assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".pctcodec-")] == []
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs FIFOs")
+def test_output_to_a_fifo_is_written_into_not_replaced(tmp_path, capsysbinary):
+    import threading
+
+    path = write(tmp_path, b"u\nhttp://a/ b\n")
+    fifo = tmp_path / "out.fifo"
+    os.mkfifo(fifo)
+    got = []
+    reader = threading.Thread(target=lambda: got.append(fifo.read_bytes()))
+    reader.start()
+    assert main(["requote", "--column", "u", path, "-o", str(fifo)]) == 0
+    reader.join(timeout=60)
+    assert got == [b"u\nhttp://a/%20b\n"]
+    assert stat.S_ISFIFO(os.stat(fifo).st_mode)
+
+
+def test_rejects_and_output_cannot_be_one_file(tmp_path, capsysbinary):
+    path = write(tmp_path, b"u\nx\n")
+    out = str(tmp_path / "same.csv")
+    with pytest.raises(SystemExit) as info:
+        main(["quote", "--encoding", "ascii", "--column", "u", "--on-error", "keep", "--rejects", out,
+              path, "-o", out])
+    assert info.value.code == 2
+    assert b"--rejects and -o name the same file" in capsysbinary.readouterr().err
+
+
 def test_output_path_errors_name_the_users_path(tmp_path, capsysbinary):
     path = write(tmp_path, b"u\nx\n")
     target = str(tmp_path / "no" / "such" / "out.csv")
@@ -270,7 +309,7 @@ def test_output_error_is_an_output_error(tmp_path, table):
     argv = ["requote", *(["--column", "u"] if table else []), path]
     with open("/dev/full", "wb") as full:
         proc = subprocess.run([sys.executable, "-m", "pctcodec", *argv], stdout=full,
-                              stderr=subprocess.PIPE, timeout=120)
+                              stderr=subprocess.PIPE, timeout=120, cwd=tmp_path, env=child_env())
     assert proc.returncode == 2
     assert b"standard output: cannot write: No space left on device" in proc.stderr
     assert b"Traceback" not in proc.stderr and b":1:" not in proc.stderr
@@ -281,7 +320,8 @@ def test_check_into_a_closed_pipe_exits_1(tmp_path, table):
     # `pctcodec check ... | head -1`: invalid rows exist, so the status is 1
     path = write(tmp_path, b"u\n" + b"http://a/ b\n" * 200000)
     argv = [sys.executable, "-m", "pctcodec", "check", *(["--column", "u"] if table else []), path]
-    proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    # from outside the source tree: the installed pctcodec, not the unbuilt sources
+    proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=tmp_path, env=child_env())
     proc.stdout.readline()
     proc.stdout.close()  # what head does after its line
     err = proc.stderr.read()
