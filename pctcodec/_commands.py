@@ -28,7 +28,9 @@ class Command:
     def __init__(self, name, safe=None, encoding="utf-8", errors=None, sort_query=False,
                  drop_fragment=False):
         self.name = name
-        self.uri = name in URI_COMMANDS
+        # requote and normalize read a byte that is not UTF-8 as its escape;
+        # check reports it (a raw byte is no URI character)
+        self.uri = name in URI_COMMANDS and name != "check"
         if name == "check":
             self.options = {}
             return

@@ -37,6 +37,15 @@ def escape_undecoded(text):
     return _UNDECODED.sub(lambda m: "%%%02X" % (ord(m.group()) - 0xDC00), text)
 
 
+def check_reason(text, exc):
+    """check()'s reason for its offence in `text`, a byte that was not valid
+    UTF-8 said as such (not as the surrogate that stands for it)."""
+    position = exc.position
+    if position is not None and 0 <= position < len(text) and 0xDC80 <= ord(text[position]) <= 0xDCFF:
+        return "byte 0x%02X is not valid UTF-8 (no URI character)" % (ord(text[position]) - 0xDC00)
+    return exc.reason
+
+
 def quote_errors(encoding, errors):
     """The error handler quote and quote-plus run with: under UTF-8 the bytes
     of a value are quoted as they are, a bad byte as its escape."""

@@ -28,7 +28,7 @@ from . import PercentEncodingError, batch, check
 from . import _pctcodec
 from ._csv import MALFORMED, PLAIN, QUOTED, MissingField, Reader, UnclosedQuote
 from ._progress import Progress
-from ._streams import Output, binary_stdin
+from ._streams import Output, binary_stdin, check_reason
 
 TABLE_FORMATS = ("csv", "tsv", "parquet")
 CHUNK_ROWS = 32768
@@ -79,7 +79,7 @@ class Column:
             try:
                 check(value)
             except PercentEncodingError as exc:
-                lines.append(f"{first_row + index}:{exc.position}: {exc.reason}\n")
+                lines.append(f"{first_row + index}:{exc.position}: {check_reason(value, exc)}\n")
         return "".join(lines).encode("utf-8", "backslashreplace")
 
 

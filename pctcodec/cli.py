@@ -22,6 +22,7 @@ from ._streams import (
     OutputError,
     RowFailure,
     binary_stdin,
+    check_reason,
     encode,
     quiet_broken_pipe,
 )
@@ -206,7 +207,8 @@ def _lines(command, infile, out, failures):
                 check(command.prepare(text))
             except PercentEncodingError as exc:
                 invalid += 1
-                result = f"{lineno}:{exc.position}: {exc.reason}\n".encode("utf-8", "backslashreplace")
+                reason = check_reason(text, exc)
+                result = f"{lineno}:{exc.position}: {reason}\n".encode("utf-8", "backslashreplace")
             except (ValueError, TypeError) as exc:
                 failures.add(lineno, text, exc)
                 continue

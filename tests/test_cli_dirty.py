@@ -284,6 +284,17 @@ def test_output_to_a_fifo_is_written_into_not_replaced(tmp_path, capsysbinary):
     assert stat.S_ISFIFO(os.stat(fifo).st_mode)
 
 
+@pytest.mark.parametrize("table", [False, True])
+def test_check_reports_bytes_that_are_not_utf8(tmp_path, capsysbinary, table):
+    # a raw byte that is not UTF-8 is no URI character: check does not read
+    # it as its escape, as requote and normalize do
+    path = write(tmp_path, (b"u\n" if table else b"") + b"http://h/caf\xe9\nhttp://ok/\nhttp://\xff/\n")
+    status, out, _ = run(["check", *(["--column", "u"] if table else []), path], capsysbinary)
+    assert status == 1
+    assert out == (b"1:12: byte 0xE9 is not valid UTF-8 (no URI character)\n"
+                   b"3:7: byte 0xFF is not valid UTF-8 (no URI character)\n")
+
+
 def test_rejects_and_output_cannot_be_one_file(tmp_path, capsysbinary):
     path = write(tmp_path, b"u\nx\n")
     out = str(tmp_path / "same.csv")
