@@ -18,16 +18,18 @@ from functools import lru_cache
 
 _CACHED_LENGTH = 256
 
-# Escapes of non-ASCII bytes and of unreserved characters (RFC 3986 2.3) are
-# decoded before mapping; escapes of reserved and other ASCII characters stay,
+# Every escape but those of reserved characters and of '%' is decoded before
+# mapping: non-ASCII bytes, unreserved characters (RFC 3986 2.3), and the
+# characters a URI can only hold escaped ('{', '"', ...), so that a host and
+# its requote() map alike. Escapes of reserved characters and of '%' stay,
 # and their '%' makes the host fail (no function decodes a reserved escape).
 _ESCAPE = re.compile(rb"%[0-9A-Fa-f]{2}")
-_UNRESERVED = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
+_KEPT_ESCAPED = frozenset(b":/?#[]@!$&'()*+,;=%")
 
 
 def _decoded(match):
     byte = int(match[0][1:], 16)
-    return bytes((byte,)) if byte >= 0x80 or byte in _UNRESERVED else match[0]
+    return match[0] if byte in _KEPT_ESCAPED else bytes((byte,))
 
 
 # The URL Standard's forbidden domain code points that can be left in an

@@ -267,14 +267,14 @@ def remove_dot_segments(path):
 
 
 def _unescape_for_idna(host):
-    """The host with escapes of non-ASCII bytes and of unreserved characters
-    decoded, or None when those bytes are not UTF-8."""
+    """The host with every escape decoded but those of reserved characters
+    and of '%', or None when the bytes are then not UTF-8."""
     out = bytearray()
     i = 0
     while i < len(host):
         if host[i] == "%" and _hex2(host[i + 1 : i + 3]):
             byte = int(host[i + 1 : i + 3], 16)
-            if byte >= 0x80 or chr(byte) in UNRESERVED:
+            if chr(byte) not in RESERVED + "%":
                 out.append(byte)
                 i += 3
                 continue

@@ -133,10 +133,16 @@ _host_text = st.lists(st.one_of(st.characters(blacklist_categories=("Cs",)),
 @example("http://bugs.kde.org\u00a0\u00a0Reporting\u00a0a\u00a0bug")
 @example("http://\u00a3\u00a3\u00a3.com")
 @example("http://\u0085/")
+@example("http://a{\u4f8b.jp/")
+@example("http://\U0001f600\".com/")
 def test_never_raises_on_text(s):
     once = pctcodec.normalize(s)
     pctcodec.check(once)
     assert pctcodec.normalize(once) == once
-    pctcodec.check(pctcodec.requote(s))
+    requoted = pctcodec.requote(s)
+    pctcodec.check(requoted)
     pctcodec.check(pctcodec.iri_to_uri(s))
     assert pctcodec.equivalent(s, once)
+    # requote changes the spelling, never what is named: also in the host
+    assert pctcodec.normalize(requoted) == once
+    assert pctcodec.equivalent(s, requoted)
