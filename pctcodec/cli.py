@@ -77,9 +77,10 @@ failed row as CSV (row, value, reason) and a summary line goes to stderr.
 
 exit status:
   0  every value done (and, for check, every value valid)
-  1  some values failed (or, for check, are not valid URIs)
+  1  some values failed (or, for check, are not valid URIs); a CSV field
+     with text after its closing quote is such a failed row
   2  usage error, a file that cannot be read or written, or malformed input
-     (a missing column, an unclosed quote)
+     that stops the reading (a missing column, an unclosed quote)
 A closed pipe (`pctcodec check urls.txt | head`) ends the run quietly, with the
 status of what was done so far.
 """
