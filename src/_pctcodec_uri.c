@@ -235,9 +235,9 @@ static PyObject *rewrite(PyObject *module, PyObject *s, const char *fname, unsig
     pct_uri_split(t.data, t.len, &u);
     const uint8_t *host = NULL;
     size_t host_len = 0, bound, len;
-    /* In an ASCII str, only a host with a '%' can need IDNA (memchr first). */
+    /* In an ASCII str, only a host with a '%' can need IDNA (noted by the split). */
     const uint8_t *h = t.data + u.host.start;
-    if (u.has_authority && (t.owner || memchr(h, '%', u.host.len)) &&
+    if (u.has_authority && (t.owner || u.host_escaped) &&
         pct_host_needs_idna(h, u.host.len, flags & PCT_URI_DECODE_UNRESERVED)) {
         if (!(host_obj = idna_host(module, t.data + u.host.start, u.host.len)))
             goto done;
@@ -305,6 +305,8 @@ static PyObject *py_normalize(PyObject *module, PyObject *const *args, Py_ssize_
                               PyObject *kwnames)
 {
     static const argspec spec = {"normalize", NORMALIZE_ARGS, 4, 1, 0, -1};
+    if (nargs == 1 && kwnames == NULL) /* the common call: no options to read */
+        return rewrite(module, args[0], "normalize", PCT_URI_NORMALIZE, 0);
     PyObject *a[4];
     if (uri_and_keywords(&spec, args, nargs, kwnames, a) < 0)
         return NULL;

@@ -146,3 +146,16 @@ def test_never_raises_on_text(s):
     # requote changes the spelling, never what is named: also in the host
     assert pctcodec.normalize(requoted) == once
     assert pctcodec.equivalent(s, requoted)
+
+
+@pytest.mark.parametrize("uri, want", [
+    ("http://%E4%BE%8B.jp/", "http://xn--fsq.jp/"),
+    ("http://u%41@%E4%BE%8B.jp/", "http://uA@xn--fsq.jp/"),     # an escape in the userinfo too
+    ("http://u%41@ex.jp/", "http://uA@ex.jp/"),                 # only in the userinfo
+    ("http://%E4%BE%8B.jp:8%30/", "http://xn--fsq.jp/"),        # and in the port
+    ("http://ex.jp:8%30/p%41", "http://ex.jp/pA"),
+    ("http://[fe80::1%25Eth0]/", "http://[fe80::1%25Eth0]/"),
+])
+def test_escaped_ascii_hosts_found_by_the_split(uri, want):
+    # an ASCII str leaves C for a host only when the split saw a '%' in it
+    assert pctcodec.normalize(uri) == want

@@ -296,9 +296,9 @@ static inline size_t scheme_length(const uint8_t *s, size_t n)
 }
 
 /* Delimiters that end the parts of a URI reference (appendix B). */
-enum { D_COLON = 1, D_SLASH = 2, D_QUERY = 4, D_HASH = 8, D_AT = 16 };
+enum { D_COLON = 1, D_SLASH = 2, D_QUERY = 4, D_HASH = 8, D_AT = 16, D_PERCENT = 32 };
 static const uint8_t delimiter[256] = {[':'] = D_COLON, ['/'] = D_SLASH, ['?'] = D_QUERY,
-                                       ['#'] = D_HASH, ['@'] = D_AT};
+                                       ['#'] = D_HASH, ['@'] = D_AT, ['%'] = D_PERCENT};
 
 /* 0x80 in each byte of v that is one of `stops`, 0 in the others. */
 static inline uint64_t delimiters(uint64_t v, unsigned stops)
@@ -316,6 +316,8 @@ static inline uint64_t delimiters(uint64_t v, unsigned stops)
         diff &= differs(v, '#');
     if (stops & D_AT)
         diff &= differs(v, '@');
+    if (stops & D_PERCENT)
+        diff &= differs(v, '%');
     return ~diff & HIGHS;
 }
 
@@ -354,17 +356,25 @@ static size_t split_authority(const uint8_t *s, size_t start, size_t n, pct_uri 
 {
     /* One scan: userinfo ends at the last '@' of the authority, and a
      * reg-name holds no ':' (3.2.2), so the first ':' after it starts the port. */
+    /* A '%' after the last '@' is noted (host_escaped): the callers look
+     * for escapes in the host only then. */
     size_t host = start, colon = SIZE_MAX, end = start;
-    for (; (end = find_any(s, end, n, D_SLASH | D_QUERY | D_HASH | D_AT | D_COLON)) < n; end++) {
+    unsigned char escaped = 0;
+    for (; (end = find_any(s, end, n, D_SLASH | D_QUERY | D_HASH | D_AT | D_COLON | D_PERCENT)) < n;
+         end++) {
         if (s[end] == '@') {
             host = end + 1;
             colon = SIZE_MAX;
+            escaped = 0;
+        } else if (s[end] == '%') {
+            escaped = 1;
         } else if (s[end] != ':') {
             break;
         } else if (colon == SIZE_MAX) {
             colon = end;
         }
     }
+    u->host_escaped = escaped;
     if (host != start) {
         u->has_userinfo = 1;
         u->userinfo = range(start, host - 1);

@@ -54,6 +54,7 @@ typedef struct {
 typedef struct {
     pct_range scheme, userinfo, host, port, path, query, fragment;
     unsigned char has_scheme, has_authority, has_userinfo, has_port, has_query, has_fragment;
+    unsigned char host_escaped; /* a '%' in the host or port: the host may hold escapes */
 } pct_uri;
 
 void pct_uri_split(const uint8_t *src, size_t n, pct_uri *uri);
