@@ -14,13 +14,11 @@ thread-safe.
 """
 # Only modules every interpreter has loaded at start-up: `import pctcodec`
 # stays light. urllib.parse and sysconfig are imported by the calls.
-from __future__ import annotations
-
 import _thread
 import os
 import sys
 
-TYPE_CHECKING = False  # typing itself is not imported at run time
+TYPE_CHECKING = False  # typing is not imported at run time: annotations in quotes
 if TYPE_CHECKING:
     from types import ModuleType
     from typing import Any, Iterator, List, Optional, Tuple
@@ -41,10 +39,10 @@ OURS["urlencode"] = urlencode
 _lock = _thread.RLock()
 # (module, attribute, what it held, pctcodec's function put there) for each
 # name install() replaced; None when not installed.
-_replaced: Optional[_Done] = None
+_replaced: "Optional[_Done]" = None
 
 
-def _stdlib_modules() -> Iterator[ModuleType]:
+def _stdlib_modules() -> "Iterator[ModuleType]":
     """The loaded modules of the standard library other than urllib.parse
     (those that may hold a copy bound at their import)."""
     import sysconfig
@@ -61,7 +59,7 @@ def _stdlib_modules() -> Iterator[ModuleType]:
             yield module
 
 
-def _swap_copies(swap: _Swap) -> _Done:
+def _swap_copies(swap: "_Swap") -> "_Done":
     """Rebinds each name of a loaded standard library module whose value
     is a key of `swap` (by identity) to that key's value; returns what it
     did as (module, attribute, old, new)."""

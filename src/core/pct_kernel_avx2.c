@@ -390,12 +390,6 @@ static inline PK_ATTR size_t escape_mixed(pk_vec v, pk_vec kept, uint32_t unsafe
 }
 #define PK_ESCAPE_MIXED escape_mixed
 
-static inline PK_ATTR void pk_escape_block(const uint8_t *src, uint8_t *d)
-{
-    escape16(_mm_loadu_si128((const __m128i *)(const void *)src), d);
-    escape16(_mm_loadu_si128((const __m128i *)(const void *)(src + 16)), d + 48);
-}
-
 static inline PK_ATTR void escape_value(__m256i v, uint8_t *d)
 {
     escape16(_mm256_castsi256_si128(v), d);

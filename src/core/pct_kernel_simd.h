@@ -12,14 +12,14 @@
  *                        this instruction set cannot test it (scalar then)
  *   pk_unsafe(&prep, v)  0xFF for each byte not in the set, 0 otherwise
  *   pk_escape_block(src, dst)  "%XY" of PK_W bytes: 3*PK_W bytes, plus at
- *                        most one scratch byte after them
+ *                        most one scratch byte after them (unless PK_ESCAPE_VALUE)
  *   PK_FN(name)          the kernel's name for a function; PK_NAME, PK_USABLE
  *   PK_ATTR              attributes of every function (the target instruction set)
  *   PK_UTF8_OF_UCS2      optional: the kernel's UCS-2 to UTF-8 transcoder
  *   PK_ESCAPED_SIZE_UCS2 optional: its escaped size of UCS-2 without the UTF-8
  *   PK_ESCAPE_MIXED(v, kept, unsafe, d)  optional: the output of a vector with
  *                        some bytes escaped (up to 4*PK_W+1 bytes written)
- *   PK_ESCAPE_VALUE(v, d)  optional: pk_escape_block of the bytes of v
+ *   PK_ESCAPE_VALUE(v, d)  optional: the same of the bytes of v, in pk_escape_block's place
  *   PK_SHIFT_DOWN(v, j)  optional, with the two above: v's bytes from the j-th
  *                        on (0 < j < PK_W) first, anything after them
  *

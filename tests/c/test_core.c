@@ -334,15 +334,23 @@ static size_t ref_encode_text(const uint32_t *cps, size_t n, const pct_set *keep
         uint8_t u[4];
         size_t len;
         if (c < 0x80) {
-            u[0] = (uint8_t)c, len = 1;
+            u[0] = (uint8_t)c;
+            len = 1;
         } else if (c < 0x800) {
-            u[0] = (uint8_t)(0xC0 | c >> 6), u[1] = (uint8_t)(0x80 | (c & 0x3F)), len = 2;
+            u[0] = (uint8_t)(0xC0 | c >> 6);
+            u[1] = (uint8_t)(0x80 | (c & 0x3F));
+            len = 2;
         } else if (c < 0x10000) {
-            u[0] = (uint8_t)(0xE0 | c >> 12), u[1] = (uint8_t)(0x80 | (c >> 6 & 0x3F));
-            u[2] = (uint8_t)(0x80 | (c & 0x3F)), len = 3;
+            u[0] = (uint8_t)(0xE0 | c >> 12);
+            u[1] = (uint8_t)(0x80 | (c >> 6 & 0x3F));
+            u[2] = (uint8_t)(0x80 | (c & 0x3F));
+            len = 3;
         } else {
-            u[0] = (uint8_t)(0xF0 | c >> 18), u[1] = (uint8_t)(0x80 | (c >> 12 & 0x3F));
-            u[2] = (uint8_t)(0x80 | (c >> 6 & 0x3F)), u[3] = (uint8_t)(0x80 | (c & 0x3F)), len = 4;
+            u[0] = (uint8_t)(0xF0 | c >> 18);
+            u[1] = (uint8_t)(0x80 | (c >> 12 & 0x3F));
+            u[2] = (uint8_t)(0x80 | (c >> 6 & 0x3F));
+            u[3] = (uint8_t)(0x80 | (c & 0x3F));
+            len = 4;
         }
         o += ref_encode(u, len, keep, plus, dst + o);
     }
