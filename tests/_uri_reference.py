@@ -310,10 +310,10 @@ def _mapped_host(host, escapes, strict_idna, position):
 
 def _zone_start(literal):
     """RFC 6874: an IP literal's zone id, an interface name with its case,
-    starts at its first '%' that is not an escape of an unreserved character."""
+    starts at its first "%25", or a bare '%' (repaired to "%25")."""
     for i, c in enumerate(literal):
         pair = literal[i + 1 : i + 3]
-        if c == "%" and not (_hex2(pair) and chr(int(pair, 16)) in UNRESERVED):
+        if c == "%" and not (_hex2(pair) and pair != "25"):
             return i
     return len(literal)
 

@@ -134,6 +134,8 @@ _host_text = st.lists(st.one_of(st.characters(blacklist_categories=("Cs",)),
 @example("http://\u00a3\u00a3\u00a3.com")
 @example("http://\u0085/")
 @example("http://a{\u4f8b.jp/")
+@example('a://["A/')
+@example('http://[v1.A"B]/')
 @example("http://\U0001f600\".com/")
 def test_never_raises_on_text(s):
     once = pctcodec.normalize(s)
@@ -155,6 +157,8 @@ def test_never_raises_on_text(s):
     ("http://%E4%BE%8B.jp:8%30/", "http://xn--fsq.jp/"),        # and in the port
     ("http://ex.jp:8%30/p%41", "http://ex.jp/pA"),
     ("http://[fe80::1%25Eth0]/", "http://[fe80::1%25Eth0]/"),
+    ("http://[FE80::1%Eth0]/", "http://[fe80::1%25Eth0]/"),   # a bare '%' starts the zone too
+    ("http://[V1.A%22B]/", "http://[v1.a%22b]/"),              # another escape does not
 ])
 def test_escaped_ascii_hosts_found_by_the_split(uri, want):
     # an ASCII str leaves C for a host only when the split saw a '%' in it

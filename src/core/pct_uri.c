@@ -624,12 +624,14 @@ static uint8_t *write_port(const uint8_t *s, const pct_uri *u, unsigned flags, u
 }
 
 /* Where the zone id (RFC 6874: "%25" and an interface name) of an IP literal
- * starts: its first '%' that is not an escape of an unreserved character. */
+ * starts: its first "%25", or a bare '%' (which the writer repairs to "%25").
+ * Other escapes (%22 for a '"' written raw) are not a zone: the same
+ * literal written raw and requoted must normalize alike. */
 static size_t zone_start(const uint8_t *h, size_t n)
 {
     for (size_t i = 0; i < n; i++)
-        if (h[i] == '%' && !(escape_at(h, i, n) &&
-                             IS_UNRESERVED(pct_hex_value[h[i + 1]] << 4 | pct_hex_value[h[i + 2]])))
+        if (h[i] == '%' && (!escape_at(h, i, n) ||
+                            (pct_hex_value[h[i + 1]] << 4 | pct_hex_value[h[i + 2]]) == '%'))
             return i;
     return n;
 }

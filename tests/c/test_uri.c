@@ -416,6 +416,7 @@ static void test_examples(void)
     expect_normalize("http://[FE80::1%25Eth0]:80/", N, "http://[fe80::1%25Eth0]/");
     expect_normalize("http://[FE80::%41%25Eth0]/", N, "http://[fe80::a%25Eth0]/");
     expect_normalize("http://[FE80::1%Eth0]/", N, "http://[fe80::1%25Eth0]/");
+    expect_normalize("http://[V1.A%22B]/", N, "http://[v1.a%22b]/"); /* an escape, not a zone */
     expect_normalize("/%7Euser/%2D/%2f", N, "/~user/-/%2F");
     expect_normalize("http://x/?b=2&a=1&b=1&a#f", N | PCT_URI_SORT_QUERY | PCT_URI_DROP_FRAGMENT,
                      "http://x/?a=1&a&b=2&b=1");
