@@ -8,7 +8,7 @@
 # The extension is built into build/valgrind (see .ci/build-ext.sh) and run
 # by the interpreter's real binary (not a pyenv shim or a venv's symlink)
 # with PYTHONMALLOC=malloc, so that memcheck sees every object. The
-# interpreter's own packages (pytest, hypothesis, idna) stay importable
+# interpreter's own packages (pytest, hypothesis, ada-url) stay importable
 # through PYTHONPATH. CPython itself does not free everything at exit: leaks
 # count only when the extension itself allocated the block (see below).
 # .ci/valgrind-python.supp silences reports about CPython 3.11 and glibc
