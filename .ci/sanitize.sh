@@ -13,7 +13,7 @@
 # everything at exit.
 #
 # PYTHON picks the interpreter (default python3); it needs pytest, hypothesis
-# and idna (pip install '.[test]').
+# and the rest of the test extra (pip install '.[test]').
 set -euo pipefail
 
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
