@@ -21,6 +21,10 @@ block); see ``pctcodec._install``.
 The batch functions (``quote_many``, ``unquote_many``, ``normalize_many``,
 ``check_many`` ...) run over a whole list, Arrow array, pandas or polars
 column in one call; see ``pctcodec.batch``.
+
+``query_param`` and ``clean_query`` (and their ``_many`` forms) read one
+query parameter or drop parameters by name pattern (``TRACKING_PARAMS``);
+see ``pctcodec.query``.
 """
 from ._pctcodec import (
     decode,
@@ -45,6 +49,7 @@ from .batch import (
     unquote_many,
     unquote_plus_many,
 )
+from .query import TRACKING_PARAMS, clean_query, clean_query_many, query_param, query_param_many
 from .ecmascript import (
     decode_uri,
     decode_uri_component,
@@ -100,5 +105,10 @@ __all__ = [
     "normalize_many",
     "check_many",
     "Reject",
+    "query_param",
+    "query_param_many",
+    "clean_query",
+    "clean_query_many",
+    "TRACKING_PARAMS",
 ]
 __version__ = "0.1.0"

@@ -190,6 +190,8 @@ _OPS = {
     "requote_many": 4,
     "normalize_many": 5,
     "check_many": 6,
+    "query_param_many": 7,  # pctcodec/query.py
+    "clean_query_many": 8,
 }
 
 # The C engine (src/_pctcodec_batch.c): lists, tuples and Arrow data go

@@ -7,6 +7,7 @@
  *   _pctcodec_unquote.c    unquote, unquote_plus, unquote_to_bytes, decode
  *   _pctcodec_urlencode.c  the loop behind pctcodec.urlencode
  *   _pctcodec_uri.c        the RFC 3986 functions
+ *   _pctcodec_query.c      query_param and clean_query on one value
  *   _pctcodec_ecma.c       the ECMAScript codecs, uri_to_iri
  *   _pctcodec_batch.c      the batch engine (lists, Arrow columns)
  *   _pctcodec_csv.c        the CSV cutter and joiner of the command line's table mode
@@ -277,6 +278,12 @@ PyObject *quote_plus_any(module_state *st, PyObject *string, PyObject *safe, PyO
 
 /* The RFC 3986 functions (src/_pctcodec_uri.c). */
 extern PyMethodDef uri_methods[];
+/* PercentEncodingError at the first lone surrogate of the str s, in place
+ * of the pending UnicodeEncodeError of its UTF-8 encoding. */
+void raise_surrogate_error(PyObject *module, PyObject *s);
+
+/* query_param and clean_query on one value (src/_pctcodec_query.c). */
+extern PyMethodDef query_methods[];
 
 /* The ECMAScript codecs and uri_to_iri (src/_pctcodec_ecma.c). */
 extern PyMethodDef ecma_methods[];

@@ -21,14 +21,20 @@
 #include "pct_uri.h"
 
 /* Operation codes, as pctcodec/batch.py passes them. */
-enum { OP_QUOTE, OP_QUOTE_PLUS, OP_UNQUOTE, OP_UNQUOTE_PLUS, OP_REQUOTE, OP_NORMALIZE, OP_CHECK, N_OPS };
+enum { OP_QUOTE, OP_QUOTE_PLUS, OP_UNQUOTE, OP_UNQUOTE_PLUS, OP_REQUOTE, OP_NORMALIZE, OP_CHECK,
+       OP_QUERY_PARAM, OP_CLEAN_QUERY, N_OPS };
 static const char *const OP_NAMES[N_OPS] = {"quote_many",   "quote_plus_many", "unquote_many",
                                             "unquote_plus_many", "requote_many", "normalize_many",
-                                            "check_many"};
+                                            "check_many", "query_param_many", "clean_query_many"};
 
 /* normalize_many's options, as batch.py packs them. */
 #define OPT_SORT_QUERY 1
 #define OPT_DROP_FRAGMENT 2
+/* clean_query_many's: the kept parameters sorted. Its patterns come as
+ * bytes (pct_query.h's pattern sets) in the `safe` (drop) and `errors`
+ * (keep, or None) arguments, query_param_many's name as UTF-8 bytes in
+ * `safe`: they stay alive for the whole call, as the arguments do. */
+#define OPT_SORT_PARAMS 1
 
 /* More threads than this are not started. */
 #define MAX_THREADS 256
@@ -119,6 +125,30 @@ static int setup_op(PyObject *module, PyObject *const *args, Py_ssize_t nargs, i
         op->spec.flags = PCT_URI_NORMALIZE | (opts & OPT_SORT_QUERY ? PCT_URI_SORT_QUERY : 0)
                          | (opts & OPT_DROP_FRAGMENT ? PCT_URI_DROP_FRAGMENT : 0);
         break;
+    case OP_QUERY_PARAM:
+        if (!PyBytes_Check(safe)) {
+            PyErr_SetString(PyExc_TypeError, "query_param_many() needs the name as bytes");
+            return -1;
+        }
+        op->spec.op = PCT_BATCH_QUERY_PARAM;
+        op->spec.name = (const uint8_t *)PyBytes_AS_STRING(safe);
+        op->spec.name_len = (size_t)PyBytes_GET_SIZE(safe);
+        break;
+    case OP_CLEAN_QUERY:
+        if (!PyBytes_Check(safe) || (errors != Py_None && !PyBytes_Check(errors))) {
+            PyErr_SetString(PyExc_TypeError, "clean_query_many() needs its patterns as bytes");
+            return -1;
+        }
+        op->spec.op = PCT_BATCH_CLEAN_QUERY;
+        op->spec.filter.drop = (const uint8_t *)PyBytes_AS_STRING(safe);
+        op->spec.filter.drop_len = (size_t)PyBytes_GET_SIZE(safe);
+        op->spec.filter.has_keep = errors != Py_None;
+        if (op->spec.filter.has_keep) {
+            op->spec.filter.keep = (const uint8_t *)PyBytes_AS_STRING(errors);
+            op->spec.filter.keep_len = (size_t)PyBytes_GET_SIZE(errors);
+        }
+        op->spec.filter.sort = (opts & OPT_SORT_PARAMS) != 0;
+        break;
     default:
         op->spec.op = PCT_BATCH_CHECK;
         break;
@@ -192,7 +222,8 @@ static PyObject *row_object(const batch_op *op, const pct_out *out, int64_t posi
 {
     if (op->code == OP_CHECK)
         return position < 0 ? Py_NewRef(Py_None) : PyLong_FromLongLong(position);
-    if (op->spec.op == PCT_BATCH_UNQUOTE)
+    if (op->spec.op == PCT_BATCH_UNQUOTE || op->spec.op == PCT_BATCH_QUERY_PARAM
+        || op->spec.op == PCT_BATCH_CLEAN_QUERY)
         return PyUnicode_DecodeUTF8((const char *)out->data, (Py_ssize_t)out->len, "strict");
     PyObject *s = PyUnicode_New((Py_ssize_t)out->len, 127);
     if (s && out->len)
@@ -228,6 +259,8 @@ static PyObject *str_row(const batch_op *op, PyObject *item, pct_out *out)
     PyObject *r;
     if (rc == PCT_ROW_CALLER || rc == PCT_ROW_HOST)
         r = PyObject_CallOneArg(op->func, item); /* normalize's own IDNA cache serves hosts */
+    else if (rc == PCT_ROW_NULL)
+        r = Py_NewRef(Py_None);
     else if (rc != PCT_OK)
         r = (raise_status(rc), NULL);
     else
@@ -564,6 +597,10 @@ static void run_piece(piece *pc)
         } else {
             rc = op->all_python ? PCT_ROW_CALLER
                                 : pct_batch_row(&op->spec, p, n, &pc->out, pc->limit, &info);
+            if (rc == PCT_ROW_NULL) {
+                pc->ends[r] = (int64_t)pc->out.len;
+                continue;
+            }
             if (rc == PCT_ROW_HOST)
                 rc = host_row(pc, p, n, &info);
             else if (rc == PCT_ROW_CALLER)

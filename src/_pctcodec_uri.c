@@ -31,8 +31,8 @@ static PyObject *raise_percent_error_at(PyObject *module, const char *reason, Py
 }
 
 /* PercentEncodingError at the first lone surrogate of s (the UnicodeEncodeError
- * of its UTF-8 encoding is pending). */
-static void raise_surrogate_error(PyObject *module, PyObject *s)
+ * of its UTF-8 encoding is pending); shared through _pctcodec.h. */
+void raise_surrogate_error(PyObject *module, PyObject *s)
 {
     Py_ssize_t n = PyUnicode_GET_LENGTH(s);
     for (Py_ssize_t i = 0; i < n; i++) {

@@ -123,6 +123,34 @@ static int normalize_row(const pct_batch_spec *spec, const uint8_t *src, size_t 
     return write_uri(spec, src, n, &u, NULL, 0, out, limit);
 }
 
+/* QUERY_PARAM: the first value of spec->name, decoded as unquote_plus
+ * decodes it with errors="replace". */
+static int query_param_row(const pct_batch_spec *spec, const uint8_t *src, size_t n, pct_out *out,
+                           size_t limit)
+{
+    pct_range q, v;
+    if (!pct_query_locate(src, n, &q) || !pct_query_find(src + q.start, q.len, spec->name,
+                                                         spec->name_len, &v))
+        return PCT_ROW_NULL;
+    pct_batch_spec plus = *spec;
+    plus.plus = 1;
+    plus.malformed = PCT_BATCH_REPLACE;
+    return unquote_row(&plus, src + q.start + v.start, v.len, out, limit);
+}
+
+static int clean_query_row(const pct_batch_spec *spec, const uint8_t *src, size_t n, pct_out *out,
+                           size_t limit)
+{
+    size_t len;
+    pct_status rc = pct_out_reserve(out, n, limit);
+    if (rc == PCT_OK)
+        rc = pct_query_clean(src, n, &spec->filter, out->data + out->len, &len);
+    if (rc != PCT_OK)
+        return (int)rc;
+    out->len += len;
+    return PCT_OK;
+}
+
 int pct_batch_row(const pct_batch_spec *spec, const uint8_t *src, size_t n, pct_out *out,
                   size_t limit, pct_batch_info *info)
 {
@@ -158,6 +186,10 @@ int pct_batch_row(const pct_batch_spec *spec, const uint8_t *src, size_t n, pct_
         info->position = pct_uri_check(src, n, &pos) == PCT_URI_VALID ? -1
                                                                         : (int64_t)pct_utf8_count(src, pos);
         return PCT_OK;
+    case PCT_BATCH_QUERY_PARAM:
+        return query_param_row(spec, src, n, out, limit);
+    case PCT_BATCH_CLEAN_QUERY:
+        return clean_query_row(spec, src, n, out, limit);
     }
     return PCT_ROW_CALLER;
 }

@@ -10,6 +10,7 @@
 #define PCT_BATCH_H
 
 #include "pct.h"
+#include "pct_query.h"
 #include "pct_uri.h"
 
 typedef enum {
@@ -17,7 +18,9 @@ typedef enum {
     PCT_BATCH_UNQUOTE = 1,   /* unquote, unquote_plus (plus) under UTF-8 */
     PCT_BATCH_REQUOTE = 2,
     PCT_BATCH_NORMALIZE = 3, /* pct_uri_write with `flags` */
-    PCT_BATCH_CHECK = 4      /* the position of the first offence */
+    PCT_BATCH_CHECK = 4,     /* the position of the first offence */
+    PCT_BATCH_QUERY_PARAM = 5, /* a parameter's value, unquote_plus'd (pct_query.h) */
+    PCT_BATCH_CLEAN_QUERY = 6  /* pct_query_clean with `filter` */
 } pct_batch_op;
 
 /* What unquote does with decoded bytes that are not well-formed UTF-8. */
@@ -33,6 +36,9 @@ typedef struct {
     int plus;      /* QUOTE, UNQUOTE */
     int malformed; /* UNQUOTE: PCT_BATCH_CALLER, _REPLACE or _IGNORE */
     unsigned flags; /* NORMALIZE: PCT_URI_* */
+    const uint8_t *name; /* QUERY_PARAM: the parameter's name (UTF-8) */
+    size_t name_len;
+    pct_query_filter filter; /* CLEAN_QUERY */
 } pct_batch_spec;
 
 /* A growing byte buffer (malloc'd); scratch is a second one for rows that
@@ -55,6 +61,7 @@ pct_status pct_out_reserve(pct_out *out, size_t extra, size_t limit);
 /* The row's outcomes beyond pct_status. */
 #define PCT_ROW_CALLER 100 /* the caller computes the row */
 #define PCT_ROW_HOST 101   /* NORMALIZE: the host needs IDNA (see pct_batch_normalize_host) */
+#define PCT_ROW_NULL 110   /* QUERY_PARAM: no such parameter, the result is null */
 
 typedef struct {
     int64_t position; /* CHECK: the index of the first offending code point, or -1 */
@@ -63,8 +70,8 @@ typedef struct {
 
 /* Appends the result for the UTF-8 text src[0..n) to out (whose total may
  * not pass `limit` bytes); CHECK appends nothing and sets info->position.
- * Returns PCT_OK, PCT_ERR_NO_MEMORY, PCT_ERR_TOO_LARGE, PCT_ROW_CALLER or
- * PCT_ROW_HOST (out then unchanged). */
+ * Returns PCT_OK, PCT_ERR_NO_MEMORY, PCT_ERR_TOO_LARGE, PCT_ROW_CALLER,
+ * PCT_ROW_HOST or PCT_ROW_NULL (out then unchanged). */
 int pct_batch_row(const pct_batch_spec *spec, const uint8_t *src, size_t n, pct_out *out,
                   size_t limit, pct_batch_info *info);
 

@@ -1,0 +1,170 @@
+"""Query parameters: read one, or drop the ones you do not want.
+
+``query_param(uri, name)`` is the first value of parameter ``name`` in the
+URI's query, decoded, or ``None`` when the query has no such parameter (or
+the URI no query). ``clean_query(uri, drop=..., keep=..., sort=False)`` is
+the URI without the parameters whose names the shell-style patterns reject.
+``query_param_many`` and ``clean_query_many`` do the same over a list, an
+Arrow array, a pandas or polars Series, with the types, threads and error
+policy of the other batch functions (see ``pctcodec.batch``).
+
+How a query is read (the rules of ``urllib.parse.parse_qsl(query,
+keep_blank_values=True)``):
+
+- The query is what RFC 3986 Appendix B finds: after the first ``?``, up to
+  the first ``#`` (a ``#`` before any ``?`` means there is no query). This
+  is also ``urllib.parse.urlsplit(uri).query`` except where urlsplit first
+  removes tabs and newlines or strips the ends of the string.
+- Parameters are separated by ``&`` only: ``;`` is part of a name or value,
+  as in ``parse_qsl`` since Python 3.9.2. An empty segment (``?&&a=1``) is
+  no parameter.
+- A parameter's name is its text up to the first ``=``, its value the rest
+  after that ``=``. A parameter with no ``=`` (``?debug``) has the value
+  ``""``: present and empty, so ``query_param`` tells ``?debug`` (``""``)
+  from a query without it (``None``), where ``parse_qsl`` without
+  ``keep_blank_values`` would drop it.
+- Names and values are form-decoded as ``urllib.parse.unquote_plus`` does
+  with UTF-8 and ``errors="replace"``: ``+`` is a space, then ``%XX`` escapes
+  are bytes, and bytes that are not well-formed UTF-8 become U+FFFD. So the
+  name ``utm%5Fsource`` is ``utm_source``, ``a+b`` is ``"a b"`` and ``a%2Bb``
+  is ``"a+b"``.
+
+So, for a str whose query urlsplit and Appendix B agree on,
+``query_param(u, n)`` is the first value of ``n`` in
+``parse_qsl(urlsplit(u).query, keep_blank_values=True)``.
+
+How ``clean_query`` matches and writes:
+
+- ``drop`` and ``keep`` are a pattern (str) or an iterable of patterns, read
+  as ``fnmatch.fnmatchcase`` reads them (Python 3.12's reading, on every
+  version): ``*`` any run, ``?`` one character, ``[...]`` one of a set,
+  ``[!...]`` one not in it; case-sensitive; no escapes. They match the
+  decoded name (above), so ``drop="utm_*"`` drops ``utm%5Fsource=x`` too.
+- Both may be given: a parameter is kept when its name matches a ``keep``
+  pattern (any name, when ``keep`` is None) and no ``drop`` pattern. With
+  neither, nothing is removed.
+- Everything kept is copied byte for byte: escapes, ``+``, the order of the
+  parameters and the ``&`` between them; empty segments (``&&``) are no
+  parameters and stay. The scheme, authority, path and fragment are
+  untouched. When parameters were removed and nothing is left of the query,
+  its ``?`` goes too: ``http://a/?utm_source=x#top`` -> ``http://a/#top``
+  (a query that was empty to begin with keeps its ``?``).
+- ``sort=True`` orders the kept parameters by decoded name (code point
+  order; parameters of the same name keep their order), so that
+  ``?b=1&%61=2`` and ``?a=2&b=1`` sort alike.
+
+``TRACKING_PARAMS`` is a tuple of patterns of common click identifiers and
+campaign parameters of analytics and advertising platforms (``utm_*``,
+``fbclid``, ``gclid``, ...); nothing is dropped unless you pass it:
+``clean_query(u, drop=pctcodec.TRACKING_PARAMS)``.
+
+A str with a lone surrogate (no UTF-8 form) raises ``PercentEncodingError``
+at it. The results of ``clean_query`` keep the input's characters; those of
+``query_param`` are decoded text.
+"""
+from . import _pctcodec
+from .batch import _Op, _run
+
+__all__ = [
+    "query_param",
+    "query_param_many",
+    "clean_query",
+    "clean_query_many",
+    "TRACKING_PARAMS",
+]
+
+# Click identifiers and campaign parameters added to links by analytics,
+# advertising and mailing platforms; names only these platforms use, so that
+# dropping them never changes which page a URL names.
+TRACKING_PARAMS = (
+    "utm_*",            # Google Analytics campaigns (utm_source, utm_medium, ...)
+    "_ga", "_gl",       # Google Analytics cross-domain linking
+    "gclid", "gclsrc", "dclid", "gbraid", "wbraid", "gad_source",  # Google Ads, DoubleClick
+    "srsltid",          # Google Merchant Center
+    "fbclid", "fb_action_ids", "fb_action_types", "fb_ref", "fb_source",  # Facebook
+    "igshid", "igsh",   # Instagram
+    "msclkid",          # Microsoft Advertising
+    "yclid", "_openstat",  # Yandex
+    "twclid",           # X (Twitter)
+    "ttclid",           # TikTok
+    "li_fat_id",        # LinkedIn
+    "epik",             # Pinterest
+    "ScCid",            # Snapchat
+    "mc_cid", "mc_eid",  # Mailchimp
+    "mkt_tok",          # Marketo
+    "_hsenc", "_hsmi", "__hssc", "__hstc", "__hsfp", "hsCtaTracking",  # HubSpot
+    "oly_anon_id", "oly_enc_id",  # Omeda
+    "vero_id", "vero_conv",  # Vero
+    "ck_subscriber_id",  # ConvertKit
+    "wickedid",         # Wicked Reports
+    "rb_clickid",       # Rakuten
+    "s_cid",            # Adobe Analytics
+)
+
+# Ends each pattern in the C core's pattern sets (a byte UTF-8 never holds).
+_END = b"\xff"
+
+
+def _utf8(text, what):
+    if not isinstance(text, str):
+        raise TypeError("%s must be str, not %.200s" % (what, type(text).__name__))
+    try:
+        return text.encode("utf-8")
+    except UnicodeEncodeError:
+        raise ValueError("%s %r has a lone surrogate (no UTF-8 form)" % (what, text)) from None
+
+
+def _patterns(patterns, what):
+    """A pattern or an iterable of patterns -> the C core's pattern set
+    (None stays None)."""
+    if patterns is None:
+        return None
+    if isinstance(patterns, str):
+        patterns = (patterns,)
+    elif isinstance(patterns, (bytes, bytearray)):
+        raise TypeError("%s must be a str or an iterable of str, not %.200s"
+                        % (what, type(patterns).__name__))
+    try:
+        items = list(patterns)
+    except TypeError:
+        raise TypeError("%s must be a str or an iterable of str, not %.200s"
+                        % (what, type(patterns).__name__)) from None
+    return b"".join(_utf8(p, "a %s pattern" % what) + _END for p in items)
+
+
+def _filter(drop, keep):
+    return _patterns(drop, "drop") or b"", _patterns(keep, "keep")
+
+
+def query_param(uri, name):
+    """The first value of parameter ``name`` in uri's query, decoded, or None
+    (see the module documentation)."""
+    return _pctcodec._query_param(uri, _utf8(name, "name"))
+
+
+def clean_query(uri, *, drop=None, keep=None, sort=False):
+    """uri without the query parameters that ``drop`` matches or ``keep``
+    does not (see the module documentation)."""
+    drop_set, keep_set = _filter(drop, keep)
+    return _pctcodec._clean_query(uri, drop_set, keep_set, bool(sort))
+
+
+def query_param_many(values, name, *, threads=None, on_error="raise", rejects=None):
+    """query_param() over every value; see pctcodec.batch for the types."""
+    encoded = _utf8(name, "name")
+    get = _pctcodec._query_param
+    op = _Op("query_param_many", lambda s: get(s, encoded), threads, safe=encoded,
+             on_error=on_error)
+    return _run(op, values, rejects)
+
+
+def clean_query_many(values, *, drop=None, keep=None, sort=False, threads=None,
+                     on_error="raise", rejects=None):
+    """clean_query() over every value; see pctcodec.batch for the types."""
+    drop_set, keep_set = _filter(drop, keep)
+    sort = bool(sort)
+    clean = _pctcodec._clean_query
+    # The C engine takes the pattern sets in the places of safe and errors.
+    op = _Op("clean_query_many", lambda s: clean(s, drop_set, keep_set, sort), threads,
+             safe=drop_set, errors=keep_set, opts=int(sort), on_error=on_error)
+    return _run(op, values, rejects)

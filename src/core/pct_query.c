@@ -1,0 +1,322 @@
+/* Query parameters: finding one, matching names to shell-style patterns,
+ * and writing a query without the parameters a filter drops. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "pct_query.h"
+
+int pct_query_locate(const uint8_t *s, size_t n, pct_range *query)
+{
+    const uint8_t *q = n ? memchr(s, '?', n) : NULL;
+    if (!q)
+        return 0;
+    size_t start = (size_t)(q - s);
+    if (start && memchr(s, '#', start))
+        return 0; /* the '?' is in the fragment */
+    const uint8_t *h = memchr(q + 1, '#', n - start - 1);
+    query->start = start + 1;
+    query->len = (h ? (size_t)(h - s) : n) - start - 1;
+    return 1;
+}
+
+/* ---- form-decoded text, one code point at a time --------------------------
+ * The decoded byte at raw offset *i (with `form`: '+' is a space and %XX
+ * the byte XX; without: the byte itself), *i moved past it. */
+static unsigned byte_at(const uint8_t *s, size_t n, size_t *i, int form)
+{
+    unsigned c = s[*i];
+    if (form && c == '+') {
+        c = ' ';
+    } else if (form && c == '%' && n - *i >= 3 && pct_hex_value[s[*i + 1]] >= 0
+               && pct_hex_value[s[*i + 2]] >= 0) {
+        c = (unsigned)(pct_hex_value[s[*i + 1]] * 16 + pct_hex_value[s[*i + 2]]);
+        *i += 2;
+    }
+    (*i)++;
+    return c;
+}
+
+/* The code point at raw offset *i (< n), *i moved past it: a maximal
+ * ill-formed subpart of the decoded bytes is one U+FFFD (Unicode 3.9, what
+ * CPython's UTF-8 decoder with errors="replace" gives). */
+static uint32_t next_cp(const uint8_t *s, size_t n, size_t *i, int form)
+{
+    unsigned b = byte_at(s, n, i, form), lo = 0x80, hi = 0xBF;
+    if (b < 0x80)
+        return b;
+    int need;
+    uint32_t cp;
+    if (b >= 0xC2 && b <= 0xDF) {
+        need = 1;
+        cp = b & 0x1Fu;
+    } else if (b >= 0xE0 && b <= 0xEF) {
+        need = 2;
+        cp = b & 0x0Fu;
+        lo = b == 0xE0 ? 0xA0 : 0x80; /* no overlong form */
+        hi = b == 0xED ? 0x9F : 0xBF; /* no surrogate */
+    } else if (b >= 0xF0 && b <= 0xF4) {
+        need = 3;
+        cp = b & 0x07u;
+        lo = b == 0xF0 ? 0x90 : 0x80;
+        hi = b == 0xF4 ? 0x8F : 0xBF; /* nothing past U+10FFFF */
+    } else {
+        return 0xFFFD;
+    }
+    while (need--) {
+        size_t j = *i;
+        if (j >= n)
+            return 0xFFFD;
+        unsigned c = byte_at(s, n, &j, form);
+        if (c < lo || c > hi)
+            return 0xFFFD; /* this byte starts what comes next */
+        *i = j;
+        cp = cp << 6 | (c & 0x3Fu);
+        lo = 0x80;
+        hi = 0xBF;
+    }
+    return cp;
+}
+
+/* -1, 0 or 1 as the form-decoded a[0..an) is before, equal to or after b
+ * (decoded with b_form), in code point order. */
+static int compare_names(const uint8_t *a, size_t an, const uint8_t *b, size_t bn, int b_form)
+{
+    size_t i = 0, j = 0;
+    while (i < an && j < bn) {
+        uint32_t x = next_cp(a, an, &i, 1), y = next_cp(b, bn, &j, b_form);
+        if (x != y)
+            return x < y ? -1 : 1;
+    }
+    return (i < an) - (j < bn);
+}
+
+/* The next parameter of q[0..qn) at or after *at: its segment [*seg, *at)
+ * and the length of its name; 0 at the end. Empty segments are returned
+ * too (a name of length 0 and no '='). */
+static int next_segment(const uint8_t *q, size_t qn, size_t *at, size_t *seg, size_t *seg_len,
+                        size_t *name_len)
+{
+    if (*at > qn)
+        return 0;
+    const uint8_t *amp = memchr(q + *at, '&', qn - *at);
+    size_t end = amp ? (size_t)(amp - q) : qn;
+    const uint8_t *eq = memchr(q + *at, '=', end - *at);
+    *seg = *at;
+    *seg_len = end - *at;
+    *name_len = eq ? (size_t)(eq - (q + *at)) : *seg_len;
+    *at = end + 1;
+    return 1;
+}
+
+int pct_query_find(const uint8_t *q, size_t qn, const uint8_t *name, size_t name_len,
+                   pct_range *value)
+{
+    size_t at = 0, seg, seg_len, nl;
+    while (next_segment(q, qn, &at, &seg, &seg_len, &nl)) {
+        if (seg_len && compare_names(q + seg, nl, name, name_len, 0) == 0) {
+            size_t skip = nl < seg_len ? nl + 1 : nl;
+            value->start = seg + skip;
+            value->len = seg_len - skip;
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* ---- patterns ------------------------------------------------------------ */
+#define NO_CP 0xFFFFFFFFu
+
+static uint32_t take(const uint8_t *p, size_t end, size_t *pos)
+{
+    return *pos < end ? next_cp(p, end, pos, 0) : NO_CP;
+}
+
+/* 1 when code point c is in the set whose text (after "[" or "[!") is
+ * p[start..end), read as fnmatch reads it: a '-' is a range's when it is
+ * neither the first nor the last code point and comes at least three code
+ * points after the previous range's '-'; a range with its ends in the wrong
+ * order is empty and its two ends are no members either. */
+static int set_has(const uint8_t *p, size_t start, size_t end, uint32_t c)
+{
+    size_t pos = start, t = 0, next_range = 1;
+    uint32_t prev = NO_CP, cur = take(p, end, &pos), n1 = take(p, end, &pos),
+             n2 = take(p, end, &pos);
+    int cur_removed = 0;
+    while (cur != NO_CP) {
+        int next_removed = 0;
+        if (cur == '-' && t >= next_range && n1 != NO_CP) {
+            if (prev <= n1 && prev <= c && c <= n1)
+                return 1;
+            next_range = t + 3;
+            next_removed = prev > n1;
+        } else {
+            int low_of_empty = n1 == '-' && t + 1 >= next_range && n2 != NO_CP && cur > n2;
+            if (cur == c && !cur_removed && !low_of_empty)
+                return 1;
+        }
+        prev = cur;
+        cur = n1;
+        n1 = n2;
+        n2 = take(p, end, &pos);
+        t++;
+        cur_removed = next_removed;
+    }
+    return 0;
+}
+
+/* Whether the token of pat at *p (not '*') matches code point c; *p moves
+ * past the token. */
+static int token_matches(const uint8_t *pat, size_t pn, size_t *p, uint32_t c)
+{
+    if (pat[*p] == '?') {
+        (*p)++;
+        return 1;
+    }
+    if (pat[*p] == '[') {
+        size_t i = *p + 1, j = i;
+        if (j < pn && pat[j] == '!')
+            j++;
+        if (j < pn && pat[j] == ']')
+            j++;
+        while (j < pn && pat[j] != ']')
+            j++;
+        if (j < pn) { /* a set */
+            int negated = pat[i] == '!';
+            *p = j + 1;
+            return set_has(pat, i + (size_t)negated, j, c) != negated;
+        }
+        /* no ']': the '[' is itself */
+    }
+    return next_cp(pat, pn, p, 0) == c;
+}
+
+/* Classic wildcard matching: each token but '*' takes one code point, so
+ * on a mismatch only the last '*' needs to take one more. */
+int pct_glob_match(const uint8_t *pat, size_t pn, const uint8_t *name, size_t nn)
+{
+    size_t p = 0, s = 0, star_p = 0, star_s = 0;
+    int star = 0;
+    while (s < nn) {
+        if (p < pn && pat[p] == '*') {
+            while (p < pn && pat[p] == '*')
+                p++;
+            star = 1;
+            star_p = p;
+            star_s = s;
+            continue;
+        }
+        size_t s_next = s;
+        uint32_t c = next_cp(name, nn, &s_next, 1);
+        size_t p_next = p;
+        if (p < pn && token_matches(pat, pn, &p_next, c)) {
+            p = p_next;
+            s = s_next;
+            continue;
+        }
+        if (!star)
+            return 0;
+        p = star_p;
+        next_cp(name, nn, &star_s, 1); /* the '*' takes one more */
+        s = star_s;
+    }
+    while (p < pn && pat[p] == '*')
+        p++;
+    return p == pn;
+}
+
+int pct_globs_match(const uint8_t *globs, size_t len, const uint8_t *name, size_t nn)
+{
+    size_t at = 0;
+    while (at < len) {
+        const uint8_t *end = memchr(globs + at, PCT_GLOB_END, len - at);
+        size_t pn = end ? (size_t)(end - (globs + at)) : len - at;
+        if (pct_glob_match(globs + at, pn, name, nn))
+            return 1;
+        at += pn + 1;
+    }
+    return 0;
+}
+
+int pct_query_keeps(const pct_query_filter *f, const uint8_t *name, size_t nn)
+{
+    if (f->has_keep && !pct_globs_match(f->keep, f->keep_len, name, nn))
+        return 0;
+    return !pct_globs_match(f->drop, f->drop_len, name, nn);
+}
+
+/* ---- cleaning ------------------------------------------------------------ */
+typedef struct {
+    const uint8_t *seg;
+    size_t len, name_len, index;
+} kept_param;
+
+static int by_name(const void *a, const void *b)
+{
+    const kept_param *x = a, *y = b;
+    int c = compare_names(x->seg, x->name_len, y->seg, y->name_len, 1);
+    if (c)
+        return c;
+    return x->index < y->index ? -1 : x->index > y->index; /* stable */
+}
+
+pct_status pct_query_clean(const uint8_t *s, size_t n, const pct_query_filter *f, uint8_t *dst,
+                           size_t *out_len)
+{
+    pct_range qr;
+    if (!pct_query_locate(s, n, &qr)) {
+        if (n)
+            memcpy(dst, s, n);
+        *out_len = n;
+        return PCT_OK;
+    }
+    const uint8_t *q = s + qr.start;
+    size_t qn = qr.len, w = qr.start; /* the '?' included */
+    memcpy(dst, s, w);
+    size_t at = 0, seg, seg_len, nl, removed = 0, kept = 0;
+    kept_param *params = NULL;
+    size_t cap = 0;
+    while (next_segment(q, qn, &at, &seg, &seg_len, &nl)) {
+        if (seg_len && !pct_query_keeps(f, q + seg, nl)) {
+            removed++;
+            continue;
+        }
+        if (f->sort) {
+            if (kept == cap) {
+                size_t want = cap ? 2 * cap : 16;
+                kept_param *more = want < SIZE_MAX / sizeof *more
+                                       ? realloc(params, want * sizeof *more) : NULL;
+                if (!more) {
+                    free(params);
+                    return PCT_ERR_NO_MEMORY;
+                }
+                params = more;
+                cap = want;
+            }
+            kept_param kp = {q + seg, seg_len, nl, kept};
+            params[kept] = kp;
+        } else {
+            if (kept)
+                dst[w++] = '&';
+            memcpy(dst + w, q + seg, seg_len);
+            w += seg_len;
+        }
+        kept++;
+    }
+    if (f->sort) {
+        if (kept)
+            qsort(params, kept, sizeof *params, by_name);
+        for (size_t k = 0; k < kept; k++) {
+            if (k)
+                dst[w++] = '&';
+            memcpy(dst + w, params[k].seg, params[k].len);
+            w += params[k].len;
+        }
+        free(params);
+    }
+    if (removed && w == qr.start)
+        w--; /* nothing left: no '?' */
+    size_t rest = qr.start + qn;
+    memcpy(dst + w, s + rest, n - rest);
+    *out_len = w + n - rest;
+    return PCT_OK;
+}

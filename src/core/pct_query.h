@@ -1,0 +1,74 @@
+/* pct_query: the parameters of a URI's query, read as urllib.parse.parse_qsl
+ * reads a query (keep_blank_values=True), on UTF-8 text. Plain C99, no Python.
+ *
+ * The query is what pct_uri_split finds: after the first '?', up to the
+ * first '#' (a '#' before any '?' means no query). It is a list of segments
+ * separated by '&' (only '&': ';' is no separator, as in parse_qsl since
+ * Python 3.9.2). An empty segment is no parameter. A parameter's name is
+ * its segment up to the first '=', its value the rest after that '=' (""
+ * when there is no '='). Names are compared and matched in their form-decoded
+ * text: '+' is a space, then %XX escapes are bytes, then the bytes are UTF-8
+ * where each maximal ill-formed subpart is U+FFFD (unquote_plus with
+ * errors="replace"); so "utm%5Fsource" is the name "utm_source".
+ *
+ * Nothing here allocates but the sort of pct_query_clean.
+ */
+#ifndef PCT_QUERY_H
+#define PCT_QUERY_H
+
+#include "pct.h"
+#include "pct_uri.h"
+
+/* The query of s[0..n) in *query; 0 when there is none (no '?' before
+ * the first '#'), then *query is unchanged. */
+int pct_query_locate(const uint8_t *s, size_t n, pct_range *query);
+
+/* The first parameter of the query q[0..qn) whose form-decoded name is
+ * the UTF-8 text name[0..name_len) (well-formed): its raw (not decoded)
+ * value in *value, as a range of q. 0 when there is none. */
+int pct_query_find(const uint8_t *q, size_t qn, const uint8_t *name, size_t name_len,
+                   pct_range *value);
+
+/* ---- shell-style patterns ------------------------------------------------
+ * fnmatch.fnmatchcase's patterns (Python 3.12's reading of them), matched
+ * against a form-decoded name, code point by code point: '*' any run, '?'
+ * one code point, "[...]" one of a set ("[!...]" one not in it; a ']'
+ * right after "[" or "[!" is in the set; "a-z" is a range, a '-' first or
+ * last is itself, a range whose ends are in the wrong order is nothing,
+ * ends included; a '[' with no ']' after it is itself). No escapes: every
+ * other code point is itself.
+ *
+ * A set of patterns is one buffer of well-formed UTF-8 patterns, each
+ * followed by PCT_GLOB_END (a byte UTF-8 never holds). */
+#define PCT_GLOB_END 0xFF
+
+/* 1 when the pattern pat[0..pn) (well-formed UTF-8) matches the name
+ * whose raw (not yet decoded) bytes are name[0..nn). */
+int pct_glob_match(const uint8_t *pat, size_t pn, const uint8_t *name, size_t nn);
+
+/* 1 when one pattern of the set globs[0..len) matches the raw name. */
+int pct_globs_match(const uint8_t *globs, size_t len, const uint8_t *name, size_t nn);
+
+/* ---- cleaning ------------------------------------------------------------
+ * Which parameters pct_query_clean keeps: those whose name matches a
+ * pattern of `keep` (all, when has_keep is 0) and none of `drop`. */
+typedef struct {
+    const uint8_t *drop, *keep; /* pattern sets as above (NULL when empty) */
+    size_t drop_len, keep_len;
+    int has_keep;
+    int sort; /* the kept parameters stably sorted by form-decoded name */
+} pct_query_filter;
+
+/* 1 when the filter keeps the parameter with the raw name name[0..nn). */
+int pct_query_keeps(const pct_query_filter *f, const uint8_t *name, size_t nn);
+
+/* s[0..n) with the query's parameters the filter does not keep removed,
+ * into dst (n bytes; never longer). Every kept byte is copied as it is:
+ * the kept segments (empty segments too: they are no parameters) joined by
+ * '&' in their order (with sort, by name), the rest of the URI unchanged.
+ * When parameters were removed and no segment is left, the '?' goes too.
+ * PCT_OK, or PCT_ERR_NO_MEMORY (sort's scratch). */
+pct_status pct_query_clean(const uint8_t *s, size_t n, const pct_query_filter *f, uint8_t *dst,
+                           size_t *out_len);
+
+#endif /* PCT_QUERY_H */
