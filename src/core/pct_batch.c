@@ -141,7 +141,7 @@ static int query_param_row(const pct_batch_spec *spec, const uint8_t *src, size_
 static int clean_query_row(const pct_batch_spec *spec, const uint8_t *src, size_t n, pct_out *out,
                            size_t limit)
 {
-    size_t len;
+    size_t len = 0;
     pct_status rc = pct_out_reserve(out, n, limit);
     if (rc == PCT_OK)
         rc = pct_query_clean(src, n, &spec->filter, out->data + out->len, &len);

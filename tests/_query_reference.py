@@ -1,0 +1,58 @@
+"""An independent model of pctcodec.query's rules, in plain Python on str:
+the query of RFC 3986 Appendix B, parameters as parse_qsl(...,
+keep_blank_values=True) reads them, names matched with fnmatch.fnmatchcase."""
+import fnmatch
+from urllib.parse import unquote_plus
+
+
+def split_query(uri):
+    """(before, query, after): the query after the first '?' that comes
+    before any '#', up to the next '#'; query None when there is none."""
+    head, hash_, fragment = uri.partition("#")
+    if "?" not in head:
+        return uri, None, ""
+    before, _, query = head.partition("?")
+    return before, query, hash_ + fragment
+
+
+def params(query):
+    """(raw segment, decoded name, decoded value) of each non-empty segment."""
+    out = []
+    for seg in query.split("&"):
+        if seg:
+            name, _, value = seg.partition("=")
+            out.append((seg, unquote_plus(name), unquote_plus(value)))
+    return out
+
+
+def query_param(uri, name):
+    query = split_query(uri)[1]
+    if query is None:
+        return None
+    for _, n, v in params(query):
+        if n == name:
+            return v
+    return None
+
+
+def _matches(name, patterns):
+    return any(fnmatch.fnmatchcase(name, p) for p in patterns)
+
+
+def clean_query(uri, drop=(), keep=None, sort=False):
+    before, query, after = split_query(uri)
+    if query is None:
+        return uri
+    kept, removed = [], 0
+    for seg in query.split("&"):
+        name = unquote_plus(seg.partition("=")[0])
+        if seg and ((keep is not None and not _matches(name, keep)) or _matches(name, drop)):
+            removed += 1
+        else:
+            kept.append((name, seg))
+    if sort:
+        kept.sort(key=lambda t: t[0])  # stable
+    rebuilt = "&".join(seg for _, seg in kept)
+    if removed and not rebuilt:
+        return before + after
+    return before + "?" + rebuilt + after

@@ -1,0 +1,224 @@
+/* C unit tests of src/core/pct_query.c: the query found as pct_uri_split
+ * finds it (every short string over the separators), parameters found by
+ * decoded name, form-decoded names read as pct_utf8_repair reads their
+ * bytes (every name of up to 3 escaped boundary bytes), shell-style
+ * patterns, and the writing of a cleaned URI. */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pct_query.h"
+#include "pct_uri.h"
+
+#include "check.h"
+
+#define S(lit) (const uint8_t *)(lit), (sizeof(lit) - 1)
+
+static void test_locate_is_uri_split(void)
+{
+    static const uint8_t alphabet[] = {'?', '#', 'a', '/', ':', '&'};
+    uint8_t s[7];
+    for (size_t n = 0; n <= 7; n++) {
+        size_t total = 1;
+        for (size_t k = 0; k < n; k++)
+            total *= sizeof alphabet;
+        for (size_t code = 0; code < total; code++) {
+            size_t c = code;
+            for (size_t k = 0; k < n; k++, c /= sizeof alphabet)
+                s[k] = alphabet[c % sizeof alphabet];
+            pct_uri u;
+            pct_range q = {99, 99};
+            pct_uri_split(s, n, &u);
+            int has = pct_query_locate(s, n, &q);
+            CHECK(has == u.has_query);
+            if (has)
+                CHECK(q.start == u.query.start && q.len == u.query.len);
+            else
+                CHECK(q.start == 99 && q.len == 99);
+        }
+    }
+}
+
+static int found(const char *query, const char *name, const char *want)
+{
+    pct_range v;
+    size_t qn = strlen(query);
+    if (!pct_query_find((const uint8_t *)query, qn, (const uint8_t *)name, strlen(name), &v))
+        return want == NULL;
+    return want && v.len == strlen(want) && memcmp(query + v.start, want, v.len) == 0;
+}
+
+static void test_find(void)
+{
+    CHECK(found("a=1&b=2", "b", "2"));
+    CHECK(found("a=1&a=2", "a", "1"));
+    CHECK(found("a&b", "a", ""));
+    CHECK(found("a=&b", "a", ""));
+    CHECK(found("", "", NULL));
+    CHECK(found("&&", "", NULL));
+    CHECK(found("=v", "", "v"));
+    CHECK(found("a=b=c", "a", "b=c"));
+    CHECK(found("a;b=1", "a;b", "1"));
+    CHECK(found("a+b=1", "a b", "1"));
+    CHECK(found("a%2Bb=1", "a+b", "1"));
+    CHECK(found("a+b=1", "a+b", NULL));
+    CHECK(found("utm%5Fsource=x&utm_source=y", "utm_source", "x"));
+    CHECK(found("%C3%A9=1", "\xC3\xA9", "1"));
+    CHECK(found("\xC3\xA9=1", "\xC3\xA9", "1"));
+    CHECK(found("%FF=1", "\xEF\xBF\xBD", "1"));
+    CHECK(found("x%=1&%zz=2&%4=3", "x%", "1"));
+    CHECK(found("x%=1&%zz=2&%4=3", "%zz", "2"));
+    CHECK(found("x%=1&%zz=2&%4=3", "%4", "3"));
+    CHECK(found("ab=1", "a", NULL));
+    CHECK(found("a=1", "ab", NULL));
+}
+
+static const uint8_t BYTES[] = {0x00, 0x2A, 0x41, 0x7F, 0x80, 0x8F, 0x90, 0x9F, 0xA0, 0xBF,
+                                0xC0, 0xC2, 0xDF, 0xE0, 0xED, 0xEF, 0xF0, 0xF4, 0xF5, 0xFF};
+#define NB (sizeof BYTES)
+
+/* A name of escaped bytes matches, as a literal pattern, exactly the text
+ * pct_utf8_repair makes of the bytes (0x2A, '*', is matched by a '*'). */
+static void test_names_decode_as_repair(void)
+{
+    uint8_t bytes[3], raw[10], text[9]; /* raw: snprintf's NUL too */
+    for (size_t n = 0; n <= 3; n++) {
+        size_t total = 1;
+        for (size_t k = 0; k < n; k++)
+            total *= NB;
+        for (size_t code = 0; code < total; code++) {
+            size_t c = code;
+            for (size_t k = 0; k < n; k++, c /= NB) {
+                bytes[k] = BYTES[c % NB];
+                snprintf((char *)raw + 3 * k, 4, "%%%02X", bytes[k]);
+            }
+            size_t tn = pct_utf8_repair(bytes, n, 1, text);
+            CHECK(pct_glob_match(text, tn, raw, 3 * n));
+            CHECK(pct_query_find(raw, 3 * n, text, tn, &(pct_range){0, 0}) == (n > 0));
+            /* and not one code point less (a '*' would match it) */
+            if (tn && text[tn - 1] < 0x80 && !memchr(text, '*', tn))
+                CHECK(!pct_glob_match(text, tn - 1, raw, 3 * n));
+        }
+    }
+}
+
+static int glob(const char *pat, const char *name)
+{
+    return pct_glob_match((const uint8_t *)pat, strlen(pat), (const uint8_t *)name, strlen(name));
+}
+
+static void test_glob(void)
+{
+    CHECK(glob("", ""));
+    CHECK(!glob("", "a"));
+    CHECK(glob("*", ""));
+    CHECK(glob("**", "abc"));
+    CHECK(glob("utm_*", "utm_source"));
+    CHECK(glob("utm_*", "utm%5Fsource"));
+    CHECK(!glob("utm_*", "utm"));
+    CHECK(glob("*id", "fbclid"));
+    CHECK(glob("a*b*c", "aXbYbZc"));
+    CHECK(!glob("a*b*c", "aXbYbZ"));
+    CHECK(glob("?", "\xC3\xA9"));      /* '?' takes a code point */
+    CHECK(glob("?", "%C3%A9"));
+    CHECK(!glob("??", "%C3%A9"));
+    CHECK(glob("?", "%FF"));           /* one U+FFFD */
+    CHECK(glob("??", "%C3x"));         /* U+FFFD, x */
+    CHECK(glob("? ?", "a+b"));
+    CHECK(glob("[ab]", "b"));
+    CHECK(!glob("[ab]", "c"));
+    CHECK(glob("[!ab]", "c"));
+    CHECK(!glob("[!ab]", "a"));
+    CHECK(glob("[]]", "]"));
+    CHECK(glob("[!]]", "a"));
+    CHECK(!glob("[!]]", "]"));
+    CHECK(glob("[a-c]", "b"));
+    CHECK(glob("[a-]", "-"));
+    CHECK(glob("[-a]", "-"));
+    CHECK(!glob("[c-a]", "b"));        /* an empty range and its ends */
+    CHECK(!glob("[c-a]", "c"));
+    CHECK(glob("[!c-a]", "c"));
+    CHECK(glob("[c-ax]", "x"));
+    CHECK(glob("[a-c-e]", "-"));       /* a-c, then '-' and 'e' */
+    CHECK(glob("[a-c-e]", "e"));
+    CHECK(!glob("[a-c-e]", "d"));
+    CHECK(glob("[a-\xC3\xBC]", "\xC3\xA9")); /* ranges of code points */
+    CHECK(glob("[", "["));             /* no ']': itself */
+    CHECK(glob("a[", "a["));
+    CHECK(glob("[\\]", "\\"));         /* no escapes */
+    CHECK(glob("[^a]", "^"));
+    /* a set of patterns */
+    static const uint8_t set[] = "utm_*\xFF" "fbclid\xFF" "\xFF";
+    CHECK(pct_globs_match(set, sizeof set - 1, S("utm_x")));
+    CHECK(pct_globs_match(set, sizeof set - 1, S("fbclid")));
+    CHECK(pct_globs_match(set, sizeof set - 1, S(""))); /* the empty pattern */
+    CHECK(!pct_globs_match(set, sizeof set - 1, S("q")));
+    CHECK(!pct_globs_match(NULL, 0, S("q")));
+}
+
+static int cleaned(const char *uri, const uint8_t *drop, size_t drop_len, int sort, const char *want)
+{
+    pct_query_filter f;
+    memset(&f, 0, sizeof f);
+    f.drop = drop;
+    f.drop_len = drop_len;
+    f.sort = sort;
+    size_t n = strlen(uri), len = 0;
+    uint8_t *dst = malloc(n ? n : 1);
+    int ok = dst && pct_query_clean((const uint8_t *)uri, n, &f, dst, &len) == PCT_OK
+             && len == strlen(want) && memcmp(dst, want, len) == 0;
+    free(dst);
+    return ok;
+}
+
+#define TRACK "utm_*\xFF" "fbclid\xFF"
+
+static void test_clean(void)
+{
+    CHECK(cleaned("http://a/?utm_source=x", S(TRACK), 0, "http://a/"));
+    CHECK(cleaned("http://a/?utm_source=x#f?utm_a", S(TRACK), 0, "http://a/#f?utm_a"));
+    CHECK(cleaned("http://a/?a=1&fbclid=2&b=%7E", S(TRACK), 0, "http://a/?a=1&b=%7E"));
+    CHECK(cleaned("http://a/?&&", S(TRACK), 0, "http://a/?&&"));
+    CHECK(cleaned("http://a/?", S(TRACK), 0, "http://a/?"));
+    CHECK(cleaned("http://a/?&utm_a", S(TRACK), 0, "http://a/"));
+    CHECK(cleaned("http://a/?q&&utm_a", S(TRACK), 0, "http://a/?q&"));
+    CHECK(cleaned("", S(TRACK), 0, ""));
+    CHECK(cleaned("?", S(TRACK), 0, "?"));
+    CHECK(cleaned("?utm_a", S(TRACK), 0, ""));
+    CHECK(cleaned("?b=1&%61=2&a=3&utm_x=0#z", S(TRACK), 1, "?%61=2&a=3&b=1#z"));
+    CHECK(cleaned("?b&a&&c", NULL, 0, 1, "?&a&b&c"));
+}
+
+/* With nothing to drop, every string over the separators is unchanged. */
+static void test_clean_identity(void)
+{
+    static const uint8_t alphabet[] = {'?', '#', '&', '=', '%', 'u'};
+    uint8_t s[7], dst[7];
+    pct_query_filter f;
+    memset(&f, 0, sizeof f);
+    for (size_t n = 0; n <= 7; n++) {
+        size_t total = 1;
+        for (size_t k = 0; k < n; k++)
+            total *= sizeof alphabet;
+        for (size_t code = 0; code < total; code++) {
+            size_t c = code, len = 99;
+            for (size_t k = 0; k < n; k++, c /= sizeof alphabet)
+                s[k] = alphabet[c % sizeof alphabet];
+            CHECK(pct_query_clean(s, n, &f, dst, &len) == PCT_OK && len == n
+                  && memcmp(dst, s, n) == 0);
+        }
+    }
+}
+
+int main(void)
+{
+    test_locate_is_uri_split();
+    test_find();
+    test_names_decode_as_repair();
+    test_glob();
+    test_clean();
+    test_clean_identity();
+    printf("test_query: %ld checks, %ld failures\n", checks, failures);
+    return failures != 0;
+}
