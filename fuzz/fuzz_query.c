@@ -77,6 +77,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     pct_query_filter f;
     memset(&f, 0, sizeof f);
     f.sort = flags & 1;
+    pct_query_filter_init(&f);
     uint8_t *out = alloc_exact(n), *again = alloc_exact(n);
     size_t len = 0, len2 = 0;
     /* nothing to drop: unchanged (unsorted) */
@@ -93,6 +94,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         f.drop = globs;
         f.drop_len = globs_len;
     }
+    pct_query_filter_init(&f);
     FUZZ_ASSERT(pct_query_clean(src, n, &f, out, &len) == PCT_OK);
     FUZZ_ASSERT(len <= n);
     size_t head = has ? q.start - 1 : n, tail = has ? n - q.start - q.len : 0;

@@ -148,6 +148,7 @@ static int setup_op(PyObject *module, PyObject *const *args, Py_ssize_t nargs, i
             op->spec.filter.keep_len = (size_t)PyBytes_GET_SIZE(errors);
         }
         op->spec.filter.sort = (opts & OPT_SORT_PARAMS) != 0;
+        pct_query_filter_init(&op->spec.filter);
         break;
     default:
         op->spec.op = PCT_BATCH_CHECK;

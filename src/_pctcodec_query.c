@@ -96,6 +96,7 @@ static PyObject *py_clean_query(PyObject *module, PyObject *const *args, Py_ssiz
         spec.filter.keep_len = (size_t)PyBytes_GET_SIZE(args[2]);
     }
     spec.filter.sort = sort;
+    pct_query_filter_init(&spec.filter);
     return one_row(module, args[0], &spec, "clean_query");
 }
 

@@ -224,24 +224,88 @@ int pct_glob_match(const uint8_t *pat, size_t pn, const uint8_t *name, size_t nn
     return p == pn;
 }
 
-int pct_globs_match(const uint8_t *globs, size_t len, const uint8_t *name, size_t nn)
+/* The pattern's first code point when it is an ASCII literal, else -1. */
+static int ascii_first(const uint8_t *pat, size_t pn)
+{
+    unsigned c = pn ? pat[0] : 0x80;
+    return c < 0x80 && c != '*' && c != '?' && c != '[' ? (int)c : -1;
+}
+
+/* Whether pattern pat[0..pn) cannot match a name whose first decoded byte
+ * is b (-1: the empty name): the empty pattern matches only the empty
+ * name, and an ASCII literal first no name starting with another byte (or
+ * with a non-ASCII code point, whose first byte is >= 0x80). */
+static int cannot_start(const uint8_t *pat, size_t pn, int b)
+{
+    if (pn == 0)
+        return b >= 0;
+    int c = ascii_first(pat, pn);
+    return c >= 0 && c != b;
+}
+
+/* The first decoded byte of the raw name, or -1 when it is empty. */
+static int first_byte(const uint8_t *name, size_t nn)
+{
+    size_t i = 0;
+    return nn ? (int)byte_at(name, nn, &i, 1) : -1;
+}
+
+static int globs_match(const uint8_t *globs, size_t len, const uint8_t *name, size_t nn, int b)
 {
     size_t at = 0;
     while (at < len) {
         const uint8_t *end = memchr(globs + at, PCT_GLOB_END, len - at);
         size_t pn = end ? (size_t)(end - (globs + at)) : len - at;
-        if (pct_glob_match(globs + at, pn, name, nn))
+        if (!cannot_start(globs + at, pn, b) && pct_glob_match(globs + at, pn, name, nn))
             return 1;
         at += pn + 1;
     }
     return 0;
 }
 
+int pct_globs_match(const uint8_t *globs, size_t len, const uint8_t *name, size_t nn)
+{
+    return globs_match(globs, len, name, nn, first_byte(name, nn));
+}
+
+void pct_glob_firsts_init(pct_glob_firsts *firsts, const uint8_t *globs, size_t len)
+{
+    memset(firsts, 0, sizeof *firsts);
+    size_t at = 0;
+    while (at < len) {
+        const uint8_t *end = memchr(globs + at, PCT_GLOB_END, len - at);
+        size_t pn = end ? (size_t)(end - (globs + at)) : len - at;
+        int c = ascii_first(globs + at, pn);
+        if (c >= 0)
+            firsts->bits[(unsigned)c >> 5] |= 1u << ((unsigned)c & 31u);
+        else if (pn) /* a metacharacter or a non-ASCII code point first: any */
+            memset(firsts->bits, 0xFF, sizeof firsts->bits);
+        at += pn + 1;
+    }
+}
+
+/* The set matches the raw name (first decoded byte b), tried only when
+ * b is among its firsts; the empty name always tries (the empty pattern). */
+static int set_matches(const uint8_t *globs, size_t len, const pct_glob_firsts *firsts,
+                       const uint8_t *name, size_t nn, int b)
+{
+    if (b >= 0 && !(firsts->bits[(unsigned)b >> 5] >> ((unsigned)b & 31u) & 1u))
+        return 0;
+    return globs_match(globs, len, name, nn, b);
+}
+
+void pct_query_filter_init(pct_query_filter *f)
+{
+    pct_glob_firsts_init(&f->drop_firsts, f->drop, f->drop_len);
+    pct_glob_firsts_init(&f->keep_firsts, f->keep, f->keep_len);
+}
+
 int pct_query_keeps(const pct_query_filter *f, const uint8_t *name, size_t nn)
 {
-    if (f->has_keep && !pct_globs_match(f->keep, f->keep_len, name, nn))
+    int b = first_byte(name, nn);
+    if (f->has_keep && !set_matches(f->keep, f->keep_len, &f->keep_firsts, name, nn, b))
         return 0;
-    return !pct_globs_match(f->drop, f->drop_len, name, nn);
+    return !set_matches(f->drop, f->drop_len, &f->drop_firsts, name, nn, b);
 }
 
 /* ---- cleaning ------------------------------------------------------------ */

@@ -49,6 +49,16 @@ int pct_glob_match(const uint8_t *pat, size_t pn, const uint8_t *name, size_t nn
 /* 1 when one pattern of the set globs[0..len) matches the raw name. */
 int pct_globs_match(const uint8_t *globs, size_t len, const uint8_t *name, size_t nn);
 
+/* The first decoded bytes a name may have for some pattern of the set to
+ * match it (one bit per byte value; a pattern starting with a metacharacter
+ * or a non-ASCII character allows every byte): names outside it are
+ * rejected without trying the patterns. */
+typedef struct {
+    uint32_t bits[8];
+} pct_glob_firsts;
+
+void pct_glob_firsts_init(pct_glob_firsts *firsts, const uint8_t *globs, size_t len);
+
 /* ---- cleaning ------------------------------------------------------------
  * Which parameters pct_query_clean keeps: those whose name matches a
  * pattern of `keep` (all, when has_keep is 0) and none of `drop`. */
@@ -57,7 +67,12 @@ typedef struct {
     size_t drop_len, keep_len;
     int has_keep;
     int sort; /* the kept parameters stably sorted by form-decoded name */
+    pct_glob_firsts drop_firsts, keep_firsts; /* set by pct_query_filter_init */
 } pct_query_filter;
+
+/* Sets the firsts of the filter from its pattern sets: call it once the
+ * sets are in place, before pct_query_keeps or pct_query_clean. */
+void pct_query_filter_init(pct_query_filter *f);
 
 /* 1 when the filter keeps the parameter with the raw name name[0..nn). */
 int pct_query_keeps(const pct_query_filter *f, const uint8_t *name, size_t nn);

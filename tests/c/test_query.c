@@ -164,6 +164,7 @@ static int cleaned(const char *uri, const uint8_t *drop, size_t drop_len, int so
     f.drop = drop;
     f.drop_len = drop_len;
     f.sort = sort;
+    pct_query_filter_init(&f);
     size_t n = strlen(uri), len = 0;
     uint8_t *dst = malloc(n ? n : 1);
     int ok = dst && pct_query_clean((const uint8_t *)uri, n, &f, dst, &len) == PCT_OK
@@ -197,6 +198,7 @@ static void test_clean_identity(void)
     uint8_t s[7], dst[7];
     pct_query_filter f;
     memset(&f, 0, sizeof f);
+    pct_query_filter_init(&f);
     for (size_t n = 0; n <= 7; n++) {
         size_t total = 1;
         for (size_t k = 0; k < n; k++)
