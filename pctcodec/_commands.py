@@ -5,10 +5,20 @@ Values come in as ``_streams.decode`` makes them (a byte that is not valid
 UTF-8 as a lone surrogate) and go out through ``_streams.encode``.
 """
 from . import batch, normalize, quote, quote_plus, requote, unquote, unquote_plus
+from . import query
 from ._streams import escape_undecoded, quote_errors
 
-COMMANDS = ("quote", "quote-plus", "unquote", "unquote-plus", "requote", "normalize", "check")
-URI_COMMANDS = ("requote", "normalize", "check")
+COMMANDS = ("quote", "quote-plus", "unquote", "unquote-plus", "requote", "normalize", "check",
+            "clean-query", "query-param")
+URI_COMMANDS = ("requote", "normalize", "check", "clean-query", "query-param")
+# Commands of the line mode only (no --column yet).
+LINE_COMMANDS = ("query-param",)
+
+
+def _param_line(uri: str, name: str) -> str:
+    """query-param's line: the value, or an empty line for an absent parameter."""
+    value = query.query_param(uri, name)
+    return "" if value is None else value
 
 # command: (single-value function, batch function, names of its options)
 FUNCTIONS = {
@@ -18,6 +28,8 @@ FUNCTIONS = {
     "unquote-plus": (unquote_plus, batch.unquote_plus_many, ("encoding", "errors")),
     "requote": (requote, batch.requote_many, ()),
     "normalize": (normalize, batch.normalize_many, ("sort_query", "drop_fragment")),
+    "clean-query": (query.clean_query, query.clean_query_many, ("drop", "keep", "sort")),
+    "query-param": (_param_line, None, ("name",)),
 }
 
 
@@ -26,7 +38,7 @@ class Command:
     ``_streams.decode`` gives it (``prepare`` applied)."""
 
     def __init__(self, name, safe=None, encoding="utf-8", errors=None, sort_query=False,
-                 drop_fragment=False):
+                 drop_fragment=False, drop=None, keep=None, sort=False, param=None):
         self.name = name
         # requote and normalize read a byte that is not UTF-8 as its escape;
         # check reports it (a raw byte is no URI character)
@@ -37,7 +49,8 @@ class Command:
         if errors is None:
             errors = "strict" if name.startswith("quote") else "replace"
         given = {"safe": safe, "encoding": encoding, "errors": errors,
-                 "sort_query": sort_query, "drop_fragment": drop_fragment}
+                 "sort_query": sort_query, "drop_fragment": drop_fragment,
+                 "drop": drop, "keep": keep, "sort": sort, "name": param}
         self._one, self._many, names = FUNCTIONS[name]
         self.options = {key: given[key] for key in names}
         if name.startswith("quote"):

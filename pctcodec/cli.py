@@ -1,7 +1,8 @@
 """Command-line interface: quote, unquote, repair, normalize or check text,
 one value per line, or one column of a table.
 
-    pctcodec {quote,quote-plus,unquote,unquote-plus,requote,normalize,check} [FILE]
+    pctcodec {quote,quote-plus,unquote,unquote-plus,requote,normalize,check,clean-query} [FILE]
+    pctcodec query-param NAME [FILE]
     pctcodec COMMAND --column NAME FILE [-o OUT]
 
 Lines are read from FILE (or standard input) as bytes and written to standard
@@ -14,8 +15,8 @@ import codecs
 import os
 import sys
 
-from . import PercentEncodingError, __version__, check
-from ._commands import COMMANDS, URI_COMMANDS, Command
+from . import TRACKING_PARAMS, PercentEncodingError, __version__, check
+from ._commands import COMMANDS, LINE_COMMANDS, URI_COMMANDS, Command
 from ._streams import (
     Failures,
     Output,
@@ -41,6 +42,11 @@ commands:
   normalize     normalize each line as a URI (RFC 3986 6.2.2 and 6.2.3)
   check         print LINE:POSITION: message for each line that is not a
                 valid URI; exit status 1 if there is one
+  clean-query   remove query parameters by name or shell-style pattern
+                (--drop, --keep, --tracking), everything else kept as it is
+  query-param NAME
+                print the first value of query parameter NAME of each line,
+                decoded (an empty line when the line has no such parameter)
 
 With --column NAME, FILE is a table (CSV, TSV or Parquet, by its extension or
 --format) and the command applies to that column only; check then prints
@@ -51,8 +57,9 @@ header and blank lines not counted).
 EPILOG = """\
 Input is read as bytes. With the default UTF-8 encoding, quote and quote-plus
 quote the bytes of each line as they are, so a line that is not valid UTF-8
-keeps its bytes as escapes. Unquoted text is written as UTF-8. requote and
-normalize also write a byte that is not part of valid UTF-8 as its escape.
+keeps its bytes as escapes. Unquoted text is written as UTF-8. requote,
+normalize and clean-query also write a byte that is not part of valid UTF-8 as
+its escape (query-param reads it as U+FFFD).
 
 examples:
   pctcodec quote examples/urls.txt
@@ -63,6 +70,9 @@ examples:
   pctcodec normalize --column url examples/urls.csv > clean.csv
   pctcodec unquote --column path logs.parquet -o decoded.parquet --progress
   pctcodec check --column url examples/urls.csv
+  pctcodec clean-query --tracking urls.txt
+  pctcodec clean-query --drop 'utm_*' --drop ref --sort --column url visits.csv
+  pctcodec query-param q search-urls.txt
 
 Tables: a CSV file is copied byte for byte except for the fields of the
 column (quoted fields stay quoted; LF or CRLF line endings kept); Parquet
@@ -90,6 +100,7 @@ def _parser():
     parser = argparse.ArgumentParser(
         prog="pctcodec",
         usage="%(prog)s [options] COMMAND [FILE]\n"
+              "       %(prog)s [options] query-param NAME [FILE]\n"
               "       %(prog)s [options] COMMAND --column NAME FILE [-o OUT]",
         description=DESCRIPTION,
         epilog=EPILOG,
@@ -98,7 +109,9 @@ def _parser():
     parser.add_argument("command", choices=COMMANDS, metavar="COMMAND",
                         help="one of: %(choices)s")
     parser.add_argument("file", nargs="?", default="-", metavar="FILE",
-                        help="input file; '-' or none reads standard input")
+                        help="input file; '-' or none reads standard input "
+                             "(query-param: NAME, then FILE)")
+    parser.add_argument("file2", nargs="?", help=argparse.SUPPRESS)
     parser.add_argument("--safe", metavar="CHARS",
                         help="characters not to quote (default: '/' for quote, "
                              "none for quote-plus; write --safe=-... if they "
@@ -113,6 +126,17 @@ def _parser():
                         help="normalize: sort the query's parameters by name")
     parser.add_argument("--drop-fragment", action="store_true",
                         help="normalize: remove the fragment")
+    parser.add_argument("--drop", action="append", metavar="PAT",
+                        help="clean-query: remove the parameters whose decoded name matches "
+                             "the shell-style pattern PAT (utm_*, ?, [...]); repeatable")
+    parser.add_argument("--keep", action="append", metavar="PAT",
+                        help="clean-query: keep only the parameters whose decoded name "
+                             "matches PAT (and no --drop); repeatable")
+    parser.add_argument("--tracking", action="store_true",
+                        help="clean-query: remove common tracking parameters "
+                             "(pctcodec.TRACKING_PARAMS: utm_*, fbclid, gclid, ...)")
+    parser.add_argument("--sort", action="store_true",
+                        help="clean-query: sort the kept parameters by decoded name")
     parser.add_argument("--on-error", choices=("stop", "null", "keep"), default="stop",
                         help="a value that fails: stop the run (default), write it empty "
                              "(null), or write it as it was (keep)")
@@ -146,6 +170,18 @@ def _error(message, status=1):
 
 def _check_args(parser, args):
     """Usage errors, found before any output is written (status 2)."""
+    args.param = None
+    if args.command == "query-param":  # query-param NAME [FILE]
+        if args.file2 is None and args.file == "-":
+            parser.error("query-param needs the NAME of a parameter")
+        args.param, args.file = args.file, args.file2 or "-"
+    elif args.file2 is not None:
+        parser.error(f"unrecognized arguments: {args.file2}")
+    if args.command in LINE_COMMANDS and args.column is not None:
+        parser.error(f"{args.command} works on lines only (no --column)")
+    if ((args.drop or args.keep or args.tracking or args.sort)
+            and args.command != "clean-query"):
+        parser.error("--drop, --keep, --tracking and --sort apply to clean-query only")
     if args.safe is not None and not args.command.startswith("quote"):
         parser.error("--safe applies to quote and quote-plus only")
     if (args.sort_query or args.drop_fragment) and args.command != "normalize":
@@ -239,9 +275,11 @@ def main(argv=None):
     message = _codec_error(args)
     if message:
         return _error(message, 2)
+    drop = list(args.drop or ()) + (list(TRACKING_PARAMS) if args.tracking else [])
     command = Command(args.command, safe=args.safe, encoding=args.encoding or "utf-8",
                       errors=args.errors, sort_query=args.sort_query,
-                      drop_fragment=args.drop_fragment)
+                      drop_fragment=args.drop_fragment, drop=drop, keep=args.keep,
+                      sort=args.sort, param=args.param)
     where = "<stdin>" if args.file == "-" else args.file
     try:
         failures = Failures(args.on_error, args.rejects)

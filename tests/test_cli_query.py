@@ -1,0 +1,103 @@
+"""The command line's clean-query and query-param: line by line as the
+functions give, in table mode for clean-query, usage errors."""
+import csv
+import io
+import sys
+
+import pytest
+
+from pctcodec import TRACKING_PARAMS, clean_query, query_param
+from pctcodec.cli import main
+
+LINES = [b"http://a/?utm_source=x&q=1#f", b"http://b/?fbclid=1", b"http://c/?Q=%C3%A9+x&q=2&q=3",
+         b"plain", b"", b"http://d/?b=2&%61=1&utm%5Fmedium=m", "http://é/?q=€".encode()]
+
+
+def run(argv, data, monkeypatch, capsysbinary):
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(data)))
+    status = main(argv)
+    out, err = capsysbinary.readouterr()
+    return status, out, err
+
+
+@pytest.mark.parametrize("argv, func", [
+    (["clean-query", "--tracking"], lambda s: clean_query(s, drop=TRACKING_PARAMS)),
+    (["clean-query", "--drop", "utm_*", "--drop", "q"], lambda s: clean_query(s, drop=["utm_*", "q"])),
+    (["clean-query", "--keep", "[a-z]", "--sort"], lambda s: clean_query(s, keep=["[a-z]"], sort=True)),
+    (["clean-query", "--tracking", "--keep", "q", "--keep", "utm_*"],
+     lambda s: clean_query(s, drop=TRACKING_PARAMS, keep=["q", "utm_*"])),
+    (["clean-query"], lambda s: s),
+    (["query-param", "q"], lambda s: query_param(s, "q") or ""),
+    (["query-param", "Q"], lambda s: query_param(s, "Q") or ""),
+])
+@pytest.mark.parametrize("ending", [b"\n", b"\r\n"])
+def test_each_line(argv, func, ending, tmp_path, monkeypatch, capsysbinary):
+    data = ending.join(LINES) + ending + b"http://z/?q=last"
+    want = b"".join(func(line.decode()).encode() + ending for line in LINES)
+    want += func("http://z/?q=last").encode()
+    path = tmp_path / "in.txt"
+    path.write_bytes(data)
+    assert main(argv + [str(path)]) == 0
+    out, err = capsysbinary.readouterr()
+    assert (out, err) == (want, b"")
+    assert run(argv, data, monkeypatch, capsysbinary) == (0, want, b"")
+
+
+def test_invalid_utf8(monkeypatch, capsysbinary):
+    # clean-query writes such a byte as its escape, query-param reads it as U+FFFD
+    data = b"http://a/\xff?utm_a=1&b=\xfe\n"
+    assert run(["clean-query", "--tracking"], data, monkeypatch, capsysbinary) == (
+        0, b"http://a/%FF?b=%FE\n", b"")
+    assert run(["query-param", "b"], data, monkeypatch, capsysbinary) == (0, "\ufffd\n".encode(), b"")
+
+
+def test_on_error_summary(monkeypatch, capsysbinary):
+    status, out, err = run(["clean-query", "--tracking", "--on-error", "null"], b"?utm_a=1&b\n?x\n",
+                           monkeypatch, capsysbinary)
+    assert (status, out) == (0, b"?b\n?x\n")
+    assert err == b"pctcodec: 2 rows, 0 failed\n"
+
+
+def test_table(tmp_path, capsysbinary):
+    data = (b'id,url,title\r\n1,"http://a/?utm_source=x&q=1",t\r\n2,http://b/?gclid=2&a=1,"u,v"\r\n'
+            b'3,,w\r\n4,http://c/?%7A=1&utm%5Fid=2#f,x\r\n')
+    path = tmp_path / "in.csv"
+    path.write_bytes(data)
+    assert main(["clean-query", "--tracking", "--column", "url", str(path)]) == 0
+    out, err = capsysbinary.readouterr()
+    assert err == b""
+    assert out == (b'id,url,title\r\n1,"http://a/?q=1",t\r\n2,http://b/?a=1,"u,v"\r\n'
+                   b'3,,w\r\n4,http://c/?%7A=1#f,x\r\n')
+    want = [clean_query(r[1], drop=TRACKING_PARAMS) for r in csv.reader(io.StringIO(data.decode()))][1:]
+    assert [r[1] for r in csv.reader(io.StringIO(out.decode()))][1:] == want
+
+
+def test_parquet(tmp_path, capsysbinary):
+    pa = pytest.importorskip("pyarrow")
+    pq = pytest.importorskip("pyarrow.parquet")
+    urls = ["http://a/?utm_source=x&q=%d" % i if i % 3 else None for i in range(50)]
+    table = pa.table({"n": list(range(50)), "url": pa.array(urls, pa.large_string())})
+    src, dst = tmp_path / "in.parquet", tmp_path / "out.parquet"
+    pq.write_table(table, src)
+    assert main(["clean-query", "--drop", "utm_*", "--column", "url", str(src), "-o", str(dst)]) == 0
+    result = pq.read_table(dst)
+    assert result.schema.equals(table.schema)
+    assert result.column("url").to_pylist() == [None if u is None else clean_query(u, drop="utm_*")
+                                                for u in urls]
+
+
+@pytest.mark.parametrize("argv", [
+    ["query-param"],                                  # no NAME
+    ["query-param", "q", "--column", "url", "x.csv"],  # line mode only
+    ["quote", "--drop", "x"],
+    ["normalize", "--tracking"],
+    ["quote", "--sort"],
+    ["query-param", "q", "--keep", "q"],
+    ["clean-query", "a.txt", "b.txt"],
+    ["clean-query", "--encoding", "latin-1"],
+])
+def test_usage_errors(argv, capsys):
+    with pytest.raises(SystemExit) as info:
+        main(argv)
+    assert info.value.code == 2
+    assert "pctcodec: error:" in capsys.readouterr().err
