@@ -11,9 +11,12 @@ from typing_extensions import assert_type
 
 import pctcodec
 from pctcodec import (
+    TRACKING_PARAMS,
     PercentEncodingError,
     check,
     check_many,
+    clean_query,
+    clean_query_many,
     decode,
     decode_uri,
     decode_uri_component,
@@ -32,6 +35,8 @@ from pctcodec import (
     quote_many,
     quote_plus,
     quote_plus_many,
+    query_param,
+    query_param_many,
     requote,
     requote_many,
     unquote,
@@ -102,5 +107,15 @@ assert_type(check_many(urls), pl.Series)
 arrow = normalize_many(pa.array(["HTTP://A.example:80/x", None], pa.large_string()))
 arrow_rows: List[Optional[str]] = arrow.to_pylist()
 frame: Dict[int, str] = unquote_many(pd.Series(["a%20b", "caf%C3%A9"], index=[10, 20])).to_dict()
+
+# Query parameters
+assert_type(query_param("http://a/s?q=caf%C3%A9+au+lait&page=2", "q"), Optional[str])
+assert_type(clean_query("http://a/p?id=7&utm_source=mail#top", drop=TRACKING_PARAMS), str)
+assert_type(clean_query("http://a/p?b=2&sid=9&a=1", keep=["a", "b"], sort=True), str)
+assert_type(clean_query("http://a/p?utm_source=mail", drop="utm_*"), str)
+assert_type(query_param_many(["http://a/?v=1", None, "http://a/"], "v"), List[Optional[str]])
+assert_type(clean_query_many(["http://a/?x=1&gclid=2"], drop=TRACKING_PARAMS), List[Optional[str]])
+assert_type(query_param_many(urls, "v", threads=1), pl.Series)
+assert_type(clean_query_many(urls, drop="utm_*", on_error="null", rejects=[]), pl.Series)
 
 assert pctcodec.__all__ and pctcodec.__version__
