@@ -29,6 +29,9 @@ CASES = [
     (pctcodec.normalize_many, pctcodec.normalize, {}),
     (pctcodec.normalize_many, pctcodec.normalize, {"sort_query": True, "drop_fragment": True}),
     (pctcodec.check_many, check_position, {}),
+    (pctcodec.query_param_many, pctcodec.query_param, {"name": "q"}),
+    (pctcodec.clean_query_many, pctcodec.clean_query, {"drop": pctcodec.TRACKING_PARAMS}),
+    (pctcodec.clean_query_many, pctcodec.clean_query, {"keep": ["a", "q*"], "sort": True}),
 ]
 
 CASE_IDS = ["%s%s" % (many.__name__, sorted(opts.items()) if opts else "") for many, _, opts in CASES]

@@ -86,6 +86,12 @@ def _valid(f):
         ("requote_many", ([f("http://a/b c%zz"), None],), {}),
         ("normalize_many", ([f("HTTP://A/./b?b&a"), f("http://\u00e9.com/")],), {"sort_query": True}),
         ("check_many", ([f("http://a/%zz"), f("ok"), None],), {}),
+        ("query_param", (f("http://a/?utm%5Fx=%C3%A9+1&b"), f("utm_x")), {}),
+        ("query_param", (f("http://a/?b"), f("\u00e9")), {}),
+        ("clean_query", (f("http://a/?utm_a=1&b=%zz&c#f"),), {"drop": [f("utm_*"), f("[bd]")]}),
+        ("clean_query", (f("http://a/?b=1&a=\u00e9"),), {"keep": f("*"), "sort": True}),
+        ("query_param_many", ([f("?a=1"), None, f("?b")], f("a")), {}),
+        ("clean_query_many", ((f("?a=1&fbclid=2"), None),), {"drop": pctcodec.TRACKING_PARAMS}),
     ] + _arrow_valid(f)
 
 
@@ -101,6 +107,8 @@ def _arrow_valid(f):
         ("quote_many", (pa.array(urls, pa.large_string()),), {"safe": f("")}),
         ("unquote_many", (pa.chunked_array([pa.array(urls[:1]), pa.array(urls[1:])]),), {}),
         ("check_many", (pa.array(urls),), {}),
+        ("query_param_many", (pa.array([f("?q=%FF+x"), None] * 3, pa.large_string()), f("q")), {}),
+        ("clean_query_many", (pa.array(urls),), {"drop": f("b*"), "sort": True, "threads": 2}),
     ]
 
 
@@ -113,6 +121,7 @@ def _arrow_invalid(f):
         ("normalize_many", (pa.array([f("http://a/"), f("http://\u00e9 b.com/")]),), {"threads": 0}),
         ("unquote_many", (pa.array([f("%FF")]),), {"errors": f("strict")}),
         ("quote_many", (pa.array([1, 2]),), {}),
+        ("query_param_many", (pa.array([1, 2]), f("a")), {}),
     ]
 
 
@@ -173,6 +182,14 @@ def _invalid(f):
         ("requote_many", ([f(b"x")],), {}),
         ("normalize_many", ([f("http://a/"), f("http://\ud800/")],), {}),
         ("check_many", ([None, 3],), {}),
+        ("query_param", (f("?a=\ud800"), f("a")), {}),               # PercentEncodingError
+        ("query_param", (f("?a=1"), f(b"a")), {}),
+        ("query_param", (f("?a=1"), f("\udc80")), {}),                # ValueError: no UTF-8 form
+        ("clean_query", (5,), {}),
+        ("clean_query", (f("?a=1"),), {"drop": 5}),
+        ("clean_query", (f("?a=1"),), {"keep": [f("\ud800")]}),
+        ("query_param_many", ([f("?a=1"), f("?a=\ud800")], f("a")), {}),
+        ("clean_query_many", ([f("?a=1"), 3],), {}),
     ] + _arrow_invalid(f)
 
 

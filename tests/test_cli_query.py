@@ -2,22 +2,15 @@
 functions give, in table mode for clean-query, usage errors."""
 import csv
 import io
-import sys
 
 import pytest
 
 from pctcodec import TRACKING_PARAMS, clean_query, query_param
 from pctcodec.cli import main
+from test_cli import run  # the command line on stdin data
 
 LINES = [b"http://a/?utm_source=x&q=1#f", b"http://b/?fbclid=1", b"http://c/?Q=%C3%A9+x&q=2&q=3",
          b"plain", b"", b"http://d/?b=2&%61=1&utm%5Fmedium=m", "http://é/?q=€".encode()]
-
-
-def run(argv, data, monkeypatch, capsysbinary):
-    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(data)))
-    status = main(argv)
-    out, err = capsysbinary.readouterr()
-    return status, out, err
 
 
 @pytest.mark.parametrize("argv, func", [

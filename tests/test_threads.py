@@ -98,6 +98,10 @@ def _jobs():
         ("requote_many", ([uri, None],), {}),
         ("normalize_many", ([uri, "HTTP://A.COM/" + ascii_text],), {}),
         ("check_many", ([text, quoted],), {}),
+        ("query_param", ("http://a/?x=" + quoted + "&q=" + text, "q"), {}),
+        ("clean_query", ("http://a/?utm_a=1&q=" + text + "#f",), {"drop": pctcodec.TRACKING_PARAMS}),
+        ("query_param_many", ([uri + "?q=" + quoted, None], "q"), {}),
+        ("clean_query_many", ([uri + "?fbclid=" + text + "&a=1"],), {"drop": "fbclid", "sort": True}),
     ]
     try:
         import pyarrow as pa
@@ -109,6 +113,8 @@ def _jobs():
         ("quote_many", (pa.array([text, ascii_text] * 4, pa.large_string()),), {"threads": 3}),
         ("unquote_many", (pa.array([quoted, text] * 4),), {}),
         ("check_many", (urls,), {"threads": 2}),
+        ("query_param_many", (pa.array(["?q=" + text, None] * 4),), {"name": "q", "threads": 2}),
+        ("clean_query_many", (pa.array(["?utm_q=1&q=" + text] * 4),), {"drop": "utm_*", "threads": 2}),
     ]
 
 
