@@ -50,7 +50,7 @@ def _many_list(
     func: Callable[[str], Any],
     safe: Any,
     encoding: Optional[str],
-    errors: Optional[str],
+    errors: Union[str, bytes, None],  # bytes: clean_query_many's keep patterns
     opts: int,
     on_error: int,
     rejects: Optional[List[Any]],
@@ -62,7 +62,7 @@ def _many_arrow(
     func: Callable[[str], Any],
     safe: Any,
     encoding: Optional[str],
-    errors: Optional[str],
+    errors: Union[str, bytes, None],
     opts: int,
     on_error: int,
     rejects: Optional[List[Any]],
@@ -70,6 +70,10 @@ def _many_arrow(
     base: int,
     /,
 ) -> Tuple[Any, Any]: ...
+
+# Behind pctcodec.query (names and patterns as UTF-8 bytes, see pctcodec/query.py)
+def _query_param(uri: str, name: bytes, /) -> Optional[str]: ...
+def _clean_query(uri: str, drop: bytes, keep: Optional[bytes], sort: bool, /) -> str: ...
 
 # Behind pctcodec._csv and pctcodec._tables
 def _csv_cut(
