@@ -20,7 +20,8 @@ block); see ``pctcodec._install``.
 
 The batch functions (``quote_many``, ``unquote_many``, ``normalize_many``,
 ``check_many`` ...) run over a whole list, Arrow array, pandas or polars
-column in one call; see ``pctcodec.batch``.
+column in one call; see ``pctcodec.batch``. ``split`` and ``split_many`` give
+the components of URIs (as columns); see ``pctcodec.parts``.
 """
 from ._pctcodec import (
     decode,
@@ -45,6 +46,7 @@ from .batch import (
     unquote_many,
     unquote_plus_many,
 )
+from .parts import URIParts, split, split_many
 from .ecmascript import (
     decode_uri,
     decode_uri_component,
@@ -100,5 +102,8 @@ __all__ = [
     "normalize_many",
     "check_many",
     "Reject",
+    "split",
+    "split_many",
+    "URIParts",
 ]
 __version__ = "0.1.0"

@@ -105,7 +105,8 @@ static int module_exec(PyObject *module)
         INTERN(named[i], NAMED_METHODS[i])
 #undef INTERN
     PyMethodDef *const parts[] = {quote_methods, unquote_methods, urlencode_methods,
-                                  ecma_methods, batch_methods, csv_methods, uri_methods};
+                                  ecma_methods, batch_methods, csv_methods, uri_methods,
+                                  split_methods};
     for (size_t i = 0; i < sizeof parts / sizeof parts[0]; i++)
         if (PyModule_AddFunctions(module, parts[i]) < 0)
             return -1;

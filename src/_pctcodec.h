@@ -9,6 +9,7 @@
  *   _pctcodec_uri.c        the RFC 3986 functions
  *   _pctcodec_ecma.c       the ECMAScript codecs, uri_to_iri
  *   _pctcodec_batch.c      the batch engine (lists, Arrow columns)
+ *   _pctcodec_split.c      split, split_many: URI components as columns
  *   _pctcodec_csv.c        the CSV cutter and joiner of the command line's table mode
  *   _pctcodec_arrow.c      the Arrow C data interface (no Python)
  *   _pctcodec_common.c     helpers they all use (errors, package objects,
@@ -283,6 +284,9 @@ extern PyMethodDef ecma_methods[];
 
 /* The batch engine (src/_pctcodec_batch.c). */
 extern PyMethodDef batch_methods[];
+
+/* split and split_many's engine (src/_pctcodec_split.c). */
+extern PyMethodDef split_methods[];
 
 /* The CSV cutter and joiner of the table mode (src/_pctcodec_csv.c). */
 extern PyMethodDef csv_methods[];

@@ -17,6 +17,7 @@
 
 #include "_pctcodec.h"
 #include "_pctcodec_arrow.h"
+#include "_pctcodec_batch.h"
 #include "pct_batch.h"
 #include "pct_uri.h"
 
@@ -303,7 +304,7 @@ fail:
 }
 
 /* The kind of an Arrow string column; 0 with TypeError for any other. */
-static char schema_kind(const struct ArrowSchema *schema, const char *fname)
+char schema_kind(const struct ArrowSchema *schema, const char *fname)
 {
     char kind = arrow_string_kind(schema);
     if (!kind)
@@ -313,7 +314,7 @@ static char schema_kind(const struct ArrowSchema *schema, const char *fname)
     return kind;
 }
 
-static int strings_init(arrow_strings *a, char kind, const struct ArrowArray *array)
+int strings_init(arrow_strings *a, char kind, const struct ArrowArray *array)
 {
     if (arrow_strings_init(a, kind, array) == 0)
         return 0;
@@ -752,7 +753,7 @@ static int run_array(PyObject *module, const batch_op *op, const arrow_strings *
 /* ---------------------------------------------------------------------------
  * Arrow output.
  */
-static void schema_capsule_free(PyObject *capsule)
+void schema_capsule_free(PyObject *capsule)
 {
     struct ArrowSchema *s = PyCapsule_GetPointer(capsule, "arrow_schema");
     if (s) {
@@ -762,7 +763,7 @@ static void schema_capsule_free(PyObject *capsule)
     }
 }
 
-static void array_capsule_free(PyObject *capsule)
+void array_capsule_free(PyObject *capsule)
 {
     struct ArrowArray *a = PyCapsule_GetPointer(capsule, "arrow_array");
     if (a) {

@@ -34,6 +34,8 @@ from pctcodec import (
     quote_plus_many,
     requote,
     requote_many,
+    split,
+    split_many,
     unquote,
     unquote_many,
     unquote_plus,
@@ -41,6 +43,7 @@ from pctcodec import (
     unquote_to_bytes,
     uri_to_iri,
     urlencode,
+    URIParts,
 )
 from pctcodec.sets import PATH_SEGMENT, WHATWG_COMPONENT
 
@@ -102,5 +105,15 @@ assert_type(check_many(urls), pl.Series)
 arrow = normalize_many(pa.array(["HTTP://A.example:80/x", None], pa.large_string()))
 arrow_rows: List[Optional[str]] = arrow.to_pylist()
 frame: Dict[int, str] = unquote_many(pd.Series(["a%20b", "caf%C3%A9"], index=[10, 20])).to_dict()
+
+# URI components: a named tuple per URI; a table for a column
+parts = split("https://user@example.com:8443/a%20b?q=1#top")
+assert_type(parts, URIParts)
+assert_type(parts.host, Optional[str])
+assert_type(parts.path, str)
+assert_type(parts.geturl(), str)
+assert_type(split_many(["http://h/p", None]), List[Optional[URIParts]])
+hosts: Dict[int, Optional[str]] = split_many(pd.Series(["http://h/p"], index=[7]))["host"].to_dict()
+tables = split_many(pl.Series("url", ["http://h/p"]))
 
 assert pctcodec.__all__ and pctcodec.__version__
