@@ -11,8 +11,9 @@
  *
  * An Arrow string column becomes a struct array of seven string children
  * of the input's type, written in one pass over the rows with the GIL
- * released: each component's bytes appended to its child's buffer, no
- * Python object per row. One thread: the pass is a copy of each row's bytes.
+ * released: each component's bytes appended to its child's data and its
+ * offset or view written in place, no Python object per row. One thread:
+ * the pass is little more than a copy of each row's bytes.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -235,41 +236,134 @@ static PyObject *py_split_list(PyObject *module, PyObject *const *args, Py_ssize
 }
 
 /* ---------------------------------------------------------------------------
- * Arrow: the seven children are written row by row, each into a growing
- * buffer of its own, then made arrays by arrow_build and put under one
- * struct array.
+ * Arrow: each row's seven components are written straight into the buffers
+ * of seven child arrays (offsets or views, validity, data), which go under
+ * one struct array. Each child owns its buffers and has its own release
+ * callback, as the C data interface lets a consumer move a child out.
  */
 typedef struct {
-    pct_out out[N_PARTS];
-    int64_t *ends[N_PARTS];
-    uint8_t *valid[N_PARTS];
+    void *bufs[4];      /* validity, offsets or views, data, ('v') variadic sizes */
+    const void *view[4];
+} child_private;
+
+typedef struct {
+    char kind;          /* 'u', 'U' or 'v' */
+    pct_out data;
+    uint8_t *index;     /* int32 or int64 offsets (rows + 1), or 16-byte views */
+    uint8_t *valid;     /* one bit per row */
+    int64_t nulls;
+} child;
+
+typedef struct {
+    child kids[N_PARTS];
     uint8_t *row_valid; /* the struct's validity */
     int64_t nulls;
-    size_t limit;       /* the most bytes a child may hold */
+    size_t limit;       /* the most bytes a child's data may hold */
 } parts_builder;
 
 static void builder_free(parts_builder *b)
 {
     for (int c = 0; c < N_PARTS; c++) {
-        pct_out_free(&b->out[c]);
-        free(b->ends[c]);
-        free(b->valid[c]);
+        pct_out_free(&b->kids[c].data);
+        free(b->kids[c].index);
+        free(b->kids[c].valid);
     }
     free(b->row_valid);
 }
 
-static int builder_init(parts_builder *b, int64_t rows, size_t limit)
+/* Buffers for `rows` rows of `kind`. `span` (the input's bytes, 0 when not
+ * known) is reserved in every child's data at once: no child can need more,
+ * and pages never written are never touched, so the copies of growing are
+ * saved for some address space, given back by builder_trim. */
+static int builder_init(parts_builder *b, int64_t rows, char kind, size_t span)
 {
     memset(b, 0, sizeof *b);
-    b->limit = limit;
-    size_t n = (size_t)rows;
+    b->limit = kind == 'u' ? (size_t)INT32_MAX : (size_t)PY_SSIZE_T_MAX;
+    size_t n = (size_t)rows, width = kind == 'u' ? 4 : kind == 'U' ? 8 : 16;
+    if (n > (SIZE_MAX - 1) / 16 - 1)
+        return PCT_ERR_TOO_LARGE;
     int ok = (b->row_valid = calloc(n / 8 + 1, 1)) != NULL;
     for (int c = 0; c < N_PARTS; c++) {
-        pct_out_init(&b->out[c]);
-        ok &= (b->ends[c] = malloc(n ? n * sizeof(int64_t) : 1)) != NULL;
-        ok &= (b->valid[c] = calloc(n / 8 + 1, 1)) != NULL;
+        child *ch = &b->kids[c];
+        ch->kind = kind;
+        pct_out_init(&ch->data);
+        ok = ok && (ch->index = malloc((n + (kind != 'v')) * width + 1)) != NULL;
+        ok = ok && (ch->valid = calloc(n / 8 + 1, 1)) != NULL;
+        if (ok && kind != 'v')
+            memset(ch->index, 0, width); /* the first offset */
+        if (ok && span && kind != 'v')
+            ok = pct_out_reserve(&ch->data, span, b->limit) == PCT_OK;
     }
     return ok ? PCT_OK : PCT_ERR_NO_MEMORY;
+}
+
+/* Gives the unused room of each child's data back (shrinking in place). */
+static void builder_trim(parts_builder *b)
+{
+    for (int c = 0; c < N_PARTS; c++) {
+        pct_out *o = &b->kids[c].data;
+        if (o->data && o->cap > o->len) {
+            uint8_t *p = realloc(o->data, o->len ? o->len : 1);
+            if (p) {
+                o->data = p;
+                o->cap = o->len;
+            }
+        }
+    }
+}
+
+/* Row r of a child: src[0..len) when present, else null. */
+static inline int put(child *ch, int64_t r, const uint8_t *src, size_t len, int present,
+                      size_t limit)
+{
+    pct_out *o = &ch->data;
+    if (!present) {
+        ch->nulls++;
+        len = 0;
+    } else {
+        ch->valid[r >> 3] |= (uint8_t)(1u << (r & 7));
+    }
+    if (ch->kind == 'v') {
+        uint8_t *view = ch->index + 16 * r;
+        int32_t len32 = (int32_t)len, buf = 0, off;
+        memset(view, 0, 16);
+        if (len > 12) {
+            if (o->len > INT32_MAX || len > (size_t)INT32_MAX - o->len)
+                return PCT_ERR_TOO_LARGE; /* one data buffer: 2 GiB at most */
+            if (o->cap - o->len < len || !o->data) {
+                int st = pct_out_reserve(o, len, limit);
+                if (st != PCT_OK)
+                    return st;
+            }
+            off = (int32_t)o->len;
+            memcpy(o->data + o->len, src, len);
+            o->len += len;
+            memcpy(view + 4, src, 4);
+            memcpy(view + 8, &buf, 4);
+            memcpy(view + 12, &off, 4);
+        } else if (len) {
+            memcpy(view + 4, src, len);
+        }
+        memcpy(view, &len32, 4);
+        return PCT_OK;
+    }
+    if (len) {
+        if (o->cap - o->len < len || !o->data) {
+            int st = pct_out_reserve(o, len, limit);
+            if (st != PCT_OK)
+                return st;
+        }
+        memcpy(o->data + o->len, src, len);
+        o->len += len;
+    }
+    if (ch->kind == 'u') {
+        int32_t end = (int32_t)o->len;
+        memcpy(ch->index + 4 * (r + 1), &end, 4);
+    } else {
+        int64_t end = (int64_t)o->len;
+        memcpy(ch->index + 8 * (r + 1), &end, 8);
+    }
+    return PCT_OK;
 }
 
 /* Runs the rows of `in`: PCT_OK, a pct_status, or -1 for a malformed row
@@ -284,39 +378,75 @@ static int split_rows(const arrow_strings *in, parts_builder *b, int64_t *bad)
             *bad = r;
             return -1;
         }
-        uint8_t bit = (uint8_t)(1u << (r & 7));
         if (rc == 0) {
             b->nulls++;
             for (int c = 0; c < N_PARTS; c++)
-                b->ends[c][r] = (int64_t)b->out[c].len;
+                put(&b->kids[c], r, NULL, 0, 0, b->limit); /* cannot fail */
             continue;
         }
-        b->row_valid[r >> 3] |= bit;
+        b->row_valid[r >> 3] |= (uint8_t)(1u << (r & 7));
         pct_uri u;
         pct_range ranges[N_PARTS];
         int present[N_PARTS];
         pct_uri_split(p, n, &u);
         part_ranges(&u, ranges, present);
         for (int c = 0; c < N_PARTS; c++) {
-            pct_out *o = &b->out[c];
-            if (present[c]) {
-                size_t len = ranges[c].len;
-                if (o->cap - o->len < len || !o->data) {
-                    int st = pct_out_reserve(o, len, b->limit);
-                    if (st != PCT_OK)
-                        return st;
-                }
-                memcpy(o->data + o->len, p + ranges[c].start, len);
-                o->len += len;
-                b->valid[c][r >> 3] |= bit;
-            }
-            b->ends[c][r] = (int64_t)o->len;
+            int st = put(&b->kids[c], r, p + ranges[c].start, ranges[c].len, present[c], b->limit);
+            if (st != PCT_OK)
+                return st;
         }
     }
     return PCT_OK;
 }
 
-/* The struct array and its schema own their children; one block each. */
+static void release_child(struct ArrowArray *a)
+{
+    child_private *pv = a->private_data;
+    if (pv) {
+        for (int k = 0; k < 4; k++)
+            free(pv->bufs[k]);
+        free(pv);
+    }
+    a->private_data = NULL;
+    a->release = NULL;
+}
+
+/* Makes *out of ch, whose buffers it takes. */
+static int child_array(child *ch, int64_t rows, struct ArrowArray *out)
+{
+    child_private *pv = calloc(1, sizeof *pv);
+    int64_t *sizes = ch->kind == 'v' ? malloc(sizeof *sizes) : NULL;
+    uint8_t *data = ch->data.data ? ch->data.data : malloc(1);
+    memset(out, 0, sizeof *out);
+    if (!pv || !data || (ch->kind == 'v' && !sizes)) {
+        free(pv);
+        free(sizes);
+        if (!ch->data.data)
+            free(data);
+        return ARROW_NO_MEMORY;
+    }
+    pv->bufs[0] = ch->nulls ? ch->valid : NULL;
+    pv->bufs[1] = ch->index;
+    pv->bufs[2] = data;
+    pv->bufs[3] = sizes;
+    if (sizes)
+        *sizes = (int64_t)ch->data.len;
+    for (int k = 0; k < 4; k++)
+        pv->view[k] = pv->bufs[k];
+    if (ch->nulls)
+        ch->valid = NULL;
+    ch->index = NULL;
+    ch->data.data = NULL;
+    out->length = rows;
+    out->null_count = ch->nulls;
+    out->n_buffers = ch->kind == 'v' ? 4 : 3;
+    out->buffers = pv->view;
+    out->private_data = pv;
+    out->release = release_child;
+    return ARROW_OK;
+}
+
+/* The struct array and its schema own their children's structs. */
 typedef struct {
     struct ArrowArray *ptrs[N_PARTS];
     struct ArrowArray kids[N_PARTS];
@@ -378,7 +508,7 @@ static int struct_schema_init(struct ArrowSchema *s, char kind)
 }
 
 /* Builds the struct array from b (whose buffers it takes). */
-static int struct_array_build(parts_builder *b, int64_t rows, char kind, struct ArrowArray *out)
+static int struct_array_build(parts_builder *b, int64_t rows, struct ArrowArray *out)
 {
     struct_array_private *pv = calloc(1, sizeof *pv);
     memset(out, 0, sizeof *out);
@@ -398,13 +528,9 @@ static int struct_array_build(parts_builder *b, int64_t rows, char kind, struct 
     }
     int rc = ARROW_OK;
     for (int c = 0; c < N_PARTS; c++) {
-        arrow_piece piece = {rows, b->ends[c], b->valid[c], b->out[c].data, b->out[c].len};
-        b->out[c].data = NULL; /* arrow_build's now */
         pv->ptrs[c] = &pv->kids[c];
         if (rc == ARROW_OK)
-            rc = arrow_build(&piece, 1, kind, &pv->kids[c]);
-        else
-            free(piece.data);
+            rc = child_array(&b->kids[c], rows, &pv->kids[c]);
     }
     if (rc != ARROW_OK)
         release_struct_array(out);
@@ -453,46 +579,41 @@ static PyObject *py_split_arrow(PyObject *module, PyObject *source)
     if (!kind || strings_init(&in, kind, array) < 0)
         return NULL;
     char out_kind = kind == 'n' ? 'U' : kind;
+    size_t span = arrow_strings_span(&in, 0, in.length);
     parts_builder b;
-    int rc = builder_init(&b, in.length, out_kind == 'u' ? (size_t)INT32_MAX : (size_t)PY_SSIZE_T_MAX);
+    int rc = builder_init(&b, in.length, out_kind, span);
     int64_t bad = 0;
-    if (rc == PCT_OK) {
-        size_t span = arrow_strings_span(&in, 0, in.length);
+    if (rc == PCT_OK)
         MAYBE_WITHOUT_GIL(in.length >= NOGIL_MIN_ROWS || span >= NOGIL_MIN_LENGTH,
                           rc = split_rows(&in, &b, &bad));
-    }
     if (rc != PCT_OK) {
         builder_free(&b);
         if (rc == PCT_ERR_NO_MEMORY)
             return PyErr_NoMemory();
-        if (rc == PCT_ERR_TOO_LARGE)
-            return too_long();
+        if (rc == PCT_ERR_TOO_LARGE) {
+            PyErr_SetString(PyExc_OverflowError,
+                            "a component column is too long for an Arrow string or string_view "
+                            "array (over 2 GiB): pass a large_string array");
+            return NULL;
+        }
         PyErr_Format(PyExc_ValueError,
                      "malformed Arrow array: the offset or view of row %lld is out of range",
                      (long long)bad);
         return NULL;
     }
-    struct ArrowSchema *schema = malloc(sizeof *schema);
-    struct ArrowArray *out = malloc(sizeof *out);
-    if (!schema || !out || struct_schema_init(schema, out_kind) != ARROW_OK) {
+    builder_trim(&b);
+    struct ArrowSchema *schema = calloc(1, sizeof *schema);
+    struct ArrowArray *out = calloc(1, sizeof *out);
+    if (!schema || !out || struct_schema_init(schema, out_kind) != ARROW_OK
+        || (rc = struct_array_build(&b, in.length, out)) != ARROW_OK) {
+        if (schema && schema->release)
+            schema->release(schema);
         free(schema);
         free(out);
         builder_free(&b);
         return PyErr_NoMemory();
     }
-    rc = struct_array_build(&b, in.length, out_kind, out);
     builder_free(&b);
-    if (rc != ARROW_OK) {
-        schema->release(schema);
-        free(schema);
-        free(out);
-        if (rc == ARROW_NO_MEMORY)
-            return PyErr_NoMemory();
-        PyErr_SetString(PyExc_OverflowError,
-                        "a component column is too long for an Arrow string_view array "
-                        "(over 2 GiB): pass a large_string array");
-        return NULL;
-    }
     return struct_capsules(schema, out);
 }
 
