@@ -20,9 +20,16 @@ memory does not grow with the file. A value that fails stops the run
 as it was (``keep``), and the row goes to ``--rejects``. ROW, in messages,
 in the ``check`` report and in the rejects file, is the 1-based number of the
 data row: the header is not counted, nor are blank lines of a CSV file.
+
+A command may add columns instead of changing one (``split --column url``):
+it is an ``AddColumns``, whose new columns are inserted right after the
+column, everything else (that column too) written as it was. See
+``AddColumns`` for the hook.
 """
+import io
 import os
 import sys
+from typing import Any, Callable, List, Sequence
 
 from . import PercentEncodingError, batch, check
 from . import _pctcodec
@@ -36,6 +43,44 @@ CHUNK_ROWS = 32768
 
 class TableError(Exception):
     """The file or the command line does not fit: exit status 2."""
+
+
+class AddColumns:
+    """A command that adds columns after the column it reads: the hook of the
+    table mode for such commands (``split``; any other passes one to ``run``
+    in place of a ``_commands.Command``).
+
+    ``name``: the command's name. ``suffixes``: the new columns, named after
+    the column and "_" (``url`` -> ``url_host``); a name the table already
+    has is an error (exit status 2). ``many(values, threads=, on_error=,
+    rejects=)``: for a chunk of the column, a list of texts (None for a
+    missing value) or a pyarrow string array, gives one new column per
+    suffix, of the same kind: lists of str or None, or pyarrow arrays of the
+    column's type. A value that fails goes to ``rejects`` as in the batch
+    functions and gets None (empty in CSV, null in Parquet) in every new
+    column, under --on-error null and keep alike: the column it came from is
+    written as it was either way.
+    """
+
+    def __init__(self, name: str, suffixes: Sequence[str], many: Callable[..., List[Any]]) -> None:
+        self.name = name
+        self.suffixes = tuple(suffixes)
+        self.many = many
+
+    def names(self, column: str) -> List[str]:
+        """The new columns' names for the column `column`."""
+        return [f"{column}_{suffix}" for suffix in self.suffixes]
+
+
+def _added_names(names, column, command):
+    """The names of the columns `command` adds after `column`; TableError
+    when one is taken."""
+    added = command.names(column)
+    taken = [name for name in added if name in names]
+    if taken:
+        raise TableError(f"the table already has a column named {taken[0]!r}, which "
+                         f"{command.name} would add")
+    return added
 
 
 class Column:
@@ -97,6 +142,7 @@ def _column_index(names, column):
 
 def _csv(column, infile, out, name, delimiter, chunk_rows, progress):
     checking = column.command.name == "check"
+    adding = isinstance(column.command, AddColumns)
     keep = column.failures.on_error == "keep"
     try:
         reader = Reader(infile, delimiter)
@@ -108,6 +154,8 @@ def _csv(column, infile, out, name, delimiter, chunk_rows, progress):
             raise TableError(f"no header: the file is empty, so there is no column {name!r}")
         raw, names = header
         index = _column_index(names, name)
+        if adding:
+            raw = _added_header(raw, index, _added_names(names, name, column.command), delimiter)
         if not checking:
             out.write(reader.bom + raw)
         progress.update(len(reader.bom) + reader.done)
@@ -122,7 +170,11 @@ def _csv(column, infile, out, name, delimiter, chunk_rows, progress):
                 out.write(column.report(values, first))
             else:
                 results = column.transform(values, first, "null", failed)
-                _failed_fields(results, values, flags, failed, keep)
+                if adding:
+                    gaps, results, flags = _added_fields(gaps, values, flags, failed, results,
+                                                         delimiter)
+                else:
+                    _failed_fields(results, values, flags, failed, keep)
                 out.write(_pctcodec._csv_join(gaps, results, flags, delimiter))
             progress.update(reader.done - done)
             done = reader.done
@@ -145,6 +197,39 @@ def _malformed(values, flags):
     return failed
 
 
+def _field_bytes(text, flag):
+    """The raw bytes of a field read as `text` with `flag` (MALFORMED: text
+    is its raw bytes already)."""
+    data = text.encode("utf-8", "surrogateescape")
+    if flag == QUOTED:
+        data = b'"' + data.replace(b'"', b'""') + b'"'
+    return data
+
+
+def _added_header(raw, index, added, delimiter):
+    """The header record `raw` with the names `added` after field `index`."""
+    gaps, values, flags = next(Reader(io.BytesIO(raw), delimiter).chunks(index, 1))
+    fields = [_field_bytes(values[0], flags[0]), *added]
+    return _pctcodec._csv_join([gaps[0], *[delimiter] * len(added), gaps[1]], fields,
+                               bytes(len(fields)), delimiter)
+
+
+def _added_fields(gaps, values, flags, failed, columns, delimiter):
+    """_csv_join's (gaps, fields, flags) for a chunk whose rows get the
+    fields of `columns` after their field of the column, which is written as
+    it was (None in a new column: an empty field)."""
+    raws = {index: raw for index, raw, _ in failed}
+    new_gaps = [gaps[0]]
+    fields = []
+    between = [delimiter] * len(columns)
+    for i, value in enumerate(values):
+        fields.append(_field_bytes(raws.get(i, value), flags[i]))
+        fields += [b"" if col[i] is None else col[i] for col in columns]
+        new_gaps += between
+        new_gaps.append(gaps[i + 1])
+    return new_gaps, fields, bytes(len(fields))
+
+
 def _failed_fields(results, values, flags, failed, keep):
     """The bytes written for the fields that failed (None in results): as
     they were (keep), or empty."""
@@ -158,11 +243,7 @@ def _failed_fields(results, values, flags, failed, keep):
         if not keep:
             results[index] = b'""' if quoted else b""
             continue
-        text = raws.get(index, values[index])
-        data = text.encode("utf-8", "surrogateescape")
-        if flags[index] == QUOTED:  # well-formed: its raw bytes again
-            data = b'"' + data.replace(b'"', b'""') + b'"'
-        results[index] = data
+        results[index] = _field_bytes(raws.get(index, values[index]), flags[index])
 
 
 # ---------------------------------------------------------------- Parquet
@@ -212,14 +293,24 @@ def _parquet(column, source, out, name, chunk_rows, progress):
     if not _is_string(pa, type_):
         raise TableError(f"column {name!r} is of type {type_}, not a string type")
     checking = column.command.name == "check"
+    adding = isinstance(column.command, AddColumns)
     on_error = "keep" if column.failures.on_error == "keep" else "null"
+    out_schema = schema
     writer = None
+    if adding:  # the new columns after the column, of its type
+        added = [pa.field(n, type_) for n in _added_names(schema.names, name, column.command)]
+        fields = list(schema)
+        fields[index + 1:index + 1] = added
+        out_schema = pa.schema(fields, metadata=schema.metadata)
     if not checking:
         metadata = source.metadata
         options = {"compression": _compression(metadata)}
+        if adding and isinstance(options["compression"], dict):
+            codec = options["compression"].get(schema.field(index).name, "snappy")
+            options["compression"].update((field.name, codec) for field in added)
         if metadata.format_version in ("1.0", "2.4", "2.6"):
             options["version"] = metadata.format_version
-        writer = pq.ParquetWriter(out, schema, **options)
+        writer = pq.ParquetWriter(out, out_schema, **options)
     row = 0
     try:
         # Row group by row group, each written as one: the file keeps its row groups.
@@ -232,13 +323,16 @@ def _parquet(column, source, out, name, chunk_rows, progress):
                     column.failures.rows += len(values)
                 else:
                     arrays = list(chunk.columns)
-                    arrays[index] = column.transform(values, row + 1, on_error)
+                    if adding:
+                        arrays[index + 1:index + 1] = column.transform(values, row + 1, on_error)
+                    else:
+                        arrays[index] = column.transform(values, row + 1, on_error)
                     column.failures.rows += len(values)
-                    batches.append(pa.RecordBatch.from_arrays(arrays, schema=schema))
+                    batches.append(pa.RecordBatch.from_arrays(arrays, schema=out_schema))
                 row += chunk.num_rows
                 progress.update(chunk.num_rows)
             if writer is not None:
-                table = pa.Table.from_batches(batches, schema=schema)
+                table = pa.Table.from_batches(batches, schema=out_schema)
                 writer.write_table(table, row_group_size=max(1, table.num_rows))
     finally:
         if writer is not None:

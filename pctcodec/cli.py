@@ -3,6 +3,7 @@ one value per line, or one column of a table.
 
     pctcodec {quote,quote-plus,unquote,unquote-plus,requote,normalize,check} [FILE]
     pctcodec COMMAND --column NAME FILE [-o OUT]
+    pctcodec split --column NAME FILE [--parts host,path] [-o OUT]
 
 Lines are read from FILE (or standard input) as bytes and written to standard
 output one by one, each with the line terminator it had (``\\n``, ``\\r\\n`` or
@@ -41,6 +42,12 @@ commands:
   normalize     normalize each line as a URI (RFC 3986 6.2.2 and 6.2.3)
   check         print LINE:POSITION: message for each line that is not a
                 valid URI; exit status 1 if there is one
+  split         tables only (--column NAME): add the URI components of column
+                NAME as the columns NAME_scheme, NAME_userinfo, NAME_host,
+                NAME_port, NAME_path, NAME_query, NAME_fragment right after
+                it (--parts to choose), as written (RFC 3986 Appendix B; an
+                absent part is an empty field, null in Parquet); there is no
+                line mode
 
 With --column NAME, FILE is a table (CSV, TSV or Parquet, by its extension or
 --format) and the command applies to that column only; check then prints
@@ -63,6 +70,7 @@ examples:
   pctcodec normalize --column url examples/urls.csv > clean.csv
   pctcodec unquote --column path logs.parquet -o decoded.parquet --progress
   pctcodec check --column url examples/urls.csv
+  pctcodec split --column url --parts host,path examples/urls.csv > parts.csv
 
 Tables: a CSV file is copied byte for byte except for the fields of the
 column (quoted fields stay quoted; LF or CRLF line endings kept); Parquet
@@ -95,7 +103,7 @@ def _parser():
         epilog=EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    parser.add_argument("command", choices=COMMANDS, metavar="COMMAND",
+    parser.add_argument("command", choices=(*COMMANDS, "split"), metavar="COMMAND",
                         help="one of: %(choices)s")
     parser.add_argument("file", nargs="?", default="-", metavar="FILE",
                         help="input file; '-' or none reads standard input")
@@ -113,6 +121,9 @@ def _parser():
                         help="normalize: sort the query's parameters by name")
     parser.add_argument("--drop-fragment", action="store_true",
                         help="normalize: remove the fragment")
+    parser.add_argument("--parts", metavar="LIST",
+                        help="split: the components to add, comma-separated, from "
+                             "scheme,userinfo,host,port,path,query,fragment (default: all)")
     parser.add_argument("--on-error", choices=("stop", "null", "keep"), default="stop",
                         help="a value that fails: stop the run (default), write it empty "
                              "(null), or write it as it was (keep)")
@@ -150,7 +161,12 @@ def _check_args(parser, args):
         parser.error("--safe applies to quote and quote-plus only")
     if (args.sort_query or args.drop_fragment) and args.command != "normalize":
         parser.error("--sort-query and --drop-fragment apply to normalize only")
-    if args.command in URI_COMMANDS:
+    if args.parts is not None and args.command != "split":
+        parser.error("--parts applies to split only")
+    if args.command == "split" and args.column is None:
+        parser.error("split adds columns to a table: give --column NAME and a CSV, TSV or "
+                     "Parquet FILE (it has no line mode)")
+    if args.command in (*URI_COMMANDS, "split"):
         used = [flag for flag, value in (("--encoding", args.encoding), ("--errors", args.errors))
                 if value is not None]
         if used:
@@ -239,9 +255,17 @@ def main(argv=None):
     message = _codec_error(args)
     if message:
         return _error(message, 2)
-    command = Command(args.command, safe=args.safe, encoding=args.encoding or "utf-8",
-                      errors=args.errors, sort_query=args.sort_query,
-                      drop_fragment=args.drop_fragment)
+    if args.command == "split":
+        from ._split_command import parse_parts, split_command
+
+        try:
+            command = split_command(parse_parts(args.parts))
+        except ValueError as exc:
+            return _error(str(exc), 2)
+    else:
+        command = Command(args.command, safe=args.safe, encoding=args.encoding or "utf-8",
+                          errors=args.errors, sort_query=args.sort_query,
+                          drop_fragment=args.drop_fragment)
     where = "<stdin>" if args.file == "-" else args.file
     try:
         failures = Failures(args.on_error, args.rejects)
