@@ -753,7 +753,7 @@ static int run_array(PyObject *module, const batch_op *op, const arrow_strings *
 /* ---------------------------------------------------------------------------
  * Arrow output.
  */
-void schema_capsule_free(PyObject *capsule)
+static void schema_capsule_free(PyObject *capsule)
 {
     struct ArrowSchema *s = PyCapsule_GetPointer(capsule, "arrow_schema");
     if (s) {
@@ -763,7 +763,7 @@ void schema_capsule_free(PyObject *capsule)
     }
 }
 
-void array_capsule_free(PyObject *capsule)
+static void array_capsule_free(PyObject *capsule)
 {
     struct ArrowArray *a = PyCapsule_GetPointer(capsule, "arrow_array");
     if (a) {
@@ -773,6 +773,24 @@ void array_capsule_free(PyObject *capsule)
     }
 }
 
+PyObject *arrow_capsules(struct ArrowSchema *schema, struct ArrowArray *array)
+{
+    PyObject *sc, *ac, *r = NULL;
+    if (!(sc = PyCapsule_New(schema, "arrow_schema", schema_capsule_free))) {
+        schema->release(schema);
+        free(schema);
+    }
+    if (!(ac = PyCapsule_New(array, "arrow_array", array_capsule_free))) {
+        array->release(array);
+        free(array);
+    }
+    if (sc && ac)
+        r = PyTuple_Pack(2, sc, ac);
+    Py_XDECREF(sc);
+    Py_XDECREF(ac);
+    return r;
+}
+
 /* (schema capsule, array capsule) of the pieces put together (their data
  * taken). */
 static PyObject *result_capsules(piece_list *pl, char kind)
@@ -780,7 +798,6 @@ static PyObject *result_capsules(piece_list *pl, char kind)
     struct ArrowSchema *schema = malloc(sizeof *schema);
     struct ArrowArray *array = malloc(sizeof *array);
     arrow_piece *parts = malloc((size_t)(pl->n ? pl->n : 1) * sizeof *parts);
-    PyObject *sc = NULL, *ac = NULL, *r = NULL;
     if (!schema || !array || !parts) {
         free(schema);
         free(array);
@@ -807,19 +824,7 @@ static PyObject *result_capsules(piece_list *pl, char kind)
                         "(over 2 GiB): pass a large_string array");
         return NULL;
     }
-    if (!(sc = PyCapsule_New(schema, "arrow_schema", schema_capsule_free))) {
-        schema->release(schema);
-        free(schema);
-    }
-    if (!(ac = PyCapsule_New(array, "arrow_array", array_capsule_free))) {
-        array->release(array);
-        free(array);
-    }
-    if (sc && ac)
-        r = PyTuple_Pack(2, sc, ac);
-    Py_XDECREF(sc);
-    Py_XDECREF(ac);
-    return r;
+    return arrow_capsules(schema, array);
 }
 
 PyDoc_STRVAR(many_arrow_doc,

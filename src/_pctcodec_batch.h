@@ -14,9 +14,9 @@ char schema_kind(const struct ArrowSchema *schema, const char *fname);
 /* arrow_strings_init, with ValueError for an array that breaks its layout. */
 int strings_init(arrow_strings *a, char kind, const struct ArrowArray *array);
 
-/* Destructors of the "arrow_schema" and "arrow_array" capsules of a result:
- * they release the struct (when the consumer has not moved it) and free it. */
-void schema_capsule_free(PyObject *capsule);
-void array_capsule_free(PyObject *capsule);
+/* A result as a (schema capsule, array capsule) pair; both structs are
+ * malloc'd and taken (released and freed by the capsules, or here when a
+ * capsule cannot be made). */
+PyObject *arrow_capsules(struct ArrowSchema *schema, struct ArrowArray *array);
 
 #endif /* PCTCODEC_BATCH_BINDING_H */

@@ -197,11 +197,12 @@ static PyObject *py_split_list(PyObject *module, PyObject *const *args, Py_ssize
     PyObject *cls = parts_class(module);
     if (!cls)
         return NULL;
-    /* nothing here runs Python code, so the list cannot change under the loop */
-    Py_ssize_t n = PySequence_Fast_GET_SIZE(values);
+    /* a collection run by an allocation may call a finalizer that changes a
+     * list: its current length bounds every step, each item is held */
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(values), i;
     PyObject *result = PyList_New(n);
-    for (Py_ssize_t i = 0; result && i < n; i++) {
-        PyObject *item = PySequence_Fast_GET_ITEM(values, i), *r;
+    for (i = 0; result && i < n && i < PySequence_Fast_GET_SIZE(values); i++) {
+        PyObject *item = Py_NewRef(PySequence_Fast_GET_ITEM(values, i)), *r;
         if (item == Py_None) {
             r = Py_NewRef(Py_None);
         } else if (PyUnicode_Check(item)) {
@@ -226,11 +227,14 @@ static PyObject *py_split_list(PyObject *module, PyObject *const *args, Py_ssize
             }
             Py_XDECREF(index);
         }
+        Py_DECREF(item);
         if (!r)
             Py_CLEAR(result); /* the slots not yet filled are NULL, which list dealloc skips */
         else
             PyList_SET_ITEM(result, i, r);
     }
+    if (result && i < n && PyList_SetSlice(result, i, n, NULL) < 0)
+        Py_CLEAR(result);
     Py_DECREF(cls);
     return result;
 }
@@ -537,25 +541,6 @@ static int struct_array_build(parts_builder *b, int64_t rows, struct ArrowArray 
     return rc;
 }
 
-/* (schema capsule, array capsule) of the struct; frees what it is not given. */
-static PyObject *struct_capsules(struct ArrowSchema *schema, struct ArrowArray *array)
-{
-    PyObject *sc = PyCapsule_New(schema, "arrow_schema", schema_capsule_free), *ac = NULL, *r = NULL;
-    if (!sc) {
-        schema->release(schema);
-        free(schema);
-    }
-    if (!(ac = PyCapsule_New(array, "arrow_array", array_capsule_free))) {
-        array->release(array);
-        free(array);
-    }
-    if (sc && ac)
-        r = PyTuple_Pack(2, sc, ac);
-    Py_XDECREF(sc);
-    Py_XDECREF(ac);
-    return r;
-}
-
 PyDoc_STRVAR(split_arrow_doc,
 "_split_arrow($module, source, /)\n--\n\n"
 "split() over an Arrow string array, `source` a (schema capsule, array\n"
@@ -614,7 +599,7 @@ static PyObject *py_split_arrow(PyObject *module, PyObject *source)
         return PyErr_NoMemory();
     }
     builder_free(&b);
-    return struct_capsules(schema, out);
+    return arrow_capsules(schema, out);
 }
 
 PyMethodDef split_methods[] = {

@@ -8,25 +8,15 @@ import pytest
 
 from pctcodec import split
 from pctcodec.cli import main
+from test_cli_tables import run, write
 
 EXAMPLE = Path(__file__).resolve().parent.parent / "examples" / "urls.csv"
 PARTS = ["scheme", "userinfo", "host", "port", "path", "query", "fragment"]
 
 
-def run(argv, capsysbinary):
-    status = main(argv)
-    out, err = capsysbinary.readouterr()
-    return status, out, err
-
-
 def rows(data):
+    """The records of a CSV output, a byte that is not UTF-8 as its surrogate."""
     return list(csv.reader(io.StringIO(data.decode("utf-8", "surrogateescape"), newline="")))
-
-
-def write(tmp_path, data, name="in.csv"):
-    path = tmp_path / name
-    path.write_bytes(data)
-    return str(path)
 
 
 def test_example_split_row_by_row(capsysbinary):
