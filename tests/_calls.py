@@ -86,6 +86,10 @@ def _valid(f):
         ("requote_many", ([f("http://a/b c%zz"), None],), {}),
         ("normalize_many", ([f("HTTP://A/./b?b&a"), f("http://\u00e9.com/")],), {"sort_query": True}),
         ("check_many", ([f("http://a/%zz"), f("ok"), None],), {}),
+        ("split", (f("http://u@h:1/p?q#f"),), {}),
+        ("split", (f("x\ud800://\u00e9?"),), {}),
+        ("split_many", ([f("http://u@h:1/p?q#f"), None, f("\u4e2d")],), {}),
+        ("split_many", ([f("a"), 5],), {"on_error": "keep"}),
     ] + _arrow_valid(f)
 
 
@@ -101,6 +105,8 @@ def _arrow_valid(f):
         ("quote_many", (pa.array(urls, pa.large_string()),), {"safe": f("")}),
         ("unquote_many", (pa.chunked_array([pa.array(urls[:1]), pa.array(urls[1:])]),), {}),
         ("check_many", (pa.array(urls),), {}),
+        ("split_many", (pa.array(urls),), {}),
+        ("split_many", (pa.chunked_array([pa.array(urls, pa.large_string())]),), {}),
     ]
 
 
@@ -173,6 +179,8 @@ def _invalid(f):
         ("requote_many", ([f(b"x")],), {}),
         ("normalize_many", ([f("http://a/"), f("http://\ud800/")],), {}),
         ("check_many", ([None, 3],), {}),
+        ("split", (f(b"http://h/"),), {}),
+        ("split_many", ([f("a"), 5],), {}),
     ] + _arrow_invalid(f)
 
 
