@@ -276,9 +276,9 @@ static void builder_free(parts_builder *b)
 }
 
 /* Buffers for `rows` rows of `kind`. `span` (the input's bytes, 0 when not
- * known) is reserved in every child's data at once: no child can need more,
- * and pages never written are never touched, so the copies of growing are
- * saved for some address space, given back by builder_trim. */
+ * known) is reserved in every child's data at once when it can be: no child
+ * can need more, and pages never written are never touched, so the copies
+ * of growing are saved for some address space, given back by builder_trim. */
 static int builder_init(parts_builder *b, int64_t rows, char kind, size_t span)
 {
     memset(b, 0, sizeof *b);
@@ -296,7 +296,7 @@ static int builder_init(parts_builder *b, int64_t rows, char kind, size_t span)
         if (ok && kind != 'v')
             memset(ch->index, 0, width); /* the first offset */
         if (ok && span && kind != 'v')
-            ok = pct_out_reserve(&ch->data, span, b->limit) == PCT_OK;
+            (void)pct_out_reserve(&ch->data, span, b->limit); /* a hint: growing does without */
     }
     return ok ? PCT_OK : PCT_ERR_NO_MEMORY;
 }

@@ -98,6 +98,8 @@ def _jobs():
         ("requote_many", ([uri, None],), {}),
         ("normalize_many", ([uri, "HTTP://A.COM/" + ascii_text],), {}),
         ("check_many", ([text, quoted],), {}),
+        ("split", (uri + "?" + quoted + "#" + text,), {}),
+        ("split_many", ([uri, None, "//u@" + ascii_text],), {}),
     ]
     try:
         import pyarrow as pa
@@ -109,6 +111,7 @@ def _jobs():
         ("quote_many", (pa.array([text, ascii_text] * 4, pa.large_string()),), {"threads": 3}),
         ("unquote_many", (pa.array([quoted, text] * 4),), {}),
         ("check_many", (urls,), {"threads": 2}),
+        ("split_many", (urls,), {}),
     ]
 
 
