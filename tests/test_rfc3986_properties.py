@@ -39,7 +39,13 @@ TOKENS = [
 
 token_soup = st.lists(st.sampled_from(TOKENS), max_size=14).map("".join)
 
-_no_surrogate_char = st.characters(blacklist_categories=("Cs",))
+# No code point unassigned in this interpreter's Unicode data (category Cn):
+# hosts go through UTS #46, and the reference model's tables (the idna
+# package) and ada-url's follow different Unicode versions, so a code point
+# one of them has assigned and the other not (U+3D000 is valid in Unicode 18,
+# unassigned in 17) has no agreed answer. Noncharacters (U+FFFF, U+10FFFF,
+# unassigned in every version) are among TOKENS.
+_no_surrogate_char = st.characters(blacklist_categories=("Cs", "Cn"))
 
 _scheme = st.sampled_from(["", "http:", "HTTP:", "https:", "ws:", "wss:", "ftp:", "foo:", "a+b.c:", "1x:", "é:"])
 _part = st.lists(
