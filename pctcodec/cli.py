@@ -23,10 +23,15 @@ from ._streams import (
     RowFailure,
     binary_stdin,
     check_reason,
-    encode,
     quiet_broken_pipe,
 )
 from ._tables import TABLE_FORMATS
+
+TYPE_CHECKING = False  # typing is not imported at run time: annotations in quotes
+if TYPE_CHECKING:
+    from typing import BinaryIO, Sequence
+
+    from ._streams import BinaryReader
 
 DESCRIPTION = """\
 Percent-encode (quote) or decode (unquote) text, one value per line, with the
@@ -86,7 +91,7 @@ status of what was done so far.
 """
 
 
-def _parser():
+def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="pctcodec",
         usage="%(prog)s [options] COMMAND [FILE]\n"
@@ -139,12 +144,12 @@ def _parser():
     return parser
 
 
-def _error(message, status=1):
+def _error(message: object, status: int = 1) -> int:
     print(f"pctcodec: {message}", file=sys.stderr)
     return status
 
 
-def _check_args(parser, args):
+def _check_args(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:
     """Usage errors, found before any output is written (status 2)."""
     if args.safe is not None and not args.command.startswith("quote"):
         parser.error("--safe applies to quote and quote-plus only")
@@ -175,7 +180,7 @@ def _check_args(parser, args):
         parser.error("--threads must be between 1 and 1024")
 
 
-def _codec_error(args):
+def _codec_error(args: argparse.Namespace) -> "str | None":
     """An unknown --encoding or --errors, as a message."""
     try:
         if args.encoding is not None:
@@ -187,7 +192,7 @@ def _codec_error(args):
     return None
 
 
-def _lines(command, infile, out, failures):
+def _lines(command: Command, infile: "BinaryReader", out: Output, failures: Failures) -> int:
     """The line mode; the number of invalid lines (check)."""
     invalid = 0
     null = failures.on_error == "null"
@@ -196,8 +201,6 @@ def _lines(command, infile, out, failures):
     write = out.stream.write
     lineno = 0
     for lineno, line in enumerate(infile, 1):
-        if isinstance(line, str):  # a text stream standing in for stdin
-            line = encode(line)
         if line[-1:] == b"\n":
             content, end = (line[:-2], b"\r\n") if line[-2:-1] == b"\r" else (line[:-1], b"\n")
         else:
@@ -216,6 +219,7 @@ def _lines(command, infile, out, failures):
             else:
                 continue
         else:
+            assert one is not None  # set unless checking
             try:
                 result = one(text).encode("utf-8", "surrogateescape") + end
             except (ValueError, TypeError, LookupError) as exc:  # UnicodeError is a ValueError
@@ -231,7 +235,7 @@ def _lines(command, infile, out, failures):
     return invalid
 
 
-def main(argv=None):
+def main(argv: "Sequence[str] | None" = None) -> int:
     """Run the command line given by argv (default: sys.argv[1:]); return the exit status."""
     parser = _parser()
     args = parser.parse_intermixed_args(argv)
@@ -257,16 +261,20 @@ def main(argv=None):
     return status
 
 
-def _run(args, command, failures, where):
+def _run(args: argparse.Namespace, command: Command, failures: Failures, where: str) -> int:
     """The run; its exit status (the errors of either mode reported here)."""
     from . import _tables
 
-    infile = out = None
+    opened: "BinaryIO | None" = None  # the input file, closed here
+    out: "Output | None" = None
     ok = False
     try:
         if args.column is not None:
             return _tables.run(args, command, failures)
-        infile = binary_stdin() if args.file == "-" else open(args.file, "rb")
+        if args.file == "-":
+            infile = binary_stdin()
+        else:
+            infile = opened = open(args.file, "rb")
         out = Output(None)
         invalid = _lines(command, infile, out, failures)
         ok = True
@@ -288,11 +296,11 @@ def _run(args, command, failures, where):
     except KeyboardInterrupt:
         return 130
     finally:
-        if infile is not None and args.file != "-":
-            infile.close()
+        if opened is not None:
+            opened.close()
 
 
-def _flush(out, ok):
+def _flush(out: "Output | None", ok: bool) -> None:
     """What came before a failing line goes out first."""
     if out is not None and not ok:
         try:
