@@ -34,6 +34,7 @@ if TYPE_CHECKING:
 
 # Bytes that are not valid UTF-8, as surrogateescape decodes them.
 _UNDECODED = re.compile("[\udc80-\udcff]")
+_UNDECODED_RUN = re.compile("[\udc80-\udcff]+")
 
 
 def decode(data: bytes) -> str:
@@ -82,7 +83,17 @@ def shown(value: object) -> str:
 
 def describe(exc: BaseException) -> str:
     """A failure as one line: for a codec error the input bytes it is about
-    rather than the decoded text with its lone surrogates."""
+    rather than the decoded text with its lone surrogates. An input byte
+    that is not valid UTF-8 is said to be one: another --encoding than UTF-8
+    cannot encode it, but the input is what is wrong."""
+    if isinstance(exc, UnicodeEncodeError) and isinstance(exc.object, str):
+        bad = _UNDECODED_RUN.match(exc.object, exc.start, exc.end)
+        if bad is not None:
+            data = encode(bad.group())
+            return "input %s %s (at %d) %s not valid UTF-8 (the input is read as UTF-8 whatever " \
+                   "--encoding says)" % ("byte" if len(data) == 1 else "bytes",
+                                         " ".join("0x%02X" % b for b in data), exc.start,
+                                         "is" if len(data) == 1 else "are")
     if isinstance(exc, (UnicodeEncodeError, UnicodeDecodeError)) and isinstance(exc.object, (str, bytes)):
         part = exc.object[exc.start:exc.end]
         data = encode(part) if isinstance(part, str) else part
@@ -181,13 +192,19 @@ class Output:
             return
         mode = st.st_mode & 0o7777 if st is not None else 0o666 & ~_umask()
         try:
-            handle, self.temp = tempfile.mkstemp(dir=os.path.dirname(self.target), prefix=".pctcodec-",
-                                                 suffix=".part")
+            handle, temp = tempfile.mkstemp(dir=os.path.dirname(self.target), prefix=".pctcodec-",
+                                            suffix=".part")
         except OSError as exc:
             exc.filename = path  # the user's path, not the temporary one
             raise
-        os.chmod(self.temp, mode)
-        self.stream = self._file = os.fdopen(handle, "wb")
+        try:
+            os.chmod(temp, mode)
+            self.stream = self._file = os.fdopen(handle, "wb")
+        except BaseException:  # no finish() to remove it: the caller has no Output
+            os.close(handle)
+            os.unlink(temp)
+            raise
+        self.temp = temp
 
     def write(self, data: bytes) -> None:
         try:
@@ -220,6 +237,28 @@ def _umask() -> int:
     mask = os.umask(0)
     os.umask(mask)
     return mask
+
+
+class Terminated(BaseException):
+    """SIGTERM arrived: raised like KeyboardInterrupt for SIGINT, so that
+    the run unwinds and Output.finish removes a partial output file."""
+
+
+def _raise_terminated(signum: int, frame: object) -> None:
+    raise Terminated
+
+
+def catch_sigterm() -> "Callable[[], object]":
+    """From now on SIGTERM raises Terminated (in the main thread, where
+    Python runs signal handlers); the function returned puts the previous
+    handler back. Called from another thread, it changes nothing."""
+    import signal
+
+    try:
+        previous = signal.signal(signal.SIGTERM, _raise_terminated)
+    except ValueError:  # not the main thread: its handlers are not ours to change
+        return lambda: None
+    return lambda: signal.signal(signal.SIGTERM, previous)
 
 
 class RowFailure(Exception):

@@ -21,7 +21,9 @@ from ._streams import (
     Output,
     OutputError,
     RowFailure,
+    Terminated,
     binary_stdin,
+    catch_sigterm,
     check_reason,
     quiet_broken_pipe,
 )
@@ -86,6 +88,7 @@ exit status:
      with text after its closing quote is such a failed row
   2  usage error, a file that cannot be read or written, or malformed input
      that stops the reading (a missing column, an unclosed quote)
+  130, 143  stopped by Ctrl-C or SIGTERM (no partial -o file is left)
 A closed pipe (`pctcodec check urls.txt | head`) ends the run quietly, with the
 status of what was done so far.
 """
@@ -252,9 +255,11 @@ def main(argv: "Sequence[str] | None" = None) -> int:
     except OSError as exc:
         return _error(f"{args.rejects}: {exc.strerror or exc}", 2)
     status = 0
+    restore = catch_sigterm()  # SIGTERM unwinds the run as SIGINT does: no partial -o file left
     try:
         status = _run(args, command, failures, where)
     finally:
+        restore()
         failures.close()
         if args.on_error != "stop":
             print(failures.summary(), file=sys.stderr)
@@ -294,7 +299,9 @@ def _run(args: argparse.Namespace, command: Command, failures: Failures, where: 
     except OSError as exc:
         return _error(f"{getattr(exc, 'filename', None) or where}: {exc.strerror or exc}", 2)
     except KeyboardInterrupt:
-        return 130
+        return 130  # 128 + SIGINT, as a shell reports it
+    except Terminated:
+        return 143  # 128 + SIGTERM
     finally:
         if opened is not None:
             opened.close()
