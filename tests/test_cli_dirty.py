@@ -14,6 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from _child import child_env
+from _profiles import examples
 from pctcodec._csv import Reader
 from pctcodec import _pctcodec
 from pctcodec.cli import main
@@ -215,7 +216,7 @@ def test_reader_gives_the_same_records_whatever_the_block_size(data):
     check_reader(data)
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(st.lists(st.sampled_from([b"a", b",", b'"', b'""', b"\r", b"\n", b"\r\n", b"\xc3\xa9",
                                  b"\xff", b"\xef\xbb\xbf"]), max_size=40))
 def test_reader_on_any_bytes(parts):
