@@ -10,16 +10,16 @@ from ._typecheck import overload
 
 TYPE_CHECKING = False  # typing is not imported at run time: annotations in quotes
 if TYPE_CHECKING:
-    from typing import Any, Callable
+    from typing import Callable
 
     import pyarrow
 
     from .batch import Reject
 
     # A batch function's result is of its input's type (list in, list out;
-    # Arrow in, Arrow out: see batch.pyi's overloads), so it is called as
-    # Callable[..., Any] and Command.many's overloads say which.
-    _Functions = tuple[Callable[..., str], Callable[..., Any], tuple[str, ...]]
+    # Arrow in, Arrow out: see batch.pyi's overloads): Command.many's
+    # overloads say which.
+    _Functions = tuple[Callable[..., str], Callable[..., object], tuple[str, ...]]
 
 COMMANDS = ("quote", "quote-plus", "unquote", "unquote-plus", "requote", "normalize", "check")
 URI_COMMANDS = ("requote", "normalize", "check")
