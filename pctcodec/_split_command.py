@@ -6,15 +6,17 @@ There is no line mode: the parts of a line have no place to go in a line of
 text that keeps absent and empty parts apart, so ``split`` without
 ``--column`` is a usage error.
 """
-from typing import Any, List, Literal, Optional, Sequence
-
 from ._tables import AddColumns
 from .parts import URIParts, split_many
+
+TYPE_CHECKING = False  # typing is not imported at run time: annotations in quotes
+if TYPE_CHECKING:
+    from typing import Any, Literal, Sequence
 
 PARTS = URIParts._fields
 
 
-def parse_parts(text: Optional[str]) -> List[str]:
+def parse_parts(text: "str | None") -> "list[str]":
     """The part names of --parts (comma-separated, in the order given), or
     ValueError naming a part that is not one of PARTS."""
     if text is None:
@@ -30,12 +32,12 @@ def parse_parts(text: Optional[str]) -> List[str]:
     return chosen
 
 
-def split_command(parts: Sequence[str]) -> AddColumns:
+def split_command(parts: "Sequence[str]") -> AddColumns:
     """The AddColumns of ``split`` for the part names `parts`."""
     indexes = [PARTS.index(part) for part in parts]
 
-    def many(values: Any, *, threads: Optional[int], on_error: Literal["raise", "null", "keep"],
-             rejects: Any) -> List[Any]:
+    def many(values: "Any", *, threads: "int | None", on_error: "Literal['raise', 'null', 'keep']",
+             rejects: "Any") -> "list[Any]":
         out = split_many(values, threads=threads, on_error=on_error, rejects=rejects)
         if isinstance(values, list):
             return [[None if type(row) is not URIParts else row[k] for row in out]

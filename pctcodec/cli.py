@@ -22,12 +22,20 @@ from ._streams import (
     Output,
     OutputError,
     RowFailure,
+    Terminated,
     binary_stdin,
+    catch_sigterm,
     check_reason,
-    encode,
     quiet_broken_pipe,
 )
 from ._tables import TABLE_FORMATS
+
+TYPE_CHECKING = False  # typing is not imported at run time: annotations in quotes
+if TYPE_CHECKING:
+    from typing import BinaryIO, Sequence
+
+    from ._streams import BinaryReader
+    from ._tables import AddColumns
 
 DESCRIPTION = """\
 Percent-encode (quote) or decode (unquote) text, one value per line, with the
@@ -89,12 +97,13 @@ exit status:
      with text after its closing quote is such a failed row
   2  usage error, a file that cannot be read or written, or malformed input
      that stops the reading (a missing column, an unclosed quote)
+  130, 143  stopped by Ctrl-C or SIGTERM (no partial -o file is left)
 A closed pipe (`pctcodec check urls.txt | head`) ends the run quietly, with the
 status of what was done so far.
 """
 
 
-def _parser():
+def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="pctcodec",
         usage="%(prog)s [options] COMMAND [FILE]\n"
@@ -150,12 +159,12 @@ def _parser():
     return parser
 
 
-def _error(message, status=1):
+def _error(message: object, status: int = 1) -> int:
     print(f"pctcodec: {message}", file=sys.stderr)
     return status
 
 
-def _check_args(parser, args):
+def _check_args(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:
     """Usage errors, found before any output is written (status 2)."""
     if args.safe is not None and not args.command.startswith("quote"):
         parser.error("--safe applies to quote and quote-plus only")
@@ -191,7 +200,7 @@ def _check_args(parser, args):
         parser.error("--threads must be between 1 and 1024")
 
 
-def _codec_error(args):
+def _codec_error(args: argparse.Namespace) -> "str | None":
     """An unknown --encoding or --errors, as a message."""
     try:
         if args.encoding is not None:
@@ -203,7 +212,7 @@ def _codec_error(args):
     return None
 
 
-def _lines(command, infile, out, failures):
+def _lines(command: Command, infile: "BinaryReader", out: Output, failures: Failures) -> int:
     """The line mode; the number of invalid lines (check)."""
     invalid = 0
     null = failures.on_error == "null"
@@ -212,8 +221,6 @@ def _lines(command, infile, out, failures):
     write = out.stream.write
     lineno = 0
     for lineno, line in enumerate(infile, 1):
-        if isinstance(line, str):  # a text stream standing in for stdin
-            line = encode(line)
         if line[-1:] == b"\n":
             content, end = (line[:-2], b"\r\n") if line[-2:-1] == b"\r" else (line[:-1], b"\n")
         else:
@@ -232,6 +239,7 @@ def _lines(command, infile, out, failures):
             else:
                 continue
         else:
+            assert one is not None  # set unless checking
             try:
                 result = one(text).encode("utf-8", "surrogateescape") + end
             except (ValueError, TypeError, LookupError) as exc:  # UnicodeError is a ValueError
@@ -247,7 +255,7 @@ def _lines(command, infile, out, failures):
     return invalid
 
 
-def main(argv=None):
+def main(argv: "Sequence[str] | None" = None) -> int:
     """Run the command line given by argv (default: sys.argv[1:]); return the exit status."""
     parser = _parser()
     args = parser.parse_intermixed_args(argv)
@@ -255,6 +263,7 @@ def main(argv=None):
     message = _codec_error(args)
     if message:
         return _error(message, 2)
+    command: "Command | AddColumns"
     if args.command == "split":
         from ._split_command import parse_parts, split_command
 
@@ -272,25 +281,33 @@ def main(argv=None):
     except OSError as exc:
         return _error(f"{args.rejects}: {exc.strerror or exc}", 2)
     status = 0
+    restore = catch_sigterm()  # SIGTERM unwinds the run as SIGINT does: no partial -o file left
     try:
         status = _run(args, command, failures, where)
     finally:
+        restore()
         failures.close()
         if args.on_error != "stop":
             print(failures.summary(), file=sys.stderr)
     return status
 
 
-def _run(args, command, failures, where):
+def _run(args: argparse.Namespace, command: "Command | AddColumns", failures: Failures,
+         where: str) -> int:
     """The run; its exit status (the errors of either mode reported here)."""
     from . import _tables
 
-    infile = out = None
+    opened: "BinaryIO | None" = None  # the input file, closed here
+    out: "Output | None" = None
     ok = False
     try:
         if args.column is not None:
             return _tables.run(args, command, failures)
-        infile = binary_stdin() if args.file == "-" else open(args.file, "rb")
+        assert not isinstance(command, _tables.AddColumns)  # a table command (_check_args)
+        if args.file == "-":
+            infile = binary_stdin()
+        else:
+            infile = opened = open(args.file, "rb")
         out = Output(None)
         invalid = _lines(command, infile, out, failures)
         ok = True
@@ -310,13 +327,15 @@ def _run(args, command, failures, where):
     except OSError as exc:
         return _error(f"{getattr(exc, 'filename', None) or where}: {exc.strerror or exc}", 2)
     except KeyboardInterrupt:
-        return 130
+        return 130  # 128 + SIGINT, as a shell reports it
+    except Terminated:
+        return 143  # 128 + SIGTERM
     finally:
-        if infile is not None and args.file != "-":
-            infile.close()
+        if opened is not None:
+            opened.close()
 
 
-def _flush(out, ok):
+def _flush(out: "Output | None", ok: bool) -> None:
     """What came before a failing line goes out first."""
     if out is not None and not ok:
         try:
