@@ -75,8 +75,10 @@ def _to_unicode(label: str) -> str:
         return label
     text = ada_url.idna.decode(label.lower())
     # Only a label that maps back to itself: ada-url decodes what it can of
-    # invalid punycode too, and an IRI must name the same host.
-    return text if text != label and _domain_to_ascii(text) == label.lower() else label
+    # invalid punycode too, and an IRI must name the same host. A label it
+    # leaves as it is ("XN--") keeps its case, as every other label does.
+    lower = label.lower()
+    return text if text != lower and _domain_to_ascii(text) == lower else label
 
 
 _to_unicode_cached = lru_cache(maxsize=8192)(_to_unicode)

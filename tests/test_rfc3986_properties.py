@@ -169,6 +169,8 @@ def test_iri_to_uri_matches_reference(s):
 
 @given(uri_texts)
 @example("http://xn--r8jz45g.jp/%E5%BC%95?%EE%80%80#%EE%80%80")
+@example("//XN--")
+@example("//a.Xn--a.b")
 @example("/%E4%E4%B8%AD")
 def test_uri_to_iri_matches_reference(s):
     _same("uri_to_iri", s)
