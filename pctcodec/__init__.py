@@ -20,7 +20,8 @@ block); see ``pctcodec._install``.
 
 The batch functions (``quote_many``, ``unquote_many``, ``normalize_many``,
 ``check_many`` ...) run over a whole list, Arrow array, pandas or polars
-column in one call; see ``pctcodec.batch``.
+column in one call; see ``pctcodec.batch``. ``split`` and ``split_many`` give
+the components of URIs (as columns); see ``pctcodec.parts``.
 
 ``query_param`` and ``clean_query`` (and their ``_many`` forms) read one
 query parameter or drop parameters by name pattern (``TRACKING_PARAMS``);
@@ -50,6 +51,7 @@ from .batch import (
     unquote_plus_many,
 )
 from .query import TRACKING_PARAMS, clean_query, clean_query_many, query_param, query_param_many
+from .parts import URIParts, split, split_many
 from .ecmascript import (
     decode_uri,
     decode_uri_component,
@@ -110,5 +112,8 @@ __all__ = [
     "clean_query",
     "clean_query_many",
     "TRACKING_PARAMS",
+    "split",
+    "split_many",
+    "URIParts",
 ]
 __version__ = "0.1.0"

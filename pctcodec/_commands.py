@@ -7,12 +7,24 @@ UTF-8 as a lone surrogate) and go out through ``_streams.encode``.
 from . import batch, normalize, quote, quote_plus, requote, unquote, unquote_plus
 from . import query
 from ._streams import escape_undecoded, quote_errors
+from ._typecheck import overload
+
+TYPE_CHECKING = False  # typing is not imported at run time: annotations in quotes
+if TYPE_CHECKING:
+    from typing import Callable
+
+    import pyarrow
+
+    from .batch import Reject
+
+    # A batch function's result is of its input's type (list in, list out;
+    # Arrow in, Arrow out: see batch.pyi's overloads): Command.many's
+    # overloads say which.
+    _Functions = tuple[Callable[..., str], Callable[..., object], tuple[str, ...]]
 
 COMMANDS = ("quote", "quote-plus", "unquote", "unquote-plus", "requote", "normalize", "check",
             "clean-query", "query-param")
 URI_COMMANDS = ("requote", "normalize", "check", "clean-query", "query-param")
-# Commands of the line mode only (no --column yet).
-LINE_COMMANDS = ("query-param",)
 
 
 def _param_line(uri: str, name: str) -> str:
@@ -21,7 +33,7 @@ def _param_line(uri: str, name: str) -> str:
     return "" if value is None else value
 
 # command: (single-value function, batch function, names of its options)
-FUNCTIONS = {
+FUNCTIONS: "dict[str, _Functions]" = {
     "quote": (quote, batch.quote_many, ("safe", "encoding", "errors")),
     "quote-plus": (quote_plus, batch.quote_plus_many, ("safe", "encoding", "errors")),
     "unquote": (unquote, batch.unquote_many, ("encoding", "errors")),
@@ -29,7 +41,7 @@ FUNCTIONS = {
     "requote": (requote, batch.requote_many, ()),
     "normalize": (normalize, batch.normalize_many, ("sort_query", "drop_fragment")),
     "clean-query": (query.clean_query, query.clean_query_many, ("drop", "keep", "sort")),
-    "query-param": (_param_line, None, ("name",)),
+    "query-param": (_param_line, query.query_param_many, ("name",)),  # tables: _query_command
 }
 
 
@@ -37,14 +49,17 @@ class Command:
     """A command with its options: ``one`` and ``many`` take text as
     ``_streams.decode`` gives it (``prepare`` applied)."""
 
-    def __init__(self, name, safe=None, encoding="utf-8", errors=None, sort_query=False,
-                 drop_fragment=False, drop=None, keep=None, sort=False, param=None):
+    def __init__(self, name: str, safe: "str | None" = None, encoding: str = "utf-8",
+                 errors: "str | None" = None, sort_query: bool = False,
+                 drop_fragment: bool = False, drop: "list[str] | None" = None,
+                 keep: "list[str] | None" = None, sort: bool = False,
+                 param: "str | None" = None) -> None:
         self.name = name
         # requote and normalize read a byte that is not UTF-8 as its escape;
         # check reports it (a raw byte is no URI character)
         self.uri = name in URI_COMMANDS and name != "check"
         if name == "check":
-            self.options = {}
+            self.options: "dict[str, object]" = {}
             return
         if errors is None:
             errors = "strict" if name.startswith("quote") else "replace"
@@ -59,34 +74,42 @@ class Command:
             # the bytes of a value are quoted as they are (see _streams)
             self.options["errors"] = quote_errors(encoding, errors)
 
-    def prepare(self, text):
+    def prepare(self, text: str) -> str:
         """A value as the function takes it: for the URI commands a byte
         that was not valid UTF-8 is read as its escape."""
         return escape_undecoded(text) if self.uri else text
 
-    def prepare_all(self, values):
+    def prepare_all(self, values: "list[str | None]") -> "list[str | None]":
         """prepare() over a list (None kept)."""
         if not self.uri:
             return values
         try:
-            if "".join(values).isascii():
+            if "".join(values).isascii():  # type: ignore[arg-type]  # TypeError on None, caught
                 return values  # nothing to escape (checked at once)
         except TypeError:  # None among them
             pass
         return [v if v is None or v.isascii() else escape_undecoded(v) for v in values]
 
-    def one(self, text):
+    def one(self, text: str) -> str:
         """The single-value function on one text."""
         return self._one(self.prepare(text), **self.options)
 
-    def many(self, values, **kwargs):
+    @overload
+    def many(self, values: "list[str | None]", *, threads: "int | None", on_error: str,
+             rejects: "list[Reject]") -> "list[str | None]": ...
+    @overload
+    def many(self, values: "pyarrow.Array", *, threads: "int | None", on_error: str,
+             rejects: "list[Reject]") -> "pyarrow.Array": ...
+
+    def many(self, values: "list[str | None] | pyarrow.Array", *, threads: "int | None",
+             on_error: str, rejects: "list[Reject]") -> "list[str | None] | pyarrow.Array":
         """The batch function over a list of texts or an Arrow array (whose
         values are valid UTF-8: nothing to prepare)."""
         if isinstance(values, list):
             values = self.prepare_all(values)
-        return self._many(values, **self.options, **kwargs)
+        return self._many(values, **self.options, threads=threads, on_error=on_error, rejects=rejects)
 
-    def line_function(self):
+    def line_function(self) -> "Callable[[str], str]":
         """one() as a plain function, for the line mode's loop."""
         func, options = self._one, self.options
         if self.uri:

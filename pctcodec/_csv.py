@@ -19,6 +19,19 @@ byte is scanned a bounded number of times.
 """
 from . import _pctcodec
 
+TYPE_CHECKING = False  # typing is not imported at run time: annotations in quotes
+if TYPE_CHECKING:
+    from typing import Iterator
+
+    from ._streams import BinaryReader
+
+    # _csv_cut's result: the bytes between the fields of the column, those
+    # fields (text, or the raw bytes of a MALFORMED one), their flags, the
+    # position reached, the records done, the status and its detail.
+    _Cut = tuple[list[bytes], list["str | bytes"], bytes, int, int, int, int]
+    # a chunk of data rows: the bytes between the fields, the fields, their flags
+    Chunk = tuple[list[bytes], list["str | bytes"], bytes]
+
 BLOCK = 1 << 20
 # _csv_cut's statuses (src/core/pct_csv.h)
 MORE, UNCLOSED, MISSING, END = 2, 3, 4, 5
@@ -30,7 +43,7 @@ BOM = b"\xef\xbb\xbf"
 class UnclosedQuote(ValueError):
     """A quoted field is still open at the end of the input."""
 
-    def __init__(self, line):
+    def __init__(self, line: int) -> None:
         self.line = line
         super().__init__(f"line {line}: the quoted field that starts here is not closed "
                          "at the end of the file")
@@ -39,7 +52,7 @@ class UnclosedQuote(ValueError):
 class MissingField(ValueError):
     """A record has no field for the chosen column."""
 
-    def __init__(self, row, count):
+    def __init__(self, row: int, count: int) -> None:
         self.row = row
         super().__init__(f"row {row} has {count} fields")
 
@@ -51,7 +64,7 @@ class Reader:
     the input started with (b"" when none), which is not part of the first
     field."""
 
-    def __init__(self, infile, delimiter, block=BLOCK):
+    def __init__(self, infile: "BinaryReader", delimiter: bytes, block: int = BLOCK) -> None:
         self.infile = infile
         self.delimiter = delimiter
         self.block = block
@@ -67,13 +80,10 @@ class Reader:
         self._line = 1   # the physical line at _line_pos
         self._line_pos = 0
 
-    def _read(self, size):
-        read = getattr(self.infile, "read", None)
-        if read is not None:
-            return read(size)
-        return b"".join(self.infile)  # an iterable of lines: all of it
+    def _read(self, size: int) -> bytes:
+        return self.infile.read(size)
 
-    def _more(self):
+    def _more(self) -> None:
         """Reads more: at least as much as is pending, so that a record
         scanned again is scanned at most a bounded number of times."""
         self._line += self.buf.count(b"\n", self._line_pos, self.pos)
@@ -82,7 +92,7 @@ class Reader:
         self.pos = self._line_pos = 0
         self.final = not more
 
-    def _cut(self, index, rows):
+    def _cut(self, index: int, rows: int) -> "_Cut":
         """_csv_cut from the current position, reading more while it asks."""
         while True:
             got = _pctcodec._csv_cut(self.buf, self.pos, self.final, self.delimiter,
@@ -92,14 +102,14 @@ class Reader:
                 return got
             self._more()
 
-    def _unclosed(self, quote):
+    def _unclosed(self, quote: int) -> UnclosedQuote:
         return UnclosedQuote(self._line + self.buf.count(b"\n", self._line_pos, quote))
 
-    def _advance(self, pos):
+    def _advance(self, pos: int) -> None:
         self.done += pos - self.pos
         self.pos = pos
 
-    def header(self):
+    def header(self) -> "tuple[bytes, list[str]] | None":
         """The first record (blank lines before it skipped): its raw bytes,
         blank lines and terminator included, and its fields as text; None
         for an empty input. ValueError for a field with text after its
@@ -115,7 +125,7 @@ class Reader:
                 break
             if status == END:
                 return None
-        names = []
+        names: "list[str]" = []
         size = 0  # the record's size from self.pos (which stays: _more keeps it at 0)
         while True:
             _, values, flags, pos, done, status, info = self._cut(len(names), 1)
@@ -123,20 +133,23 @@ class Reader:
                 raise self._unclosed(info)
             if not done:
                 break
-            if flags[0] == MALFORMED:
+            name = values[0]
+            if flags[0] == MALFORMED or not isinstance(name, str):  # a MALFORMED field comes as bytes
                 raise ValueError("text after the closing quote of a quoted field")
-            names.append(values[0])
+            names.append(name)
             size = pos - self.pos
         raw = self.buf[self.pos:self.pos + size]
         self._advance(self.pos + size)
         return blank + raw, names
 
-    def chunks(self, index, rows):
+    def chunks(self, index: int, rows: int) -> "Iterator[Chunk]":
         """Chunks of up to `rows` data rows, as _csv_cut gives them: (gaps,
         values, flags), the bytes between the fields of column `index` as
         they are, those fields as text, and their flags (see _csv_cut)."""
         while True:
-            gaps, values, flags = [b""], [], b""
+            gaps: "list[bytes]" = [b""]
+            values: "list[str | bytes]" = []
+            flags = b""
             count = 0
             while count < rows:
                 g, v, f, pos, done, status, info = self._cut(index, rows - count)

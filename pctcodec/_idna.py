@@ -27,7 +27,7 @@ _ESCAPE = re.compile(rb"%[0-9A-Fa-f]{2}")
 _KEPT_ESCAPED = frozenset(b":/?#[]@!$&'()*+,;=%")
 
 
-def _decoded(match):
+def _decoded(match: "re.Match[bytes]") -> bytes:
     byte = int(match[0][1:], 16)
     return match[0] if byte in _KEPT_ESCAPED else bytes((byte,))
 
@@ -37,7 +37,7 @@ def _decoded(match):
 _FORBIDDEN = re.compile(r"[\x00-\x20#%/:<>?@\[\\\]^|\x7f]")
 
 
-def _domain_to_ascii(text: str):
+def _domain_to_ascii(text: str) -> "str | None":
     """The ASCII form of a Unicode domain, or None when a browser rejects it."""
     import ada_url  # on first use: importing pctcodec stays light
 
@@ -50,7 +50,7 @@ def _domain_to_ascii(text: str):
     return None if _FORBIDDEN.search(ascii) else ascii
 
 
-def _to_ascii(host: str):
+def _to_ascii(host: str) -> "str | None":
     raw = _ESCAPE.sub(_decoded, host.encode("utf-8"))
     try:
         text = raw.decode("utf-8")
@@ -62,10 +62,10 @@ def _to_ascii(host: str):
 _to_ascii_cached = lru_cache(maxsize=8192)(_to_ascii)
 
 
-def to_ascii(host: str):
+def to_ascii(host: str) -> "str | None":
     """The ASCII host a browser would use for a reg-name as written in a URI
     (escapes of UTF-8 decoded first), or None when it has none."""
-    return (_to_ascii_cached if len(host) <= _CACHED_LENGTH else _to_ascii)(host)
+    return _to_ascii_cached(host) if len(host) <= _CACHED_LENGTH else _to_ascii(host)
 
 
 def _to_unicode(label: str) -> str:
@@ -75,8 +75,10 @@ def _to_unicode(label: str) -> str:
         return label
     text = ada_url.idna.decode(label.lower())
     # Only a label that maps back to itself: ada-url decodes what it can of
-    # invalid punycode too, and an IRI must name the same host.
-    return text if text != label and _domain_to_ascii(text) == label.lower() else label
+    # invalid punycode too, and an IRI must name the same host. A label it
+    # leaves as it is ("XN--") keeps its case, as every other label does.
+    lower = label.lower()
+    return text if text != lower and _domain_to_ascii(text) == lower else label
 
 
 _to_unicode_cached = lru_cache(maxsize=8192)(_to_unicode)
@@ -85,4 +87,4 @@ _to_unicode_cached = lru_cache(maxsize=8192)(_to_unicode)
 def to_unicode(label: str) -> str:
     """The Unicode form of one ``xn--`` label, or the label itself when it is
     not the valid punycode of one."""
-    return (_to_unicode_cached if len(label) <= _CACHED_LENGTH else _to_unicode)(label)
+    return _to_unicode_cached(label) if len(label) <= _CACHED_LENGTH else _to_unicode(label)

@@ -6,13 +6,24 @@ says once how to get the bar.
 """
 import sys
 
+TYPE_CHECKING = False  # typing is not imported at run time: annotations in quotes
+if TYPE_CHECKING:
+    from typing import Protocol, TextIO
+
+    class _Bar(Protocol):
+        """What is used of a tqdm bar."""
+
+        def update(self, n: int = 1, /) -> object: ...
+        def close(self) -> None: ...
+
 
 class Progress:
     """Count units of work (bytes or rows) towards an optional total."""
 
-    def __init__(self, enabled, total=None, unit="rows", requested=False, stream=None):
+    def __init__(self, enabled: bool, total: "int | None" = None, unit: str = "rows",
+                 requested: bool = False, stream: "TextIO | None" = None) -> None:
         self._stream = sys.stderr if stream is None else stream
-        self._bar = None
+        self._bar: "_Bar | None" = None
         self._plain = False
         self._done = 0
         self._total = total
@@ -31,7 +42,7 @@ class Progress:
         self._bar = tqdm(total=total, unit=unit, unit_scale=scale, unit_divisor=1024 if scale else 1000,
                          file=self._stream, dynamic_ncols=True, leave=True)
 
-    def update(self, count):
+    def update(self, count: int) -> None:
         self._done += count
         if self._bar is not None:
             self._bar.update(count)
@@ -44,7 +55,7 @@ class Progress:
             self._stream.write(text)
             self._stream.flush()
 
-    def close(self):
+    def close(self) -> None:
         if self._bar is not None:
             self._bar.close()
             self._bar = None

@@ -14,22 +14,41 @@ import stat
 import sys
 import tempfile
 
+TYPE_CHECKING = False  # typing is not imported at run time: annotations in quotes
+if TYPE_CHECKING:
+    from typing import BinaryIO, Callable, Iterator, Protocol, TextIO
+
+    from ._errors import PercentEncodingError
+
+    class BinaryWriter(Protocol):
+        """Where output bytes go: sys.stdout.buffer, a binary file, _TextWriter."""
+
+        def write(self, data: bytes, /) -> object: ...
+        def flush(self) -> None: ...
+
+    class BinaryReader(Protocol):
+        """Where input bytes come from: sys.stdin.buffer, a binary file, _TextReader."""
+
+        def read(self, size: int = -1, /) -> bytes: ...
+        def __iter__(self) -> "Iterator[bytes]": ...
+
 # Bytes that are not valid UTF-8, as surrogateescape decodes them.
 _UNDECODED = re.compile("[\udc80-\udcff]")
+_UNDECODED_RUN = re.compile("[\udc80-\udcff]+")
 
 
-def decode(data):
+def decode(data: bytes) -> str:
     """The text of input bytes (a bad byte kept as a lone surrogate)."""
     return data.decode("utf-8", "surrogateescape")
 
 
-def encode(text):
+def encode(text: str) -> bytes:
     """The bytes of a text made by `decode` (or of any result): UTF-8, a lone
     surrogate back to the byte it stood for."""
     return text.encode("utf-8", "surrogateescape")
 
 
-def escape_undecoded(text):
+def escape_undecoded(text: str) -> str:
     """Text for the URI commands: a byte that was not valid UTF-8 becomes its
     %XX escape, which is what it stands for in a URI."""
     if text.isascii():
@@ -37,16 +56,16 @@ def escape_undecoded(text):
     return _UNDECODED.sub(lambda m: "%%%02X" % (ord(m.group()) - 0xDC00), text)
 
 
-def check_reason(text, exc):
+def check_reason(text: str, exc: "PercentEncodingError") -> str:
     """check()'s reason for its offence in `text`, a byte that was not valid
     UTF-8 said as such (not as the surrogate that stands for it)."""
     position = exc.position
-    if position is not None and 0 <= position < len(text) and 0xDC80 <= ord(text[position]) <= 0xDCFF:
+    if 0 <= position < len(text) and 0xDC80 <= ord(text[position]) <= 0xDCFF:
         return "byte 0x%02X is not valid UTF-8 (no URI character)" % (ord(text[position]) - 0xDC00)
     return exc.reason
 
 
-def quote_errors(encoding, errors):
+def quote_errors(encoding: str, errors: str) -> str:
     """The error handler quote and quote-plus run with: under UTF-8 the bytes
     of a value are quoted as they are, a bad byte as its escape."""
     import codecs
@@ -54,7 +73,7 @@ def quote_errors(encoding, errors):
     return "surrogateescape" if codecs.lookup(encoding).name == "utf-8" else errors
 
 
-def shown(value):
+def shown(value: object) -> str:
     """A value in a message or a rejects file: as its input bytes would
     print, not with surrogateescape's internals."""
     if isinstance(value, str):
@@ -62,9 +81,19 @@ def shown(value):
     return repr(value)
 
 
-def describe(exc):
+def describe(exc: BaseException) -> str:
     """A failure as one line: for a codec error the input bytes it is about
-    rather than the decoded text with its lone surrogates."""
+    rather than the decoded text with its lone surrogates. An input byte
+    that is not valid UTF-8 is said to be one: another --encoding than UTF-8
+    cannot encode it, but the input is what is wrong."""
+    if isinstance(exc, UnicodeEncodeError) and isinstance(exc.object, str):
+        bad = _UNDECODED_RUN.match(exc.object, exc.start, exc.end)
+        if bad is not None:
+            data = encode(bad.group())
+            return "input %s %s (at %d) %s not valid UTF-8 (the input is read as UTF-8 whatever " \
+                   "--encoding says)" % ("byte" if len(data) == 1 else "bytes",
+                                         " ".join("0x%02X" % b for b in data), exc.start,
+                                         "is" if len(data) == 1 else "are")
     if isinstance(exc, (UnicodeEncodeError, UnicodeDecodeError)) and isinstance(exc.object, (str, bytes)):
         part = exc.object[exc.start:exc.end]
         data = encode(part) if isinstance(part, str) else part
@@ -77,44 +106,46 @@ def describe(exc):
     return escape_undecoded(text) if _UNDECODED.search(text) else text
 
 
-def binary_stdout():
+def binary_stdout() -> "BinaryWriter":
     """sys.stdout as a binary stream (a text stream standing in for it is written as UTF-8)."""
     out = getattr(sys.stdout, "buffer", None)
     return out if out is not None else _TextWriter(sys.stdout)
 
 
-def binary_stdin():
+def binary_stdin() -> "BinaryReader":
     """sys.stdin as a binary stream."""
     stdin = getattr(sys.stdin, "buffer", None)
     return stdin if stdin is not None else _TextReader(sys.stdin)
 
 
 class _TextWriter:
-    def __init__(self, stream):
+    """A text stream standing in for stdout, written as UTF-8 bytes."""
+
+    def __init__(self, stream: "TextIO") -> None:
         self.stream = stream
 
-    def write(self, data):
+    def write(self, data: bytes, /) -> None:
         self.stream.write(decode(data))
 
-    def flush(self):
+    def flush(self) -> None:
         self.stream.flush()
 
 
 class _TextReader:
     """A text stream standing in for stdin, read as UTF-8 bytes."""
 
-    def __init__(self, stream):
+    def __init__(self, stream: "TextIO") -> None:
         self.stream = stream
 
-    def read(self, size=-1):
+    def read(self, size: int = -1, /) -> bytes:
         return encode(self.stream.read(size))
 
-    def __iter__(self):
+    def __iter__(self) -> "Iterator[bytes]":
         for line in self.stream:
             yield encode(line)
 
 
-def quiet_broken_pipe():
+def quiet_broken_pipe() -> None:
     """The reader went away (e.g. `| head`): stop quietly, and keep the
     interpreter from complaining when it flushes stdout at exit."""
     try:
@@ -126,7 +157,7 @@ def quiet_broken_pipe():
 class OutputError(Exception):
     """Writing the output failed (a full disk, /dev/full ...): not the input's fault."""
 
-    def __init__(self, path, error):
+    def __init__(self, path: str, error: OSError) -> None:
         super().__init__(f"{path}: cannot write: {error.strerror or error}")
 
 
@@ -139,9 +170,11 @@ class Output:
     a regular file (a device such as /dev/null, a FIFO) is written directly,
     never replaced."""
 
-    def __init__(self, path):
+    def __init__(self, path: "str | None") -> None:
         self.path = path
-        self.temp = None
+        self.temp: "str | None" = None
+        self._file: "BinaryIO | None" = None  # the file opened (None for stdout)
+        self.stream: "BinaryWriter"
         if path is None:
             self.stream = binary_stdout()
             return
@@ -149,25 +182,31 @@ class Output:
         try:
             st = os.stat(self.target)
         except OSError:
-            st = None
+            st = None  # a new file
         if st is not None and not stat.S_ISREG(st.st_mode):
             try:
-                self.stream = open(self.target, "wb")
+                self.stream = self._file = open(self.target, "wb")
             except OSError as exc:
                 exc.filename = path
                 raise
             return
         mode = st.st_mode & 0o7777 if st is not None else 0o666 & ~_umask()
         try:
-            handle, self.temp = tempfile.mkstemp(dir=os.path.dirname(self.target), prefix=".pctcodec-",
-                                                 suffix=".part")
+            handle, temp = tempfile.mkstemp(dir=os.path.dirname(self.target), prefix=".pctcodec-",
+                                            suffix=".part")
         except OSError as exc:
             exc.filename = path  # the user's path, not the temporary one
             raise
-        os.chmod(self.temp, mode)
-        self.stream = os.fdopen(handle, "wb")
+        try:
+            os.chmod(temp, mode)
+            self.stream = self._file = os.fdopen(handle, "wb")
+        except BaseException:  # no finish() to remove it: the caller has no Output
+            os.close(handle)
+            os.unlink(temp)
+            raise
+        self.temp = temp
 
-    def write(self, data):
+    def write(self, data: bytes) -> None:
         try:
             self.stream.write(data)
         except BrokenPipeError:
@@ -175,15 +214,12 @@ class Output:
         except OSError as exc:
             raise OutputError(self.path or "standard output", exc) from None
 
-    def finish(self, ok):
+    def finish(self, ok: bool) -> None:
         try:
-            if self.temp is None:
-                if self.path is None:
-                    self.stream.flush()
-                else:
-                    self.stream.close()
-                return
-            self.stream.close()
+            if self._file is None:
+                self.stream.flush()
+            else:
+                self._file.close()
         except BrokenPipeError:
             raise
         except OSError as exc:
@@ -197,16 +233,38 @@ class Output:
                     os.unlink(self.temp)
 
 
-def _umask():
+def _umask() -> int:
     mask = os.umask(0)
     os.umask(mask)
     return mask
 
 
+class Terminated(BaseException):
+    """SIGTERM arrived: raised like KeyboardInterrupt for SIGINT, so that
+    the run unwinds and Output.finish removes a partial output file."""
+
+
+def _raise_terminated(signum: int, frame: object) -> None:
+    raise Terminated
+
+
+def catch_sigterm() -> "Callable[[], object]":
+    """From now on SIGTERM raises Terminated (in the main thread, where
+    Python runs signal handlers); the function returned puts the previous
+    handler back. Called from another thread, it changes nothing."""
+    import signal
+
+    try:
+        previous = signal.signal(signal.SIGTERM, _raise_terminated)
+    except ValueError:  # not the main thread: its handlers are not ours to change
+        return lambda: None
+    return lambda: signal.signal(signal.SIGTERM, previous)
+
+
 class RowFailure(Exception):
     """A value the command fails on under --on-error stop: exit status 1."""
 
-    def __init__(self, row, value, error):
+    def __init__(self, row: int, value: object, error: BaseException) -> None:
         self.row = row
         super().__init__(f"{row}: {describe(error)} (value {shown(value)})")
 
@@ -216,34 +274,35 @@ class Failures:
     (RowFailure); under null or keep each is counted and, with --rejects,
     written to a CSV file as row number, value and reason."""
 
-    def __init__(self, on_error="stop", rejects_path=None):
+    def __init__(self, on_error: str = "stop", rejects_path: "str | None" = None) -> None:
         self.on_error = on_error
         self.count = 0
         self.rows = 0
         self.rejects_path = rejects_path
-        self._file = self._writer = None
+        self._file: "TextIO | None" = None
+        self._writerow: "Callable[[list[object]], object] | None" = None
         if rejects_path is not None:
             import csv
 
             # the value's own bytes come back through surrogateescape
             self._file = open(rejects_path, "w", encoding="utf-8", errors="surrogateescape",
                               newline="")
-            self._writer = csv.writer(self._file)
-            self._writer.writerow(["row", "value", "reason"])
+            self._writerow = csv.writer(self._file).writerow
+            self._writerow(["row", "value", "reason"])
 
-    def add(self, row, value, error):
+    def add(self, row: int, value: object, error: BaseException) -> None:
         if self.on_error == "stop":
             raise RowFailure(row, value, error)
         self.count += 1
-        if self._writer is not None:
-            self._writer.writerow([row, value, describe(error)])
+        if self._writerow is not None:
+            self._writerow([row, value, describe(error)])
 
-    def close(self):
+    def close(self) -> None:
         if self._file is not None:
             self._file.close()
             self._file = None
 
-    def summary(self):
+    def summary(self) -> str:
         """The one line for stderr: rows done, rows failed."""
         return f"pctcodec: {self.rows} rows, {self.count} failed" + (
             f" (see {self.rejects_path})" if self.count and self.rejects_path else "")

@@ -20,7 +20,13 @@ memory does not grow with the file. A value that fails stops the run
 as it was (``keep``), and the row goes to ``--rejects``. ROW, in messages,
 in the ``check`` report and in the rejects file, is the 1-based number of the
 data row: the header is not counted, nor are blank lines of a CSV file.
+
+A command may add columns instead of changing one (``split --column url``):
+it is an ``AddColumns``, whose new columns are inserted right after the
+column, everything else (that column too) written as it was. See
+``AddColumns`` for the hook.
 """
+import io
 import os
 import sys
 
@@ -29,6 +35,23 @@ from . import _pctcodec
 from ._csv import MALFORMED, PLAIN, QUOTED, MissingField, Reader, UnclosedQuote
 from ._progress import Progress
 from ._streams import Output, binary_stdin, check_reason
+from ._typecheck import cast, overload
+
+TYPE_CHECKING = False  # typing is not imported at run time: annotations in quotes
+if TYPE_CHECKING:
+    from argparse import Namespace
+    from types import ModuleType
+    from typing import Any, BinaryIO, Callable, Sequence
+
+    import pyarrow
+    import pyarrow.parquet
+
+    from ._commands import Command
+    from ._streams import BinaryReader, BinaryWriter, Failures
+    from .batch import Reject
+
+    # a value that failed before the batch function: (index, value, error)
+    Failed = tuple[int, object, BaseException]
 
 TABLE_FORMATS = ("csv", "tsv", "parquet")
 CHUNK_ROWS = 32768
@@ -38,21 +61,69 @@ class TableError(Exception):
     """The file or the command line does not fit: exit status 2."""
 
 
+class AddColumns:
+    """A command that adds columns after the column it reads: the hook of the
+    table mode for such commands (``split``; any other passes one to ``run``
+    in place of a ``_commands.Command``).
+
+    ``name``: the command's name. ``suffixes``: the new columns, named after
+    the column and "_" (``url`` -> ``url_host``); a name the table already
+    has is an error (exit status 2). ``many(values, threads=, on_error=,
+    rejects=)``: for a chunk of the column, a list of texts (None for a
+    missing value) or a pyarrow string array, gives one new column per
+    suffix, of the same kind: lists of str or None, or pyarrow arrays of the
+    column's type. A value that fails goes to ``rejects`` as in the batch
+    functions and gets None (empty in CSV, null in Parquet) in every new
+    column, under --on-error null and keep alike: the column it came from is
+    written as it was either way.
+    """
+
+    def __init__(self, name: str, suffixes: "Sequence[str]",
+                 many: "Callable[..., list[Any]]") -> None:
+        self.name = name
+        self.suffixes = tuple(suffixes)
+        self.many = many
+
+    def names(self, column: str) -> "list[str]":
+        """The new columns' names for the column `column`."""
+        return [f"{column}_{suffix}" for suffix in self.suffixes]
+
+
+def _added_names(names: "list[str]", column: str, command: AddColumns) -> "list[str]":
+    """The names of the columns `command` adds after `column`; TableError
+    when one is taken."""
+    added = command.names(column)
+    taken = [name for name in added if name in names]
+    if taken:
+        raise TableError(f"the table already has a column named {taken[0]!r}, which "
+                         f"{command.name} would add")
+    return added
+
+
 class Column:
     """A command applied to the values of a column, chunk by chunk; failures
     go to a _streams.Failures."""
 
-    def __init__(self, command, threads, failures):
+    def __init__(self, command: "Command | AddColumns", threads: "int | None",
+                 failures: "Failures") -> None:
         self.command = command
         self.threads = threads
         self.failures = failures
         self.invalid = 0
 
-    def transform(self, values, first_row, on_error, failed=()):
+    @overload
+    def transform(self, values: "list[str | None]", first_row: int, on_error: str,
+                  failed: "Sequence[Failed]" = ()) -> "list[str | None]": ...
+    @overload
+    def transform(self, values: "pyarrow.Array", first_row: int, on_error: str,
+                  failed: "Sequence[Failed]" = ()) -> "pyarrow.Array": ...
+
+    def transform(self, values: "list[str | None] | pyarrow.Array", first_row: int, on_error: str,
+                  failed: "Sequence[Failed]" = ()) -> "list[str | None] | pyarrow.Array":
         """The results for a list of texts (None for a value that fails) or an
         Arrow array (under on_error "null" or "keep"). `failed`: (index,
         value, error) of the values that failed before (None in values)."""
-        rejects = []
+        rejects: "list[Reject]" = []
         out = self.command.many(values, threads=self.threads, on_error=on_error, rejects=rejects)
         if rejects or failed:
             found = [(r.index, values[r.index] if isinstance(values, list) else r.value, r.error)
@@ -61,10 +132,10 @@ class Column:
                 self.failures.add(first_row + index, value, error)
         return out
 
-    def report(self, values, first_row):
+    def report(self, values: "list[str | None] | pyarrow.Array", first_row: int) -> bytes:
         """``ROW:POSITION: message`` lines for the values that are not valid URIs."""
         lines = []
-        if isinstance(values, list):
+        if isinstance(values, list) and not isinstance(self.command, AddColumns):  # check only
             values = self.command.prepare_all(values)
         positions = batch.check_many(values, threads=self.threads)
         if not isinstance(positions, list):  # Arrow in, Arrow out
@@ -73,6 +144,8 @@ class Column:
             if position is None:
                 continue
             value = values[index]
+            if value is None:  # check_many gives no position for a null
+                continue
             if not isinstance(value, str):  # an Arrow scalar
                 value = value.as_py()
             self.invalid += 1
@@ -86,7 +159,7 @@ class Column:
 # ---------------------------------------------------------------- CSV
 
 
-def _column_index(names, column):
+def _column_index(names: "list[str]", column: str) -> int:
     found = [i for i, name in enumerate(names) if name == column]
     if not found:
         raise TableError(f"no column {column!r}; the columns are: {', '.join(map(repr, names))}")
@@ -95,8 +168,10 @@ def _column_index(names, column):
     return found[0]
 
 
-def _csv(column, infile, out, name, delimiter, chunk_rows, progress):
+def _csv(column: Column, infile: "BinaryReader", out: Output, name: str, delimiter: bytes,
+         chunk_rows: int, progress: Progress) -> None:
     checking = column.command.name == "check"
+    adding = isinstance(column.command, AddColumns)
     keep = column.failures.on_error == "keep"
     try:
         reader = Reader(infile, delimiter)
@@ -108,13 +183,15 @@ def _csv(column, infile, out, name, delimiter, chunk_rows, progress):
             raise TableError(f"no header: the file is empty, so there is no column {name!r}")
         raw, names = header
         index = _column_index(names, name)
+        if isinstance(column.command, AddColumns):
+            raw = _added_header(raw, index, _added_names(names, name, column.command), delimiter)
         if not checking:
             out.write(reader.bom + raw)
         progress.update(len(reader.bom) + reader.done)
         done = reader.done
-        for gaps, values, flags in reader.chunks(index, chunk_rows):
-            first = reader.rows - len(values) + 1
-            failed = _malformed(values, flags)
+        for gaps, fields, flags in reader.chunks(index, chunk_rows):
+            first = reader.rows - len(fields) + 1
+            values, failed = _malformed(fields, flags)
             column.failures.rows += len(values)
             if checking:
                 for index_, value, error in failed:
@@ -122,8 +199,13 @@ def _csv(column, infile, out, name, delimiter, chunk_rows, progress):
                 out.write(column.report(values, first))
             else:
                 results = column.transform(values, first, "null", failed)
-                _failed_fields(results, values, flags, failed, keep)
-                out.write(_pctcodec._csv_join(gaps, results, flags, delimiter))
+                if adding:
+                    gaps, written, flags = _added_fields(gaps, values, flags, failed,
+                                                         cast("list[list[str | None]]", results),
+                                                         delimiter)
+                else:
+                    written = _failed_fields(results, values, flags, failed, keep)
+                out.write(_pctcodec._csv_join(gaps, written, flags, delimiter))
             progress.update(reader.done - done)
             done = reader.done
     except UnclosedQuote as exc:
@@ -132,43 +214,85 @@ def _csv(column, infile, out, name, delimiter, chunk_rows, progress):
         raise TableError(f"{exc}: no field for column {name!r}") from None
 
 
-def _malformed(values, flags):
-    """(index, raw text, error) of the fields with text after their closing
-    quote (whose values, the raw bytes, become None)."""
-    failed = []
+def _malformed(values: "list[str | bytes]",
+               flags: bytes) -> "tuple[list[str | None], list[tuple[int, str, BaseException]]]":
+    """The values (the list itself, changed in place), and (index, raw
+    text, error) of the fields with text after their closing quote (whose
+    values, the raw bytes, become None)."""
+    failed: "list[tuple[int, str, BaseException]]" = []
     if MALFORMED in flags:
         for index, flag in enumerate(flags):
             if flag == MALFORMED:
-                raw = values[index].decode("utf-8", "surrogateescape")
+                raw = cast(bytes, values[index]).decode("utf-8", "surrogateescape")
                 failed.append((index, raw, ValueError("text after the closing quote of a quoted field")))
-                values[index] = None
-    return failed
+                cast("list[str | bytes | None]", values)[index] = None
+    return cast("list[str | None]", values), failed
 
 
-def _failed_fields(results, values, flags, failed, keep):
-    """The bytes written for the fields that failed (None in results): as
-    they were (keep), or empty."""
+def _field_bytes(text: str, flag: int) -> bytes:
+    """The raw bytes of a field read as `text` with `flag` (MALFORMED: text
+    is its raw bytes already)."""
+    data = text.encode("utf-8", "surrogateescape")
+    if flag == QUOTED:  # well-formed: its raw bytes again
+        data = b'"' + data.replace(b'"', b'""') + b'"'
+    return data
+
+
+def _added_header(raw: bytes, index: int, added: "list[str]", delimiter: bytes) -> bytes:
+    """The header record `raw` with the names `added` after field `index`."""
+    gaps, values, flags = next(Reader(io.BytesIO(raw), delimiter).chunks(index, 1))
+    fields: "list[str | bytes]" = [_field_bytes(cast(str, values[0]), flags[0]), *added]
+    return _pctcodec._csv_join([gaps[0], *[delimiter] * len(added), gaps[1]], fields,
+                               bytes(len(fields)), delimiter)
+
+
+def _added_fields(gaps: "list[bytes]", values: "list[str | None]", flags: bytes,
+                  failed: "list[tuple[int, str, BaseException]]",
+                  columns: "list[list[str | None]]",
+                  delimiter: bytes) -> "tuple[list[bytes], list[str | bytes], bytes]":
+    """_csv_join's (gaps, fields, flags) for a chunk whose rows get the
+    fields of `columns` after their field of the column, which is written as
+    it was (None in a new column: an empty field)."""
+    raws = {index: raw for index, raw, _ in failed}
+    new_gaps = [gaps[0]]
+    fields: "list[str | bytes]" = []
+    between = [delimiter] * len(columns)
+    for i, value in enumerate(values):
+        text = raws.get(i, value)
+        assert text is not None  # a value is None for a malformed field only, which raws holds
+        fields.append(_field_bytes(text, flags[i]))
+        fields += [b"" if col[i] is None else cast(str, col[i]) for col in columns]
+        new_gaps += between
+        new_gaps.append(gaps[i + 1])
+    return new_gaps, fields, bytes(len(fields))
+
+
+def _failed_fields(results: "list[str | None]", values: "list[str | None]", flags: bytes,
+                   failed: "list[tuple[int, str, BaseException]]", keep: bool) -> "list[str | bytes]":
+    """The fields to write (the results list itself, changed in place):
+    for those that failed (None in results) the bytes as they were (keep),
+    or empty."""
+    fields = cast("list[str | bytes | None]", results)
     if None not in results:
-        return
+        return cast("list[str | bytes]", fields)
     raws = {index: raw for index, raw, _ in failed}
     for index, result in enumerate(results):
         if result is not None:
             continue
         quoted = flags[index] != PLAIN
         if not keep:
-            results[index] = b'""' if quoted else b""
+            fields[index] = b'""' if quoted else b""
             continue
         text = raws.get(index, values[index])
-        data = text.encode("utf-8", "surrogateescape")
-        if flags[index] == QUOTED:  # well-formed: its raw bytes again
-            data = b'"' + data.replace(b'"', b'""') + b'"'
-        results[index] = data
+        assert text is not None  # a value is None for a malformed field only, which raws holds
+        fields[index] = _field_bytes(text, flags[index])
+    return cast("list[str | bytes]", fields)
 
 
 # ---------------------------------------------------------------- Parquet
 
 
-def _pyarrow():
+def _pyarrow() -> "tuple[ModuleType, ModuleType]":
     try:
         import pyarrow
         import pyarrow.parquet
@@ -177,17 +301,18 @@ def _pyarrow():
     return pyarrow, pyarrow.parquet
 
 
-def _is_string(pa, type_):
-    is_view = getattr(pa.types, "is_string_view", lambda t: False)
-    return pa.types.is_string(type_) or pa.types.is_large_string(type_) or is_view(type_)
+def _is_string(pa: "ModuleType", type_: "pyarrow.DataType") -> bool:
+    is_view = getattr(pa.types, "is_string_view", None)  # pyarrow >= 16
+    return bool(pa.types.is_string(type_) or pa.types.is_large_string(type_)
+                or (is_view is not None and is_view(type_)))
 
 
-def _compression(metadata):
+def _compression(metadata: "pyarrow.parquet.FileMetaData") -> "str | dict[str, str]":
     """The compression of each column chunk of the first row group, for the writer."""
     if metadata.num_row_groups == 0:
         return "snappy"
     group = metadata.row_group(0)
-    codecs_ = {}
+    codecs_: "dict[str, str]" = {}
     for i in range(group.num_columns):
         chunk = group.column(i)
         name = chunk.compression.lower()
@@ -195,7 +320,7 @@ def _compression(metadata):
     return codecs_
 
 
-def _open_parquet(path):
+def _open_parquet(path: str) -> "pyarrow.parquet.ParquetFile":
     pa, pq = _pyarrow()
     try:
         # Read as a buffered stream rather than a row group at once.
@@ -204,7 +329,8 @@ def _open_parquet(path):
         raise TableError(f"not a readable Parquet file: {exc}") from None
 
 
-def _parquet(column, source, out, name, chunk_rows, progress):
+def _parquet(column: Column, source: "pyarrow.parquet.ParquetFile", out: "Output | BinaryWriter",
+             name: str, chunk_rows: int, progress: Progress) -> None:
     pa, pq = _pyarrow()
     schema = source.schema_arrow
     index = _column_index(schema.names, name)
@@ -212,19 +338,31 @@ def _parquet(column, source, out, name, chunk_rows, progress):
     if not _is_string(pa, type_):
         raise TableError(f"column {name!r} is of type {type_}, not a string type")
     checking = column.command.name == "check"
+    adding = isinstance(column.command, AddColumns)
     on_error = "keep" if column.failures.on_error == "keep" else "null"
-    writer = None
+    out_schema = schema
+    added: "list[pyarrow.Field]" = []
+    if isinstance(column.command, AddColumns):  # the new columns after the column, of its type
+        added = [pa.field(n, type_) for n in _added_names(schema.names, name, column.command)]
+        fields = list(schema)
+        fields[index + 1:index + 1] = added
+        out_schema = pa.schema(fields, metadata=schema.metadata)
+    writer: "pyarrow.parquet.ParquetWriter | None" = None
     if not checking:
         metadata = source.metadata
-        options = {"compression": _compression(metadata)}
+        compression = _compression(metadata)
+        if isinstance(compression, dict):  # the new columns compressed as the column
+            codec = compression.get(schema.field(index).name, "snappy")
+            compression.update((field.name, codec) for field in added)
+        options: "dict[str, object]" = {"compression": compression}
         if metadata.format_version in ("1.0", "2.4", "2.6"):
             options["version"] = metadata.format_version
-        writer = pq.ParquetWriter(out, schema, **options)
+        writer = pq.ParquetWriter(out, out_schema, **options)
     row = 0
     try:
         # Row group by row group, each written as one: the file keeps its row groups.
         for group in range(source.num_row_groups):
-            batches = []
+            batches: "list[pyarrow.RecordBatch]" = []
             for chunk in source.iter_batches(batch_size=chunk_rows, row_groups=[group]):
                 values = chunk.column(index)
                 if checking:
@@ -232,13 +370,16 @@ def _parquet(column, source, out, name, chunk_rows, progress):
                     column.failures.rows += len(values)
                 else:
                     arrays = list(chunk.columns)
-                    arrays[index] = column.transform(values, row + 1, on_error)
+                    if adding:
+                        arrays[index + 1:index + 1] = column.transform(values, row + 1, on_error)
+                    else:
+                        arrays[index] = column.transform(values, row + 1, on_error)
                     column.failures.rows += len(values)
-                    batches.append(pa.RecordBatch.from_arrays(arrays, schema=schema))
+                    batches.append(pa.RecordBatch.from_arrays(arrays, schema=out_schema))
                 row += chunk.num_rows
                 progress.update(chunk.num_rows)
             if writer is not None:
-                table = pa.Table.from_batches(batches, schema=schema)
+                table = pa.Table.from_batches(batches, schema=out_schema)
                 writer.write_table(table, row_group_size=max(1, table.num_rows))
     finally:
         if writer is not None:
@@ -248,7 +389,7 @@ def _parquet(column, source, out, name, chunk_rows, progress):
 # ---------------------------------------------------------------- driver
 
 
-def table_format(path, given):
+def table_format(path: str, given: "str | None") -> str:
     """The format named by --format, or else by the file's extension (CSV for stdin)."""
     if given:
         return given
@@ -261,7 +402,7 @@ def table_format(path, given):
     return extension
 
 
-def _check_output_format(fmt, output):
+def _check_output_format(fmt: str, output: "str | None") -> None:
     """-o OUT is written in the input's format: an extension that names the
     other kind (Parquet for a CSV, CSV or TSV for a Parquet file) is an error."""
     if output is None:
@@ -272,7 +413,7 @@ def _check_output_format(fmt, output):
                          f"not as {extension.upper()}")
 
 
-def run(args, command, failures):
+def run(args: "Namespace", command: "Command | AddColumns", failures: "Failures") -> int:
     """Run the table mode; return the exit status. Errors are raised:
     TableError (status 2), _streams.RowFailure (status 1), OSError and
     _streams.OutputError (status 2)."""
@@ -282,7 +423,7 @@ def run(args, command, failures):
         delimiter = "\t" if fmt == "tsv" else ","
     if len(delimiter) != 1 or delimiter in '"\r\n':
         raise TableError("--delimiter must be one character other than a quote or a line break")
-    delimiter = delimiter.encode("utf-8")
+    separator = delimiter.encode("utf-8")
     chunk_rows = CHUNK_ROWS if args.chunk_size is None else args.chunk_size
     if chunk_rows < 1:
         raise TableError("--chunk-size must be at least 1")
@@ -296,13 +437,17 @@ def run(args, command, failures):
     column = Column(command, args.threads, failures)
     enabled = args.progress or sys.stderr.isatty()
 
+    infile: "BinaryReader | None" = None
+    opened: "BinaryIO | None" = None  # the input file, closed here
     if fmt == "parquet":
         source = _open_parquet(args.file)
-        infile = None
         progress = Progress(enabled, source.metadata.num_rows, "rows", args.progress)
+    elif args.file == "-":
+        infile = binary_stdin()
+        progress = Progress(enabled, None, "B", args.progress)
     else:
-        infile = binary_stdin() if args.file == "-" else open(args.file, "rb")
-        total = os.fstat(infile.fileno()).st_size if enabled and args.file != "-" else None
+        infile = opened = open(args.file, "rb")
+        total = os.fstat(opened.fileno()).st_size if enabled else None
         progress = Progress(enabled, total, "B", args.progress)
     output = None
     ok = False
@@ -312,12 +457,12 @@ def run(args, command, failures):
             _parquet(column, source, output.stream if args.output else output, args.column,
                      chunk_rows, progress)
         else:
-            _csv(column, infile, output, args.column, delimiter, chunk_rows, progress)
+            _csv(column, infile, output, args.column, separator, chunk_rows, progress)
         ok = True
     finally:
         progress.close()
         if output is not None:
             output.finish(ok)
-        if infile is not None and args.file != "-":
-            infile.close()
+        if opened is not None:
+            opened.close()
     return 1 if column.invalid or failures.count else 0

@@ -3,7 +3,9 @@ one value per line, or one column of a table.
 
     pctcodec {quote,quote-plus,unquote,unquote-plus,requote,normalize,check,clean-query} [FILE]
     pctcodec query-param NAME [FILE]
+    pctcodec query-param NAME --column COL FILE [-o OUT]
     pctcodec COMMAND --column NAME FILE [-o OUT]
+    pctcodec split --column NAME FILE [--parts host,path] [-o OUT]
 
 Lines are read from FILE (or standard input) as bytes and written to standard
 output one by one, each with the line terminator it had (``\\n``, ``\\r\\n`` or
@@ -16,18 +18,26 @@ import os
 import sys
 
 from . import TRACKING_PARAMS, PercentEncodingError, __version__, check
-from ._commands import COMMANDS, LINE_COMMANDS, URI_COMMANDS, Command
+from ._commands import COMMANDS, URI_COMMANDS, Command
 from ._streams import (
     Failures,
     Output,
     OutputError,
     RowFailure,
+    Terminated,
     binary_stdin,
+    catch_sigterm,
     check_reason,
-    encode,
     quiet_broken_pipe,
 )
 from ._tables import TABLE_FORMATS
+
+TYPE_CHECKING = False  # typing is not imported at run time: annotations in quotes
+if TYPE_CHECKING:
+    from typing import BinaryIO, Sequence
+
+    from ._streams import BinaryReader
+    from ._tables import AddColumns
 
 DESCRIPTION = """\
 Percent-encode (quote) or decode (unquote) text, one value per line, with the
@@ -46,7 +56,15 @@ commands:
                 (--drop, --keep, --tracking), everything else kept as it is
   query-param NAME
                 print the first value of query parameter NAME of each line,
-                decoded (an empty line when the line has no such parameter)
+                decoded (an empty line when the line has no such parameter);
+                with --column COL, add it as the column COL_NAME right after
+                COL (an empty field, null in Parquet, where it is absent)
+  split         tables only (--column NAME): add the URI components of column
+                NAME as the columns NAME_scheme, NAME_userinfo, NAME_host,
+                NAME_port, NAME_path, NAME_query, NAME_fragment right after
+                it (--parts to choose), as written (RFC 3986 Appendix B; an
+                absent part is an empty field, null in Parquet); there is no
+                line mode
 
 With --column NAME, FILE is a table (CSV, TSV or Parquet, by its extension or
 --format) and the command applies to that column only; check then prints
@@ -73,6 +91,8 @@ examples:
   pctcodec clean-query --tracking urls.txt
   pctcodec clean-query --drop 'utm_*' --drop ref --sort --column url visits.csv
   pctcodec query-param q search-urls.txt
+  pctcodec query-param utm_source --column url visits.csv > with-source.csv
+  pctcodec split --column url --parts host,path examples/urls.csv > parts.csv
 
 Tables: a CSV file is copied byte for byte except for the fields of the
 column (quoted fields stay quoted; LF or CRLF line endings kept); Parquet
@@ -91,12 +111,13 @@ exit status:
      with text after its closing quote is such a failed row
   2  usage error, a file that cannot be read or written, or malformed input
      that stops the reading (a missing column, an unclosed quote)
+  130, 143  stopped by Ctrl-C or SIGTERM (no partial -o file is left)
 A closed pipe (`pctcodec check urls.txt | head`) ends the run quietly, with the
 status of what was done so far.
 """
 
 
-def _parser():
+def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="pctcodec",
         usage="%(prog)s [options] COMMAND [FILE]\n"
@@ -106,7 +127,7 @@ def _parser():
         epilog=EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    parser.add_argument("command", choices=COMMANDS, metavar="COMMAND",
+    parser.add_argument("command", choices=(*COMMANDS, "split"), metavar="COMMAND",
                         help="one of: %(choices)s")
     parser.add_argument("file", nargs="?", default="-", metavar="FILE",
                         help="input file; '-' or none reads standard input "
@@ -137,6 +158,9 @@ def _parser():
                              "(pctcodec.TRACKING_PARAMS: utm_*, fbclid, gclid, ...)")
     parser.add_argument("--sort", action="store_true",
                         help="clean-query: sort the kept parameters by decoded name")
+    parser.add_argument("--parts", metavar="LIST",
+                        help="split: the components to add, comma-separated, from "
+                             "scheme,userinfo,host,port,path,query,fragment (default: all)")
     parser.add_argument("--on-error", choices=("stop", "null", "keep"), default="stop",
                         help="a value that fails: stop the run (default), write it empty "
                              "(null), or write it as it was (keep)")
@@ -163,12 +187,12 @@ def _parser():
     return parser
 
 
-def _error(message, status=1):
+def _error(message: object, status: int = 1) -> int:
     print(f"pctcodec: {message}", file=sys.stderr)
     return status
 
 
-def _check_args(parser, args):
+def _check_args(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:
     """Usage errors, found before any output is written (status 2)."""
     args.param = None
     if args.command == "query-param":  # query-param NAME [FILE]
@@ -177,8 +201,6 @@ def _check_args(parser, args):
         args.param, args.file = args.file, args.file2 or "-"
     elif args.file2 is not None:
         parser.error(f"unrecognized arguments: {args.file2}")
-    if args.command in LINE_COMMANDS and args.column is not None:
-        parser.error(f"{args.command} works on lines only (no --column)")
     if ((args.drop or args.keep or args.tracking or args.sort)
             and args.command != "clean-query"):
         parser.error("--drop, --keep, --tracking and --sort apply to clean-query only")
@@ -186,7 +208,12 @@ def _check_args(parser, args):
         parser.error("--safe applies to quote and quote-plus only")
     if (args.sort_query or args.drop_fragment) and args.command != "normalize":
         parser.error("--sort-query and --drop-fragment apply to normalize only")
-    if args.command in URI_COMMANDS:
+    if args.parts is not None and args.command != "split":
+        parser.error("--parts applies to split only")
+    if args.command == "split" and args.column is None:
+        parser.error("split adds columns to a table: give --column NAME and a CSV, TSV or "
+                     "Parquet FILE (it has no line mode)")
+    if args.command in (*URI_COMMANDS, "split"):
         used = [flag for flag, value in (("--encoding", args.encoding), ("--errors", args.errors))
                 if value is not None]
         if used:
@@ -211,7 +238,7 @@ def _check_args(parser, args):
         parser.error("--threads must be between 1 and 1024")
 
 
-def _codec_error(args):
+def _codec_error(args: argparse.Namespace) -> "str | None":
     """An unknown --encoding or --errors, as a message."""
     try:
         if args.encoding is not None:
@@ -223,7 +250,7 @@ def _codec_error(args):
     return None
 
 
-def _lines(command, infile, out, failures):
+def _lines(command: Command, infile: "BinaryReader", out: Output, failures: Failures) -> int:
     """The line mode; the number of invalid lines (check)."""
     invalid = 0
     null = failures.on_error == "null"
@@ -232,8 +259,6 @@ def _lines(command, infile, out, failures):
     write = out.stream.write
     lineno = 0
     for lineno, line in enumerate(infile, 1):
-        if isinstance(line, str):  # a text stream standing in for stdin
-            line = encode(line)
         if line[-1:] == b"\n":
             content, end = (line[:-2], b"\r\n") if line[-2:-1] == b"\r" else (line[:-1], b"\n")
         else:
@@ -252,6 +277,7 @@ def _lines(command, infile, out, failures):
             else:
                 continue
         else:
+            assert one is not None  # set unless checking
             try:
                 result = one(text).encode("utf-8", "surrogateescape") + end
             except (ValueError, TypeError, LookupError) as exc:  # UnicodeError is a ValueError
@@ -267,7 +293,7 @@ def _lines(command, infile, out, failures):
     return invalid
 
 
-def main(argv=None):
+def main(argv: "Sequence[str] | None" = None) -> int:
     """Run the command line given by argv (default: sys.argv[1:]); return the exit status."""
     parser = _parser()
     args = parser.parse_intermixed_args(argv)
@@ -275,36 +301,57 @@ def main(argv=None):
     message = _codec_error(args)
     if message:
         return _error(message, 2)
-    drop = list(args.drop or ()) + (list(TRACKING_PARAMS) if args.tracking else [])
-    command = Command(args.command, safe=args.safe, encoding=args.encoding or "utf-8",
-                      errors=args.errors, sort_query=args.sort_query,
-                      drop_fragment=args.drop_fragment, drop=drop, keep=args.keep,
-                      sort=args.sort, param=args.param)
+    command: "Command | AddColumns"
+    if args.command == "split":
+        from ._split_command import parse_parts, split_command
+
+        try:
+            command = split_command(parse_parts(args.parts))
+        except ValueError as exc:
+            return _error(str(exc), 2)
+    elif args.command == "query-param" and args.column is not None:
+        from ._query_command import query_param_column
+
+        command = query_param_column(args.param)
+    else:
+        drop = list(args.drop or ()) + (list(TRACKING_PARAMS) if args.tracking else [])
+        command = Command(args.command, safe=args.safe, encoding=args.encoding or "utf-8",
+                          errors=args.errors, sort_query=args.sort_query,
+                          drop_fragment=args.drop_fragment, drop=drop, keep=args.keep,
+                          sort=args.sort, param=args.param)
     where = "<stdin>" if args.file == "-" else args.file
     try:
         failures = Failures(args.on_error, args.rejects)
     except OSError as exc:
         return _error(f"{args.rejects}: {exc.strerror or exc}", 2)
     status = 0
+    restore = catch_sigterm()  # SIGTERM unwinds the run as SIGINT does: no partial -o file left
     try:
         status = _run(args, command, failures, where)
     finally:
+        restore()
         failures.close()
         if args.on_error != "stop":
             print(failures.summary(), file=sys.stderr)
     return status
 
 
-def _run(args, command, failures, where):
+def _run(args: argparse.Namespace, command: "Command | AddColumns", failures: Failures,
+         where: str) -> int:
     """The run; its exit status (the errors of either mode reported here)."""
     from . import _tables
 
-    infile = out = None
+    opened: "BinaryIO | None" = None  # the input file, closed here
+    out: "Output | None" = None
     ok = False
     try:
         if args.column is not None:
             return _tables.run(args, command, failures)
-        infile = binary_stdin() if args.file == "-" else open(args.file, "rb")
+        assert not isinstance(command, _tables.AddColumns)  # a table command (_check_args)
+        if args.file == "-":
+            infile = binary_stdin()
+        else:
+            infile = opened = open(args.file, "rb")
         out = Output(None)
         invalid = _lines(command, infile, out, failures)
         ok = True
@@ -324,13 +371,15 @@ def _run(args, command, failures, where):
     except OSError as exc:
         return _error(f"{getattr(exc, 'filename', None) or where}: {exc.strerror or exc}", 2)
     except KeyboardInterrupt:
-        return 130
+        return 130  # 128 + SIGINT, as a shell reports it
+    except Terminated:
+        return 143  # 128 + SIGTERM
     finally:
-        if infile is not None and args.file != "-":
-            infile.close()
+        if opened is not None:
+            opened.close()
 
 
-def _flush(out, ok):
+def _flush(out: "Output | None", ok: bool) -> None:
     """What came before a failing line goes out first."""
     if out is not None and not ok:
         try:

@@ -10,6 +10,7 @@
  *   _pctcodec_query.c      query_param and clean_query on one value
  *   _pctcodec_ecma.c       the ECMAScript codecs, uri_to_iri
  *   _pctcodec_batch.c      the batch engine (lists, Arrow columns)
+ *   _pctcodec_split.c      split, split_many: URI components as columns
  *   _pctcodec_csv.c        the CSV cutter and joiner of the command line's table mode
  *   _pctcodec_arrow.c      the Arrow C data interface (no Python)
  *   _pctcodec_common.c     helpers they all use (errors, package objects,
@@ -290,6 +291,9 @@ extern PyMethodDef ecma_methods[];
 
 /* The batch engine (src/_pctcodec_batch.c). */
 extern PyMethodDef batch_methods[];
+
+/* split and split_many's engine (src/_pctcodec_split.c). */
+extern PyMethodDef split_methods[];
 
 /* The CSV cutter and joiner of the table mode (src/_pctcodec_csv.c). */
 extern PyMethodDef csv_methods[];

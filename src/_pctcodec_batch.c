@@ -17,6 +17,7 @@
 
 #include "_pctcodec.h"
 #include "_pctcodec_arrow.h"
+#include "_pctcodec_batch.h"
 #include "pct_batch.h"
 #include "pct_uri.h"
 
@@ -337,7 +338,7 @@ fail:
 }
 
 /* The kind of an Arrow string column; 0 with TypeError for any other. */
-static char schema_kind(const struct ArrowSchema *schema, const char *fname)
+char schema_kind(const struct ArrowSchema *schema, const char *fname)
 {
     char kind = arrow_string_kind(schema);
     if (!kind)
@@ -347,7 +348,7 @@ static char schema_kind(const struct ArrowSchema *schema, const char *fname)
     return kind;
 }
 
-static int strings_init(arrow_strings *a, char kind, const struct ArrowArray *array)
+int strings_init(arrow_strings *a, char kind, const struct ArrowArray *array)
 {
     if (arrow_strings_init(a, kind, array) == 0)
         return 0;
@@ -810,6 +811,24 @@ static void array_capsule_free(PyObject *capsule)
     }
 }
 
+PyObject *arrow_capsules(struct ArrowSchema *schema, struct ArrowArray *array)
+{
+    PyObject *sc, *ac, *r = NULL;
+    if (!(sc = PyCapsule_New(schema, "arrow_schema", schema_capsule_free))) {
+        schema->release(schema);
+        free(schema);
+    }
+    if (!(ac = PyCapsule_New(array, "arrow_array", array_capsule_free))) {
+        array->release(array);
+        free(array);
+    }
+    if (sc && ac)
+        r = PyTuple_Pack(2, sc, ac);
+    Py_XDECREF(sc);
+    Py_XDECREF(ac);
+    return r;
+}
+
 /* (schema capsule, array capsule) of the pieces put together (their data
  * taken). */
 static PyObject *result_capsules(piece_list *pl, char kind)
@@ -817,7 +836,6 @@ static PyObject *result_capsules(piece_list *pl, char kind)
     struct ArrowSchema *schema = malloc(sizeof *schema);
     struct ArrowArray *array = malloc(sizeof *array);
     arrow_piece *parts = malloc((size_t)(pl->n ? pl->n : 1) * sizeof *parts);
-    PyObject *sc = NULL, *ac = NULL, *r = NULL;
     if (!schema || !array || !parts) {
         free(schema);
         free(array);
@@ -844,19 +862,7 @@ static PyObject *result_capsules(piece_list *pl, char kind)
                         "(over 2 GiB): pass a large_string array");
         return NULL;
     }
-    if (!(sc = PyCapsule_New(schema, "arrow_schema", schema_capsule_free))) {
-        schema->release(schema);
-        free(schema);
-    }
-    if (!(ac = PyCapsule_New(array, "arrow_array", array_capsule_free))) {
-        array->release(array);
-        free(array);
-    }
-    if (sc && ac)
-        r = PyTuple_Pack(2, sc, ac);
-    Py_XDECREF(sc);
-    Py_XDECREF(ac);
-    return r;
+    return arrow_capsules(schema, array);
 }
 
 PyDoc_STRVAR(many_arrow_doc,

@@ -364,11 +364,54 @@ static PyObject *py_quote_from_bytes(PyObject *module, PyObject *const *args, Py
  */
 static const char *const ENCODE_ARGS[] = {"data", "safe", "plus"};
 
+/* encode's result is ASCII, so its `safe` can only name ASCII bytes: a
+ * non-ASCII character or byte there is a ValueError, where quote_from_bytes
+ * ignores it as urllib does (nothing is silently dropped from an argument
+ * that is no drop-in's). A bytearray is read through a snapshot. */
+static int non_ascii_safe(const char *what, Py_ssize_t index)
+{
+    PyErr_Format(PyExc_ValueError, "encode() argument 'safe' holds the non-ASCII %s at index %zd: "
+                 "encode keeps ASCII bytes only (its result is ASCII)", what, index);
+    return -1;
+}
+
+static int check_ascii_safe(PyObject *safe)
+{
+    if (PyUnicode_Check(safe)) {
+        if (PyUnicode_IS_ASCII(safe))
+            return 0;
+        int kind = PyUnicode_KIND(safe);
+        const void *text = PyUnicode_DATA(safe);
+        Py_ssize_t i = 0;
+        while (PyUnicode_READ(kind, text, i) < 0x80)
+            i++;
+        char what[32];
+        PyOS_snprintf(what, sizeof what, "character U+%04X", (unsigned int)PyUnicode_READ(kind, text, i));
+        return non_ascii_safe(what, i);
+    }
+    PyObject *bytes = PyBytes_Check(safe) ? Py_NewRef(safe) : snapshot(safe);
+    if (!bytes)
+        return -1;
+    const unsigned char *p = (const unsigned char *)PyBytes_AS_STRING(bytes);
+    Py_ssize_t n = PyBytes_GET_SIZE(bytes), i = 0;
+    while (i < n && p[i] < 0x80)
+        i++;
+    unsigned int byte = i < n ? p[i] : 0;
+    Py_DECREF(bytes);
+    if (i == n)
+        return 0;
+    char what[32];
+    PyOS_snprintf(what, sizeof what, "byte 0x%02X", byte);
+    return non_ascii_safe(what, i);
+}
+
 PyDoc_STRVAR(encode_doc,
 "encode($module, /, data, safe=b'', plus=False)\n--\n\n"
 "Percent-encode any bytes-like object; returns bytes.\n\n"
-"Bytes outside the RFC 3986 unreserved set and the ASCII characters of `safe`\n"
-"become %XX (uppercase hex). With `plus`, a space is written as '+'.");
+"Bytes outside the RFC 3986 unreserved set and the characters of `safe`\n"
+"become %XX (uppercase hex). With `plus`, a space is written as '+'.\n"
+"`safe` (str, bytes or bytearray) may hold ASCII only, as the result is\n"
+"ASCII: a non-ASCII character or byte in it raises ValueError.");
 
 static PyObject *py_encode(PyObject *module, PyObject *const *args, Py_ssize_t nargs, PyObject *kw)
 {
@@ -382,6 +425,8 @@ static PyObject *py_encode(PyObject *module, PyObject *const *args, Py_ssize_t n
                      Py_TYPE(a[1])->tp_name);
         return NULL;
     }
+    if (a[1] && check_ascii_safe(a[1]) < 0)
+        return NULL;
     pct_set keep;
     int plus = a[2] ? PyObject_IsTrue(a[2]) : 0;
     if (plus < 0)

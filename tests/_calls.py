@@ -92,6 +92,10 @@ def _valid(f):
         ("clean_query", (f("http://a/?b=1&a=\u00e9"),), {"keep": f("*"), "sort": True}),
         ("query_param_many", ([f("?a=1"), None, f("?b")], f("a")), {}),
         ("clean_query_many", ((f("?a=1&fbclid=2"), None),), {"drop": pctcodec.TRACKING_PARAMS}),
+        ("split", (f("http://u@h:1/p?q#f"),), {}),
+        ("split", (f("x\ud800://\u00e9?"),), {}),
+        ("split_many", ([f("http://u@h:1/p?q#f"), None, f("\u4e2d")],), {}),
+        ("split_many", ([f("a"), 5],), {"on_error": "keep"}),
     ] + _arrow_valid(f)
 
 
@@ -109,6 +113,8 @@ def _arrow_valid(f):
         ("check_many", (pa.array(urls),), {}),
         ("query_param_many", (pa.array([f("?q=%FF+x"), None] * 3, pa.large_string()), f("q")), {}),
         ("clean_query_many", (pa.array(urls),), {"drop": f("b*"), "sort": True, "threads": 2}),
+        ("split_many", (pa.array(urls),), {}),
+        ("split_many", (pa.chunked_array([pa.array(urls, pa.large_string())]),), {}),
     ]
 
 
@@ -190,6 +196,8 @@ def _invalid(f):
         ("clean_query", (f("?a=1"),), {"keep": [f("\ud800")]}),
         ("query_param_many", ([f("?a=1"), f("?a=\ud800")], f("a")), {}),
         ("clean_query_many", ([f("?a=1"), 3],), {}),
+        ("split", (f(b"http://h/"),), {}),
+        ("split_many", ([f("a"), 5],), {}),
     ] + _arrow_invalid(f)
 
 

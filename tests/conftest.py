@@ -4,8 +4,9 @@ Profiles (select with env HYPOTHESIS_PROFILE; default ``ci`` when env CI is
 set, else ``dev``):
 
 * ``ci``   - derandomized, bounded, no example database: reproducible and fast.
-* ``dev``  - random, moderate; the default on a developer's machine.
-* ``long`` - 20000+ examples per test, for local bug hunts.
+* ``dev``  - random, a quarter of ``ci``'s examples; the default on a
+  developer's machine (the README's ``pytest``: see tests/_profiles.py).
+* ``long`` - 25000 examples per test, for local bug hunts.
 * ``sanitize`` - ``ci`` with 200 examples per test, for the sanitized run.
 """
 import os
@@ -20,6 +21,7 @@ if _HERE not in sys.path:
     sys.path.insert(0, _HERE)
 
 import _diff  # noqa: E402
+from _profiles import CI_EXAMPLES, DEV_EXAMPLES, LONG_EXAMPLES, PROFILE  # noqa: E402
 
 _QUIET_CHECKS = [HealthCheck.too_slow, HealthCheck.filter_too_much, HealthCheck.data_too_large]
 
@@ -27,7 +29,7 @@ settings.register_profile(
     "ci",
     derandomize=True,
     database=None,
-    max_examples=1000,
+    max_examples=CI_EXAMPLES,
     deadline=None,
     print_blob=True,
     suppress_health_check=_QUIET_CHECKS,
@@ -38,19 +40,19 @@ settings.register_profile(
 settings.register_profile("sanitize", settings.get_profile("ci"), max_examples=200)
 settings.register_profile(
     "dev",
-    max_examples=500,
+    max_examples=DEV_EXAMPLES,
     deadline=None,
     suppress_health_check=_QUIET_CHECKS,
 )
 settings.register_profile(
     "long",
-    max_examples=25000,
+    max_examples=LONG_EXAMPLES,
     deadline=None,
     database=None,
     suppress_health_check=_QUIET_CHECKS,
 )
 
-_profile = os.environ.get("HYPOTHESIS_PROFILE") or ("ci" if os.environ.get("CI") else "dev")
+_profile = PROFILE
 settings.load_profile(_profile)
 
 

@@ -1,6 +1,7 @@
 """encode/decode: the core on raw buffers, checked against urllib.parse."""
 import array
 import mmap
+import re
 import urllib.parse
 
 import pytest
@@ -14,13 +15,31 @@ data = st.binary(max_size=300) | st.lists(
     st.sampled_from([b"%", b"%4", b"%zz", b"%41", b"%e4%B8", b"+", b" ", b"/", b"~", b"a", b"\xff"]),
     max_size=30,
 ).map(b"".join)
-safe = st.sampled_from(["", "/", ":/?#[]@", "%", " ", "é/", b"/", b"+ "])
+safe = st.sampled_from(["", "/", ":/?#[]@", "%", " ", b"/", b"+ ", bytearray(b"~/")])
 
 
 @given(data, safe, st.booleans())
 def test_encode_matches_urllib_quoting(b, safe, plus):
     quoted = urllib.parse.quote_plus(b, safe) if plus else urllib.parse.quote_from_bytes(b, safe)
     assert pctcodec.encode(b, safe, plus) == quoted.encode("ascii")
+
+
+@pytest.mark.parametrize("safe, what", [
+    ("\u00e9/", "character U+00E9 at index 0"),
+    ("/\u4e2d", "character U+4E2D at index 1"),
+    ("/:\U0001f600", "character U+1F600 at index 2"),
+    (b"/\xe9", "byte 0xE9 at index 1"),
+    (bytearray(b"\xff"), "byte 0xFF at index 0"),
+])
+def test_encode_refuses_a_non_ascii_safe(safe, what):
+    # encode's result is ASCII: a non-ASCII byte in `safe` cannot be kept, and
+    # is an error rather than ignored. quote_from_bytes (a drop-in) ignores it
+    # as urllib does, on every CPython 3.9-3.13.
+    with pytest.raises(ValueError, match=re.escape("'safe' holds the non-ASCII %s:" % what)):
+        pctcodec.encode(b"a\xe9/", safe=safe)
+    with pytest.raises(ValueError):
+        pctcodec.encode(b"", safe=safe, plus=True)
+    assert pctcodec.quote_from_bytes(b"a\xe9/", safe=safe) == urllib.parse.quote_from_bytes(b"a\xe9/", safe=safe)
 
 
 @given(data, st.booleans())

@@ -14,6 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from _child import child_env
+from _profiles import examples
 from pctcodec._csv import Reader
 from pctcodec import _pctcodec
 from pctcodec.cli import main
@@ -59,7 +60,7 @@ def test_line_mode_on_error(on_error, expected, tmp_path, capsysbinary):
     assert [(r[0], r[1].encode("utf-8", "surrogateescape")) for r in rows[1:]] == [
         ("2", b"caf\xc3\xa9"), ("3", b"\xff x")]
     assert "'ascii' codec cannot encode '\\xc3\\xa9'" in rows[1][2]
-    assert "'\\xff'" in rows[2][2] and "udcff" not in rows[2][2]
+    assert rows[2][2].startswith("input byte 0xFF (at 0) is not valid UTF-8") and "udcff" not in rows[2][2]
 
 
 def test_stop_is_the_default_and_names_file_line_and_bytes(tmp_path, capsysbinary):
@@ -74,7 +75,37 @@ def test_messages_show_input_bytes_not_surrogates(tmp_path, capsysbinary):
     path = write(tmp_path, b"ok\n\xe9t\xe9\n", "in.txt")
     status, _, err = run(["quote", "--encoding", "ascii", path], capsysbinary)
     assert status == 1
-    assert b"'\\xe9'" in err and b"udce9" not in err and b"\\udc" not in err
+    assert err.startswith(f"pctcodec: {path}:2: input byte 0xE9 (at 0) is not valid UTF-8".encode())
+    assert b"(value '\\xe9t\\xe9')" in err and b"udce9" not in err and b"\\udc" not in err
+
+
+@pytest.mark.parametrize("encoding", ["latin-1", "ascii", "cp1252"])
+def test_an_input_byte_not_utf8_is_named_not_the_codec(encoding, tmp_path, capsysbinary):
+    # The input is read as UTF-8 whatever --encoding says (the encoding of
+    # the text behind the escapes): an invalid byte is the input's fault,
+    # not "the codec cannot encode" it.
+    path = write(tmp_path, b"ok\ncaf\xe9 \xff\xfe\n", "in.txt")
+    status, out, err = run(["quote", "--encoding", encoding, path], capsysbinary)
+    assert status == 1
+    assert out == b"ok\n"
+    assert err.decode() == (f"pctcodec: {path}:2: input byte 0xE9 (at 3) is not valid UTF-8 (the input is "
+                            f"read as UTF-8 whatever --encoding says) (value 'caf\\xe9 \\xff\\xfe')\n")
+    rejects = str(tmp_path / "rejects.csv")
+    status, out, _ = run(["quote", "--encoding", encoding, "--on-error", "null", "--rejects", rejects,
+                          path], capsysbinary)
+    assert (status, out) == (1, b"ok\n\n")
+    # the reason names the first bad byte of the value
+    assert read_rejects(rejects)[1][2].startswith("input byte 0xE9 (at 3) is not valid UTF-8")
+    # a run of bad bytes is named whole; a character the encoding lacks stays the codec's error
+    path = write(tmp_path, b"\xff\xfe x\n\xe2\x82\xac\n", "in2.txt")
+    status, out, err = run(["quote", "--encoding", encoding, "--on-error", "keep", "--rejects", rejects,
+                            path], capsysbinary)
+    reasons = [row[2] for row in read_rejects(rejects)[1:]]
+    assert reasons[0].startswith("input bytes 0xFF 0xFE (at 0) are not valid UTF-8")
+    if encoding == "cp1252":  # it has the euro sign
+        assert len(reasons) == 1
+    else:
+        assert reasons[1].startswith(f"{encoding!r} codec cannot encode '\\xe2\\x82\\xac' (at 0)"), reasons
 
 
 @pytest.mark.parametrize("on_error, field", [("null", b""), ("keep", b"caf\xc3\xa9")])
@@ -185,7 +216,7 @@ def test_reader_gives_the_same_records_whatever_the_block_size(data):
     check_reader(data)
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(st.lists(st.sampled_from([b"a", b",", b'"', b'""', b"\r", b"\n", b"\r\n", b"\xc3\xa9",
                                  b"\xff", b"\xef\xbb\xbf"]), max_size=40))
 def test_reader_on_any_bytes(parts):

@@ -79,9 +79,45 @@ def test_parquet(tmp_path, capsysbinary):
                                                 for u in urls]
 
 
+def test_query_param_adds_a_column(tmp_path, capsysbinary):
+    data = (b'id,url,title\r\n1,"http://a/?q=caf%C3%A9&q=2",t\r\n2,http://b/?x,"u,v"\r\n'
+            b'3,,w\r\n4,http://c/\xff?q=\xfe+,x\r\n')
+    path = tmp_path / "in.csv"
+    path.write_bytes(data)
+    assert main(["query-param", "q", "--column", "url", str(path)]) == 0
+    out, err = capsysbinary.readouterr()
+    assert err == b""
+    rows = list(csv.reader(io.StringIO(out.decode("utf-8", "surrogateescape"), newline="")))
+    assert rows[0] == ["id", "url", "url_q", "title"]
+    assert [r[2] for r in rows[1:]] == ["café", "", "", "\ufffd "]
+    assert [r[1] for r in rows[1:]] == [r[1] for r in csv.reader(
+        io.StringIO(data.decode("utf-8", "surrogateescape"), newline=""))][1:]
+    # a column of that name already there: exit status 2
+    assert main(["query-param", "title", "--column", "url", str(path)]) == 0
+    capsysbinary.readouterr()
+    taken = tmp_path / "taken.csv"
+    taken.write_bytes(b"url,url_q\r\nhttp://a/?q=1,x\r\n")
+    assert main(["query-param", "q", "--column", "url", str(taken)]) == 2
+    assert b"url_q" in capsysbinary.readouterr().err
+
+
+def test_query_param_parquet(tmp_path, capsysbinary):
+    pa = pytest.importorskip("pyarrow")
+    pq = pytest.importorskip("pyarrow.parquet")
+    urls = ["http://a/?utm_source=s%d&q=%d" % (i, i) if i % 3 else None for i in range(40)] + ["http://b/"]
+    table = pa.table({"url": pa.array(urls, pa.large_string()), "n": list(range(41))})
+    src, dst = tmp_path / "in.parquet", tmp_path / "out.parquet"
+    pq.write_table(table, src)
+    assert main(["query-param", "utm_source", "--column", "url", str(src), "-o", str(dst)]) == 0
+    result = pq.read_table(dst)
+    assert result.column_names == ["url", "url_utm_source", "n"]
+    assert result.column("url_utm_source").type == pa.large_string()
+    assert result.column("url_utm_source").to_pylist() == [query_param(u, "utm_source") if u else None
+                                                           for u in urls]
+
+
 @pytest.mark.parametrize("argv", [
     ["query-param"],                                  # no NAME
-    ["query-param", "q", "--column", "url", "x.csv"],  # line mode only
     ["quote", "--drop", "x"],
     ["normalize", "--tracking"],
     ["quote", "--sort"],

@@ -7,6 +7,7 @@ from hypothesis import assume, example, given, settings
 from hypothesis import strategies as st
 
 import _uri_reference as ref
+from _profiles import examples
 import pctcodec
 
 # ---------------------------------------------------------------- strategies
@@ -39,7 +40,13 @@ TOKENS = [
 
 token_soup = st.lists(st.sampled_from(TOKENS), max_size=14).map("".join)
 
-_no_surrogate_char = st.characters(blacklist_categories=("Cs",))
+# No code point unassigned in this interpreter's Unicode data (category Cn):
+# hosts go through UTS #46, and the reference model's tables (the idna
+# package) and ada-url's follow different Unicode versions, so a code point
+# one of them has assigned and the other not (U+3D000 is valid in Unicode 18,
+# unassigned in 17) has no agreed answer. Noncharacters (U+FFFF, U+10FFFF,
+# unassigned in every version) are among TOKENS.
+_no_surrogate_char = st.characters(blacklist_categories=("Cs", "Cn"))
 
 _scheme = st.sampled_from(["", "http:", "HTTP:", "https:", "ws:", "wss:", "ftp:", "foo:", "a+b.c:", "1x:", "é:"])
 _part = st.lists(
@@ -122,7 +129,7 @@ def test_check_matches_reference(s):
 
 
 @given(with_surrogate)
-@settings(max_examples=500)  # slow to generate; keeps the ci profile under ~10 s
+@settings(max_examples=examples(500))  # slow to generate; keeps the ci profile under ~10 s
 def test_check_lone_surrogates(s):
     with pytest.raises(pctcodec.PercentEncodingError) as info:
         pctcodec.check(s)
@@ -145,7 +152,7 @@ def test_normalize_matches_reference(s, sort_query, drop_fragment):
 
 
 @given(uri_texts, uri_texts)
-@settings(max_examples=500)  # slow to generate; keeps the ci profile under ~10 s
+@settings(max_examples=examples(500))  # slow to generate; keeps the ci profile under ~10 s
 def test_equivalent_matches_reference(a, b):
     ours = _outcome(pctcodec.equivalent, a, b)
     assert ours == _outcome(ref.equivalent, a, b)
@@ -162,13 +169,15 @@ def test_iri_to_uri_matches_reference(s):
 
 @given(uri_texts)
 @example("http://xn--r8jz45g.jp/%E5%BC%95?%EE%80%80#%EE%80%80")
+@example("//XN--")
+@example("//a.Xn--a.b")
 @example("/%E4%E4%B8%AD")
 def test_uri_to_iri_matches_reference(s):
     _same("uri_to_iri", s)
 
 
 @given(with_surrogate)
-@settings(max_examples=500)  # slow to generate; keeps the ci profile under ~10 s
+@settings(max_examples=examples(500))  # slow to generate; keeps the ci profile under ~10 s
 def test_lone_surrogates(s):
     first = next(i for i, c in enumerate(s) if 0xD800 <= ord(c) <= 0xDFFF)
     for name in ("requote", "normalize", "iri_to_uri", "equivalent"):
@@ -194,7 +203,7 @@ def test_strict_idna_matches_reference(s, strict):
 
 
 @given(with_surrogate)
-@settings(max_examples=500)  # slow to generate; keeps the ci profile under ~10 s
+@settings(max_examples=examples(500))  # slow to generate; keeps the ci profile under ~10 s
 def test_uri_to_iri_lone_surrogates_do_not_crash(s):
     # The spec names no behaviour for raw surrogates in uri_to_iri: a result
     # or a ValueError, never anything else.
@@ -216,7 +225,7 @@ def test_requote_idempotent_and_valid(s):
 
 
 @given(uri_texts, st.booleans(), st.booleans())
-@settings(max_examples=700)  # slow to generate; keeps the ci profile under ~10 s
+@settings(max_examples=examples(700))  # slow to generate; keeps the ci profile under ~10 s
 def test_normalize_idempotent_and_valid(s, sort_query, drop_fragment):
     once = pctcodec.normalize(s, sort_query=sort_query, drop_fragment=drop_fragment)
     pctcodec.check(once)
@@ -300,7 +309,7 @@ def _hex_case(draw, s):
 
 
 @given(plain_uris(), st.data())
-@settings(max_examples=300)  # slow to generate; keeps the ci profile under ~10 s
+@settings(max_examples=examples(300))  # slow to generate; keeps the ci profile under ~10 s
 def test_equivalence_kept_by_harmless_changes(parts, data):
     draw = data.draw
     scheme, host, port, path, query, fragment = parts
@@ -337,7 +346,7 @@ _RESERVED_ESCAPES = {c: "%%%02X" % ord(c) for c in ref.RESERVED}
 
 
 @given(plain_uris(), st.sampled_from(sorted(_RESERVED_ESCAPES)), st.data())
-@settings(max_examples=500)  # slow to generate; keeps the ci profile under ~10 s
+@settings(max_examples=examples(500))  # slow to generate; keeps the ci profile under ~10 s
 def test_equivalence_broken_by_decoding_reserved(parts, char, data):
     scheme, host, port, path, query, fragment = parts
     esc = _RESERVED_ESCAPES[char]
@@ -401,7 +410,7 @@ def iris(draw):
 
 @given(iris())
 @example("http://例え.jp/引き出し")
-@settings(max_examples=300)  # slow to generate; keeps the ci profile under ~10 s
+@settings(max_examples=examples(300))  # slow to generate; keeps the ci profile under ~10 s
 def test_iri_round_trip(iri):
     uri = pctcodec.iri_to_uri(iri)
     pctcodec.check(uri)
@@ -412,7 +421,7 @@ def test_iri_round_trip(iri):
 
 
 @given(st.text(max_size=30), st.booleans(), st.booleans())
-@settings(max_examples=300)
+@settings(max_examples=examples(300))
 def test_any_text_result_or_value_error(s, sort_query, drop_fragment):
     for func, kwargs in ((pctcodec.requote, {}), (pctcodec.check, {}), (pctcodec.is_valid, {}),
                          (pctcodec.normalize, {"sort_query": sort_query, "drop_fragment": drop_fragment}),

@@ -102,6 +102,8 @@ def _jobs():
         ("clean_query", ("http://a/?utm_a=1&q=" + text + "#f",), {"drop": pctcodec.TRACKING_PARAMS}),
         ("query_param_many", ([uri + "?q=" + quoted, None], "q"), {}),
         ("clean_query_many", ([uri + "?fbclid=" + text + "&a=1"],), {"drop": "fbclid", "sort": True}),
+        ("split", (uri + "?" + quoted + "#" + text,), {}),
+        ("split_many", ([uri, None, "//u@" + ascii_text],), {}),
     ]
     try:
         import pyarrow as pa
@@ -115,6 +117,7 @@ def _jobs():
         ("check_many", (urls,), {"threads": 2}),
         ("query_param_many", (pa.array(["?q=" + text, None] * 4),), {"name": "q", "threads": 2}),
         ("clean_query_many", (pa.array(["?utm_q=1&q=" + text] * 4),), {"drop": "utm_*", "threads": 2}),
+        ("split_many", (urls,), {}),
     ]
 
 

@@ -39,6 +39,8 @@ from pctcodec import (
     query_param_many,
     requote,
     requote_many,
+    split,
+    split_many,
     unquote,
     unquote_many,
     unquote_plus,
@@ -46,6 +48,7 @@ from pctcodec import (
     unquote_to_bytes,
     uri_to_iri,
     urlencode,
+    URIParts,
 )
 from pctcodec.sets import PATH_SEGMENT, WHATWG_COMPONENT
 
@@ -117,5 +120,14 @@ assert_type(query_param_many(["http://a/?v=1", None, "http://a/"], "v"), List[Op
 assert_type(clean_query_many(["http://a/?x=1&gclid=2"], drop=TRACKING_PARAMS), List[Optional[str]])
 assert_type(query_param_many(urls, "v", threads=1), pl.Series)
 assert_type(clean_query_many(urls, drop="utm_*", on_error="null", rejects=[]), pl.Series)
+# URI components: a named tuple per URI; a table for a column
+parts = split("https://user@example.com:8443/a%20b?q=1#top")
+assert_type(parts, URIParts)
+assert_type(parts.host, Optional[str])
+assert_type(parts.path, str)
+assert_type(parts.geturl(), str)
+assert_type(split_many(["http://h/p", None]), List[Optional[URIParts]])
+hosts: Dict[int, Optional[str]] = split_many(pd.Series(["http://h/p"], index=[7]))["host"].to_dict()
+tables = split_many(pl.Series("url", ["http://h/p"]))
 
 assert pctcodec.__all__ and pctcodec.__version__

@@ -1,0 +1,21 @@
+"""The hypothesis profile of the run (registered in conftest.py) and the
+example counts of the tests that set their own.
+
+A test whose examples are slow to make sets its own count, written for the
+``ci`` profile (1000 per test otherwise): ``@settings(max_examples=examples(500))``.
+``examples`` keeps it under ``ci`` and ``sanitize`` (what CI runs), and scales
+it like the profile's own count under ``dev`` (a quarter) and ``long``.
+"""
+import os
+
+PROFILE = os.environ.get("HYPOTHESIS_PROFILE") or ("ci" if os.environ.get("CI") else "dev")
+
+CI_EXAMPLES = 1000
+DEV_EXAMPLES = 250
+LONG_EXAMPLES = 25000
+_SCALE = {"dev": DEV_EXAMPLES / CI_EXAMPLES, "long": LONG_EXAMPLES / CI_EXAMPLES}
+
+
+def examples(count):
+    """A test's own example count (as for ``ci``) under the profile of the run."""
+    return max(10, round(count * _SCALE.get(PROFILE, 1)))
