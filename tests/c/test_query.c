@@ -15,29 +15,41 @@
 
 #define S(lit) (const uint8_t *)(lit), (sizeof(lit) - 1)
 
+/* check(s, n) for every string s of up to max_len (<= 8) bytes of the alphabet. */
+static void each_string(const uint8_t *alphabet, size_t na, size_t max_len,
+                        void (*check)(const uint8_t *s, size_t n))
+{
+    uint8_t s[8];
+    for (size_t n = 0; n <= max_len; n++) {
+        size_t total = 1;
+        for (size_t k = 0; k < n; k++)
+            total *= na;
+        for (size_t code = 0; code < total; code++) {
+            size_t c = code;
+            for (size_t k = 0; k < n; k++, c /= na)
+                s[k] = alphabet[c % na];
+            check(s, n);
+        }
+    }
+}
+
+static void locate_is_uri_split(const uint8_t *s, size_t n)
+{
+    pct_uri u;
+    pct_range q = {99, 99};
+    pct_uri_split(s, n, &u);
+    int has = pct_query_locate(s, n, &q);
+    CHECK(has == u.has_query);
+    if (has)
+        CHECK(q.start == u.query.start && q.len == u.query.len);
+    else
+        CHECK(q.start == 99 && q.len == 99);
+}
+
 static void test_locate_is_uri_split(void)
 {
     static const uint8_t alphabet[] = {'?', '#', 'a', '/', ':', '&'};
-    uint8_t s[7];
-    for (size_t n = 0; n <= 7; n++) {
-        size_t total = 1;
-        for (size_t k = 0; k < n; k++)
-            total *= sizeof alphabet;
-        for (size_t code = 0; code < total; code++) {
-            size_t c = code;
-            for (size_t k = 0; k < n; k++, c /= sizeof alphabet)
-                s[k] = alphabet[c % sizeof alphabet];
-            pct_uri u;
-            pct_range q = {99, 99};
-            pct_uri_split(s, n, &u);
-            int has = pct_query_locate(s, n, &q);
-            CHECK(has == u.has_query);
-            if (has)
-                CHECK(q.start == u.query.start && q.len == u.query.len);
-            else
-                CHECK(q.start == 99 && q.len == 99);
-        }
-    }
+    each_string(alphabet, sizeof alphabet, 7, locate_is_uri_split);
 }
 
 static int found(const char *query, const char *name, const char *want)
@@ -191,26 +203,21 @@ static void test_clean(void)
     CHECK(cleaned("?b&a&&c", NULL, 0, 1, "?&a&b&c"));
 }
 
+static void clean_is_identity(const uint8_t *s, size_t n)
+{
+    uint8_t dst[8];
+    size_t len = 99;
+    pct_query_filter f;
+    memset(&f, 0, sizeof f);
+    pct_query_filter_init(&f);
+    CHECK(pct_query_clean(s, n, &f, dst, &len) == PCT_OK && len == n && memcmp(dst, s, n) == 0);
+}
+
 /* With nothing to drop, every string over the separators is unchanged. */
 static void test_clean_identity(void)
 {
     static const uint8_t alphabet[] = {'?', '#', '&', '=', '%', 'u'};
-    uint8_t s[7], dst[7];
-    pct_query_filter f;
-    memset(&f, 0, sizeof f);
-    pct_query_filter_init(&f);
-    for (size_t n = 0; n <= 7; n++) {
-        size_t total = 1;
-        for (size_t k = 0; k < n; k++)
-            total *= sizeof alphabet;
-        for (size_t code = 0; code < total; code++) {
-            size_t c = code, len = 99;
-            for (size_t k = 0; k < n; k++, c /= sizeof alphabet)
-                s[k] = alphabet[c % sizeof alphabet];
-            CHECK(pct_query_clean(s, n, &f, dst, &len) == PCT_OK && len == n
-                  && memcmp(dst, s, n) == 0);
-        }
-    }
+    each_string(alphabet, sizeof alphabet, 7, clean_is_identity);
 }
 
 int main(void)
