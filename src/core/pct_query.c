@@ -268,6 +268,23 @@ int pct_globs_match(const uint8_t *globs, size_t len, const uint8_t *name, size_
     return globs_match(globs, len, name, nn, first_byte(name, nn));
 }
 
+#define NO_SECOND 256u
+
+static unsigned pair_hash(unsigned b0, unsigned b1)
+{
+    return (b0 * 37u + b1) & 255u;
+}
+
+static int has_bit(const uint32_t *bits, unsigned v)
+{
+    return (int)(bits[v >> 5] >> (v & 31u) & 1u);
+}
+
+static void set_bit(uint32_t *bits, unsigned v)
+{
+    bits[v >> 5] |= 1u << (v & 31u);
+}
+
 void pct_glob_firsts_init(pct_glob_firsts *firsts, const uint8_t *globs, size_t len)
 {
     memset(firsts, 0, sizeof *firsts);
@@ -275,23 +292,43 @@ void pct_glob_firsts_init(pct_glob_firsts *firsts, const uint8_t *globs, size_t 
     while (at < len) {
         const uint8_t *end = memchr(globs + at, PCT_GLOB_END, len - at);
         size_t pn = end ? (size_t)(end - (globs + at)) : len - at;
-        int c = ascii_first(globs + at, pn);
-        if (c >= 0)
-            firsts->bits[(unsigned)c >> 5] |= 1u << ((unsigned)c & 31u);
-        else if (pn) /* a metacharacter or a non-ASCII code point first: any */
-            memset(firsts->bits, 0xFF, sizeof firsts->bits);
+        int c0 = ascii_first(globs + at, pn), c1 = pn > 1 ? ascii_first(globs + at + 1, pn - 1) : -1;
+        if (c0 < 0 && pn) { /* a metacharacter or a non-ASCII code point first */
+            firsts->any = 1;
+        } else if (c0 >= 0) {
+            set_bit(firsts->first, (unsigned)c0);
+            if (pn == 1)
+                set_bit(firsts->pairs, pair_hash((unsigned)c0, NO_SECOND));
+            else if (c1 >= 0)
+                set_bit(firsts->pairs, pair_hash((unsigned)c0, (unsigned)c1));
+            else
+                set_bit(firsts->open, (unsigned)c0);
+        }
         at += pn + 1;
     }
 }
 
-/* The set matches the raw name (first decoded byte b), tried only when
- * b is among its firsts; the empty name always tries (the empty pattern). */
+/* 0 when no pattern of the set can match the raw name (first decoded byte
+ * b) by its first two bytes; the empty name always tries (the empty pattern). */
+static int may_match(const pct_glob_firsts *firsts, const uint8_t *name, size_t nn, int b)
+{
+    if (b < 0 || firsts->any)
+        return 1;
+    if (!has_bit(firsts->first, (unsigned)b))
+        return 0;
+    if (has_bit(firsts->open, (unsigned)b))
+        return 1;
+    /* b is an ASCII literal's: the second code point starts at the second byte */
+    size_t i = 0;
+    byte_at(name, nn, &i, 1);
+    unsigned b1 = i < nn ? byte_at(name, nn, &i, 1) : NO_SECOND;
+    return has_bit(firsts->pairs, pair_hash((unsigned)b, b1));
+}
+
 static int set_matches(const uint8_t *globs, size_t len, const pct_glob_firsts *firsts,
                        const uint8_t *name, size_t nn, int b)
 {
-    if (b >= 0 && !(firsts->bits[(unsigned)b >> 5] >> ((unsigned)b & 31u) & 1u))
-        return 0;
-    return globs_match(globs, len, name, nn, b);
+    return may_match(firsts, name, nn, b) && globs_match(globs, len, name, nn, b);
 }
 
 void pct_query_filter_init(pct_query_filter *f)

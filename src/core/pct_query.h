@@ -49,12 +49,14 @@ int pct_glob_match(const uint8_t *pat, size_t pn, const uint8_t *name, size_t nn
 /* 1 when one pattern of the set globs[0..len) matches the raw name. */
 int pct_globs_match(const uint8_t *globs, size_t len, const uint8_t *name, size_t nn);
 
-/* The first decoded bytes a name may have for some pattern of the set to
- * match it (one bit per byte value; a pattern starting with a metacharacter
- * or a non-ASCII character allows every byte): names outside it are
- * rejected without trying the patterns. */
+/* What the names a set of patterns may match start with: names that start
+ * otherwise are rejected without trying the patterns. Built from each
+ * pattern's first two code points where they are ASCII literals. */
 typedef struct {
-    uint32_t bits[8];
+    uint32_t first[8]; /* the first decoded bytes (one bit per byte value) */
+    uint32_t pairs[8]; /* hashes of the first two (the second: 256 for none) */
+    uint32_t open[8];  /* first bytes of patterns with no literal second */
+    int any;           /* a pattern starts with a metacharacter or non-ASCII */
 } pct_glob_firsts;
 
 void pct_glob_firsts_init(pct_glob_firsts *firsts, const uint8_t *globs, size_t len);

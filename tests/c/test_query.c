@@ -169,6 +169,37 @@ static void test_glob(void)
     CHECK(!pct_globs_match(NULL, 0, S("q")));
 }
 
+/* pct_query_keeps, with its first-bytes filter, decides as the patterns
+ * tried one by one do, for every short name over bytes that meet the
+ * patterns (escapes of them too), for sets with and without open patterns. */
+static const pct_query_filter *keeps_filter;
+
+static void keeps_is_no_match(const uint8_t *name, size_t n)
+{
+    CHECK(pct_query_keeps(keeps_filter, name, n)
+          == !pct_globs_match(keeps_filter->drop, keeps_filter->drop_len, name, n));
+}
+
+static void test_keeps_prefilter(void)
+{
+    static const uint8_t sets[][40] = {
+        "v\377ve\377u*\377ab\377\377", /* \377: PCT_GLOB_END */
+        "vero\377utm_*\377a?\377[ab]x\377",
+        "e\377\303\251\377",
+        "*e\377",
+    };
+    static const uint8_t alphabet[] = {'v', 'e', 'u', 'a', 'b', 'x', '%', '7', '6', '5', '+', 0xC3, 0xA9};
+    for (size_t k = 0; k < sizeof sets / sizeof sets[0]; k++) {
+        pct_query_filter f;
+        memset(&f, 0, sizeof f);
+        f.drop = sets[k];
+        f.drop_len = strlen((const char *)sets[k]);
+        pct_query_filter_init(&f);
+        keeps_filter = &f;
+        each_string(alphabet, sizeof alphabet, 4, keeps_is_no_match);
+    }
+}
+
 static int cleaned(const char *uri, const uint8_t *drop, size_t drop_len, int sort, const char *want)
 {
     pct_query_filter f;
@@ -226,6 +257,7 @@ int main(void)
     test_find();
     test_names_decode_as_repair();
     test_glob();
+    test_keeps_prefilter();
     test_clean();
     test_clean_identity();
     printf("test_query: %ld checks, %ld failures\n", checks, failures);
