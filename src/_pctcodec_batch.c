@@ -17,6 +17,7 @@
 
 #include "_pctcodec.h"
 #include "_pctcodec_arrow.h"
+#include "_pctcodec_memory.h"
 #include "pct_batch.h"
 #include "pct_uri.h"
 
@@ -40,7 +41,7 @@ static const char *const OP_NAMES[N_OPS] = {"quote_many",   "quote_plus_many", "
 
 /* Row outcomes beyond pct_status and PCT_ROW_CALLER. */
 #define ROW_PYTHON_ERROR 101 /* the exception is kept with the row */
-#define ROW_MALFORMED 102    /* the Arrow array breaks its own layout */
+#define ROW_MALFORMED PCT_ROW_MALFORMED /* the Arrow array breaks its own layout */
 #define ROW_REJECTED 103     /* on_error null or keep: the exception is kept with the row */
 
 /* on_error, as batch.py passes it. */
@@ -533,13 +534,44 @@ static int reject_row(piece *pc, int64_t r, const uint8_t *p, size_t n)
     return PCT_OK;
 }
 
-/* Runs the piece's rows; called without the GIL. */
+/* Row r of the piece (its text p[0..n)) after the core's outcome rc: the
+ * work the core leaves to Python (IDNA, func), then its result. PCT_OK, or
+ * the outcome that stops the piece. */
+static int finish_row(piece *pc, int64_t r, int rc, const uint8_t *p, size_t n,
+                      const pct_batch_info *info)
+{
+    int check = pc->op->code == OP_CHECK;
+    int64_t position = -1;
+    if (rc == PCT_ROW_HOST)
+        rc = host_row(pc, p, n, info);
+    else if (rc == PCT_ROW_CALLER)
+        rc = python_row(pc, p, n, &position);
+    else if (rc == PCT_OK && check)
+        position = info->position;
+    if (rc == ROW_REJECTED)
+        return reject_row(pc, r, p, n);
+    if (rc != PCT_OK)
+        return rc;
+    if (check && position < 0) {
+        pc->ends[r] = -1;
+        return PCT_OK;
+    }
+    pc->ends[r] = check ? position : (int64_t)pc->out.len;
+    pc->valid[r >> 3] |= (uint8_t)(1u << (r & 7));
+    return PCT_OK;
+}
+
+/* Runs the piece's rows; called without the GIL. Offset columns go to the
+ * core a run of rows at a time (pct_batch_rows stops at a row it leaves to
+ * the caller, which is done here, and the run resumes after it); views and
+ * all-Python operations row by row. */
 static void run_piece(piece *pc)
 {
     const batch_op *op = pc->op;
+    const arrow_strings *in = pc->in;
     int check = op->code == OP_CHECK;
     size_t rows = (size_t)pc->rows;
-    pc->ends = malloc(rows ? rows * sizeof *pc->ends : 1);
+    pc->ends = big_malloc(rows * sizeof *pc->ends);
     pc->valid = calloc(rows / 8 + 1, 1);
     if (!pc->ends || !pc->valid) {
         pc->status = PCT_ERR_NO_MEMORY;
@@ -547,45 +579,42 @@ static void run_piece(piece *pc)
     }
     /* most results are about as long as their text: room for that at once
      * saves the copies of growing (a hint only: failing here is no error) */
-    size_t hint = check ? 0 : arrow_strings_span(pc->in, pc->start, pc->rows);
+    size_t hint = check ? 0 : arrow_strings_span(in, pc->start, pc->rows);
     if (hint && hint <= pc->limit - hint / 8)
-        pct_out_reserve(&pc->out, hint + hint / 8, pc->limit);
+        out_reserve_big(&pc->out, hint + hint / 8, pc->limit);
+    pct_rows whole = {in->kind == 'u' ? 4 : 8, in->index, NULL, in->validity, in->offset};
+    int by_runs = !op->all_python && (in->kind == 'u' || in->kind == 'U') && in->data;
+    if (by_runs)
+        whole.data = in->data[0];
     for (int64_t r = 0; r < pc->rows; r++) {
-        const uint8_t *p;
-        size_t n;
+        const uint8_t *p = NULL;
+        size_t n = 0;
         pct_batch_info info;
-        int64_t position = -1;
-        int rc = arrow_strings_row(pc->in, pc->start + r, &p, &n);
-        if (rc < 0) {
-            rc = ROW_MALFORMED;
-        } else if (rc == 0) {
-            pc->ends[r] = check ? -1 : (int64_t)pc->out.len;
-            continue;
+        int rc;
+        if (by_runs) {
+            r += pct_batch_rows(&op->spec, &whole, pc->start + r, pc->rows - r, r, &pc->out, pc->limit,
+                                pc->ends, pc->valid, &rc, &info);
+            if (r == pc->rows)
+                break;
+            if (rc != PCT_ROW_MALFORMED)
+                pct_rows_get(&whole, pc->start + r, &p, &n); /* the row it left */
         } else {
-            rc = op->all_python ? PCT_ROW_CALLER
-                                : pct_batch_row(&op->spec, p, n, &pc->out, pc->limit, &info);
-            if (rc == PCT_ROW_HOST)
-                rc = host_row(pc, p, n, &info);
-            else if (rc == PCT_ROW_CALLER)
-                rc = python_row(pc, p, n, &position);
-            else if (check)
-                position = info.position;
-        }
-        if (rc == ROW_REJECTED) {
-            if ((rc = reject_row(pc, r, p, n)) == PCT_OK)
+            rc = arrow_strings_row(in, pc->start + r, &p, &n);
+            if (rc == 0) {
+                pc->ends[r] = check ? -1 : (int64_t)pc->out.len;
                 continue;
+            }
+            rc = rc < 0 ? PCT_ROW_MALFORMED
+               : op->all_python ? PCT_ROW_CALLER
+                                : pct_batch_row(&op->spec, p, n, &pc->out, pc->limit, &info);
         }
+        if (rc != PCT_ROW_MALFORMED)
+            rc = finish_row(pc, r, rc, p, n, &info);
         if (rc != PCT_OK) {
             pc->status = rc;
             pc->err_row = r;
             return;
         }
-        if (check && position < 0) {
-            pc->ends[r] = -1;
-            continue;
-        }
-        pc->ends[r] = check ? position : (int64_t)pc->out.len;
-        pc->valid[r >> 3] |= (uint8_t)(1u << (r & 7));
     }
 }
 
