@@ -983,6 +983,10 @@ static PyObject *result_capsules(result_list *rl, char kind)
         res->out.data = NULL; /* arrow_build's now */
     }
     int rc = arrow_build(parts, rl->n, kind, array);
+    for (int k = 0; k < rl->n; k++) { /* what arrow_build took is NULL */
+        rl->items[k].ends = parts[k].ends;
+        rl->items[k].valid = parts[k].valid;
+    }
     free(parts);
     arrow_schema_init(schema, kind);
     if (rc != ARROW_OK) {

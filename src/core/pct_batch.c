@@ -170,25 +170,14 @@ int pct_batch_row(const pct_batch_spec *spec, const uint8_t *src, size_t n, pct_
     return batch_row(spec, src, n, out, limit, info);
 }
 
-static inline int64_t row_offset(const pct_rows *in, int64_t j)
-{
-    if (in->width == 4) {
-        int32_t v;
-        memcpy(&v, (const uint8_t *)in->offsets + 4 * j, 4);
-        return v;
-    }
-    int64_t v;
-    memcpy(&v, (const uint8_t *)in->offsets + 8 * j, 8);
-    return v;
-}
-
 int pct_rows_get(const pct_rows *in, int64_t j, const uint8_t **p, size_t *n)
 {
     static const uint8_t empty[1] = {0};
     j += in->offset;
     if (in->validity && !((in->validity[j >> 3] >> (j & 7)) & 1))
         return 0;
-    int64_t start = row_offset(in, j), end = row_offset(in, j + 1);
+    int64_t start = pct_rows_offset(in->width, in->offsets, j);
+    int64_t end = pct_rows_offset(in->width, in->offsets, j + 1);
     if (start < 0 || end < start)
         return -1;
     *n = (size_t)(end - start);

@@ -9,6 +9,8 @@
 #ifndef PCT_BATCH_H
 #define PCT_BATCH_H
 
+#include <string.h>
+
 #include "pct.h"
 #include "pct_uri.h"
 
@@ -84,6 +86,21 @@ typedef struct {
     const uint8_t *validity; /* NULL: no nulls */
     int64_t offset;
 } pct_rows;
+
+/* Offset j of an int32 (width 4) or int64 (width 8) offsets buffer. Read
+ * with memcpy: a producer's buffers need not be aligned (pickle protocol 5
+ * hands out slices of its frames). */
+static inline int64_t pct_rows_offset(int width, const void *offsets, int64_t j)
+{
+    if (width == 4) {
+        int32_t v;
+        memcpy(&v, (const uint8_t *)offsets + 4 * j, 4);
+        return v;
+    }
+    int64_t v;
+    memcpy(&v, (const uint8_t *)offsets + 8 * j, 8);
+    return v;
+}
 
 /* A row outcome of pct_batch_rows beyond pct_batch_row's: an offset of the
  * row is out of range (negative, decreasing, or into no data). */

@@ -17,7 +17,7 @@
  * UTF-8 and bytes that are not, hosts that need IDNA. */
 static const char *const PARTS[] = {
     "http://", "HTTP://Example.COM", ":80", "/a/./b/../c", "?q=1&a=b", "#frag", "%41", "%7e", "%zz",
-    "%", "%C3%A9", "%FF", "+", " ", "a", "Z", "\xC3\xA9", "\xE4\xB8\xAD", "\xFF", "\xC3", "b\xC3\xBC" "cher.de",
+    "%", "%C3%A9", "%FF", "+", " ", "a", "Z", "\xC3\xA9", "\xE4\xB8\xAD", "\xFF", "\xC3", ("b\xC3\xBC" "cher.de"),
     "[::1]", "@", "user:pw@", "~", "%25", "\x01", "//", "a%2Fb", "mailto:x@y"};
 #define NPARTS (sizeof PARTS / sizeof PARTS[0])
 
