@@ -808,7 +808,8 @@ static int add_rejects(const batch_op *op, const arrow_strings *in, piece *pcs, 
         return -1;
     }
     for (int k = 0; k < np; k++) {
-        memcpy(all + at, pcs[k].rejects, pcs[k].n_rejects * sizeof *all);
+        if (pcs[k].n_rejects)
+            memcpy(all + at, pcs[k].rejects, pcs[k].n_rejects * sizeof *all);
         at += pcs[k].n_rejects;
         pcs[k].n_rejects = 0; /* taken */
     }
