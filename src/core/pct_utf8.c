@@ -80,7 +80,7 @@ static inline size_t sequence_at(const uint8_t *src, size_t i, size_t n, size_t 
     return need + 1;
 }
 
-void pct_utf8_check(const uint8_t *src, size_t n, pct_utf8_info *info)
+void pct_scalar_utf8_check(const uint8_t *src, size_t n, pct_utf8_info *info)
 {
     size_t cont = 0, bad;
     unsigned top = 0;
@@ -132,11 +132,63 @@ size_t pct_utf8_repair(const uint8_t *src, size_t n, int replace, uint8_t *dst)
     return o;
 }
 
-size_t pct_decode_utf8(const uint8_t *src, size_t n, int plus, uint8_t *dst, pct_utf8_info *info)
+/* Below this many bytes the vector check costs more than it saves. */
+#define VECTOR_CHECK_MIN 64
+
+/* The range of the second byte of a sequence by its lead C2-F4: no
+ * overlong form (after E0, F0), surrogate (ED) or value past U+10FFFF (F4). */
+static const uint8_t second_lo[0xF5 - 0xC2] = {
+    0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80,
+    0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80,
+    0x80, 0x80, 0x80, 0x80, 0xA0, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80,
+    0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x90, 0x80, 0x80, 0x80, 0x80,
+};
+static const uint8_t second_hi[0xF5 - 0xC2] = {
+    0xBF, 0xBF, 0xBF, 0xBF, 0xBF, 0xBF, 0xBF, 0xBF, 0xBF, 0xBF, 0xBF, 0xBF, 0xBF,
+    0xBF, 0xBF, 0xBF, 0xBF, 0xBF, 0xBF, 0xBF, 0xBF, 0xBF, 0xBF, 0xBF, 0xBF, 0xBF,
+    0xBF, 0xBF, 0xBF, 0xBF, 0xBF, 0xBF, 0xBF, 0xBF, 0xBF, 0xBF, 0xBF, 0xBF, 0xBF,
+    0xBF, 0xBF, 0xBF, 0xBF, 0x9F, 0xBF, 0xBF, 0xBF, 0xBF, 0xBF, 0xBF, 0x8F,
+};
+
+/* pct_utf8_check of short text: a character at a time, no call in the loop. */
+static void check_short(const uint8_t *src, size_t n, pct_utf8_info *info)
 {
-    size_t len = pct_decode(src, n, plus, dst);
-    pct_utf8_check(dst, len, info);
-    return len;
+    size_t i = 0, cont = 0;
+    unsigned top = 0;
+    info->valid = 0;
+    info->maxchar = 0;
+    info->nchars = 0;
+    while (i < n) {
+        unsigned c = src[i];
+        if (c < 0x80) {
+            i++;
+            continue;
+        }
+        if (c - 0xC2u > 0xF4u - 0xC2u)
+            return;
+        size_t need = 1u + (c >= 0xE0) + (c >= 0xF0);
+        if (n - i <= need || src[i + 1] < second_lo[c - 0xC2] || src[i + 1] > second_hi[c - 0xC2])
+            return;
+        if (need >= 2 && ((src[i + 2] & 0xC0u) != 0x80u || (need == 3 && (src[i + 3] & 0xC0u) != 0x80u)))
+            return;
+        top = c > top ? c : top;
+        cont += need;
+        i += need + 1;
+    }
+    info->valid = 1;
+    info->maxchar = top == 0 ? 0 : top <= 0xC3 ? 0xFF : top < 0xF0 ? 0xFFFF : 0x10FFFF;
+    info->nchars = n - cont;
+}
+
+void pct_utf8_check(const uint8_t *src, size_t n, pct_utf8_info *info)
+{
+    const pct_kernel *k = pct_kernel_active();
+    if (n < VECTOR_CHECK_MIN)
+        check_short(src, n, info);
+    else if (k->utf8_check)
+        k->utf8_check(src, n, info);
+    else
+        pct_scalar_utf8_check(src, n, info);
 }
 
 /* The high bits of the bytes of the word w (the 8 bytes at src) that stop
@@ -231,39 +283,160 @@ size_t pct_decode_latin1(const uint8_t *src, size_t n, int plus, uint8_t *dst, u
     return plus ? decode_latin1(src, n, 1, dst, maxchar) : decode_latin1(src, n, 0, dst, maxchar);
 }
 
+/* The next byte of decoded input at src[*i] (i < n), moving *i past it. */
+static inline unsigned next_byte(const uint8_t *src, size_t n, size_t *i, int plus)
+{
+    unsigned c = src[*i];
+    if (c == '%' && n - *i >= 3) {
+        int hi = pct_hex_value[src[*i + 1]], lo = pct_hex_value[src[*i + 2]];
+        if ((hi | lo) >= 0) {
+            *i += 3;
+            return (unsigned)(hi << 4 | lo);
+        }
+    }
+    *i += 1;
+    return plus && c == '+' ? ' ' : c;
+}
+
+/* pct_decode and pct_utf8_check in one pass, for short text; one body per
+ * value of plus. Literal ASCII moves a word at a time (as in
+ * decode_latin1); otherwise a whole character is decoded at once, its
+ * bytes checked as they are written: the second one against the range its
+ * lead allows, the others as continuations. At the first ill-formed byte
+ * the rest is decoded without checking (the caller then decodes with an
+ * error handler). dst may be src: o <= i. */
+static PCT_ALWAYS_INLINE size_t decode_checked_body(const uint8_t *src, size_t n, int plus, uint8_t *dst,
+                                                    pct_utf8_info *info)
+{
+    size_t i = 0, o = 0, cont = 0;
+    unsigned top = 0;
+    info->valid = 0;
+    info->maxchar = 0;
+    info->nchars = 0;
+    while (i < n) {
+        /* a literal run, unless an escape comes first */
+        while (n - i >= 8 && src[i] != '%') {
+            uint64_t w;
+            memcpy(&w, src + i, 8);
+            uint64_t stops = run_stops8(w, plus);
+            memcpy(dst + o, &w, 8);
+            if (stops) {
+                size_t k = RUN_PREFIX(stops, src + i, plus);
+                i += k;
+                o += k;
+                break;
+            }
+            i += 8;
+            o += 8;
+        }
+        if (i == n)
+            break;
+        unsigned b = next_byte(src, n, &i, plus);
+        dst[o++] = (uint8_t)b;
+        if (b < 0x80)
+            continue;
+        if (b - 0xC2u > 0xF4u - 0xC2u)
+            goto ill_formed;
+        top = b > top ? b : top;
+        unsigned need = 1u + (b >= 0xE0) + (b >= 0xF0);
+        unsigned lo = second_lo[b - 0xC2], hi = second_hi[b - 0xC2];
+        for (unsigned k = 0; k < need; k++) {
+            if (i == n)
+                return o; /* cut short: ill-formed */
+            unsigned c = next_byte(src, n, &i, plus);
+            dst[o++] = (uint8_t)c;
+            if (c < lo || c > hi)
+                goto ill_formed;
+            lo = 0x80;
+            hi = 0xBF;
+        }
+        cont += need;
+    }
+    info->valid = 1;
+    info->maxchar = top == 0 ? 0 : top <= 0xC3 ? 0xFF : top < 0xF0 ? 0xFFFF : 0x10FFFF;
+    info->nchars = o - cont;
+    return o;
+ill_formed:
+    return o + pct_decode(src + i, n - i, plus, dst + o);
+}
+
+static size_t decode_checked(const uint8_t *src, size_t n, uint8_t *dst, pct_utf8_info *info)
+{
+    return decode_checked_body(src, n, 0, dst, info);
+}
+
+static size_t decode_checked_plus(const uint8_t *src, size_t n, uint8_t *dst, pct_utf8_info *info)
+{
+    return decode_checked_body(src, n, 1, dst, info);
+}
+
+/* Up to this many bytes of input, the fused pass beats the kernel's decoder
+ * (its vectors take longer input) and the check after it. */
+#define DECODE_CHECKED_MAX 31
+
+size_t pct_decode_utf8(const uint8_t *src, size_t n, int plus, uint8_t *dst, pct_utf8_info *info)
+{
+    if (n <= DECODE_CHECKED_MAX)
+        return plus ? decode_checked_plus(src, n, dst, info) : decode_checked(src, n, dst, info);
+    size_t len = pct_decode(src, n, plus, dst);
+    pct_utf8_check(dst, len, info);
+    return len;
+}
+
 /* The code point of the multi-byte sequence led by src[*i] (i < n), moving
  * *i past it. Only for valid input; otherwise some value, never reading
  * past n. */
 static inline uint32_t next_code_point(const uint8_t *src, size_t n, size_t *i)
 {
-    uint32_t c = src[(*i)++];
-    unsigned need = c >= 0xF0 ? 3 : c >= 0xE0 ? 2 : 1;
-    c &= 0x3Fu >> need;
-    for (; need && *i < n; need--)
-        c = c << 6 | (src[(*i)++] & 0x3Fu);
+    const uint8_t *p = src + *i;
+    size_t left = n - *i;
+    uint32_t c = p[0];
+    if (c < 0xE0 && left >= 2) {
+        *i += 2;
+        return (c & 0x1Fu) << 6 | (p[1] & 0x3Fu);
+    }
+    if (c < 0xF0 && left >= 3) {
+        *i += 3;
+        return (c & 0x0Fu) << 12 | (p[1] & 0x3Fu) << 6 | (p[2] & 0x3Fu);
+    }
+    if (left >= 4) {
+        *i += 4;
+        return (c & 0x07u) << 18 | (p[1] & 0x3Fu) << 12 | (p[2] & 0x3Fu) << 6 | (p[3] & 0x3Fu);
+    }
+    *i += 1;
     return c;
 }
 
-/* One body for the three widths: ASCII a word at a time, widened by the
- * compiler's vector code where it can. */
+/* One body for the three widths: ASCII a word at a time (widened by the
+ * compiler's vector code where it can), anything else a code point at a
+ * time, with no call in the loop: short text, mixed text, switches often. */
 #define PCT_UTF8_TO(name, unit)                                         \
     size_t name(const uint8_t *src, size_t n, unit *dst, size_t cap)    \
     {                                                                   \
         size_t i = 0, o = 0;                                            \
         while (i < n && o < cap) {                                      \
-            size_t run = skip_ascii(src, i, n) - i;                     \
-            if (run > cap - o)                                          \
-                run = cap - o;                                          \
-            for (size_t k = 0; k < run; k++)                            \
-                dst[o + k] = src[i + k];                                \
-            i += run;                                                   \
-            o += run;                                                   \
-            while (i < n && o < cap && src[i] >= 0x80)                  \
+            if (src[i] >= 0x80) {                                       \
                 dst[o++] = (unit)next_code_point(src, n, &i);           \
+            } else if (n - i >= 8 && cap - o >= 8 && !high8(src + i)) { \
+                for (size_t k = 0; k < 8; k++)                          \
+                    dst[o + k] = src[i + k];                            \
+                i += 8;                                                 \
+                o += 8;                                                 \
+            } else {                                                    \
+                dst[o++] = src[i++];                                    \
+            }                                                           \
         }                                                               \
         return o;                                                       \
     }
 
 PCT_UTF8_TO(pct_utf8_to_ucs1, uint8_t)
-PCT_UTF8_TO(pct_utf8_to_ucs2, uint16_t)
+PCT_UTF8_TO(pct_scalar_utf8_to_ucs2, uint16_t)
 PCT_UTF8_TO(pct_utf8_to_ucs4, uint32_t)
+
+size_t pct_utf8_to_ucs2(const uint8_t *src, size_t n, uint16_t *dst, size_t cap)
+{
+    const pct_kernel *k = pct_kernel_active();
+    if (n >= VECTOR_CHECK_MIN && k->utf8_to_ucs2)
+        return k->utf8_to_ucs2(src, n, dst, cap);
+    return pct_scalar_utf8_to_ucs2(src, n, dst, cap);
+}
