@@ -1,7 +1,8 @@
 /* Decoders of pct.h: pct_decode on every kernel (apart and in place, at a
  * fuzzed alignment) against a reference decoder, pct_decode_utf8 and
  * pct_utf8_check against a reference UTF-8 validator, pct_decode_latin1,
- * and pct_utf8_to_ucs1/2/4 with a fuzzed capacity, within exact buffers.
+ * and pct_utf8_to_ucs1/2/4 with a fuzzed capacity, within exact buffers;
+ * each on every kernel.
  *
  * Input: mode byte (bit 0: plus), offset byte, capacity byte, body. */
 #include "fuzz_common.h"
@@ -152,7 +153,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     uint8_t *buf = dup_exact(in.data, in.size);
     size_t off = in.size ? offset % (in.size + 1) : 0;
     check_decoders(buf + off, in.size - off, mode & 1);
-    check_to_ucs(buf + off, in.size - off, cap);
+    /* the check and the writers on every kernel (AVX2 has its own) */
+    for (size_t k = 0; k < fuzz_nkernels; k++) {
+        fuzz_use_kernel(k);
+        check_to_ucs(buf + off, in.size - off, cap);
+    }
     free(buf);
     return 0;
 }

@@ -304,12 +304,15 @@ static inline unsigned next_byte(const uint8_t *src, size_t n, size_t *i, int pl
  * bytes checked as they are written: the second one against the range its
  * lead allows, the others as continuations. At the first ill-formed byte
  * the rest is decoded without checking (the caller then decodes with an
- * error handler). dst may be src: o <= i. */
+ * error handler). dst may be src. */
 static PCT_ALWAYS_INLINE size_t decode_checked_body(const uint8_t *src, size_t n, int plus, uint8_t *dst,
                                                     pct_utf8_info *info)
 {
     size_t i = 0, o = 0, cont = 0;
     unsigned top = 0;
+    /* a whole word may be stored unless decoding in place has moved the
+     * output behind the input (then the word would cover unread input) */
+    const int apart = pct_apart(src, dst, n);
     info->valid = 0;
     info->maxchar = 0;
     info->nchars = 0;
@@ -319,15 +322,15 @@ static PCT_ALWAYS_INLINE size_t decode_checked_body(const uint8_t *src, size_t n
             uint64_t w;
             memcpy(&w, src + i, 8);
             uint64_t stops = run_stops8(w, plus);
-            memcpy(dst + o, &w, 8);
-            if (stops) {
-                size_t k = RUN_PREFIX(stops, src + i, plus);
-                i += k;
-                o += k;
+            size_t k = stops ? RUN_PREFIX(stops, src + i, plus) : 8;
+            if (apart || o == i)
+                memcpy(dst + o, &w, 8);
+            else
+                memmove(dst + o, src + i, k);
+            i += k;
+            o += k;
+            if (stops)
                 break;
-            }
-            i += 8;
-            o += 8;
         }
         if (i == n)
             break;
