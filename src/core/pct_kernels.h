@@ -25,7 +25,7 @@ typedef struct {
      * of n <= 1024 UCS-2 code units, surrogate halves counted as other code
      * points and reported by a non-zero *surrogate. */
     size_t (*escaped_size_ucs2)(const uint16_t *src, size_t n, const pct_set *keep, int *surrogate);
-    /* Optional (NULL: the scalar one): pct_utf8_check of n >= 64 bytes. */
+    /* Optional (NULL: the scalar one): pct_utf8_check of n >= 8 bytes. */
     void (*utf8_check)(const uint8_t *src, size_t n, pct_utf8_info *info);
     /* Optional (NULL: the scalar one): pct_utf8_to_ucs2 of n >= 64 bytes,
      * the same contract (within cap on any input). */

@@ -132,8 +132,10 @@ size_t pct_utf8_repair(const uint8_t *src, size_t n, int replace, uint8_t *dst)
     return o;
 }
 
-/* Below this many bytes the vector check costs more than it saves. */
-#define VECTOR_CHECK_MIN 64
+/* Below these many bytes the vector check and writer cost more than they
+ * save (the check takes a short input as one padded vector). */
+#define VECTOR_CHECK_MIN 8
+#define VECTOR_WIDEN_MIN 64
 
 /* The range of the second byte of a sequence by its lead C2-F4: no
  * overlong form (after E0, F0), surrogate (ED) or value past U+10FFFF (F4). */
@@ -225,64 +227,6 @@ static inline size_t run_prefix(const uint8_t *src, int plus)
 #define RUN_PREFIX(stops, src, plus) run_prefix(src, plus)
 #endif
 
-/* One body per value of plus (a constant where it is inlined), so that the
- * test for '+' drops out of the loop of unquote. Literal ASCII moves 8
- * bytes at a time: o <= i, so a word stored at dst + o stays in dst. */
-static inline size_t decode_latin1(const uint8_t *src, size_t n, int plus, uint8_t *dst,
-                                   uint32_t *maxchar)
-{
-    size_t i = 0, o = 0;
-    unsigned lead = 0, top = 0; /* lead: the low bits of a pending C2 or C3, never 0 */
-    while (i < n) {
-        if (!lead) {
-            while (n - i >= 8) {
-                uint64_t w;
-                memcpy(&w, src + i, 8);
-                uint64_t stops = run_stops8(w, plus);
-                memcpy(dst + o, &w, 8);
-                if (stops) {
-                    size_t k = RUN_PREFIX(stops, src + i, plus);
-                    i += k;
-                    o += k;
-                    break;
-                }
-                i += 8;
-                o += 8;
-            }
-            if (i == n)
-                break;
-        }
-        uint8_t b = src[i];
-        if (b == '%' || (plus && b == '+'))
-            i += pct_decode_one(src + i, n - i, plus, &b);
-        else
-            i++;
-        if (lead) {
-            if ((b & 0xC0u) != 0x80u)
-                return PCT_NOT_LATIN1;
-            b = (uint8_t)(lead << 6 | (b & 0x3Fu));
-            lead = 0;
-        } else if (b >= 0x80) {
-            /* C2 and C3 lead U+0080-U+00FF; anything else is wider or invalid */
-            if (b != 0xC2 && b != 0xC3)
-                return PCT_NOT_LATIN1;
-            lead = b & 0x1Fu;
-            continue;
-        }
-        top |= b;
-        dst[o++] = b;
-    }
-    if (lead)
-        return PCT_NOT_LATIN1;
-    *maxchar = top < 0x80 ? 0 : 0xFF;
-    return o;
-}
-
-size_t pct_decode_latin1(const uint8_t *src, size_t n, int plus, uint8_t *dst, uint32_t *maxchar)
-{
-    return plus ? decode_latin1(src, n, 1, dst, maxchar) : decode_latin1(src, n, 0, dst, maxchar);
-}
-
 /* The next byte of decoded input at src[*i] (i < n), moving *i past it. */
 static inline unsigned next_byte(const uint8_t *src, size_t n, size_t *i, int plus)
 {
@@ -299,12 +243,12 @@ static inline unsigned next_byte(const uint8_t *src, size_t n, size_t *i, int pl
 }
 
 /* pct_decode and pct_utf8_check in one pass, for short text; one body per
- * value of plus. Literal ASCII moves a word at a time (as in
- * decode_latin1); otherwise a whole character is decoded at once, its
- * bytes checked as they are written: the second one against the range its
- * lead allows, the others as continuations. At the first ill-formed byte
- * the rest is decoded without checking (the caller then decodes with an
- * error handler). dst may be src. */
+ * value of plus. Literal ASCII moves a word at a time; otherwise a whole
+ * character is decoded at once, its bytes checked as they are written: the
+ * second one against the range its lead allows, the others as
+ * continuations. At the first ill-formed byte the rest is decoded without
+ * checking (the caller then decodes with an error handler). dst may be
+ * src. */
 static PCT_ALWAYS_INLINE size_t decode_checked_body(const uint8_t *src, size_t n, int plus, uint8_t *dst,
                                                     pct_utf8_info *info)
 {
@@ -439,7 +383,7 @@ PCT_UTF8_TO(pct_utf8_to_ucs4, uint32_t)
 size_t pct_utf8_to_ucs2(const uint8_t *src, size_t n, uint16_t *dst, size_t cap)
 {
     const pct_kernel *k = pct_kernel_active();
-    if (n >= VECTOR_CHECK_MIN && k->utf8_to_ucs2)
+    if (n >= VECTOR_WIDEN_MIN && k->utf8_to_ucs2)
         return k->utf8_to_ucs2(src, n, dst, cap);
     return pct_scalar_utf8_to_ucs2(src, n, dst, cap);
 }

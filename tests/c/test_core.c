@@ -131,18 +131,6 @@ static void expect_utf8(const char *in, int plus, int valid, size_t nchars, uint
         failures++;
     }
     checks++;
-    /* pct_decode_latin1 takes exactly the text of Latin-1 code points, in one pass */
-    uint8_t *latin1 = malloc(n + 1), *ucs1 = malloc(n + 1);
-    uint32_t top = 0;
-    size_t len = pct_decode_latin1((const uint8_t *)in, n, plus, latin1, &top);
-    if (valid && maxchar <= 0xFF) {
-        CHECK(len == nchars && top == maxchar);
-        CHECK(pct_utf8_to_ucs1(want, w, ucs1, nchars) == nchars && memcmp(latin1, ucs1, len) == 0);
-    } else {
-        CHECK(len == PCT_NOT_LATIN1);
-    }
-    free(latin1);
-    free(ucs1);
     free(out);
     free(want);
 }
