@@ -1,6 +1,6 @@
 /* Decoders of pct.h: pct_decode on every kernel (apart and in place, at a
- * fuzzed alignment) against a reference decoder, pct_decode_utf8 and
- * pct_utf8_check (apart and in place) against a reference UTF-8 validator,
+ * fuzzed alignment) against a reference decoder, pct_decode_utf8,
+ * pct_decode_text and pct_utf8_check (apart and in place) against a reference UTF-8 validator,
  * and pct_utf8_to_ucs1/2/4 with a fuzzed capacity, within exact buffers;
  * each on every kernel.
  *
@@ -134,6 +134,21 @@ static void check_decoders(const uint8_t *src, size_t n, int plus)
         FUZZ_ASSERT(info.valid == valid);
         if (valid)
             FUZZ_ASSERT(info.nchars == count && info.maxchar == maxchar_of(cps, count));
+
+        /* pct_decode_text, apart and in place: Latin-1 text as its code
+         * points, anything else as pct_decode_utf8 */
+        for (int in_place = 0; in_place <= 1; in_place++) {
+            memcpy(out, src, n);
+            size_t got = pct_decode_text(in_place ? out : src, n, plus, out, &info);
+            FUZZ_ASSERT(info.valid == valid);
+            if (valid && maxchar_of(cps, count) <= 0xFF) {
+                FUZZ_ASSERT(got == count && info.nchars == count);
+                for (size_t i = 0; i < count; i++)
+                    FUZZ_ASSERT(out[i] == cps[i]);
+            } else {
+                FUZZ_ASSERT(got == want_len && memcmp(out, want, want_len) == 0);
+            }
+        }
         free(out);
     }
     free(cps);

@@ -64,10 +64,10 @@ static size_t decode_stable(const uint8_t *src, Py_ssize_t n, int plus, uint8_t 
     return len;
 }
 
-/* The str of UTF-8 that pct_decode_utf8 found valid: one allocation of the
- * final width, filled by the core (without the GIL when it is long: the
- * str is not shared yet). */
-static PyObject *str_from_utf8(const uint8_t *buf, size_t len, const pct_utf8_info *info)
+/* The str of what pct_decode_text found valid: Latin-1 copied, wider text
+ * written from its UTF-8 by the core; one allocation of the final width
+ * (filled without the GIL when it is long: the str is not shared yet). */
+static PyObject *str_from_text(const uint8_t *buf, size_t len, const pct_utf8_info *info)
 {
     PyObject *s = PyUnicode_New((Py_ssize_t)info->nchars, info->maxchar);
     if (!s)
@@ -76,10 +76,7 @@ static PyObject *str_from_utf8(const uint8_t *buf, size_t len, const pct_utf8_in
     int nogil = len >= NOGIL_MIN_LENGTH;
     switch (PyUnicode_KIND(s)) {
     case PyUnicode_1BYTE_KIND:
-        if (info->maxchar < 0x80)
-            memcpy(PyUnicode_1BYTE_DATA(s), buf, len);
-        else
-            MAYBE_WITHOUT_GIL(nogil, pct_utf8_to_ucs1(buf, len, PyUnicode_1BYTE_DATA(s), cap));
+        memcpy(PyUnicode_1BYTE_DATA(s), buf, len);
         break;
     case PyUnicode_2BYTE_KIND:
         MAYBE_WITHOUT_GIL(nogil, pct_utf8_to_ucs2(buf, len, PyUnicode_2BYTE_DATA(s), cap));
@@ -92,10 +89,11 @@ static PyObject *str_from_utf8(const uint8_t *buf, size_t len, const pct_utf8_in
 }
 
 /* _unquote_impl(src).decode('utf-8', errors), `errors` a built-in handler:
- * one call of the core decodes, checks the UTF-8 and counts its code points
- * and widest one, then the text is written straight into a str of the
- * final width (every handler agrees on valid UTF-8). Only malformed UTF-8
- * goes through CPython's decoder and its handler. */
+ * one call of the core decodes, checks the UTF-8, counts its code points
+ * and finds the widest (Latin-1 text comes out narrowed already), then the
+ * text is written straight into a str of the final width (every handler
+ * agrees on valid UTF-8). Only malformed UTF-8 goes through CPython's
+ * decoder and its handler. */
 static PyObject *unquote_utf8(const uint8_t *src, Py_ssize_t n, int plus, const char *errors)
 {
     scratch buf;
@@ -104,8 +102,8 @@ static PyObject *unquote_utf8(const uint8_t *src, Py_ssize_t n, int plus, const 
         return NULL;
     pct_utf8_info info;
     size_t len;
-    MAYBE_WITHOUT_GIL(n >= NOGIL_MIN_LENGTH, len = pct_decode_utf8(src, (size_t)n, plus, p, &info));
-    PyObject *r = info.valid ? str_from_utf8(p, len, &info)
+    MAYBE_WITHOUT_GIL(n >= NOGIL_MIN_LENGTH, len = pct_decode_text(src, (size_t)n, plus, p, &info));
+    PyObject *r = info.valid ? str_from_text(p, len, &info)
                              : PyUnicode_DecodeUTF8((const char *)p, (Py_ssize_t)len, errors);
     scratch_free(&buf);
     return r;

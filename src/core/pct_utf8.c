@@ -242,46 +242,100 @@ static inline unsigned next_byte(const uint8_t *src, size_t n, size_t *i, int pl
     return plus && c == '+' ? ' ' : c;
 }
 
+/* The Latin-1 text dst[0..n) as UTF-8, in place, from the end (dst has
+ * room: each code point past ASCII came from two bytes of input or more);
+ * returns the number of bytes it grew by, one per code point past ASCII. */
+static size_t latin1_to_utf8_in_place(uint8_t *dst, size_t n)
+{
+    size_t high = 0;
+    for (size_t k = 0; k < n; k++)
+        high += dst[k] >> 7;
+    /* until the output meets the input: the ASCII before is in place */
+    for (size_t k = n, j = n + high; j > k;) {
+        uint8_t c = dst[--k];
+        if (c < 0x80) {
+            dst[--j] = c;
+        } else {
+            dst[--j] = (uint8_t)(0x80 | (c & 0x3F));
+            dst[--j] = (uint8_t)(0xC0 | c >> 6);
+        }
+    }
+    return high;
+}
+
 /* pct_decode and pct_utf8_check in one pass, for short text; one body per
- * value of plus. Literal ASCII moves a word at a time; otherwise a whole
- * character is decoded at once, its bytes checked as they are written: the
- * second one against the range its lead allows, the others as
- * continuations. At the first ill-formed byte the rest is decoded without
+ * value of plus and narrow. Literal ASCII moves a word at a time; otherwise
+ * a whole character is decoded at once, its bytes checked as they are
+ * written: the second one against the range its lead allows, the others as
+ * continuations. With `narrow`, code points up to U+00FF are written as one
+ * byte each (Latin-1) until the first wider one, where the text so far is
+ * turned into UTF-8 in place and decoding goes on (nothing is decoded
+ * twice). At the first ill-formed byte the rest is decoded without
  * checking (the caller then decodes with an error handler). dst may be
  * src. */
-static PCT_ALWAYS_INLINE size_t decode_checked_body(const uint8_t *src, size_t n, int plus, uint8_t *dst,
-                                                    pct_utf8_info *info)
+static PCT_ALWAYS_INLINE size_t decode_checked_body(const uint8_t *src, size_t n, int plus, int narrow,
+                                                    uint8_t *dst, pct_utf8_info *info)
 {
     size_t i = 0, o = 0, cont = 0;
     unsigned top = 0;
-    /* a whole word may be stored unless decoding in place has moved the
-     * output behind the input (then the word would cover unread input) */
+    int latin1 = narrow; /* dst holds Latin-1 so far */
+    /* a whole word may be stored past the run it ends unless decoding in
+     * place has moved the output behind the input (the word would then
+     * cover unread input) */
     const int apart = pct_apart(src, dst, n);
     info->valid = 0;
     info->maxchar = 0;
     info->nchars = 0;
     while (i < n) {
-        /* a literal run, unless an escape comes first */
-        while (n - i >= 8 && src[i] != '%') {
+        /* a literal run, a word at a time */
+        while (n - i >= 8) {
             uint64_t w;
             memcpy(&w, src + i, 8);
             uint64_t stops = run_stops8(w, plus);
-            size_t k = stops ? RUN_PREFIX(stops, src + i, plus) : 8;
+            if (!stops) {
+                memcpy(dst + o, &w, 8);
+                i += 8;
+                o += 8;
+                continue;
+            }
+            size_t k = RUN_PREFIX(stops, src + i, plus);
             if (apart || o == i)
                 memcpy(dst + o, &w, 8);
             else
                 memmove(dst + o, src + i, k);
             i += k;
             o += k;
-            if (stops)
-                break;
+            break;
+        }
+        /* the last few literal bytes, one at a time */
+        if (n - i < 8) {
+            for (unsigned c; i < n && (c = src[i]) < 0x80 && c != '%' && !(plus && c == '+'); i++)
+                dst[o++] = (uint8_t)c;
         }
         if (i == n)
             break;
         unsigned b = next_byte(src, n, &i, plus);
-        dst[o++] = (uint8_t)b;
-        if (b < 0x80)
+        if (b < 0x80) {
+            dst[o++] = (uint8_t)b;
             continue;
+        }
+        if (latin1) {
+            if ((b == 0xC2 || b == 0xC3) && i < n) {
+                size_t at = i;
+                unsigned c = next_byte(src, n, &i, plus);
+                if ((c & 0xC0u) == 0x80u) {
+                    dst[o++] = (uint8_t)((b & 0x1Fu) << 6 | (c & 0x3Fu));
+                    top = b > top ? b : top;
+                    continue;
+                }
+                i = at; /* not a continuation: taken again below */
+            }
+            size_t grown = latin1_to_utf8_in_place(dst, o);
+            o += grown;
+            cont += grown;
+            latin1 = 0;
+        }
+        dst[o++] = (uint8_t)b;
         if (b - 0xC2u > 0xF4u - 0xC2u)
             goto ill_formed;
         top = b > top ? b : top;
@@ -307,15 +361,15 @@ ill_formed:
     return o + pct_decode(src + i, n - i, plus, dst + o);
 }
 
-static size_t decode_checked(const uint8_t *src, size_t n, uint8_t *dst, pct_utf8_info *info)
-{
-    return decode_checked_body(src, n, 0, dst, info);
-}
-
-static size_t decode_checked_plus(const uint8_t *src, size_t n, uint8_t *dst, pct_utf8_info *info)
-{
-    return decode_checked_body(src, n, 1, dst, info);
-}
+#define PCT_DECODE_CHECKED(NAME, PLUS, NARROW)                                        \
+    static size_t NAME(const uint8_t *src, size_t n, uint8_t *dst, pct_utf8_info *info) \
+    {                                                                                 \
+        return decode_checked_body(src, n, PLUS, NARROW, dst, info);                  \
+    }
+PCT_DECODE_CHECKED(decode_checked, 0, 0)
+PCT_DECODE_CHECKED(decode_checked_plus, 1, 0)
+PCT_DECODE_CHECKED(decode_narrowed, 0, 1)
+PCT_DECODE_CHECKED(decode_narrowed_plus, 1, 1)
 
 /* Up to this many bytes of input, the fused pass beats the kernel's decoder
  * (its vectors take longer input) and the check after it. */
@@ -328,6 +382,29 @@ size_t pct_decode_utf8(const uint8_t *src, size_t n, int plus, uint8_t *dst, pct
     size_t len = pct_decode(src, n, plus, dst);
     pct_utf8_check(dst, len, info);
     return len;
+}
+
+size_t pct_decode_text(const uint8_t *src, size_t n, int plus, uint8_t *dst, pct_utf8_info *info)
+{
+    if (n <= DECODE_CHECKED_MAX)
+        return plus ? decode_narrowed_plus(src, n, dst, info) : decode_narrowed(src, n, dst, info);
+    size_t len = pct_decode(src, n, plus, dst);
+    pct_utf8_check(dst, len, info);
+    if (!info->valid || info->maxchar != 0xFF)
+        return len;
+    /* Latin-1 in place: the output never passes the input it is read from */
+    size_t i = skip_ascii(dst, 0, len), o = i;
+    while (i < len) {
+        uint8_t c = dst[i];
+        if (c < 0x80) {
+            dst[o++] = c;
+            i++;
+        } else {
+            dst[o++] = (uint8_t)((c & 0x1Fu) << 6 | (dst[i + 1] & 0x3Fu));
+            i += 2;
+        }
+    }
+    return o;
 }
 
 /* The code point of the multi-byte sequence led by src[*i] (i < n), moving
@@ -354,9 +431,10 @@ static inline uint32_t next_code_point(const uint8_t *src, size_t n, size_t *i)
     return c;
 }
 
-/* One body for the three widths: ASCII a word at a time (widened by the
- * compiler's vector code where it can), anything else a code point at a
- * time, with no call in the loop: short text, mixed text, switches often. */
+/* One body for the three widths: from an ASCII byte, 8 bytes stored at a
+ * time (widened by the compiler's vector code where it can) and kept up to
+ * the first byte past ASCII, which starts a code point; no call in the
+ * loop: short text, mixed text, switches often. */
 #define PCT_UTF8_TO(name, unit)                                         \
     size_t name(const uint8_t *src, size_t n, unit *dst, size_t cap)    \
     {                                                                   \
@@ -364,11 +442,21 @@ static inline uint32_t next_code_point(const uint8_t *src, size_t n, size_t *i)
         while (i < n && o < cap) {                                      \
             if (src[i] >= 0x80) {                                       \
                 dst[o++] = (unit)next_code_point(src, n, &i);           \
-            } else if (n - i >= 8 && cap - o >= 8 && !high8(src + i)) { \
+            } else if (n - i >= 8 && cap - o >= 8) {                    \
+                uint8_t w[8]; /* a copy: dst may alias src */          \
+                memcpy(w, src + i, 8);                                  \
+                uint64_t h = high8(w);                                  \
                 for (size_t k = 0; k < 8; k++)                          \
-                    dst[o + k] = src[i + k];                            \
-                i += 8;                                                 \
-                o += 8;                                                 \
+                    dst[o + k] = w[k];                                  \
+                if (!h) {                                               \
+                    i += 8;                                             \
+                    o += 8;                                             \
+                    continue;                                           \
+                }                                                       \
+                size_t run = ASCII_PREFIX(h, w); /* 1..7 */             \
+                i += run;                                               \
+                o += run;                                               \
+                dst[o++] = (unit)next_code_point(src, n, &i);           \
             } else {                                                    \
                 dst[o++] = src[i++];                                    \
             }                                                           \

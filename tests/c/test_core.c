@@ -599,6 +599,17 @@ static void check_decode_utf8(const pct_kernel *k, const uint8_t *src, size_t n,
     uint32_t *cps = malloc(sizeof *cps * (w + 1)), maxchar;
     long count = ref_utf8(want, w, cps, &maxchar);
     CHECK(info.valid == (count >= 0));
+    /* pct_decode_text: the same, but Latin-1 text as its code points */
+    pct_utf8_info tinfo;
+    size_t tw = pct_decode_text(src, n, plus, got, &tinfo);
+    CHECK(tinfo.valid == info.valid && tinfo.nchars == info.nchars && tinfo.maxchar == info.maxchar);
+    if (count >= 0 && maxchar <= 0xFF) {
+        CHECK(tw == (size_t)count);
+        for (size_t i = 0; i < tw && i < (size_t)count; i++)
+            CHECK(got[i] == cps[i]);
+    } else {
+        CHECK(tw == w && memcmp(got, want, w) == 0);
+    }
     if (info.valid) {
         size_t m = (size_t)count;
         CHECK(info.nchars == m && info.maxchar == maxchar);
@@ -753,6 +764,16 @@ static void check_utf8_text(const pct_kernel *k, const uint8_t *b, size_t n)
         check_decode_utf8(k, src, m, plus, b, n);
         CHECK(pct_decode_utf8(src, m, plus, src, &info) == n && memcmp(src, b, n) == 0);
         CHECK(info.valid == (count >= 0));
+        /* pct_decode_text in place: Latin-1 narrowed, anything else as UTF-8 */
+        memcpy(src, esc, m);
+        size_t tw = pct_decode_text(src, m, plus, src, &info);
+        CHECK(info.valid == (count >= 0));
+        if (count >= 0 && maxchar <= 0xFF) {
+            uint8_t narrow[110];
+            CHECK(tw == (size_t)count && pct_utf8_to_ucs1(b, n, narrow, tw) == tw && memcmp(src, narrow, tw) == 0);
+        } else {
+            CHECK(tw == n && memcmp(src, b, n) == 0);
+        }
         free(block);
     }
 }
