@@ -848,7 +848,7 @@ static PK_ATTR void avx2_utf8_check(const uint8_t *src, size_t n, pct_utf8_info 
     t = _mm_max_epu8(t, _mm_srli_si128(t, 1));
     const unsigned m = (unsigned)_mm_cvtsi128_si32(t) & 0xFFu;
     info->valid = 1;
-    info->maxchar = m < 0x80 ? 0 : m <= 0xC3 ? 0xFF : m < 0xF0 ? 0xFFFF : 0x10FFFF;
+    info->maxchar = pct_utf8_maxchar(m);
     info->nchars = n - cont;
 }
 #define PK_UTF8_CHECK avx2_utf8_check

@@ -60,6 +60,13 @@ size_t pct_scalar_utf8_to_ucs2(const uint8_t *src, size_t n, uint16_t *dst, size
 /* in pct_encode.c, with the other widths' transcoders */
 size_t pct_scalar_utf8_of_ucs2(const uint16_t *src, size_t n, uint8_t *dst, int *surrogate);
 
+/* pct_utf8_info's maxchar of valid UTF-8 whose largest byte is `top`: C2-C3
+ * lead U+0080-U+00FF, up to EF the rest of the BMP, F0-F4 the others. */
+static inline uint32_t pct_utf8_maxchar(unsigned top)
+{
+    return top < 0x80 ? 0 : top <= 0xC3 ? 0xFF : top < 0xF0 ? 0xFFFF : 0x10FFFF;
+}
+
 /* "%XY" of every byte, padded to 4 bytes so that one 4-byte store writes it
  * (the caller guarantees a spare byte after the 3 it keeps). */
 extern const uint8_t pct_escape4[256][4];

@@ -101,8 +101,7 @@ void pct_scalar_utf8_check(const uint8_t *src, size_t n, pct_utf8_info *info)
             i = skip_ascii(src, i, n);
     }
     info->valid = 1;
-    /* leads C2-C3 start U+0080-U+00FF, up to EF the rest of the BMP */
-    info->maxchar = top == 0 ? 0 : top <= 0xC3 ? 0xFF : top < 0xF0 ? 0xFFFF : 0x10FFFF;
+    info->maxchar = pct_utf8_maxchar(top);
     info->nchars = n - cont;
 }
 
@@ -178,7 +177,7 @@ static void check_short(const uint8_t *src, size_t n, pct_utf8_info *info)
         i += need + 1;
     }
     info->valid = 1;
-    info->maxchar = top == 0 ? 0 : top <= 0xC3 ? 0xFF : top < 0xF0 ? 0xFFFF : 0x10FFFF;
+    info->maxchar = pct_utf8_maxchar(top);
     info->nchars = n - cont;
 }
 
@@ -354,7 +353,7 @@ static PCT_ALWAYS_INLINE size_t decode_checked_body(const uint8_t *src, size_t n
         cont += need;
     }
     info->valid = 1;
-    info->maxchar = top == 0 ? 0 : top <= 0xC3 ? 0xFF : top < 0xF0 ? 0xFFFF : 0x10FFFF;
+    info->maxchar = pct_utf8_maxchar(top);
     info->nchars = o - cont;
     return o;
 ill_formed:
