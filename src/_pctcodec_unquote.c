@@ -109,13 +109,11 @@ static PyObject *unquote_utf8(const uint8_t *src, Py_ssize_t n, int plus, const 
     return r;
 }
 
-/* Bytes of an unquoted buffer as text: `fast_errors` set means UTF-8 with
- * that built-in handler; otherwise bytes.decode(encoding, errors) is called. */
-static PyObject *decode_text(module_state *st, const uint8_t *buf, size_t len,
-                             const char *fast_errors, PyObject *encoding, PyObject *errors)
+/* Bytes of an unquoted buffer as text in another codec or with another
+ * handler than unquote_utf8 takes: bytes.decode(encoding, errors). */
+static PyObject *decode_text(module_state *st, const uint8_t *buf, size_t len, PyObject *encoding,
+                             PyObject *errors)
 {
-    if (fast_errors)
-        return PyUnicode_DecodeUTF8((const char *)buf, (Py_ssize_t)len, fast_errors);
     PyObject *b = PyBytes_FromStringAndSize((const char *)buf, (Py_ssize_t)len);
     if (!b)
         return NULL;
@@ -177,7 +175,7 @@ static PyObject *unquote_runs(module_state *st, PyObject *s, const char *fast_er
                 piece = unquote_utf8(p, len, 0, fast_errors);
             } else {
                 size_t dlen = pct_decode(p, (size_t)len, 0, p);
-                piece = decode_text(st, p, dlen, fast_errors, encoding, errors);
+                piece = decode_text(st, p, dlen, encoding, errors);
             }
             scratch_free(&buf);
         }
@@ -325,7 +323,7 @@ static PyObject *unquote_any(module_state *st, PyObject *string, PyObject *encod
     if (!dst)
         return NULL;
     size_t len = decode_stable((const uint8_t *)p, n, 0, dst);
-    PyObject *r = decode_text(st, dst, len, fast_errors, encoding ? encoding : st->s_utf8,
+    PyObject *r = decode_text(st, dst, len, encoding ? encoding : st->s_utf8,
                               errors ? errors : st->s_replace_errors);
     scratch_free(&buf);
     return r;
