@@ -163,7 +163,6 @@ def test_equivalent_matches_reference(a, b):
 @given(uri_texts)
 @example("http://Example.COM/%7e")
 @example("http://[::1]x:80/")
-@example("//0\u0870")  # a bidi rule ada-url's older Bidi_Class data misses
 def test_iri_to_uri_matches_reference(s):
     _same("iri_to_uri", s)
 
