@@ -1,7 +1,8 @@
 /* Decoders of pct.h: pct_decode on every kernel (apart and in place, at a
- * fuzzed alignment) against a reference decoder, pct_decode_utf8 and
- * pct_utf8_check against a reference UTF-8 validator, pct_decode_latin1,
- * and pct_utf8_to_ucs1/2/4 with a fuzzed capacity, within exact buffers.
+ * fuzzed alignment) against a reference decoder, pct_decode_utf8,
+ * pct_decode_text and pct_utf8_check (apart and in place) against a reference UTF-8 validator,
+ * and pct_utf8_to_ucs1/2/4 with a fuzzed capacity, within exact buffers;
+ * each on every kernel.
  *
  * Input: mode byte (bit 0: plus), offset byte, capacity byte, body. */
 #include "fuzz_common.h"
@@ -126,15 +127,27 @@ static void check_decoders(const uint8_t *src, size_t n, int plus)
         if (valid)
             FUZZ_ASSERT(info.nchars == count && info.maxchar == maxchar_of(cps, count));
 
-        uint32_t maxchar = 12345;
-        size_t got = pct_decode_latin1(src, n, plus, out, &maxchar);
-        if (valid && maxchar_of(cps, count) <= 0xFF) {
-            FUZZ_ASSERT(got == count);
-            FUZZ_ASSERT(maxchar == maxchar_of(cps, count));
-            for (size_t i = 0; i < count; i++)
-                FUZZ_ASSERT(out[i] == cps[i]);
-        } else {
-            FUZZ_ASSERT(got == PCT_NOT_LATIN1);
+        /* apart */
+        memset(out, 0xAA, n);
+        FUZZ_ASSERT(pct_decode_utf8(src, n, plus, out, &info) == want_len);
+        FUZZ_ASSERT(memcmp(out, want, want_len) == 0);
+        FUZZ_ASSERT(info.valid == valid);
+        if (valid)
+            FUZZ_ASSERT(info.nchars == count && info.maxchar == maxchar_of(cps, count));
+
+        /* pct_decode_text, apart and in place: Latin-1 text as its code
+         * points, anything else as pct_decode_utf8 */
+        for (int in_place = 0; in_place <= 1; in_place++) {
+            memcpy(out, src, n);
+            size_t got = pct_decode_text(in_place ? out : src, n, plus, out, &info);
+            FUZZ_ASSERT(info.valid == valid);
+            if (valid && maxchar_of(cps, count) <= 0xFF) {
+                FUZZ_ASSERT(got == count && info.nchars == count);
+                for (size_t i = 0; i < count; i++)
+                    FUZZ_ASSERT(out[i] == cps[i]);
+            } else {
+                FUZZ_ASSERT(got == want_len && memcmp(out, want, want_len) == 0);
+            }
         }
         free(out);
     }
@@ -152,7 +165,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     uint8_t *buf = dup_exact(in.data, in.size);
     size_t off = in.size ? offset % (in.size + 1) : 0;
     check_decoders(buf + off, in.size - off, mode & 1);
-    check_to_ucs(buf + off, in.size - off, cap);
+    /* the check and the writers on every kernel (AVX2 has its own) */
+    for (size_t k = 0; k < fuzz_nkernels; k++) {
+        fuzz_use_kernel(k);
+        check_to_ucs(buf + off, in.size - off, cap);
+    }
     free(buf);
     return 0;
 }

@@ -47,7 +47,50 @@ def _domain_to_ascii(text: str) -> "str | None":
     if not mapped:
         return None
     ascii = mapped.decode("ascii")
-    return None if _FORBIDDEN.search(ascii) else ascii
+    if _FORBIDDEN.search(ascii):
+        return None
+    if "xn--" in ascii and _breaks_bidi(ada_url.idna.decode(ascii).split(".")):
+        return None
+    return ascii
+
+
+# RFC 5893 section 2, by Bidi_Class.
+_RTL = frozenset(("R", "AL", "AN"))
+_IN_RTL_LABEL = frozenset(("R", "AL", "AN", "EN", "ES", "CS", "ET", "ON", "BN", "NSM"))
+_IN_LTR_LABEL = frozenset(("L", "EN", "ES", "CS", "ET", "ON", "BN", "NSM"))
+
+
+def _breaks_bidi(labels: "list[str]") -> bool:
+    """True when, by this interpreter's Unicode data, a label of a bidi domain
+    name breaks the rules of RFC 5893 section 2 (UTS #46 CheckBidi).
+
+    ada-url checks them too, but with Bidi_Class data older than its mapping
+    tables: it takes letters added in Unicode 14 (U+0870 ARABIC LETTER ALEF
+    WITH ATTACHED FATHA ...) for left-to-right, so it accepts "0\u0870", which
+    a browser rejects. A label holding a character this interpreter does not
+    know is left to ada-url's verdict."""
+    from unicodedata import bidirectional
+
+    classes = [[bidirectional(c) for c in label] for label in labels if label]
+    if any("" in label for label in classes):
+        return False  # a character newer than this interpreter's Unicode data
+    if not any(k in _RTL for label in classes for k in label):
+        return False  # not a bidi domain name
+    for label in classes:
+        end = len(label)
+        while end and label[end - 1] == "NSM":
+            end -= 1
+        last = label[end - 1] if end else ""
+        if label[0] in ("R", "AL"):
+            if (not _IN_RTL_LABEL.issuperset(label) or last not in ("R", "AL", "EN", "AN")
+                    or ("EN" in label and "AN" in label)):
+                return True
+        elif label[0] == "L":
+            if not _IN_LTR_LABEL.issuperset(label) or last not in ("L", "EN"):
+                return True
+        else:
+            return True
+    return False
 
 
 def _to_ascii(host: str) -> "str | None":

@@ -65,7 +65,7 @@ unknown ``on_error``, a whole DataFrame or Table) are raised before any row
 runs and name no row.
 
 Limits: a ``string`` result over 2 GiB raises ``OverflowError`` (use
-``large_string``), as does a ``string_view`` result over 2 GiB per thread.
+``large_string``), as does a ``string_view`` result over 2 GiB.
 
 pyarrow, pandas and polars are optional: each is imported only when the
 input is of its type (``pctcodec[arrow]`` installs pyarrow).

@@ -98,7 +98,6 @@ static int module_exec(PyObject *module)
     INTERN(s_eq, "=")
     INTERN(s_amp, "&")
     INTERN(s_items, "items")
-    INTERN(s_quote_plus, "quote_plus")
     for (size_t i = 0; i < N_SPECIAL; i++)
         INTERN(special[i], SPECIAL_METHODS[i])
     for (size_t i = 0; i < N_NAMED; i++)
@@ -145,7 +144,6 @@ static int module_clear(PyObject *module)
     Py_CLEAR(st->s_eq);
     Py_CLEAR(st->s_amp);
     Py_CLEAR(st->s_items);
-    Py_CLEAR(st->s_quote_plus);
     return 0;
 }
 

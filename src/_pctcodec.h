@@ -124,7 +124,7 @@ typedef struct {
     PyObject *s_encode, *s_decode;
     PyObject *s_utf8, *s_strict, *s_replace_errors;
     PyObject *s_plus, *s_space, *s_empty;
-    PyObject *s_eq, *s_amp, *s_items, *s_quote_plus;
+    PyObject *s_eq, *s_amp, *s_items;
     PyObject *special[N_SPECIAL];  /* SPECIAL_METHODS, interned */
     PyObject *named[N_NAMED];      /* NAMED_METHODS, interned */
 #ifdef Py_GIL_DISABLED

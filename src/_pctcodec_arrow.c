@@ -75,6 +75,23 @@ static int valid_bit(const arrow_piece *pc, int64_t r)
     return (pc->valid[r >> 3] >> (r & 7)) & 1;
 }
 
+/* The number of rows of pc that are not null: the set bits of valid. */
+static int64_t count_valid(const arrow_piece *pc)
+{
+    int64_t count = 0, r = 0;
+    for (; pc->rows - r >= 64; r += 64) {
+        uint64_t w;
+        memcpy(&w, pc->valid + r / 8, 8);
+        w -= (w >> 1) & 0x5555555555555555u; /* the bits counted in parallel */
+        w = (w & 0x3333333333333333u) + ((w >> 2) & 0x3333333333333333u);
+        w = (w + (w >> 4)) & 0x0F0F0F0F0F0F0F0Fu;
+        count += (int64_t)((w * 0x0101010101010101u) >> 56);
+    }
+    for (; r < pc->rows; r++)
+        count += valid_bit(pc, r);
+    return count;
+}
+
 static void free_data(arrow_piece *pieces, int np)
 {
     for (int k = 0; k < np; k++) {
@@ -169,8 +186,7 @@ int arrow_build(arrow_piece *pieces, int np, char kind, struct ArrowArray *out)
     int64_t total = 0, nulls = 0;
     for (int k = 0; k < np; k++) {
         total += pieces[k].rows;
-        for (int64_t r = 0; r < pieces[k].rows; r++)
-            nulls += !valid_bit(&pieces[k], r);
+        nulls += pieces[k].rows - count_valid(&pieces[k]);
     }
     int64_t nbuf = kind == 'l' ? 2 : kind == 'n' ? 0 : kind == 'v' ? 2 + np + 1 : 3;
     out_private *pv = calloc(1, sizeof *pv + (size_t)(nbuf ? nbuf : 1) * sizeof(void *));
@@ -188,7 +204,10 @@ int arrow_build(arrow_piece *pieces, int np, char kind, struct ArrowArray *out)
     out->release = release_array;
     size_t nrows = (size_t)total;
     int rc = ARROW_OK;
-    if (nulls && nbuf) {
+    if (nulls && nbuf && np == 1) {
+        pv->bufs[0] = pieces[0].valid; /* the same bits: taken */
+        pieces[0].valid = NULL;
+    } else if (nulls && nbuf) {
         uint8_t *bits = calloc(nrows / 8 + 1, 1);
         if (!(pv->bufs[0] = bits)) {
             rc = ARROW_NO_MEMORY;
@@ -200,7 +219,10 @@ int arrow_build(arrow_piece *pieces, int np, char kind, struct ArrowArray *out)
                         bits[i >> 3] |= (uint8_t)(1u << (i & 7));
         }
     }
-    if (rc == ARROW_OK && kind == 'l') {
+    if (rc == ARROW_OK && kind == 'l' && np == 1 && pieces[0].ends) {
+        pv->bufs[1] = pieces[0].ends; /* a null's value is left as it is: taken */
+        pieces[0].ends = NULL;
+    } else if (rc == ARROW_OK && kind == 'l') {
         int64_t *values = malloc(nrows ? nrows * sizeof *values : 1);
         if (!(pv->bufs[1] = values)) {
             rc = ARROW_NO_MEMORY;

@@ -14,6 +14,8 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "pct_batch.h"
+
 #ifndef ARROW_C_DATA_INTERFACE
 #define ARROW_C_DATA_INTERFACE
 
@@ -80,18 +82,10 @@ char arrow_string_kind(const struct ArrowSchema *schema);
 /* -1 when the array's length, offset or buffers cannot be of its kind. */
 int arrow_strings_init(arrow_strings *a, char kind, const struct ArrowArray *array);
 
-/* Offset j of a 'u' or 'U' array. Read with memcpy: a producer's buffers
- * need not be aligned (pickle protocol 5 hands out slices of its frames). */
+/* Offset j of a 'u' or 'U' array. */
 static inline int64_t arrow_offset(const arrow_strings *a, int64_t j)
 {
-    if (a->kind == 'u') {
-        int32_t v;
-        memcpy(&v, (const uint8_t *)a->index + 4 * j, 4);
-        return v;
-    }
-    int64_t v;
-    memcpy(&v, (const uint8_t *)a->index + 8 * j, 8);
-    return v;
+    return pct_rows_offset(a->kind == 'u' ? 4 : 8, a->index, j);
 }
 
 /* Row i: 0 when null, 1 with its bytes in *p, *n, -1 when an offset or
@@ -154,16 +148,17 @@ static inline size_t arrow_strings_span(const arrow_strings *a, int64_t start, i
  * of its own; arrow_build puts them together as one array. */
 typedef struct {
     int64_t rows;
-    const int64_t *ends;  /* per row: the end of its bytes in data; for 'l', its value */
-    const uint8_t *valid; /* per row one bit: not null */
-    uint8_t *data;        /* malloc'd; arrow_build takes it (NULL after) */
+    int64_t *ends;  /* per row: the end of its bytes in data; for 'l', its value */
+    uint8_t *valid; /* per row one bit: not null */
+    uint8_t *data;  /* malloc'd; arrow_build takes it (NULL after) */
     size_t len;
 } arrow_piece;
 
 enum { ARROW_OK = 0, ARROW_NO_MEMORY = 1, ARROW_TOO_LARGE = 2 };
 
 /* Builds *out (released by its release callback) from the pieces in
- * order, of kind 'u', 'U', 'v' (one variadic buffer per piece), 'n', or
+ * order (a single piece's valid, and its ends for 'l', malloc'd, are taken
+ * as they are, NULL after), of kind 'u', 'U', 'v' (one variadic buffer per piece), 'n', or
  * 'l' (int64 values). Takes every piece's data, whatever the outcome.
  * ARROW_TOO_LARGE: offsets past 2^31 - 1 for 'u', a piece over that for 'v'. */
 int arrow_build(arrow_piece *pieces, int npieces, char kind, struct ArrowArray *out);

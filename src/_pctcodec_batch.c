@@ -18,6 +18,7 @@
 #include "_pctcodec.h"
 #include "_pctcodec_arrow.h"
 #include "_pctcodec_batch.h"
+#include "_pctcodec_memory.h"
 #include "pct_batch.h"
 #include "pct_uri.h"
 
@@ -47,7 +48,7 @@ static const char *const OP_NAMES[N_OPS] = {"quote_many",   "quote_plus_many", "
 
 /* Row outcomes beyond pct_status and PCT_ROW_CALLER. */
 #define ROW_PYTHON_ERROR 101 /* the exception is kept with the row */
-#define ROW_MALFORMED 102    /* the Arrow array breaks its own layout */
+#define ROW_MALFORMED PCT_ROW_MALFORMED /* the Arrow array breaks its own layout */
 #define ROW_REJECTED 103     /* on_error null or keep: the exception is kept with the row */
 
 /* on_error, as batch.py passes it. */
@@ -357,26 +358,52 @@ int strings_init(arrow_strings *a, char kind, const struct ArrowArray *array)
 }
 
 /* ---------------------------------------------------------------------------
- * Pieces: consecutive rows of one input array, run by one thread into their
- * own buffer.
+ * Running an array's rows on threads. The rows are cut into chunks that the
+ * threads take in order from a queue (a busy core takes fewer). A thread
+ * writes a chunk into its own scratch buffer, then, on its turn (every
+ * chunk before it is in the result), appends it to the result: each result
+ * byte is written once into the result's memory, from a scratch buffer
+ * still in the cache, and the result is one buffer, with no copy of the
+ * threads' pieces at the end. A thread alone writes straight into the
+ * result.
  */
-/* A row failed under on_error "null" or "keep": its row in the piece and
+/* A row failed under on_error "null" or "keep": its row in the array and
  * its exception. */
 struct reject {
     int64_t row;
     PyObject *exc;
 };
 
+/* One input array's result. */
+typedef struct {
+    int64_t rows;
+    int64_t *ends;  /* per row: its end in out.data; CHECK: its position or -1 */
+    uint8_t *valid; /* per row one bit: the result is not null */
+    pct_out out;
+} result;
+
+/* What the threads of one array share. */
+typedef struct {
+    result *res;
+    int64_t chunk_rows, nchunks;
+    int64_t next;              /* the next chunk to take (under queue) */
+    int failed;                /* a chunk failed: no more are taken or appended (under queue) */
+    PyThread_type_lock queue;
+    PyThread_type_lock *turns; /* turns[c] (c >= 1) is released once chunk c - 1 is done
+                                * with; NULL when chunks are not appended in turn */
+} shared_run;
+
 typedef struct {
     const batch_op *op;
     const arrow_strings *in;
+    shared_run *run;
     size_t limit;       /* the most bytes out may hold */
-    int64_t start, rows;
-    int64_t *ends;      /* per row: its end in out.data; CHECK: its position or -1 */
-    uint8_t *valid;     /* per row one bit: the result is not null */
-    pct_out out;
+    int64_t *ends;      /* the result's */
+    uint8_t *valid;
+    pct_out *out;       /* where rows are written: scratch, or the result alone */
+    pct_out scratch;
     int status;         /* PCT_OK or the failing row's outcome */
-    int64_t err_row;    /* that row, from start */
+    int64_t err_row;    /* that row, in the array */
     PyObject *exc;      /* ROW_PYTHON_ERROR: the exception */
     struct reject *rejects; /* rows failed under on_error null or keep */
     size_t n_rejects, rejects_cap;
@@ -478,7 +505,7 @@ static int host_row(piece *pc, const uint8_t *p, size_t n, const pct_batch_info 
         slot = &pc->hosts->slots[host_hash(host, len)];
         if (slot->key && slot->key_len == len && memcmp(slot->key, host, len) == 0)
             return slot->value ? pct_batch_normalize_host(&pc->op->spec, p, n, slot->value,
-                                                          slot->value_len, &pc->out, pc->limit)
+                                                          slot->value_len, pc->out, pc->limit)
                                : python_row(pc, p, n, NULL);
     }
     uint8_t *value;
@@ -487,7 +514,7 @@ static int host_row(piece *pc, const uint8_t *p, size_t n, const pct_batch_info 
         return PCT_ERR_NO_MEMORY;
     idna_bytes(pc->op->module, host, len, &value, &value_len);
     leave_python(pc);
-    int rc = value ? pct_batch_normalize_host(&pc->op->spec, p, n, value, value_len, &pc->out,
+    int rc = value ? pct_batch_normalize_host(&pc->op->spec, p, n, value, value_len, pc->out,
                                               pc->limit)
                    : python_row(pc, p, n, NULL);
     uint8_t *key = slot ? malloc(len + 1) : NULL;
@@ -521,9 +548,9 @@ static int python_row(piece *pc, const uint8_t *p, size_t n, int64_t *position)
     } else if (r) {
         Py_ssize_t len;
         const char *u = PyUnicode_AsUTF8AndSize(r, &len);
-        if (u && (rc = pct_out_reserve(&pc->out, (size_t)len, pc->limit)) == PCT_OK) {
-            memcpy(pc->out.data + pc->out.len, u, (size_t)len);
-            pc->out.len += (size_t)len;
+        if (u && (rc = pct_out_reserve(pc->out, (size_t)len, pc->limit)) == PCT_OK) {
+            memcpy(pc->out->data + pc->out->len, u, (size_t)len);
+            pc->out->len += (size_t)len;
         }
     }
     Py_XDECREF(r);
@@ -554,77 +581,163 @@ static int reject_row(piece *pc, int64_t r, const uint8_t *p, size_t n)
     pc->exc = NULL;
     int check = pc->op->code == OP_CHECK;
     if (pc->op->on_error == ON_ERROR_KEEP && !check) {
-        int rc = pct_out_reserve(&pc->out, n, pc->limit);
+        int rc = pct_out_reserve(pc->out, n, pc->limit);
         if (rc != PCT_OK)
             return rc;
         if (n)
-            memcpy(pc->out.data + pc->out.len, p, n);
-        pc->out.len += n;
-        pc->ends[r] = (int64_t)pc->out.len;
+            memcpy(pc->out->data + pc->out->len, p, n);
+        pc->out->len += n;
+        pc->ends[r] = (int64_t)pc->out->len;
         pc->valid[r >> 3] |= (uint8_t)(1u << (r & 7));
     } else {
-        pc->ends[r] = check ? -1 : (int64_t)pc->out.len;
+        pc->ends[r] = check ? -1 : (int64_t)pc->out->len;
     }
     return PCT_OK;
 }
 
-/* Runs the piece's rows; called without the GIL. */
-static void run_piece(piece *pc)
+/* Row r of the piece (its text p[0..n)) after the core's outcome rc: the
+ * work the core leaves to Python (IDNA, func), then its result. PCT_OK, or
+ * the outcome that stops the piece. */
+static int finish_row(piece *pc, int64_t r, int rc, const uint8_t *p, size_t n,
+                      const pct_batch_info *info)
+{
+    int check = pc->op->code == OP_CHECK;
+    int64_t position = -1;
+    if (rc == PCT_ROW_NULL) { /* query_param_many: no such parameter */
+        pc->ends[r] = (int64_t)pc->out->len;
+        return PCT_OK;
+    }
+    if (rc == PCT_ROW_HOST)
+        rc = host_row(pc, p, n, info);
+    else if (rc == PCT_ROW_CALLER)
+        rc = python_row(pc, p, n, &position);
+    else if (rc == PCT_OK && check)
+        position = info->position;
+    if (rc == ROW_REJECTED)
+        return reject_row(pc, r, p, n);
+    if (rc != PCT_OK)
+        return rc;
+    if (check && position < 0) {
+        pc->ends[r] = -1;
+        return PCT_OK;
+    }
+    pc->ends[r] = check ? position : (int64_t)pc->out->len;
+    pc->valid[r >> 3] |= (uint8_t)(1u << (r & 7));
+    return PCT_OK;
+}
+
+/* Rows r0 .. r0 + count - 1 of the array into pc->out. Offset columns go
+ * to the core a run of rows at a time (pct_batch_rows stops at a row it
+ * leaves to the caller, which is done here, and the run resumes after it);
+ * views and all-Python operations row by row. PCT_OK, or the outcome of
+ * the row that stops it (pc->err_row). */
+static int run_chunk(piece *pc, int64_t r0, int64_t count)
 {
     const batch_op *op = pc->op;
+    const arrow_strings *in = pc->in;
     int check = op->code == OP_CHECK;
-    size_t rows = (size_t)pc->rows;
-    pc->ends = malloc(rows ? rows * sizeof *pc->ends : 1);
-    pc->valid = calloc(rows / 8 + 1, 1);
-    if (!pc->ends || !pc->valid) {
-        pc->status = PCT_ERR_NO_MEMORY;
-        return;
-    }
-    /* most results are about as long as their text: room for that at once
-     * saves the copies of growing (a hint only: failing here is no error) */
-    size_t hint = check ? 0 : arrow_strings_span(pc->in, pc->start, pc->rows);
-    if (hint && hint <= pc->limit - hint / 8)
-        pct_out_reserve(&pc->out, hint + hint / 8, pc->limit);
-    for (int64_t r = 0; r < pc->rows; r++) {
-        const uint8_t *p;
-        size_t n;
+    pct_rows whole = {in->kind == 'u' ? 4 : 8, in->index, NULL, in->validity, in->offset};
+    int by_runs = !op->all_python && (in->kind == 'u' || in->kind == 'U') && in->data;
+    if (by_runs)
+        whole.data = in->data[0];
+    int64_t end = r0 + count;
+    for (int64_t r = r0; r < end; r++) {
+        const uint8_t *p = NULL;
+        size_t n = 0;
         pct_batch_info info;
-        int64_t position = -1;
-        int rc = arrow_strings_row(pc->in, pc->start + r, &p, &n);
-        if (rc < 0) {
-            rc = ROW_MALFORMED;
-        } else if (rc == 0) {
-            pc->ends[r] = check ? -1 : (int64_t)pc->out.len;
-            continue;
+        int rc;
+        if (by_runs) {
+            r += pct_batch_rows(&op->spec, &whole, r, end - r, r, pc->out, pc->limit, pc->ends,
+                                pc->valid, &rc, &info);
+            if (r == end)
+                break;
+            if (rc != PCT_ROW_MALFORMED)
+                pct_rows_get(&whole, r, &p, &n); /* the row it left */
         } else {
-            rc = op->all_python ? PCT_ROW_CALLER
-                                : pct_batch_row(&op->spec, p, n, &pc->out, pc->limit, &info);
-            if (rc == PCT_ROW_NULL) {
-                pc->ends[r] = (int64_t)pc->out.len;
+            rc = arrow_strings_row(in, r, &p, &n);
+            if (rc == 0) {
+                pc->ends[r] = check ? -1 : (int64_t)pc->out->len;
                 continue;
             }
-            if (rc == PCT_ROW_HOST)
-                rc = host_row(pc, p, n, &info);
-            else if (rc == PCT_ROW_CALLER)
-                rc = python_row(pc, p, n, &position);
-            else if (check)
-                position = info.position;
+            rc = rc < 0 ? PCT_ROW_MALFORMED
+               : op->all_python ? PCT_ROW_CALLER
+                                : pct_batch_row(&op->spec, p, n, pc->out, pc->limit, &info);
         }
-        if (rc == ROW_REJECTED) {
-            if ((rc = reject_row(pc, r, p, n)) == PCT_OK)
-                continue;
+        if (rc != PCT_ROW_MALFORMED)
+            rc = finish_row(pc, r, rc, p, n, &info);
+        if (rc != PCT_OK) {
+            pc->err_row = r;
+            return rc;
+        }
+    }
+    return PCT_OK;
+}
+
+/* Appends the chunk's rows r0 .. r0 + count - 1, written in pc->scratch,
+ * to the result (on the chunk's turn: no other thread touches it). */
+static int append_chunk(piece *pc, int64_t r0, int64_t count)
+{
+    pct_out *res = &pc->run->res->out;
+    size_t base = res->len, len = pc->scratch.len;
+    pct_status rc = out_reserve_big(res, len, pc->limit);
+    if (rc != PCT_OK) {
+        /* the row whose end passes the limit */
+        for (pc->err_row = r0; pc->err_row < r0 + count - 1; pc->err_row++)
+            if ((size_t)pc->ends[pc->err_row] > pc->limit - base)
+                break;
+        return (int)rc;
+    }
+    if (len)
+        memcpy(res->data + base, pc->scratch.data, len);
+    res->len += len;
+    for (int64_t r = r0; r < r0 + count; r++)
+        pc->ends[r] += (int64_t)base;
+    return PCT_OK;
+}
+
+static int run_failed(shared_run *run, int set)
+{
+    PyThread_acquire_lock(run->queue, WAIT_LOCK);
+    if (set)
+        run->failed = 1;
+    int failed = run->failed;
+    PyThread_release_lock(run->queue);
+    return failed;
+}
+
+/* Takes chunks until there are none left or one has failed; called without
+ * the GIL. */
+static void run_piece(piece *pc)
+{
+    shared_run *run = pc->run;
+    for (;;) {
+        PyThread_acquire_lock(run->queue, WAIT_LOCK);
+        int64_t c = run->failed ? run->nchunks : run->next;
+        if (c < run->nchunks)
+            run->next++;
+        PyThread_release_lock(run->queue);
+        if (c >= run->nchunks)
+            return;
+        int64_t r0 = c * run->chunk_rows, rows = run->res->rows;
+        int64_t count = rows - r0 < run->chunk_rows ? rows - r0 : run->chunk_rows;
+        pc->scratch.len = 0;
+        int rc = run_chunk(pc, r0, count), stop = 0;
+        if (rc == PCT_OK && run->turns) {
+            if (c > 0)
+                PyThread_acquire_lock(run->turns[c], WAIT_LOCK);
+            if (run_failed(run, 0))
+                stop = 1; /* an earlier chunk failed: this one is not appended */
+            else
+                rc = append_chunk(pc, r0, count);
         }
         if (rc != PCT_OK) {
             pc->status = rc;
-            pc->err_row = r;
+            run_failed(run, 1);
+        }
+        if (run->turns && c + 1 < run->nchunks)
+            PyThread_release_lock(run->turns[c + 1]);
+        if (rc != PCT_OK || stop)
             return;
-        }
-        if (check && position < 0) {
-            pc->ends[r] = -1;
-            continue;
-        }
-        pc->ends[r] = check ? position : (int64_t)pc->out.len;
-        pc->valid[r >> 3] |= (uint8_t)(1u << (r & 7));
     }
 }
 
@@ -658,8 +771,8 @@ static int start_piece(piece *pc)
 }
 
 /* Runs np pieces, the first on this thread (whose state is `main`, the GIL
- * released), the others on threads of their own (or here, when a thread
- * cannot be started). */
+ * released), the others on threads of their own; the chunks of a thread
+ * that cannot be started are taken by the others. */
 static void run_pieces(piece *pcs, int np, PyThreadState *main)
 {
     for (int k = 1; k < np; k++)
@@ -671,41 +784,105 @@ static void run_pieces(piece *pcs, int np, PyThreadState *main)
             PyThread_acquire_lock(pcs[k].done, WAIT_LOCK);
             PyThread_free_lock(pcs[k].done);
             pcs[k].done = NULL;
-            continue;
         }
-        pcs[k].ts = main;
-        run_piece(&pcs[k]);
     }
 }
 
 typedef struct {
-    piece *items;
+    result *items;
     int n, cap;
-    int64_t rows;
-} piece_list;
+} result_list;
 
-static void pieces_free(piece_list *pl)
+static void results_free(result_list *rl)
 {
-    for (int k = 0; k < pl->n; k++) {
-        free(pl->items[k].ends);
-        free(pl->items[k].valid);
-        pct_out_free(&pl->items[k].out);
-        host_cache_free(pl->items[k].hosts);
-        Py_XDECREF(pl->items[k].exc);
-        for (size_t j = 0; j < pl->items[k].n_rejects; j++)
-            Py_XDECREF(pl->items[k].rejects[j].exc);
-        free(pl->items[k].rejects);
+    for (int k = 0; k < rl->n; k++) {
+        free(rl->items[k].ends);
+        free(rl->items[k].valid);
+        pct_out_free(&rl->items[k].out);
     }
-    free(pl->items);
-    pl->items = NULL;
-    pl->n = pl->cap = 0;
+    free(rl->items);
+    rl->items = NULL;
+    rl->n = rl->cap = 0;
 }
 
-/* Runs the rows of `in` in up to `threads` pieces appended to pl; on an
- * error raises it for the first failing row (base: the index of in's first
- * row in the whole column). */
+static void pieces_free(piece *pcs, int np, shared_run *run)
+{
+    for (int k = 0; k < np; k++) {
+        pct_out_free(&pcs[k].scratch);
+        host_cache_free(pcs[k].hosts);
+        Py_XDECREF(pcs[k].exc);
+        for (size_t j = 0; j < pcs[k].n_rejects; j++)
+            Py_XDECREF(pcs[k].rejects[j].exc);
+        free(pcs[k].rejects);
+    }
+    free(pcs);
+    if (run->turns) {
+        for (int64_t c = 1; c < run->nchunks; c++)
+            if (run->turns[c])
+                PyThread_free_lock(run->turns[c]);
+        free(run->turns);
+    }
+    if (run->queue)
+        PyThread_free_lock(run->queue);
+}
+
+static int reject_order(const void *a, const void *b)
+{
+    int64_t x = ((const struct reject *)a)->row, y = ((const struct reject *)b)->row;
+    return (x > y) - (x < y);
+}
+
+/* The rejects of every piece to op->rejects, in row order (each piece's
+ * exceptions taken). */
+static int add_rejects(const batch_op *op, const arrow_strings *in, piece *pcs, int np, int64_t base)
+{
+    size_t total = 0, at = 0;
+    for (int k = 0; k < np; k++)
+        total += pcs[k].n_rejects;
+    if (!total)
+        return 0;
+    struct reject *all = malloc(total * sizeof *all);
+    if (!all) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    for (int k = 0; k < np; k++) {
+        if (pcs[k].n_rejects)
+            memcpy(all + at, pcs[k].rejects, pcs[k].n_rejects * sizeof *all);
+        at += pcs[k].n_rejects;
+        pcs[k].n_rejects = 0; /* taken */
+    }
+    qsort(all, total, sizeof *all, reject_order);
+    int rc = 0;
+    for (size_t j = 0; j < total; j++) {
+        PyObject *exc = all[j].exc;
+        if (rc < 0) {
+            Py_DECREF(exc);
+            continue;
+        }
+        const uint8_t *p = NULL;
+        size_t n = 0;
+        PyObject *value = arrow_strings_row(in, all[j].row, &p, &n) > 0
+                              ? PyUnicode_DecodeUTF8((const char *)p, (Py_ssize_t)n, "surrogateescape")
+                              : NULL;
+        rc = value ? add_reject(op, (Py_ssize_t)(base + all[j].row), value, exc) : (Py_DECREF(exc), -1);
+        Py_XDECREF(value);
+        if (rc < 0 && !PyErr_Occurred())
+            PyErr_SetString(PyExc_ValueError, "malformed Arrow array: a rejected row is gone");
+    }
+    free(all);
+    return rc;
+}
+
+/* Chunks per thread: enough that a busy core's share is taken by the
+ * others, few enough that each is long (and its scratch stays in cache). */
+#define CHUNKS_PER_THREAD 32
+
+/* Runs the rows of `in` on up to `threads` threads into a result appended
+ * to rl; on an error raises it for the first failing row (base: the index
+ * of in's first row in the whole column). */
 static int run_array(PyObject *module, const batch_op *op, const arrow_strings *in, int threads,
-                     int64_t base, piece_list *pl)
+                     int64_t base, result_list *rl)
 {
     int np = threads < 1 ? 1 : threads;
     if (threads < 0) {
@@ -716,76 +893,90 @@ static int run_array(PyObject *module, const batch_op *op, const arrow_strings *
     }
     if (np > in->length)
         np = in->length > 0 ? (int)in->length : 1;
-    if (pl->n > INT32_MAX / 2 - np) {
-        PyErr_NoMemory();
-        return -1;
-    }
-    if (pl->n + np > pl->cap) {
-        int cap = 2 * pl->cap + np;
-        piece *items = realloc(pl->items, (size_t)cap * sizeof *items);
+    if (rl->n == rl->cap) {
+        int cap = rl->cap < INT32_MAX / 4 ? 2 * rl->cap + 1 : -1;
+        result *items = cap > 0 ? realloc(rl->items, (size_t)cap * sizeof *items) : NULL;
         if (!items) {
             PyErr_NoMemory();
             return -1;
         }
-        pl->items = items;
-        pl->cap = cap;
+        rl->items = items;
+        rl->cap = cap;
     }
-    piece *pcs = pl->items + pl->n;
-    int64_t at = 0;
+    result *res = &rl->items[rl->n++];
+    int check = op->code == OP_CHECK;
+    size_t rows = (size_t)in->length;
+    res->rows = in->length;
+    res->ends = big_malloc(rows * sizeof *res->ends);
+    res->valid = calloc(rows / 8 + 1, 1);
+    pct_out_init(&res->out);
     size_t limit = in->kind == 'U' ? (size_t)PY_SSIZE_T_MAX : (size_t)INT32_MAX;
+    shared_run run;
+    memset(&run, 0, sizeof run);
+    run.res = res;
+    run.chunk_rows = in->length;
+    if (np > 1) {
+        /* a multiple of 8 rows: chunks share no byte of valid */
+        run.chunk_rows = (in->length / (np * CHUNKS_PER_THREAD) + 8) & ~(int64_t)7;
+    }
+    run.nchunks = run.chunk_rows ? (in->length + run.chunk_rows - 1) / run.chunk_rows : 0;
+    int ordered = np > 1 && !check; /* the chunks' bytes appended in turn */
+    piece *pcs = calloc((size_t)np, sizeof *pcs);
+    int failed = !pcs || !res->ends || !res->valid || !(run.queue = PyThread_allocate_lock());
+    if (!failed && ordered) {
+        run.turns = calloc((size_t)run.nchunks + 1, sizeof *run.turns);
+        failed = !run.turns;
+        for (int64_t c = 1; !failed && c < run.nchunks; c++)
+            failed = !(run.turns[c] = PyThread_allocate_lock())
+                     || !PyThread_acquire_lock(run.turns[c], WAIT_LOCK);
+    }
+    if (failed) {
+        if (pcs)
+            pieces_free(pcs, 0, &run);
+        else if (run.queue)
+            PyThread_free_lock(run.queue);
+        PyErr_NoMemory();
+        return -1;
+    }
+    /* most results are about as long as their text: room for that at once
+     * saves the copies of growing (a hint only: failing here is no error) */
+    size_t hint = check ? 0 : arrow_strings_span(in, 0, in->length);
+    if (hint && hint <= limit - hint / 8)
+        out_reserve_big(&res->out, hint + hint / 8, limit);
+    PyInterpreterState *interp = PyThreadState_GetInterpreter(PyThreadState_Get());
     for (int k = 0; k < np; k++) {
         piece *pc = &pcs[k];
-        memset(pc, 0, sizeof *pc);
         pc->op = op;
         pc->in = in;
+        pc->run = &run;
         pc->limit = limit;
-        pc->start = at;
-        pc->rows = in->length / np + (k < in->length % np);
-        at += pc->rows;
-        pct_out_init(&pc->out);
+        pc->ends = res->ends;
+        pc->valid = res->valid;
+        pct_out_init(&pc->scratch);
+        pc->out = np > 1 ? &pc->scratch : &res->out;
+        pc->interp = interp;
     }
-    pl->n += np;
-    pl->rows += in->length;
-    PyInterpreterState *interp = PyThreadState_GetInterpreter(PyThreadState_Get());
-    for (int k = 0; k < np; k++)
-        pcs[k].interp = interp;
     PyThreadState *main = PyEval_SaveThread();
     run_pieces(pcs, np, main);
     PyEval_RestoreThread(main);
-    for (int k = 0; k < np; k++) {
-        piece *pc = &pcs[k];
-        if (pc->status == PCT_OK)
-            continue;
-        if (pc->status == ROW_PYTHON_ERROR) {
-            PyErr_SetRaisedException_compat(pc->exc);
-            pc->exc = NULL;
+    piece *first = NULL;
+    for (int k = 0; k < np; k++)
+        if (pcs[k].status != PCT_OK && (!first || pcs[k].err_row < first->err_row))
+            first = &pcs[k];
+    if (first) {
+        if (first->status == ROW_PYTHON_ERROR) {
+            PyErr_SetRaisedException_compat(first->exc);
+            first->exc = NULL;
         } else {
-            raise_status(pc->status);
+            raise_status(first->status);
         }
-        raise_at(module, (Py_ssize_t)(base + pc->start + pc->err_row));
+        raise_at(module, (Py_ssize_t)(base + first->err_row));
+        pieces_free(pcs, np, &run);
         return -1;
     }
-    for (int k = 0; k < np; k++) {
-        piece *pc = &pcs[k];
-        for (size_t j = 0; j < pc->n_rejects; j++) {
-            PyObject *exc = pc->rejects[j].exc;
-            int64_t row = pc->start + pc->rejects[j].row;
-            pc->rejects[j].exc = NULL;
-            const uint8_t *p = NULL;
-            size_t n = 0;
-            PyObject *value = arrow_strings_row(in, row, &p, &n) > 0
-                                  ? PyUnicode_DecodeUTF8((const char *)p, (Py_ssize_t)n, "surrogateescape")
-                                  : NULL;
-            int rc = value ? add_reject(op, (Py_ssize_t)(base + row), value, exc) : (Py_DECREF(exc), -1);
-            Py_XDECREF(value);
-            if (rc < 0) {
-                if (!PyErr_Occurred())
-                    PyErr_SetString(PyExc_ValueError, "malformed Arrow array: a rejected row is gone");
-                return -1;
-            }
-        }
-    }
-    return 0;
+    int rc = add_rejects(op, in, pcs, np, base);
+    pieces_free(pcs, np, &run);
+    return rc;
 }
 
 /* ---------------------------------------------------------------------------
@@ -831,24 +1022,28 @@ PyObject *arrow_capsules(struct ArrowSchema *schema, struct ArrowArray *array)
 
 /* (schema capsule, array capsule) of the pieces put together (their data
  * taken). */
-static PyObject *result_capsules(piece_list *pl, char kind)
+static PyObject *result_capsules(result_list *rl, char kind)
 {
     struct ArrowSchema *schema = malloc(sizeof *schema);
     struct ArrowArray *array = malloc(sizeof *array);
-    arrow_piece *parts = malloc((size_t)(pl->n ? pl->n : 1) * sizeof *parts);
+    arrow_piece *parts = malloc((size_t)(rl->n ? rl->n : 1) * sizeof *parts);
     if (!schema || !array || !parts) {
         free(schema);
         free(array);
         free(parts);
         return PyErr_NoMemory();
     }
-    for (int k = 0; k < pl->n; k++) {
-        piece *pc = &pl->items[k];
-        arrow_piece part = {pc->rows, pc->ends, pc->valid, pc->out.data, pc->out.len};
+    for (int k = 0; k < rl->n; k++) {
+        result *res = &rl->items[k];
+        arrow_piece part = {res->rows, res->ends, res->valid, res->out.data, res->out.len};
         parts[k] = part;
-        pc->out.data = NULL; /* arrow_build's now */
+        res->out.data = NULL; /* arrow_build's now */
     }
-    int rc = arrow_build(parts, pl->n, kind, array);
+    int rc = arrow_build(parts, rl->n, kind, array);
+    for (int k = 0; k < rl->n; k++) { /* what arrow_build took is NULL */
+        rl->items[k].ends = parts[k].ends;
+        rl->items[k].valid = parts[k].valid;
+    }
     free(parts);
     arrow_schema_init(schema, kind);
     if (rc != ARROW_OK) {
@@ -889,14 +1084,14 @@ static PyObject *py_many_arrow(PyObject *module, PyObject *const *args, Py_ssize
     if (base == -1 && PyErr_Occurred())
         return NULL;
     PyObject *source = args[0], *result = NULL;
-    piece_list pl = {NULL, 0, 0, 0};
+    result_list rl = {NULL, 0, 0};
     char kind = 0;
     if (PyTuple_Check(source) && PyTuple_GET_SIZE(source) == 2) {
         struct ArrowSchema *schema = PyCapsule_GetPointer(PyTuple_GET_ITEM(source, 0), "arrow_schema");
         struct ArrowArray *array = schema ? PyCapsule_GetPointer(PyTuple_GET_ITEM(source, 1), "arrow_array") : NULL;
         arrow_strings in;
         if (!array || !(kind = schema_kind(schema, fname)) || strings_init(&in, kind, array) < 0
-            || run_array(module, &op, &in, (int)threads, base, &pl) < 0)
+            || run_array(module, &op, &in, (int)threads, base, &rl) < 0)
             goto done;
     } else {
         struct ArrowArrayStream *stream = PyCapsule_GetPointer(source, "arrow_array_stream");
@@ -923,16 +1118,16 @@ static PyObject *py_many_arrow(PyObject *module, PyObject *const *args, Py_ssize
                 break; /* the end */
             arrow_strings in;
             int failed = strings_init(&in, kind, &array) < 0
-                         || run_array(module, &op, &in, (int)threads, base, &pl) < 0;
+                         || run_array(module, &op, &in, (int)threads, base, &rl) < 0;
             base += array.length;
             array.release(&array);
             if (failed)
                 goto done;
         }
     }
-    result = result_capsules(&pl, op.code == OP_CHECK ? 'l' : kind);
+    result = result_capsules(&rl, op.code == OP_CHECK ? 'l' : kind);
 done:
-    pieces_free(&pl);
+    results_free(&rl);
     return result;
 }
 

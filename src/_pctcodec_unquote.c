@@ -64,73 +64,56 @@ static size_t decode_stable(const uint8_t *src, Py_ssize_t n, int plus, uint8_t 
     return len;
 }
 
-/* The str of UTF-8 that pct_decode_utf8 found valid: one allocation of the
- * final width, filled by the core. */
-static PyObject *str_from_utf8(const uint8_t *buf, size_t len, const pct_utf8_info *info)
+/* The str of what pct_decode_text found valid: Latin-1 copied, wider text
+ * written from its UTF-8 by the core; one allocation of the final width
+ * (filled without the GIL when it is long: the str is not shared yet). */
+static PyObject *str_from_text(const uint8_t *buf, size_t len, const pct_utf8_info *info)
 {
     PyObject *s = PyUnicode_New((Py_ssize_t)info->nchars, info->maxchar);
     if (!s)
         return NULL;
     size_t cap = info->nchars;
+    int nogil = len >= NOGIL_MIN_LENGTH;
     switch (PyUnicode_KIND(s)) {
     case PyUnicode_1BYTE_KIND:
-        if (info->maxchar < 0x80)
-            memcpy(PyUnicode_1BYTE_DATA(s), buf, len);
-        else
-            pct_utf8_to_ucs1(buf, len, PyUnicode_1BYTE_DATA(s), cap);
+        memcpy(PyUnicode_1BYTE_DATA(s), buf, len);
         break;
     case PyUnicode_2BYTE_KIND:
-        pct_utf8_to_ucs2(buf, len, PyUnicode_2BYTE_DATA(s), cap);
+        MAYBE_WITHOUT_GIL(nogil, pct_utf8_to_ucs2(buf, len, PyUnicode_2BYTE_DATA(s), cap));
         break;
     default:
-        pct_utf8_to_ucs4(buf, len, PyUnicode_4BYTE_DATA(s), cap);
+        MAYBE_WITHOUT_GIL(nogil, pct_utf8_to_ucs4(buf, len, PyUnicode_4BYTE_DATA(s), cap));
         break;
     }
     return s;
 }
 
-/* _unquote_impl(src).decode('utf-8', errors), `errors` a built-in handler.
- * A short result that is valid UTF-8 is written straight into a str of the
- * final width (every handler agrees on it), which saves the decoder's setup;
- * on long text CPython's decoder outruns the separate check and writer, and
- * it alone handles malformed UTF-8. */
-#define DIRECT_TEXT_MAX 512
+/* _unquote_impl(src).decode('utf-8', errors), `errors` a built-in handler:
+ * one call of the core decodes, checks the UTF-8, counts its code points
+ * and finds the widest (Latin-1 text comes out narrowed already), then the
+ * text is written straight into a str of the final width (every handler
+ * agrees on valid UTF-8). Only malformed UTF-8 goes through CPython's
+ * decoder and its handler. */
 static PyObject *unquote_utf8(const uint8_t *src, Py_ssize_t n, int plus, const char *errors)
 {
     scratch buf;
     uint8_t *p = scratch_get(&buf, n);
     if (!p)
         return NULL;
-    PyObject *r;
-    if (n <= DIRECT_TEXT_MAX) {
-        /* Latin-1 text (most URL text) takes one pass and a copy */
-        uint32_t maxchar;
-        size_t len = pct_decode_latin1(src, (size_t)n, plus, p, &maxchar);
-        if (len != PCT_NOT_LATIN1) {
-            r = PyUnicode_New((Py_ssize_t)len, maxchar);
-            if (r)
-                memcpy(PyUnicode_1BYTE_DATA(r), p, len);
-        } else {
-            pct_utf8_info info;
-            len = pct_decode_utf8(src, (size_t)n, plus, p, &info);
-            r = info.valid ? str_from_utf8(p, len, &info)
-                           : PyUnicode_DecodeUTF8((const char *)p, (Py_ssize_t)len, errors);
-        }
-    } else {
-        size_t len = decode_stable(src, n, plus, p);
-        r = PyUnicode_DecodeUTF8((const char *)p, (Py_ssize_t)len, errors);
-    }
+    pct_utf8_info info;
+    size_t len;
+    MAYBE_WITHOUT_GIL(n >= NOGIL_MIN_LENGTH, len = pct_decode_text(src, (size_t)n, plus, p, &info));
+    PyObject *r = info.valid ? str_from_text(p, len, &info)
+                             : PyUnicode_DecodeUTF8((const char *)p, (Py_ssize_t)len, errors);
     scratch_free(&buf);
     return r;
 }
 
-/* Bytes of an unquoted buffer as text: `fast_errors` set means UTF-8 with
- * that built-in handler; otherwise bytes.decode(encoding, errors) is called. */
-static PyObject *decode_text(module_state *st, const uint8_t *buf, size_t len,
-                             const char *fast_errors, PyObject *encoding, PyObject *errors)
+/* Bytes of an unquoted buffer as text in another codec or with another
+ * handler than unquote_utf8 takes: bytes.decode(encoding, errors). */
+static PyObject *decode_text(module_state *st, const uint8_t *buf, size_t len, PyObject *encoding,
+                             PyObject *errors)
 {
-    if (fast_errors)
-        return PyUnicode_DecodeUTF8((const char *)buf, (Py_ssize_t)len, fast_errors);
     PyObject *b = PyBytes_FromStringAndSize((const char *)buf, (Py_ssize_t)len);
     if (!b)
         return NULL;
@@ -192,7 +175,7 @@ static PyObject *unquote_runs(module_state *st, PyObject *s, const char *fast_er
                 piece = unquote_utf8(p, len, 0, fast_errors);
             } else {
                 size_t dlen = pct_decode(p, (size_t)len, 0, p);
-                piece = decode_text(st, p, dlen, fast_errors, encoding, errors);
+                piece = decode_text(st, p, dlen, encoding, errors);
             }
             scratch_free(&buf);
         }
@@ -333,12 +316,14 @@ static PyObject *unquote_any(module_state *st, PyObject *string, PyObject *encod
     const char *fast_errors = NULL;
     if (!encoding || is_utf8_name(encoding))
         fast_errors = errors ? builtin_errors(errors) : "replace";
+    if (fast_errors)
+        return unquote_utf8((const uint8_t *)p, n, 0, fast_errors);
     scratch buf;
     uint8_t *dst = scratch_get(&buf, n);
     if (!dst)
         return NULL;
     size_t len = decode_stable((const uint8_t *)p, n, 0, dst);
-    PyObject *r = decode_text(st, dst, len, fast_errors, encoding ? encoding : st->s_utf8,
+    PyObject *r = decode_text(st, dst, len, encoding ? encoding : st->s_utf8,
                               errors ? errors : st->s_replace_errors);
     scratch_free(&buf);
     return r;
@@ -356,6 +341,8 @@ PyDoc_STRVAR(unquote_doc,
 "decoded with `encoding` and the `errors` handler; a '%' not followed by two\n"
 "hex digits is kept as it is.");
 
+#define SHORT_UNQUOTE_MAX 512
+
 /* f(s) with a short exact ASCII str, the most common call of unquote and
  * unquote_plus: s itself when it holds nothing to decode, otherwise
  * straight to the decoder with the default UTF-8 and 'replace'. Returns 0
@@ -367,7 +354,7 @@ static int unquote_short(PyObject *const *args, Py_ssize_t nargs, PyObject *kw, 
         return 0;
     Py_ssize_t n = PyUnicode_GET_LENGTH(args[0]);
     const uint8_t *p = PyUnicode_1BYTE_DATA(args[0]);
-    if (n > DIRECT_TEXT_MAX)
+    if (n > SHORT_UNQUOTE_MAX)
         return 0;
     Py_ssize_t i = 0;
     while (i < n && p[i] != '%' && !(plus && p[i] == '+'))

@@ -1,5 +1,7 @@
 /* The loop behind pctcodec.urlencode (pctcodec/_urlencode.py).
  */
+#include <string.h>
+
 #include "_pctcodec.h"
 
 /* ---------------------------------------------------------------------------
@@ -149,6 +151,251 @@ static PyObject *urlencode_pairs(PyObject *query, PyObject *items_name)
     return Py_NewRef(query);
 }
 
+/* ---------------------------------------------------------------------------
+ * The direct path: pairs whose keys and values are all exact str, bytes or
+ * int (with doseq, a value may also be an exact list or tuple of them),
+ * quoted by this module's quote_plus with UTF-8/strict. No Python code can
+ * run on such pairs, so they are read without items() or an iterator, and
+ * each quoted piece is written into one growing buffer of ASCII that
+ * becomes the str at the end: urllib's result without its per-pair strs.
+ */
+
+/* Each piece is ASCII: at most 12 bytes per code unit (an astral character
+ * as UTF-8, escaped). */
+#define PIECE_MAX_PER_UNIT 12
+
+typedef struct {
+    uint8_t *p;
+    size_t len, cap;
+    uint8_t local[512];
+} out_buffer;
+
+/* Room for `extra` more bytes; -1 with an exception. */
+static int out_reserve(out_buffer *b, size_t extra)
+{
+    if (b->cap - b->len >= extra)
+        return 0;
+    if (extra > (size_t)PY_SSIZE_T_MAX - b->len) {
+        too_long();
+        return -1;
+    }
+    size_t need = b->len + extra, cap = b->cap;
+    while (cap < need)
+        cap = cap > (size_t)PY_SSIZE_T_MAX / 2 ? need : 2 * cap;
+    uint8_t *p = b->p == b->local ? PyMem_Malloc(cap) : PyMem_Realloc(b->p, cap);
+    if (!p) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    if (b->p == b->local)
+        memcpy(p, b->local, b->len);
+    b->p = p;
+    b->cap = cap;
+    return 0;
+}
+
+static int out_byte(out_buffer *b, uint8_t c)
+{
+    if (out_reserve(b, 1) < 0)
+        return -1;
+    b->p[b->len++] = c;
+    return 0;
+}
+
+/* The exact types whose quoting runs no Python code. */
+static inline int direct_scalar(PyObject *x)
+{
+    return PyUnicode_CheckExact(x) || PyBytes_CheckExact(x) || PyLong_CheckExact(x);
+}
+
+static int direct_value(PyObject *v, int doseq)
+{
+    if (direct_scalar(v))
+        return 1;
+    if (!doseq || !(PyList_CheckExact(v) || PyTuple_CheckExact(v)))
+        return 0;
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(v);
+    PyObject **items = PySequence_Fast_ITEMS(v);
+    for (Py_ssize_t i = 0; i < n; i++)
+        if (!direct_scalar(items[i]))
+            return 0;
+    return 1;
+}
+
+/* Whether every pair of `query` takes the direct path. */
+static int direct_query(PyObject *query, int doseq)
+{
+    if (PyDict_CheckExact(query)) {
+        Py_ssize_t pos = 0;
+        PyObject *k, *v;
+        while (PyDict_Next(query, &pos, &k, &v))
+            if (!direct_scalar(k) || !direct_value(v, doseq))
+                return 0;
+        return 1;
+    }
+    if (!PyList_CheckExact(query) && !PyTuple_CheckExact(query))
+        return 0;
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(query);
+    PyObject **items = PySequence_Fast_ITEMS(query);
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *t = items[i];
+        if (!PyTuple_CheckExact(t) || PyTuple_GET_SIZE(t) != 2 || !direct_scalar(PyTuple_GET_ITEM(t, 0))
+            || !direct_value(PyTuple_GET_ITEM(t, 1), doseq))
+            return 0;
+    }
+    return 1;
+}
+
+/* quote_plus(x, safe) of an exact str, bytes or int, appended; -1 with an
+ * exception (a str with a surrogate: urllib's UnicodeEncodeError). */
+static int put_piece(const urlencoder *u, const pct_set *keep, out_buffer *b, PyObject *x)
+{
+    if (PyLong_CheckExact(x)) {
+        /* str(x): digits and '-', all unreserved */
+        int overflow;
+        long long value = PyLong_AsLongLongAndOverflow(x, &overflow);
+        if (!overflow) {
+            /* written backwards from the end of `digits` */
+            char digits[24], *d = digits + sizeof digits;
+            unsigned long long m = value < 0 ? 0ull - (unsigned long long)value : (unsigned long long)value;
+            do {
+                *--d = (char)('0' + m % 10);
+                m /= 10;
+            } while (m);
+            if (value < 0)
+                *--d = '-';
+            size_t len = (size_t)(digits + sizeof digits - d);
+            if (out_reserve(b, len) < 0)
+                return -1;
+            memcpy(b->p + b->len, d, len);
+            b->len += len;
+            return 0;
+        }
+        PyObject *text = PyObject_Str(x);
+        if (!text)
+            return -1;
+        int rc = put_piece(u, keep, b, text);
+        Py_DECREF(text);
+        return rc;
+    }
+    if (PyBytes_CheckExact(x)) {
+        size_t n = (size_t)PyBytes_GET_SIZE(x);
+        if (n > (size_t)PY_SSIZE_T_MAX / 3) {
+            too_long();
+            return -1;
+        }
+        if (out_reserve(b, 3 * n) < 0)
+            return -1;
+        b->len += pct_encode((const uint8_t *)PyBytes_AS_STRING(x), n, keep, 1, b->p + b->len);
+        return 0;
+    }
+    size_t n = (size_t)PyUnicode_GET_LENGTH(x), size = 0;
+    int kind = PyUnicode_KIND(x);
+    const void *data = PyUnicode_DATA(x);
+    if (n > (size_t)PY_SSIZE_T_MAX / PIECE_MAX_PER_UNIT) {
+        too_long();
+        return -1;
+    }
+    if (PyUnicode_IS_ASCII(x)) {
+        if (out_reserve(b, 3 * n) < 0)
+            return -1;
+        b->len += pct_encode(data, n, keep, 1, b->p + b->len);
+        return 0;
+    }
+    if (kind == PyUnicode_1BYTE_KIND) {
+        if (out_reserve(b, 6 * n) < 0)
+            return -1;
+        b->len += pct_encode_ucs1(data, n, keep, 1, b->p + b->len);
+        return 0;
+    }
+    /* wider text may hold a surrogate: sized first */
+    pct_status rc = kind == PyUnicode_2BYTE_KIND
+                        ? pct_encoded_size_ucs2(data, n, keep, (size_t)PY_SSIZE_T_MAX, &size)
+                        : pct_encoded_size_ucs4(data, n, keep, (size_t)PY_SSIZE_T_MAX, &size);
+    if (rc == PCT_ERR_SURROGATE) {
+        /* urllib's error, raised by its own encoding */
+        PyObject *r = quote_one(u, x, 0, 1);
+        if (!r)
+            return -1;
+        Py_DECREF(r);
+        PyErr_SetString(PyExc_SystemError, "urlencode: a surrogate was encoded");
+        return -1;
+    }
+    if (rc != PCT_OK) {
+        too_long();
+        return -1;
+    }
+    if (out_reserve(b, size) < 0)
+        return -1;
+    b->len += kind == PyUnicode_2BYTE_KIND ? pct_encode_ucs2(data, n, keep, 1, b->p + b->len)
+                                           : pct_encode_ucs4(data, n, keep, 1, b->p + b->len);
+    return 0;
+}
+
+/* "k=v" (with doseq and a list or tuple v, "k=v1&k=v2..."), after an '&'
+ * unless it is the first. */
+static int put_pair(const urlencoder *u, const pct_set *keep, out_buffer *b, PyObject *k, PyObject *v,
+                    int doseq)
+{
+    if (b->len && out_byte(b, '&') < 0)
+        return -1;
+    size_t key_at = b->len;
+    if (put_piece(u, keep, b, k) < 0)
+        return -1;
+    size_t key_len = b->len - key_at;
+    if (!doseq || direct_scalar(v))
+        return out_byte(b, '=') < 0 ? -1 : put_piece(u, keep, b, v);
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(v);
+    if (n == 0) {
+        /* no pair at all: the key and its '&' are taken back */
+        b->len = key_at ? key_at - 1 : 0;
+        return 0;
+    }
+    for (Py_ssize_t i = 0; i < n; i++) {
+        if (i) {
+            if (out_reserve(b, key_len + 1) < 0)
+                return -1;
+            b->p[b->len++] = '&';
+            memcpy(b->p + b->len, b->p + key_at, key_len);
+            b->len += key_len;
+        }
+        if (out_byte(b, '=') < 0 || put_piece(u, keep, b, PySequence_Fast_ITEMS(v)[i]) < 0)
+            return -1;
+    }
+    return 0;
+}
+
+/* urlencode of a query that direct_query accepted. */
+static PyObject *urlencode_direct(const urlencoder *u, const pct_set *keep, PyObject *query, int doseq)
+{
+    out_buffer b;
+    b.p = b.local;
+    b.len = 0;
+    b.cap = sizeof b.local;
+    PyObject *result = NULL;
+    int failed = 0;
+    if (PyDict_CheckExact(query)) {
+        Py_ssize_t pos = 0;
+        PyObject *k, *v;
+        while (!failed && PyDict_Next(query, &pos, &k, &v))
+            failed = put_pair(u, keep, &b, k, v, doseq) < 0;
+    } else {
+        Py_ssize_t n = PySequence_Fast_GET_SIZE(query);
+        PyObject **items = PySequence_Fast_ITEMS(query);
+        for (Py_ssize_t i = 0; !failed && i < n; i++)
+            failed = put_pair(u, keep, &b, PyTuple_GET_ITEM(items[i], 0), PyTuple_GET_ITEM(items[i], 1),
+                              doseq) < 0;
+    }
+    if (!failed) {
+        result = PyUnicode_New((Py_ssize_t)b.len, 127);
+        if (result)
+            memcpy(PyUnicode_1BYTE_DATA(result), b.p, b.len);
+    }
+    if (b.p != b.local)
+        PyMem_Free(b.p);
+    return result;
+}
+
 PyDoc_STRVAR(urlencode_doc,
 "_urlencode($module, query, doseq, safe, encoding, errors, quote_via, /)\n--\n\n"
 "The loop behind pctcodec.urlencode; every argument is required.");
@@ -160,15 +407,26 @@ static PyObject *py_urlencode(PyObject *module, PyObject *const *args, Py_ssize_
         return NULL;
     }
     module_state *st = get_state(module);
-    PyObject *self_qp = PyObject_GetAttr(module, st->s_quote_plus);
-    if (!self_qp)
-        return NULL;
+    /* this module's quote_plus, known by its function rather than looked up */
+    PyObject *self_qp = NULL;
+    if (PyCFunction_Check(args[5]) && PyCFunction_GET_SELF(args[5]) == module
+        && strcmp(((PyCFunctionObject *)args[5])->m_ml->ml_name, "quote_plus") == 0)
+        self_qp = args[5];
     urlencoder u = {st, self_qp, args[2], args[3], args[4], args[5]};
     PyObject *out = NULL, *pairs = NULL, *it = NULL, *item, *result = NULL;
     PyObject *eq = st->s_eq;
+    pct_set keep;
+    /* exact booleans and None first: the truth of anything else may run code */
+    int doseq = args[1] == Py_False || args[1] == Py_None ? 0 : args[1] == Py_True ? 1 : -2;
+    if (doseq != -2 && self_qp
+        && batch_quote_set(module, u.safe, u.encoding, u.errors, 1, &keep)
+        && direct_query(args[0], doseq)) {
+        result = urlencode_direct(&u, &keep, args[0], doseq);
+        goto done;
+    }
     if (!(pairs = urlencode_pairs(args[0], st->s_items)))
         goto done;
-    int doseq = PyObject_IsTrue(args[1]);
+    doseq = PyObject_IsTrue(args[1]);
     if (doseq < 0 || !(out = PyList_New(0)) || !(it = PyObject_GetIter(pairs)))
         goto done;
     while ((item = PyIter_Next(it))) {
@@ -218,7 +476,6 @@ static PyObject *py_urlencode(PyObject *module, PyObject *const *args, Py_ssize_
     if (!PyErr_Occurred())
         result = PyUnicode_Join(st->s_amp, out);
 done:
-    Py_DECREF(self_qp);
     Py_XDECREF(pairs);
     Py_XDECREF(it);
     Py_XDECREF(out);

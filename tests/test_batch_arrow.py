@@ -416,3 +416,19 @@ def test_polars_without_pyarrow(monkeypatch, engine):
     positions = pctcodec.check_many(s)
     assert positions.dtype == pl.Int64
     assert positions.to_list() == expected(check_position, WITH_NONE, {})
+
+
+@pytest.mark.parametrize("threads", [2, 3, 4])
+@pytest.mark.parametrize("bad_rows", [(300, 700, 900), (0, 999), (999,), (7, 8)])
+def test_threads_raise_for_the_first_failing_row(threads, bad_rows):
+    # The rows run in chunks on several threads; whichever thread fails
+    # first, the error names the first failing row of the column.
+    values = ["%41%42"] * 1000
+    for i in bad_rows:
+        values[i] = "x%FF"
+    with pytest.raises(UnicodeDecodeError) as info:
+        pctcodec.unquote_many(pa.array(values), errors="strict", threads=threads)
+    assert info.value.index == min(bad_rows)
+    # and with the rest of the rows fine, every thread's chunks are in place
+    ok = pctcodec.unquote_many(pa.array(values), threads=threads).to_pylist()
+    assert ok == [pctcodec.unquote(v) for v in values]

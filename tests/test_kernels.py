@@ -1,7 +1,8 @@
 """Every kernel this CPU runs, each in its own interpreter (PCTCODEC_KERNEL is
 read once, at import), against urllib.parse on inputs placed around the
 vector widths: all lengths 0-300 of escape-dense, all-safe, all-escaped and
-malformed text, '%' and '%X' at the very end, non-ASCII, and random bytes."""
+malformed text, '%' and '%X' at the very end, non-ASCII, and random bytes;
+escaped text of each str width at the sizes where unquote changes paths."""
 import pytest
 
 import pctcodec._pctcodec as ext
@@ -61,6 +62,23 @@ for n in range(301):
     if ext.decode(raw, plus=True) != urllib.parse.unquote_to_bytes(raw.replace(b"+", b" ")):
         fails += 1
         print("decode", raw)
+# Escaped text of each width (Latin-1, BMP, astral), cut at every length up
+# to 80 and around the sizes where unquote changes paths (one fused pass
+# below 32 bytes, the vector check from 64, short calls up to 512, the GIL
+# released from 64 KiB), so also inside an escape or a character; then
+# ill-formed UTF-8 inside long text.
+for t in ("caf\xe9 \xff/", "\u4e2d\u6587 \u0416/", "\U0001f600 \U0010ffff x/"):
+    esc = urllib.parse.quote(t * 3000)
+    for n in [*range(80), 500, 511, 512, 513, 514, 1000, 70000, len(esc)]:
+        s = esc[:n]
+        for errors in ("replace", "ignore", "surrogateescape", "backslashreplace"):
+            check("unquote", s, "utf-8", errors)
+        check("unquote_plus", s.replace("%20", "+"))
+        check("unquote", s.encode())
+    for bad in ("%80", "%ED%A0%80", "%ED%A0%BD%ED%B2%A9", "%C0%AF", "%F4%90%80%80", "%E4%B8", "%F0%9F%98"):
+        for s in (esc[:600] + bad + esc[:600], esc[:70000] + bad, bad + esc[:40]):
+            check("unquote", s)
+            check("unquote", s, "utf-8", "surrogateescape")
 print("done", fails)
 '''
 

@@ -115,15 +115,14 @@ size_t pct_utf8_repair(const uint8_t *src, size_t n, int replace, uint8_t *dst);
 size_t pct_decode_utf8(const uint8_t *src, size_t n, int plus, uint8_t *dst,
                        pct_utf8_info *info);
 
-/* pct_decode, for text whose decoded bytes are UTF-8 of code points up to
- * U+00FF (ASCII, or Latin-1 letters as C2/C3 pairs), the common case of a
- * short URL part: writes those code points, one byte each, to dst (n bytes;
- * apart from src) in the same pass and returns how many, with *maxchar 0
- * when all are ASCII, else 0xFF. Any other decoded bytes (malformed UTF-8,
- * or a code point past U+00FF) return PCT_NOT_LATIN1, dst then unspecified. */
-#define PCT_NOT_LATIN1 SIZE_MAX
-size_t pct_decode_latin1(const uint8_t *src, size_t n, int plus, uint8_t *dst,
-                         uint32_t *maxchar);
+/* pct_decode_utf8 for a caller that builds text: when the decoded bytes are
+ * valid UTF-8 of code points up to U+00FF only (info->maxchar <= 0xFF), dst
+ * holds those code points one byte each (Latin-1) and the return value is
+ * info->nchars; otherwise dst and the return value are pct_decode_utf8's.
+ * One pass over short input: text is narrowed as it is decoded, and turned
+ * back into UTF-8 in place at the first wider code point. */
+size_t pct_decode_text(const uint8_t *src, size_t n, int plus, uint8_t *dst,
+                       pct_utf8_info *info);
 
 /* The code points of UTF-8 that pct_utf8_check reported valid, written as
  * code units of 1, 2 or 4 bytes (by the width its maxchar needs), at most

@@ -151,8 +151,10 @@ static int clean_query_row(const pct_batch_spec *spec, const uint8_t *src, size_
     return PCT_OK;
 }
 
-int pct_batch_row(const pct_batch_spec *spec, const uint8_t *src, size_t n, pct_out *out,
-                  size_t limit, pct_batch_info *info)
+/* The per-op dispatch of one row, inlined into pct_batch_rows' loop (a new
+ * op is a new case here, and both entry points have it). */
+static inline int batch_row(const pct_batch_spec *spec, const uint8_t *src, size_t n,
+                            pct_out *out, size_t limit, pct_batch_info *info)
 {
     size_t size, pos;
     pct_status rc;
@@ -192,4 +194,61 @@ int pct_batch_row(const pct_batch_spec *spec, const uint8_t *src, size_t n, pct_
         return clean_query_row(spec, src, n, out, limit);
     }
     return PCT_ROW_CALLER;
+}
+
+int pct_batch_row(const pct_batch_spec *spec, const uint8_t *src, size_t n, pct_out *out,
+                  size_t limit, pct_batch_info *info)
+{
+    return batch_row(spec, src, n, out, limit, info);
+}
+
+int pct_rows_get(const pct_rows *in, int64_t j, const uint8_t **p, size_t *n)
+{
+    static const uint8_t empty[1] = {0};
+    j += in->offset;
+    if (in->validity && !((in->validity[j >> 3] >> (j & 7)) & 1))
+        return 0;
+    int64_t start = pct_rows_offset(in->width, in->offsets, j);
+    int64_t end = pct_rows_offset(in->width, in->offsets, j + 1);
+    if (start < 0 || end < start)
+        return -1;
+    *n = (size_t)(end - start);
+    *p = in->data ? in->data + start : (end == start ? empty : NULL);
+    return *p ? 1 : -1;
+}
+
+int64_t pct_batch_rows(const pct_batch_spec *spec, const pct_rows *in, int64_t first, int64_t count,
+                       int64_t slot, pct_out *out, size_t limit, int64_t *ends, uint8_t *valid,
+                       int *status, pct_batch_info *info)
+{
+    int check = spec->op == PCT_BATCH_CHECK;
+    for (int64_t i = 0; i < count; i++) {
+        const uint8_t *p;
+        size_t n;
+        int64_t s = slot + i;
+        int got = pct_rows_get(in, first + i, &p, &n);
+        if (got == 0) {
+            ends[s] = check ? -1 : (int64_t)out->len;
+            continue;
+        }
+        int rc = got < 0 ? PCT_ROW_MALFORMED : batch_row(spec, p, n, out, limit, info);
+        if (rc == PCT_ROW_NULL) { /* no value: a null row */
+            ends[s] = (int64_t)out->len;
+            continue;
+        }
+        if (rc != PCT_OK) {
+            *status = rc;
+            return i;
+        }
+        if (check) {
+            ends[s] = info->position;
+            if (info->position < 0)
+                continue;
+        } else {
+            ends[s] = (int64_t)out->len;
+        }
+        valid[s >> 3] |= (uint8_t)(1u << (s & 7));
+    }
+    *status = PCT_OK;
+    return count;
 }

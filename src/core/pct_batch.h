@@ -9,6 +9,8 @@
 #ifndef PCT_BATCH_H
 #define PCT_BATCH_H
 
+#include <string.h>
+
 #include "pct.h"
 #include "pct_query.h"
 #include "pct_uri.h"
@@ -79,6 +81,55 @@ int pct_batch_row(const pct_batch_spec *spec, const uint8_t *src, size_t n, pct_
  * (the IDNA form the caller computed, ASCII). */
 int pct_batch_normalize_host(const pct_batch_spec *spec, const uint8_t *src, size_t n,
                              const uint8_t *host, size_t host_len, pct_out *out, size_t limit);
+
+/* The rows of a column of UTF-8 strings as Arrow lays out string and
+ * large_string arrays: row j's bytes are data[offsets[offset + j] ..
+ * offsets[offset + j + 1]), and it is null when `validity` is not NULL and
+ * its bit offset + j is 0. */
+typedef struct {
+    int width;               /* 4 or 8: the size of an offset (int32, int64) */
+    const void *offsets;     /* read unaligned */
+    const uint8_t *data;     /* may be NULL when every row is empty */
+    const uint8_t *validity; /* NULL: no nulls */
+    int64_t offset;
+} pct_rows;
+
+/* Offset j of an int32 (width 4) or int64 (width 8) offsets buffer. Read
+ * with memcpy: a producer's buffers need not be aligned (pickle protocol 5
+ * hands out slices of its frames). */
+static inline int64_t pct_rows_offset(int width, const void *offsets, int64_t j)
+{
+    if (width == 4) {
+        int32_t v;
+        memcpy(&v, (const uint8_t *)offsets + 4 * j, 4);
+        return v;
+    }
+    int64_t v;
+    memcpy(&v, (const uint8_t *)offsets + 8 * j, 8);
+    return v;
+}
+
+/* A row outcome of pct_batch_rows beyond pct_batch_row's: an offset of the
+ * row is out of range (negative, decreasing, or into no data). */
+#define PCT_ROW_MALFORMED 102
+
+/* Rows first .. first + count - 1 of `in`, one after the other, appended to
+ * out as pct_batch_row does them; row first + i's result goes to slot
+ * `slot + i` of the results: ends[slot + i] is where its bytes end in out
+ * (CHECK: its position, or -1 when it is valid), and bit slot + i of `valid`
+ * (which the caller zeroed) is set when the result is not null (CHECK: when
+ * there is a position). A null row gets an empty null result.
+ * Returns the number of rows done: when it is less than count, the row
+ * after them could not be done and *status says why (PCT_ROW_CALLER,
+ * PCT_ROW_HOST with *info, PCT_ROW_MALFORMED, PCT_ERR_*; out unchanged by
+ * it), else *status is PCT_OK. The ops are pct_batch_row's, row by row. */
+int64_t pct_batch_rows(const pct_batch_spec *spec, const pct_rows *in, int64_t first, int64_t count,
+                       int64_t slot, pct_out *out, size_t limit, int64_t *ends, uint8_t *valid,
+                       int *status, pct_batch_info *info);
+
+/* Row j of `in`: 0 when null, 1 with its bytes in *p, *n, -1 when its
+ * offsets are out of range. */
+int pct_rows_get(const pct_rows *in, int64_t j, const uint8_t **p, size_t *n);
 
 /* The number of code points in the UTF-8 prefix src[0..n). */
 size_t pct_utf8_count(const uint8_t *src, size_t n);

@@ -74,5 +74,7 @@ const pct_kernel pct_kernel_scalar = {
     pct_scalar_decode,
     pct_scalar_utf8_of_ucs2,
     NULL,
+    NULL,
+    NULL,
     always,
 };

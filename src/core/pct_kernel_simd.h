@@ -17,6 +17,7 @@
  *   PK_ATTR              attributes of every function (the target instruction set)
  *   PK_UTF8_OF_UCS2      optional: the kernel's UCS-2 to UTF-8 transcoder
  *   PK_ESCAPED_SIZE_UCS2 optional: its escaped size of UCS-2 without the UTF-8
+ *   PK_UTF8_CHECK, PK_UTF8_TO_UCS2  optional: its UTF-8 check and UCS-2 writer
  *   PK_ESCAPE_MIXED(v, kept, unsafe, d)  optional: the output of a vector with
  *                        some bytes escaped (up to 4*PK_W+1 bytes written)
  *   PK_ESCAPE_VALUE(v, d)  optional: the same of the bytes of v, in pk_escape_block's place
@@ -337,6 +338,12 @@ static PK_ATTR size_t PK_FN(decode)(const uint8_t *src, size_t n, int plus, uint
 #ifndef PK_ESCAPED_SIZE_UCS2
 #define PK_ESCAPED_SIZE_UCS2 NULL
 #endif
+#ifndef PK_UTF8_CHECK
+#define PK_UTF8_CHECK NULL
+#endif
+#ifndef PK_UTF8_TO_UCS2
+#define PK_UTF8_TO_UCS2 NULL
+#endif
 
 const pct_kernel PK_KERNEL = {
     PK_NAME,
@@ -348,5 +355,7 @@ const pct_kernel PK_KERNEL = {
     PK_FN(decode),
     PK_UTF8_OF_UCS2,
     PK_ESCAPED_SIZE_UCS2,
+    PK_UTF8_CHECK,
+    PK_UTF8_TO_UCS2,
     PK_USABLE,
 };

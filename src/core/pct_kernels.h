@@ -25,6 +25,11 @@ typedef struct {
      * of n <= 1024 UCS-2 code units, surrogate halves counted as other code
      * points and reported by a non-zero *surrogate. */
     size_t (*escaped_size_ucs2)(const uint16_t *src, size_t n, const pct_set *keep, int *surrogate);
+    /* Optional (NULL: the scalar one): pct_utf8_check of n >= 8 bytes. */
+    void (*utf8_check)(const uint8_t *src, size_t n, pct_utf8_info *info);
+    /* Optional (NULL: the scalar one): pct_utf8_to_ucs2 of n >= 64 bytes,
+     * the same contract (within cap on any input). */
+    size_t (*utf8_to_ucs2)(const uint8_t *src, size_t n, uint16_t *dst, size_t cap);
     /* 1 when this CPU can run the kernel */
     int (*usable)(void);
 } pct_kernel;
@@ -49,8 +54,18 @@ size_t pct_scalar_count_unsafe(const uint8_t *src, size_t n, const pct_set *set)
 size_t pct_scalar_find_escape(const uint8_t *src, size_t n, int plus);
 size_t pct_scalar_encode(const uint8_t *src, size_t n, const pct_set *keep, int plus, uint8_t *dst);
 size_t pct_scalar_decode(const uint8_t *src, size_t n, int plus, uint8_t *dst);
+/* in pct_utf8.c */
+void pct_scalar_utf8_check(const uint8_t *src, size_t n, pct_utf8_info *info);
+size_t pct_scalar_utf8_to_ucs2(const uint8_t *src, size_t n, uint16_t *dst, size_t cap);
 /* in pct_encode.c, with the other widths' transcoders */
 size_t pct_scalar_utf8_of_ucs2(const uint16_t *src, size_t n, uint8_t *dst, int *surrogate);
+
+/* pct_utf8_info's maxchar of valid UTF-8 whose largest byte is `top`: C2-C3
+ * lead U+0080-U+00FF, up to EF the rest of the BMP, F0-F4 the others. */
+static inline uint32_t pct_utf8_maxchar(unsigned top)
+{
+    return top < 0x80 ? 0 : top <= 0xC3 ? 0xFF : top < 0xF0 ? 0xFFFF : 0x10FFFF;
+}
 
 /* "%XY" of every byte, padded to 4 bytes so that one 4-byte store writes it
  * (the caller guarantees a spare byte after the 3 it keeps). */

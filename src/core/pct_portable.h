@@ -97,6 +97,16 @@ static inline int pct_cpu_avx2(void)
 #endif
 #endif
 
+/* A body that its callers specialize (a constant argument) is inlined into
+ * each of them, even where it is large. */
+#if defined(PCT_MSVC)
+#define PCT_ALWAYS_INLINE __forceinline
+#elif defined(__GNUC__)
+#define PCT_ALWAYS_INLINE inline __attribute__((always_inline))
+#else
+#define PCT_ALWAYS_INLINE inline
+#endif
+
 /* A pointer written once by one thread and read by others: release store,
  * acquire load. */
 #if defined(PCT_MSVC)

@@ -80,7 +80,7 @@ static inline size_t sequence_at(const uint8_t *src, size_t i, size_t n, size_t 
     return need + 1;
 }
 
-void pct_utf8_check(const uint8_t *src, size_t n, pct_utf8_info *info)
+void pct_scalar_utf8_check(const uint8_t *src, size_t n, pct_utf8_info *info)
 {
     size_t cont = 0, bad;
     unsigned top = 0;
@@ -101,8 +101,7 @@ void pct_utf8_check(const uint8_t *src, size_t n, pct_utf8_info *info)
             i = skip_ascii(src, i, n);
     }
     info->valid = 1;
-    /* leads C2-C3 start U+0080-U+00FF, up to EF the rest of the BMP */
-    info->maxchar = top == 0 ? 0 : top <= 0xC3 ? 0xFF : top < 0xF0 ? 0xFFFF : 0x10FFFF;
+    info->maxchar = pct_utf8_maxchar(top);
     info->nchars = n - cont;
 }
 
@@ -132,11 +131,65 @@ size_t pct_utf8_repair(const uint8_t *src, size_t n, int replace, uint8_t *dst)
     return o;
 }
 
-size_t pct_decode_utf8(const uint8_t *src, size_t n, int plus, uint8_t *dst, pct_utf8_info *info)
+/* Below these many bytes the vector check and writer cost more than they
+ * save (the check takes a short input as one padded vector). */
+#define VECTOR_CHECK_MIN 8
+#define VECTOR_WIDEN_MIN 64
+
+/* The range of the second byte of a sequence by its lead C2-F4: no
+ * overlong form (after E0, F0), surrogate (ED) or value past U+10FFFF (F4). */
+static const uint8_t second_lo[0xF5 - 0xC2] = {
+    0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80,
+    0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80,
+    0x80, 0x80, 0x80, 0x80, 0xA0, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80,
+    0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x90, 0x80, 0x80, 0x80, 0x80,
+};
+static const uint8_t second_hi[0xF5 - 0xC2] = {
+    0xBF, 0xBF, 0xBF, 0xBF, 0xBF, 0xBF, 0xBF, 0xBF, 0xBF, 0xBF, 0xBF, 0xBF, 0xBF,
+    0xBF, 0xBF, 0xBF, 0xBF, 0xBF, 0xBF, 0xBF, 0xBF, 0xBF, 0xBF, 0xBF, 0xBF, 0xBF,
+    0xBF, 0xBF, 0xBF, 0xBF, 0xBF, 0xBF, 0xBF, 0xBF, 0xBF, 0xBF, 0xBF, 0xBF, 0xBF,
+    0xBF, 0xBF, 0xBF, 0xBF, 0x9F, 0xBF, 0xBF, 0xBF, 0xBF, 0xBF, 0xBF, 0x8F,
+};
+
+/* pct_utf8_check of short text: a character at a time, no call in the loop. */
+static void check_short(const uint8_t *src, size_t n, pct_utf8_info *info)
 {
-    size_t len = pct_decode(src, n, plus, dst);
-    pct_utf8_check(dst, len, info);
-    return len;
+    size_t i = 0, cont = 0;
+    unsigned top = 0;
+    info->valid = 0;
+    info->maxchar = 0;
+    info->nchars = 0;
+    while (i < n) {
+        unsigned c = src[i];
+        if (c < 0x80) {
+            i++;
+            continue;
+        }
+        if (c - 0xC2u > 0xF4u - 0xC2u)
+            return;
+        size_t need = 1u + (c >= 0xE0) + (c >= 0xF0);
+        if (n - i <= need || src[i + 1] < second_lo[c - 0xC2] || src[i + 1] > second_hi[c - 0xC2])
+            return;
+        if (need >= 2 && ((src[i + 2] & 0xC0u) != 0x80u || (need == 3 && (src[i + 3] & 0xC0u) != 0x80u)))
+            return;
+        top = c > top ? c : top;
+        cont += need;
+        i += need + 1;
+    }
+    info->valid = 1;
+    info->maxchar = pct_utf8_maxchar(top);
+    info->nchars = n - cont;
+}
+
+void pct_utf8_check(const uint8_t *src, size_t n, pct_utf8_info *info)
+{
+    const pct_kernel *k = pct_kernel_active();
+    if (n < VECTOR_CHECK_MIN)
+        check_short(src, n, info);
+    else if (k->utf8_check)
+        k->utf8_check(src, n, info);
+    else
+        pct_scalar_utf8_check(src, n, info);
 }
 
 /* The high bits of the bytes of the word w (the 8 bytes at src) that stop
@@ -173,62 +226,184 @@ static inline size_t run_prefix(const uint8_t *src, int plus)
 #define RUN_PREFIX(stops, src, plus) run_prefix(src, plus)
 #endif
 
-/* One body per value of plus (a constant where it is inlined), so that the
- * test for '+' drops out of the loop of unquote. Literal ASCII moves 8
- * bytes at a time: o <= i, so a word stored at dst + o stays in dst. */
-static inline size_t decode_latin1(const uint8_t *src, size_t n, int plus, uint8_t *dst,
-                                   uint32_t *maxchar)
+/* The next byte of decoded input at src[*i] (i < n), moving *i past it. */
+static inline unsigned next_byte(const uint8_t *src, size_t n, size_t *i, int plus)
 {
-    size_t i = 0, o = 0;
-    unsigned lead = 0, top = 0; /* lead: the low bits of a pending C2 or C3, never 0 */
-    while (i < n) {
-        if (!lead) {
-            while (n - i >= 8) {
-                uint64_t w;
-                memcpy(&w, src + i, 8);
-                uint64_t stops = run_stops8(w, plus);
-                memcpy(dst + o, &w, 8);
-                if (stops) {
-                    size_t k = RUN_PREFIX(stops, src + i, plus);
-                    i += k;
-                    o += k;
-                    break;
-                }
-                i += 8;
-                o += 8;
-            }
-            if (i == n)
-                break;
+    unsigned c = src[*i];
+    if (c == '%' && n - *i >= 3) {
+        int hi = pct_hex_value[src[*i + 1]], lo = pct_hex_value[src[*i + 2]];
+        if ((hi | lo) >= 0) {
+            *i += 3;
+            return (unsigned)(hi << 4 | lo);
         }
-        uint8_t b = src[i];
-        if (b == '%' || (plus && b == '+'))
-            i += pct_decode_one(src + i, n - i, plus, &b);
-        else
-            i++;
-        if (lead) {
-            if ((b & 0xC0u) != 0x80u)
-                return PCT_NOT_LATIN1;
-            b = (uint8_t)(lead << 6 | (b & 0x3Fu));
-            lead = 0;
-        } else if (b >= 0x80) {
-            /* C2 and C3 lead U+0080-U+00FF; anything else is wider or invalid */
-            if (b != 0xC2 && b != 0xC3)
-                return PCT_NOT_LATIN1;
-            lead = b & 0x1Fu;
-            continue;
-        }
-        top |= b;
-        dst[o++] = b;
     }
-    if (lead)
-        return PCT_NOT_LATIN1;
-    *maxchar = top < 0x80 ? 0 : 0xFF;
-    return o;
+    *i += 1;
+    return plus && c == '+' ? ' ' : c;
 }
 
-size_t pct_decode_latin1(const uint8_t *src, size_t n, int plus, uint8_t *dst, uint32_t *maxchar)
+/* The Latin-1 text dst[0..n) as UTF-8, in place, from the end (dst has
+ * room: each code point past ASCII came from two bytes of input or more);
+ * returns the number of bytes it grew by, one per code point past ASCII. */
+static size_t latin1_to_utf8_in_place(uint8_t *dst, size_t n)
 {
-    return plus ? decode_latin1(src, n, 1, dst, maxchar) : decode_latin1(src, n, 0, dst, maxchar);
+    size_t high = 0;
+    for (size_t k = 0; k < n; k++)
+        high += dst[k] >> 7;
+    /* until the output meets the input: the ASCII before is in place */
+    for (size_t k = n, j = n + high; j > k;) {
+        uint8_t c = dst[--k];
+        if (c < 0x80) {
+            dst[--j] = c;
+        } else {
+            dst[--j] = (uint8_t)(0x80 | (c & 0x3F));
+            dst[--j] = (uint8_t)(0xC0 | c >> 6);
+        }
+    }
+    return high;
+}
+
+/* pct_decode and pct_utf8_check in one pass, for short text; one body per
+ * value of plus and narrow. Literal ASCII moves a word at a time; otherwise
+ * a whole character is decoded at once, its bytes checked as they are
+ * written: the second one against the range its lead allows, the others as
+ * continuations. With `narrow`, code points up to U+00FF are written as one
+ * byte each (Latin-1) until the first wider one, where the text so far is
+ * turned into UTF-8 in place and decoding goes on (nothing is decoded
+ * twice). At the first ill-formed byte the rest is decoded without
+ * checking (the caller then decodes with an error handler). dst may be
+ * src. */
+static PCT_ALWAYS_INLINE size_t decode_checked_body(const uint8_t *src, size_t n, int plus, int narrow,
+                                                    uint8_t *dst, pct_utf8_info *info)
+{
+    size_t i = 0, o = 0, cont = 0;
+    unsigned top = 0;
+    int latin1 = narrow; /* dst holds Latin-1 so far */
+    /* a whole word may be stored past the run it ends unless decoding in
+     * place has moved the output behind the input (the word would then
+     * cover unread input) */
+    const int apart = pct_apart(src, dst, n);
+    info->valid = 0;
+    info->maxchar = 0;
+    info->nchars = 0;
+    while (i < n) {
+        /* a literal run, a word at a time */
+        while (n - i >= 8) {
+            uint64_t w;
+            memcpy(&w, src + i, 8);
+            uint64_t stops = run_stops8(w, plus);
+            if (!stops) {
+                memcpy(dst + o, &w, 8);
+                i += 8;
+                o += 8;
+                continue;
+            }
+            size_t k = RUN_PREFIX(stops, src + i, plus);
+            if (apart || o == i)
+                memcpy(dst + o, &w, 8);
+            else
+                memmove(dst + o, src + i, k);
+            i += k;
+            o += k;
+            break;
+        }
+        /* the last few literal bytes, one at a time */
+        if (n - i < 8) {
+            for (unsigned c; i < n && (c = src[i]) < 0x80 && c != '%' && !(plus && c == '+'); i++)
+                dst[o++] = (uint8_t)c;
+        }
+        if (i == n)
+            break;
+        unsigned b = next_byte(src, n, &i, plus);
+        if (b < 0x80) {
+            dst[o++] = (uint8_t)b;
+            continue;
+        }
+        if (latin1) {
+            if ((b == 0xC2 || b == 0xC3) && i < n) {
+                size_t at = i;
+                unsigned c = next_byte(src, n, &i, plus);
+                if ((c & 0xC0u) == 0x80u) {
+                    dst[o++] = (uint8_t)((b & 0x1Fu) << 6 | (c & 0x3Fu));
+                    top = b > top ? b : top;
+                    continue;
+                }
+                i = at; /* not a continuation: taken again below */
+            }
+            size_t grown = latin1_to_utf8_in_place(dst, o);
+            o += grown;
+            cont += grown;
+            latin1 = 0;
+        }
+        dst[o++] = (uint8_t)b;
+        if (b - 0xC2u > 0xF4u - 0xC2u)
+            goto ill_formed;
+        top = b > top ? b : top;
+        unsigned need = 1u + (b >= 0xE0) + (b >= 0xF0);
+        unsigned lo = second_lo[b - 0xC2], hi = second_hi[b - 0xC2];
+        for (unsigned k = 0; k < need; k++) {
+            if (i == n)
+                return o; /* cut short: ill-formed */
+            unsigned c = next_byte(src, n, &i, plus);
+            dst[o++] = (uint8_t)c;
+            if (c < lo || c > hi)
+                goto ill_formed;
+            lo = 0x80;
+            hi = 0xBF;
+        }
+        cont += need;
+    }
+    info->valid = 1;
+    info->maxchar = pct_utf8_maxchar(top);
+    info->nchars = o - cont;
+    return o;
+ill_formed:
+    return o + pct_decode(src + i, n - i, plus, dst + o);
+}
+
+#define PCT_DECODE_CHECKED(NAME, PLUS, NARROW)                                        \
+    static size_t NAME(const uint8_t *src, size_t n, uint8_t *dst, pct_utf8_info *info) \
+    {                                                                                 \
+        return decode_checked_body(src, n, PLUS, NARROW, dst, info);                  \
+    }
+PCT_DECODE_CHECKED(decode_checked, 0, 0)
+PCT_DECODE_CHECKED(decode_checked_plus, 1, 0)
+PCT_DECODE_CHECKED(decode_narrowed, 0, 1)
+PCT_DECODE_CHECKED(decode_narrowed_plus, 1, 1)
+
+/* Up to this many bytes of input, the fused pass beats the kernel's decoder
+ * (its vectors take longer input) and the check after it. */
+#define DECODE_CHECKED_MAX 31
+
+size_t pct_decode_utf8(const uint8_t *src, size_t n, int plus, uint8_t *dst, pct_utf8_info *info)
+{
+    if (n <= DECODE_CHECKED_MAX)
+        return plus ? decode_checked_plus(src, n, dst, info) : decode_checked(src, n, dst, info);
+    size_t len = pct_decode(src, n, plus, dst);
+    pct_utf8_check(dst, len, info);
+    return len;
+}
+
+size_t pct_decode_text(const uint8_t *src, size_t n, int plus, uint8_t *dst, pct_utf8_info *info)
+{
+    if (n <= DECODE_CHECKED_MAX)
+        return plus ? decode_narrowed_plus(src, n, dst, info) : decode_narrowed(src, n, dst, info);
+    size_t len = pct_decode(src, n, plus, dst);
+    pct_utf8_check(dst, len, info);
+    if (!info->valid || info->maxchar != 0xFF)
+        return len;
+    /* Latin-1 in place: the output never passes the input it is read from */
+    size_t i = skip_ascii(dst, 0, len), o = i;
+    while (i < len) {
+        uint8_t c = dst[i];
+        if (c < 0x80) {
+            dst[o++] = c;
+            i++;
+        } else {
+            dst[o++] = (uint8_t)((c & 0x1Fu) << 6 | (dst[i + 1] & 0x3Fu));
+            i += 2;
+        }
+    }
+    return o;
 }
 
 /* The code point of the multi-byte sequence led by src[*i] (i < n), moving
@@ -236,34 +411,66 @@ size_t pct_decode_latin1(const uint8_t *src, size_t n, int plus, uint8_t *dst, u
  * past n. */
 static inline uint32_t next_code_point(const uint8_t *src, size_t n, size_t *i)
 {
-    uint32_t c = src[(*i)++];
-    unsigned need = c >= 0xF0 ? 3 : c >= 0xE0 ? 2 : 1;
-    c &= 0x3Fu >> need;
-    for (; need && *i < n; need--)
-        c = c << 6 | (src[(*i)++] & 0x3Fu);
+    const uint8_t *p = src + *i;
+    size_t left = n - *i;
+    uint32_t c = p[0];
+    if (c < 0xE0 && left >= 2) {
+        *i += 2;
+        return (c & 0x1Fu) << 6 | (p[1] & 0x3Fu);
+    }
+    if (c < 0xF0 && left >= 3) {
+        *i += 3;
+        return (c & 0x0Fu) << 12 | (p[1] & 0x3Fu) << 6 | (p[2] & 0x3Fu);
+    }
+    if (left >= 4) {
+        *i += 4;
+        return (c & 0x07u) << 18 | (p[1] & 0x3Fu) << 12 | (p[2] & 0x3Fu) << 6 | (p[3] & 0x3Fu);
+    }
+    *i += 1;
     return c;
 }
 
-/* One body for the three widths: ASCII a word at a time, widened by the
- * compiler's vector code where it can. */
+/* One body for the three widths: from an ASCII byte, 8 bytes stored at a
+ * time (widened by the compiler's vector code where it can) and kept up to
+ * the first byte past ASCII, which starts a code point; no call in the
+ * loop: short text, mixed text, switches often. */
 #define PCT_UTF8_TO(name, unit)                                         \
     size_t name(const uint8_t *src, size_t n, unit *dst, size_t cap)    \
     {                                                                   \
         size_t i = 0, o = 0;                                            \
         while (i < n && o < cap) {                                      \
-            size_t run = skip_ascii(src, i, n) - i;                     \
-            if (run > cap - o)                                          \
-                run = cap - o;                                          \
-            for (size_t k = 0; k < run; k++)                            \
-                dst[o + k] = src[i + k];                                \
-            i += run;                                                   \
-            o += run;                                                   \
-            while (i < n && o < cap && src[i] >= 0x80)                  \
+            if (src[i] >= 0x80) {                                       \
                 dst[o++] = (unit)next_code_point(src, n, &i);           \
+            } else if (n - i >= 8 && cap - o >= 8) {                    \
+                uint8_t w[8]; /* a copy: dst may alias src */          \
+                memcpy(w, src + i, 8);                                  \
+                uint64_t h = high8(w);                                  \
+                for (size_t k = 0; k < 8; k++)                          \
+                    dst[o + k] = w[k];                                  \
+                if (!h) {                                               \
+                    i += 8;                                             \
+                    o += 8;                                             \
+                    continue;                                           \
+                }                                                       \
+                size_t run = ASCII_PREFIX(h, w); /* 1..7 */             \
+                i += run;                                               \
+                o += run;                                               \
+                dst[o++] = (unit)next_code_point(src, n, &i);           \
+            } else {                                                    \
+                dst[o++] = src[i++];                                    \
+            }                                                           \
         }                                                               \
         return o;                                                       \
     }
 
 PCT_UTF8_TO(pct_utf8_to_ucs1, uint8_t)
-PCT_UTF8_TO(pct_utf8_to_ucs2, uint16_t)
+PCT_UTF8_TO(pct_scalar_utf8_to_ucs2, uint16_t)
 PCT_UTF8_TO(pct_utf8_to_ucs4, uint32_t)
+
+size_t pct_utf8_to_ucs2(const uint8_t *src, size_t n, uint16_t *dst, size_t cap)
+{
+    const pct_kernel *k = pct_kernel_active();
+    if (n >= VECTOR_WIDEN_MIN && k->utf8_to_ucs2)
+        return k->utf8_to_ucs2(src, n, dst, cap);
+    return pct_scalar_utf8_to_ucs2(src, n, dst, cap);
+}

@@ -131,18 +131,6 @@ static void expect_utf8(const char *in, int plus, int valid, size_t nchars, uint
         failures++;
     }
     checks++;
-    /* pct_decode_latin1 takes exactly the text of Latin-1 code points, in one pass */
-    uint8_t *latin1 = malloc(n + 1), *ucs1 = malloc(n + 1);
-    uint32_t top = 0;
-    size_t len = pct_decode_latin1((const uint8_t *)in, n, plus, latin1, &top);
-    if (valid && maxchar <= 0xFF) {
-        CHECK(len == nchars && top == maxchar);
-        CHECK(pct_utf8_to_ucs1(want, w, ucs1, nchars) == nchars && memcmp(latin1, ucs1, len) == 0);
-    } else {
-        CHECK(len == PCT_NOT_LATIN1);
-    }
-    free(latin1);
-    free(ucs1);
     free(out);
     free(want);
 }
@@ -611,6 +599,17 @@ static void check_decode_utf8(const pct_kernel *k, const uint8_t *src, size_t n,
     uint32_t *cps = malloc(sizeof *cps * (w + 1)), maxchar;
     long count = ref_utf8(want, w, cps, &maxchar);
     CHECK(info.valid == (count >= 0));
+    /* pct_decode_text: the same, but Latin-1 text as its code points */
+    pct_utf8_info tinfo;
+    size_t tw = pct_decode_text(src, n, plus, got, &tinfo);
+    CHECK(tinfo.valid == info.valid && tinfo.nchars == info.nchars && tinfo.maxchar == info.maxchar);
+    if (count >= 0 && maxchar <= 0xFF) {
+        CHECK(tw == (size_t)count);
+        for (size_t i = 0; i < tw && i < (size_t)count; i++)
+            CHECK(got[i] == cps[i]);
+    } else {
+        CHECK(tw == w && memcmp(got, want, w) == 0);
+    }
     if (info.valid) {
         size_t m = (size_t)count;
         CHECK(info.nchars == m && info.maxchar == maxchar);
@@ -674,6 +673,141 @@ static void diff_one(const pct_kernel *k, const uint8_t *data, size_t n, size_t 
     free(block);
 }
 
+/* ---- UTF-8 against the model: every length, every class of error ------ */
+
+/* Code points at the edges of each UTF-8 length and of the surrogates. */
+static const uint32_t edge_cps[] = {0x00, 0x41, 0x7F, 0x80, 0xE9, 0xFF, 0x100, 0x7FF, 0x800, 0x4E2D,
+                                    0xD7FF, 0xE000, 0xFFFD, 0xFFFF, 0x10000, 0x1F389, 0x10FFFF};
+#define N_EDGE_CPS (sizeof edge_cps / sizeof edge_cps[0])
+
+/* One ill-formed piece of each class. */
+static const struct {
+    const char *bytes;
+    size_t len;
+} bad_pieces[] = {
+    {"\x80", 1}, {"\xBF", 1},                                     /* a continuation with no lead */
+    {"\xC0\x80", 2}, {"\xC1\xBF", 2},                             /* overlong 2-byte forms */
+    {"\xE0\x80\x80", 3}, {"\xE0\x9F\xBF", 3},                     /* overlong 3-byte forms */
+    {"\xF0\x80\x80\x80", 4}, {"\xF0\x8F\xBF\xBF", 4},             /* overlong 4-byte forms */
+    {"\xED\xA0\x80", 3}, {"\xED\xBF\xBF", 3},                     /* lone surrogates */
+    {"\xED\xA0\xBD\xED\xB2\xA9", 6},                              /* a surrogate pair (CESU-8) */
+    {"\xF4\x90\x80\x80", 4}, {"\xF5\x80\x80\x80", 4},             /* past U+10FFFF */
+    {"\xF8\x88\x80\x80\x80", 5}, {"\xFE", 1}, {"\xFF", 1},        /* bytes that lead nothing */
+    {"\xC3", 1}, {"\xE4\xB8", 2}, {"\xF0\x9F\x98", 3},            /* cut short (at the end: truncated) */
+    {"\xC3\x41", 2}, {"\xE4\x41\xAD", 3}, {"\xF0\x9F\x41\x80", 4}, /* ASCII where a continuation is due */
+    {"\xC3\xA9\xA9", 3},                                          /* one continuation too many */
+};
+#define N_BAD_PIECES (sizeof bad_pieces / sizeof bad_pieces[0])
+
+static size_t put_utf8(uint8_t *d, uint32_t c)
+{
+    if (c < 0x80) {
+        d[0] = (uint8_t)c;
+        return 1;
+    }
+    if (c < 0x800) {
+        d[0] = (uint8_t)(0xC0 | c >> 6);
+        d[1] = (uint8_t)(0x80 | (c & 0x3F));
+        return 2;
+    }
+    if (c < 0x10000) {
+        d[0] = (uint8_t)(0xE0 | c >> 12);
+        d[1] = (uint8_t)(0x80 | (c >> 6 & 0x3F));
+        d[2] = (uint8_t)(0x80 | (c & 0x3F));
+        return 3;
+    }
+    d[0] = (uint8_t)(0xF0 | c >> 18);
+    d[1] = (uint8_t)(0x80 | (c >> 12 & 0x3F));
+    d[2] = (uint8_t)(0x80 | (c >> 6 & 0x3F));
+    d[3] = (uint8_t)(0x80 | (c & 0x3F));
+    return 4;
+}
+
+/* Valid UTF-8 of exactly n bytes: edge code points up to `widest` (an
+ * index into edge_cps), ASCII where the next one does not fit. */
+static void valid_text(uint8_t *b, size_t n, size_t widest)
+{
+    size_t i = 0;
+    while (i < n) {
+        uint8_t tmp[4];
+        size_t len = put_utf8(tmp, edge_cps[rng() % (widest + 1)]);
+        if (len > n - i)
+            len = put_utf8(tmp, 'a' + rng() % 26);
+        memcpy(b + i, tmp, len);
+        i += len;
+    }
+}
+
+/* The UTF-8 at b, checked raw and decoded from its escapes (every byte
+ * >= 0x80 and some ASCII escaped, with and without plus), against the model. */
+static void check_utf8_text(const pct_kernel *k, const uint8_t *b, size_t n)
+{
+    pct_utf8_info info;
+    uint32_t maxchar;
+    long count = ref_utf8(b, n, NULL, &maxchar);
+    pct_utf8_check(b, n, &info);
+    CHECK(info.valid == (count >= 0));
+    if (info.valid)
+        CHECK(info.nchars == (size_t)count && info.maxchar == maxchar);
+    uint8_t esc[3 * 110];
+    size_t m = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (b[i] >= 0x80 || b[i] == '%' || b[i] == '+' || rng() % 4 == 0)
+            m = (size_t)(pct_put_escape(esc + m, b[i]) - esc);
+        else
+            esc[m++] = b[i];
+    }
+    /* apart and in place */
+    for (int plus = 0; plus <= 1; plus++) {
+        uint8_t *block;
+        uint8_t *src = placed(esc, m, rng() % 32, &block);
+        check_decode_utf8(k, src, m, plus, b, n);
+        CHECK(pct_decode_utf8(src, m, plus, src, &info) == n && memcmp(src, b, n) == 0);
+        CHECK(info.valid == (count >= 0));
+        /* pct_decode_text in place: Latin-1 narrowed, anything else as UTF-8 */
+        memcpy(src, esc, m);
+        size_t tw = pct_decode_text(src, m, plus, src, &info);
+        CHECK(info.valid == (count >= 0));
+        if (count >= 0 && maxchar <= 0xFF) {
+            uint8_t narrow[110];
+            CHECK(tw == (size_t)count && pct_utf8_to_ucs1(b, n, narrow, tw) == tw && memcmp(src, narrow, tw) == 0);
+        } else {
+            CHECK(tw == n && memcmp(src, b, n) == 0);
+        }
+        free(block);
+    }
+}
+
+static void test_utf8_against_model(const pct_kernel *k)
+{
+    uint8_t text[110], bad[120];
+    for (size_t n = 0; n <= 100; n++) {
+        for (size_t widest = 0; widest < N_EDGE_CPS; widest += 3) {
+            valid_text(text, n, widest);
+            check_utf8_text(k, text, n);
+        }
+        valid_text(text, n, N_EDGE_CPS - 1);
+        /* each ill-formed piece at every place, the end included */
+        for (size_t p = 0; p < N_BAD_PIECES; p++) {
+            for (size_t at = 0; at <= n; at++) {
+                memcpy(bad, text, at);
+                memcpy(bad + at, bad_pieces[p].bytes, bad_pieces[p].len);
+                memcpy(bad + at + bad_pieces[p].len, text + at, n - at);
+                check_utf8_text(k, bad, n + bad_pieces[p].len);
+            }
+        }
+        if (failures > 20)
+            return;
+    }
+    /* U+10FFFF, the largest, decodes; one past it and the surrogates do not */
+    const uint8_t top[] = {0xF4, 0x8F, 0xBF, 0xBF}, past[] = {0xF4, 0x90, 0x80, 0x80};
+    pct_utf8_info info;
+    pct_utf8_check(top, 4, &info);
+    CHECK(info.valid && info.nchars == 1 && info.maxchar == 0x10FFFF);
+    pct_utf8_check(past, 4, &info);
+    CHECK(!info.valid);
+}
+
 static void test_kernels_against_scalar(const pct_kernel *k)
 {
     uint8_t data[300];
@@ -717,6 +851,7 @@ int main(void)
         test_size_limits();
         test_against_model();
         test_kernels_against_scalar(pct_kernel_active());
+        test_utf8_against_model(pct_kernel_active());
         printf("kernel %-6s %s\n", name, failures == before ? "ok" : "FAILED");
     }
     printf("%ld passed, %ld failed\n", checks - failures, failures);

@@ -1,0 +1,204 @@
+/* C unit tests of pct_batch_rows: over random columns (every op, int32 and
+ * int64 offsets, an array offset, nulls), its results are those of
+ * pct_batch_row called row by row, it stops at exactly the rows that
+ * pct_batch_row leaves to the caller (the caller then does them and
+ * resumes, as the binding does), and it reports broken offsets and the
+ * output limit at their row with nothing written for it. */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pct_batch.h"
+
+#include "check.h"
+
+/* Pieces the random rows are made of: URL parts, escapes good and bad,
+ * UTF-8 and bytes that are not, hosts that need IDNA. */
+static const char *const PARTS[] = {
+    "http://", "HTTP://Example.COM", ":80", "/a/./b/../c", "?q=1&a=b", "#frag", "%41", "%7e", "%zz",
+    "%", "%C3%A9", "%FF", "+", " ", "a", "Z", "\xC3\xA9", "\xE4\xB8\xAD", "\xFF", "\xC3", ("b\xC3\xBC" "cher.de"),
+    "[::1]", "@", "user:pw@", "~", "%25", "\x01", "//", "a%2Fb", "mailto:x@y"};
+#define NPARTS (sizeof PARTS / sizeof PARTS[0])
+
+/* A number below n (the C library's generator: seeded in main, the same
+ * rows on every run of a platform). */
+static uint32_t rnd(uint32_t n)
+{
+    return (uint32_t)rand() % n;
+}
+
+#define ROWS 300
+#define SKIP 5 /* the array's offset */
+
+typedef struct {
+    uint8_t data[ROWS * 64];
+    int64_t off[ROWS + SKIP + 1];
+    uint8_t validity[(ROWS + SKIP) / 8 + 1];
+    uint8_t off32[4 * (ROWS + SKIP + 1)], off64[8 * (ROWS + SKIP + 1)];
+} column;
+
+static void make_column(column *c)
+{
+    size_t at = 0;
+    memset(c->validity, 0, sizeof c->validity);
+    for (int j = 0; j < ROWS + SKIP; j++) {
+        c->off[j] = (int64_t)at;
+        if (rnd(10) != 0)
+            c->validity[j >> 3] |= (uint8_t)(1u << (j & 7));
+        for (uint32_t k = rnd(6); k > 0; k--) {
+            const char *part = PARTS[rnd(NPARTS)];
+            memcpy(c->data + at, part, strlen(part));
+            at += strlen(part);
+        }
+    }
+    c->off[ROWS + SKIP] = (int64_t)at;
+    for (int j = 0; j <= ROWS + SKIP; j++) {
+        int32_t v = (int32_t)c->off[j];
+        memcpy(c->off32 + 4 * j, &v, 4);
+        memcpy(c->off64 + 8 * j, &c->off[j], 8);
+    }
+}
+
+static int bit(const uint8_t *bits, int64_t i)
+{
+    return (bits[i >> 3] >> (i & 7)) & 1;
+}
+
+/* The results row by row through pct_batch_row (rows it leaves to the
+ * caller get an empty null result) against pct_batch_rows resumed after
+ * each row it leaves, starting at row `first` into slot `slot`. */
+static void compare(const pct_batch_spec *spec, const pct_rows *in, int64_t first, int64_t slot)
+{
+    int64_t count = ROWS - first, want_ends[ROWS + 8], got_ends[ROWS + 8];
+    uint8_t want_valid[ROWS / 8 + 2] = {0}, got_valid[ROWS / 8 + 2] = {0};
+    int check = spec->op == PCT_BATCH_CHECK, left_want[ROWS] = {0}, left_got[ROWS] = {0};
+    pct_out want, got;
+    pct_out_init(&want);
+    pct_out_init(&got);
+    for (int64_t i = 0; i < count; i++) {
+        const uint8_t *p;
+        size_t n;
+        pct_batch_info info;
+        int64_t s = slot + i;
+        if (pct_rows_get(in, first + i, &p, &n) == 0) {
+            want_ends[s] = check ? -1 : (int64_t)want.len;
+            continue;
+        }
+        int rc = pct_batch_row(spec, p, n, &want, SIZE_MAX, &info);
+        if (rc != PCT_OK) {
+            CHECK(rc == PCT_ROW_CALLER || rc == PCT_ROW_HOST);
+            left_want[i] = 1;
+            want_ends[s] = check ? -1 : (int64_t)want.len;
+            continue;
+        }
+        want_ends[s] = check ? info.position : (int64_t)want.len;
+        if (!check || info.position >= 0)
+            want_valid[s >> 3] |= (uint8_t)(1u << (s & 7));
+    }
+    for (int64_t i = 0; i < count; i++) {
+        int status;
+        pct_batch_info info;
+        i += pct_batch_rows(spec, in, first + i, count - i, slot + i, &got, SIZE_MAX, got_ends,
+                            got_valid, &status, &info);
+        if (i == count) {
+            CHECK(status == PCT_OK);
+            break;
+        }
+        CHECK(status == PCT_ROW_CALLER || status == PCT_ROW_HOST);
+        if (status == PCT_ROW_HOST) {
+            const uint8_t *p;
+            size_t n;
+            CHECK(pct_rows_get(in, first + i, &p, &n) == 1);
+            CHECK(info.host.start + info.host.len <= n);
+        }
+        left_got[i] = 1; /* the caller's row: done here as an empty null */
+        got_ends[slot + i] = check ? -1 : (int64_t)got.len;
+    }
+    CHECK(memcmp(left_want, left_got, sizeof left_want) == 0);
+    CHECK(memcmp(want_ends + slot, got_ends + slot, (size_t)count * sizeof *want_ends) == 0);
+    for (int64_t i = 0; i < count; i++)
+        CHECK(bit(want_valid, slot + i) == bit(got_valid, slot + i));
+    CHECK(want.len == got.len && (want.len == 0 || memcmp(want.data, got.data, want.len) == 0));
+    pct_out_free(&want);
+    pct_out_free(&got);
+}
+
+static void test_same_as_rows(void)
+{
+    static column c;
+    pct_batch_spec specs[9];
+    memset(specs, 0, sizeof specs);
+    for (int k = 0; k < 9; k++)
+        pct_set_clear(&specs[k].keep);
+    specs[0].op = PCT_BATCH_QUOTE;
+    pct_set_add_unreserved(&specs[0].keep);
+    specs[1] = specs[0];
+    specs[1].plus = 1;
+    specs[2].op = PCT_BATCH_UNQUOTE;
+    specs[2].malformed = PCT_BATCH_CALLER;
+    specs[3].op = PCT_BATCH_UNQUOTE;
+    specs[3].malformed = PCT_BATCH_REPLACE;
+    specs[3].plus = 1;
+    specs[4].op = PCT_BATCH_UNQUOTE;
+    specs[4].malformed = PCT_BATCH_IGNORE;
+    specs[5].op = PCT_BATCH_REQUOTE;
+    specs[6].op = PCT_BATCH_NORMALIZE;
+    specs[6].flags = PCT_URI_NORMALIZE;
+    specs[7].op = PCT_BATCH_NORMALIZE;
+    specs[7].flags = PCT_URI_NORMALIZE | PCT_URI_SORT_QUERY | PCT_URI_DROP_FRAGMENT;
+    specs[8].op = PCT_BATCH_CHECK;
+    for (int round = 0; round < 20; round++) {
+        make_column(&c);
+        pct_rows in32 = {4, c.off32, c.data, c.validity, SKIP};
+        pct_rows in64 = {8, c.off64, c.data, round % 2 ? c.validity : NULL, SKIP};
+        for (int k = 0; k < 9; k++) {
+            compare(&specs[k], &in32, 0, 0);
+            compare(&specs[k], &in64, (int64_t)rnd(ROWS), (int64_t)rnd(8));
+        }
+    }
+}
+
+/* A broken offset stops the run at its row; the output limit too, with
+ * nothing of that row written. */
+static void test_stops(void)
+{
+    static const char data[] = "aaa b c";
+    int32_t off[5] = {0, 3, 5, 4, 7}; /* row 2 ends before it starts */
+    pct_rows in = {4, off, (const uint8_t *)data, NULL, 0};
+    pct_batch_spec spec;
+    memset(&spec, 0, sizeof spec);
+    pct_set_clear(&spec.keep);
+    spec.op = PCT_BATCH_QUOTE;
+    pct_out out;
+    pct_out_init(&out);
+    int64_t ends[4];
+    uint8_t valid[1] = {0};
+    int status;
+    pct_batch_info info;
+    CHECK(pct_batch_rows(&spec, &in, 0, 4, 0, &out, SIZE_MAX, ends, valid, &status, &info) == 2);
+    CHECK(status == PCT_ROW_MALFORMED && out.len == 15 && ends[1] == 15 && valid[0] == 3);
+    /* "aaa" is 9 bytes quoted, " b" 6 more: a limit of 12 stops row 1 */
+    off[2] = 5;
+    off[3] = 7;
+    pct_out_free(&out);
+    valid[0] = 0;
+    CHECK(pct_batch_rows(&spec, &in, 0, 4, 0, &out, 12, ends, valid, &status, &info) == 1);
+    CHECK(status == PCT_ERR_TOO_LARGE && out.len == 9 && valid[0] == 1);
+    /* data NULL: empty rows only */
+    int32_t zeros[3] = {0, 0, 1};
+    pct_rows none = {4, zeros, NULL, NULL, 0};
+    valid[0] = 0;
+    CHECK(pct_batch_rows(&spec, &none, 0, 2, 0, &out, SIZE_MAX, ends, valid, &status, &info) == 1);
+    CHECK(status == PCT_ROW_MALFORMED && ends[0] == 9);
+    pct_out_free(&out);
+}
+
+int main(void)
+{
+    srand(14);
+    test_same_as_rows();
+    test_stops();
+    printf("test_batch_rows: %ld checks, %ld failures\n", checks, failures);
+    return failures != 0;
+}
