@@ -513,8 +513,8 @@ static inline PK_ATTR size_t pack16(__m128i v, unsigned keep, uint8_t *dst)
  * runs into the next block, as its low bits) and the output length carry
  * from one to the next. Sets *escapes to the block's escape bits; returns
  * the bytes written. */
-static inline PK_ATTR size_t decode_block(const uint8_t *src, int plus, uint32_t *skip,
-                                          uint8_t *dst, uint32_t *escapes)
+static inline PK_ATTR size_t decode_block_high(const uint8_t *src, int plus, uint32_t *skip,
+                                               uint8_t *dst, uint32_t *escapes, uint32_t *high)
 {
     const __m256i v = _mm256_loadu_si256((const __m256i *)(const void *)src);
     __m256i ok1, ok2;
@@ -534,10 +534,67 @@ static inline PK_ATTR size_t decode_block(const uint8_t *src, int plus, uint32_t
         lit = _mm256_sub_epi8(v, _mm256_and_si256(_mm256_cmpeq_epi8(v, _mm256_set1_epi8('+')),
                                                   _mm256_set1_epi8('+' - ' ')));
     const __m256i out = _mm256_blendv_epi8(lit, byte, esc);
+    *high = (uint32_t)_mm256_movemask_epi8(out) & keep;
     const size_t w = pack16(_mm256_castsi256_si128(out), keep & 0xFFFFu, dst);
     return w + pack16(_mm256_extracti128_si256(out, 1), keep >> 16, dst + w);
 }
+
+/* decode_block_high without the high bits (*high: those of the bytes
+ * written that are >= 0x80) */
+static inline PK_ATTR size_t decode_block(const uint8_t *src, int plus, uint32_t *skip,
+                                          uint8_t *dst, uint32_t *escapes)
+{
+    uint32_t high;
+    return decode_block_high(src, plus, skip, dst, escapes, &high);
+}
 #define PK_DECODE_BLOCK decode_block
+
+/* pct_decode_room: block after block with no branch on the escapes (URLs
+ * hold a few per vector); the last < 34 bytes go through a zero-padded copy
+ * (zeros are neither '%' nor digits, so no escape is found in the padding,
+ * and they are kept: the padding's bytes of output are counted off). The
+ * high bits of the kept output bytes tell whether any byte >= 0x80 was
+ * written. */
+static PK_ATTR size_t avx2_decode_room(const uint8_t *src, size_t n, int plus, uint8_t *dst,
+                                       int *high)
+{
+    uint32_t skip = 0, escapes, any = 0;
+    size_t i = 0, o = 0;
+    for (; n - i >= PK_W + 2; i += PK_W) {
+        const __m256i v = _mm256_loadu_si256((const __m256i *)(const void *)(src + i));
+        if (!skip && !_mm256_movemask_epi8(_mm256_cmpeq_epi8(v, _mm256_set1_epi8('%')))) {
+            /* a literal vector: stored whole */
+            __m256i lit = v;
+            if (plus)
+                lit = _mm256_sub_epi8(v, _mm256_and_si256(_mm256_cmpeq_epi8(v, _mm256_set1_epi8('+')),
+                                                          _mm256_set1_epi8('+' - ' ')));
+            _mm256_storeu_si256((__m256i *)(void *)(dst + o), lit);
+            any |= (uint32_t)_mm256_movemask_epi8(lit);
+            o += PK_W;
+            continue;
+        }
+        uint32_t h;
+        o += decode_block_high(src + i, plus, &skip, dst + o, &escapes, &h);
+        any |= h;
+    }
+    if (i < n) {
+        uint8_t pad[2 * PK_W + 2] = {0};
+        const size_t t = n - i; /* 1 .. PK_W + 1 */
+        memcpy(pad, src + i, t);
+        uint32_t h;
+        size_t w = decode_block_high(pad, plus, &skip, dst + o, &escapes, &h), blocks = 1;
+        any |= h;
+        if (t > PK_W) {
+            w += decode_block_high(pad + PK_W, plus, &skip, dst + o + w, &escapes, &h);
+            any |= h;
+            blocks = 2;
+        }
+        o += w - (blocks * PK_W - t); /* the padding, all kept */
+    }
+    *high = any != 0;
+    return o;
+}
+#define PK_DECODE_ROOM avx2_decode_room
 
 /* For the UTF-8 of 4 code points held one per 32-bit lane (its bytes from
  * the lowest), indexed by their lengths less one as the digits of a number
