@@ -578,9 +578,18 @@ static PK_ATTR size_t avx2_decode_room(const uint8_t *src, size_t n, int plus, u
         any |= h;
     }
     if (i < n) {
-        uint8_t pad[2 * PK_W + 2] = {0};
+        /* the rest at the start of pad, then zeros; from a row of a vector
+         * or more, by one load that ends at its end (stored at pad - PK_W +
+         * t, into the room before pad) instead of a call */
+        uint8_t room[PK_W + 2 * PK_W + 2] = {0}, *pad = room + PK_W;
         const size_t t = n - i; /* 1 .. PK_W + 1 */
-        memcpy(pad, src + i, t);
+        if (n >= PK_W) {
+            _mm256_storeu_si256((__m256i *)(void *)(pad + t - PK_W),
+                                _mm256_loadu_si256((const __m256i *)(const void *)(src + n - PK_W)));
+            pad[0] = src[i]; /* t == PK_W + 1 */
+        } else {
+            memcpy(pad, src, n);
+        }
         uint32_t h;
         size_t w = decode_block_high(pad, plus, &skip, dst + o, &escapes, &h), blocks = 1;
         any |= h;
