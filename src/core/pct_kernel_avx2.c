@@ -480,16 +480,23 @@ static const uint64_t compact8[256] = {
     0x0000070605040302u, 0x0007060504030200u, 0x0007060504030201u, 0x0706050403020100u,
 };
 
-/* Hex digit values of 32 bytes, and which bytes are hex digits. */
-static inline PK_ATTR __m256i hex_values(__m256i x, __m256i *ok)
+/* Hex digit values of 32 bytes, and which bytes are not hex digits (by
+ * table lookups on the nibbles: the high one tells digit (3) from letter
+ * (4, 6) and a letter's +9, the low one which of them it completes). */
+static inline PK_ATTR __m256i hex_values(__m256i x, __m256i *bad)
 {
-    const __m256i d = _mm256_sub_epi8(x, _mm256_set1_epi8('0'));
-    const __m256i l = _mm256_sub_epi8(_mm256_or_si256(x, _mm256_set1_epi8(0x20)), _mm256_set1_epi8('a'));
-    const __m256i is_d = _mm256_cmpeq_epi8(_mm256_min_epu8(d, _mm256_set1_epi8(9)), d);
-    const __m256i is_l = _mm256_cmpeq_epi8(_mm256_min_epu8(l, _mm256_set1_epi8(5)), l);
-    *ok = _mm256_or_si256(is_d, is_l);
-    return _mm256_or_si256(_mm256_and_si256(is_d, d),
-                           _mm256_and_si256(is_l, _mm256_add_epi8(l, _mm256_set1_epi8(10))));
+    const __m256i nib = _mm256_set1_epi8(0x0F);
+    const __m256i hi_class = _mm256_setr_epi8(0, 0, 0, 1, 2, 0, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+                                              0, 0, 0, 1, 2, 0, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0);
+    const __m256i lo_class = _mm256_setr_epi8(1, 3, 3, 3, 3, 3, 3, 1, 1, 1, 0, 0, 0, 0, 0, 0,
+                                              1, 3, 3, 3, 3, 3, 3, 1, 1, 1, 0, 0, 0, 0, 0, 0);
+    const __m256i hi_add = _mm256_setr_epi8(0, 0, 0, 0, 9, 0, 9, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+                                            0, 0, 0, 0, 9, 0, 9, 0, 0, 0, 0, 0, 0, 0, 0, 0);
+    const __m256i h = _mm256_and_si256(_mm256_srli_epi16(x, 4), nib);
+    const __m256i l = _mm256_and_si256(x, nib);
+    const __m256i cls = _mm256_and_si256(_mm256_shuffle_epi8(hi_class, h), _mm256_shuffle_epi8(lo_class, l));
+    *bad = _mm256_cmpeq_epi8(cls, _mm256_setzero_si256());
+    return _mm256_add_epi8(l, _mm256_shuffle_epi8(hi_add, h));
 }
 
 /* Packs the bytes of 16 whose bits are set in `keep` to dst (16 writable);
@@ -517,18 +524,20 @@ static inline PK_ATTR size_t decode_block_high(const uint8_t *src, int plus, uin
                                                uint8_t *dst, uint32_t *escapes, uint32_t *high)
 {
     const __m256i v = _mm256_loadu_si256((const __m256i *)(const void *)src);
-    __m256i ok1, ok2;
-    const __m256i hi = hex_values(_mm256_loadu_si256((const __m256i *)(const void *)(src + 1)), &ok1);
-    const __m256i lo = hex_values(_mm256_loadu_si256((const __m256i *)(const void *)(src + 2)), &ok2);
-    const __m256i esc = _mm256_and_si256(_mm256_cmpeq_epi8(v, _mm256_set1_epi8('%')),
-                                         _mm256_and_si256(ok1, ok2));
+    __m256i bad1, bad2;
+    const __m256i hi = hex_values(_mm256_loadu_si256((const __m256i *)(const void *)(src + 1)), &bad1);
+    const __m256i lo = hex_values(_mm256_loadu_si256((const __m256i *)(const void *)(src + 2)), &bad2);
+    const __m256i esc = _mm256_andnot_si256(_mm256_or_si256(bad1, bad2),
+                                            _mm256_cmpeq_epi8(v, _mm256_set1_epi8('%')));
     const uint32_t e = (uint32_t)_mm256_movemask_epi8(esc);
     const uint64_t digits = (uint64_t)e << 1 | (uint64_t)e << 2;
     const uint32_t keep = ~((uint32_t)digits | *skip);
     *skip = (uint32_t)(digits >> 32);
     *escapes = e;
-    /* hi <= 15: the 16-bit shift moves no bit into the next byte */
-    const __m256i byte = _mm256_or_si256(_mm256_slli_epi16(hi, 4), lo);
+    /* hi of a byte that is no digit may pass 15: the bits the 16-bit shift
+     * moves into the next byte are cleared */
+    const __m256i high4 = _mm256_and_si256(_mm256_slli_epi16(hi, 4), _mm256_set1_epi8((char)0xF0));
+    const __m256i byte = _mm256_or_si256(high4, lo);
     __m256i lit = v;
     if (plus)
         lit = _mm256_sub_epi8(v, _mm256_and_si256(_mm256_cmpeq_epi8(v, _mm256_set1_epi8('+')),
