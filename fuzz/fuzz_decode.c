@@ -1,5 +1,6 @@
 /* Decoders of pct.h: pct_decode on every kernel (apart and in place, at a
- * fuzzed alignment) against a reference decoder, pct_decode_utf8,
+ * fuzzed alignment) against a reference decoder, pct_decode_room (into exact
+ * room), pct_decode_utf8,
  * pct_decode_text and pct_utf8_check (apart and in place) against a reference UTF-8 validator,
  * and pct_utf8_to_ucs1/2/4 with a fuzzed capacity, within exact buffers;
  * each on every kernel.
@@ -134,6 +135,18 @@ static void check_decoders(const uint8_t *src, size_t n, int plus)
         FUZZ_ASSERT(info.valid == valid);
         if (valid)
             FUZZ_ASSERT(info.nchars == count && info.maxchar == maxchar_of(cps, count));
+
+        /* pct_decode_room: apart, into exactly n + PCT_DECODE_ROOM bytes,
+         * with whether a byte >= 0x80 was written */
+        {
+            uint8_t *room = alloc_exact(n + PCT_DECODE_ROOM);
+            int high = -1, want_high = 0;
+            for (size_t i = 0; i < want_len; i++)
+                want_high |= want[i] >= 0x80;
+            FUZZ_ASSERT(pct_decode_room(src, n, plus, room, &high) == want_len);
+            FUZZ_ASSERT(memcmp(room, want, want_len) == 0 && (high != 0) == want_high);
+            free(room);
+        }
 
         /* pct_decode_text, apart and in place: Latin-1 text as its code
          * points, anything else as pct_decode_utf8 */

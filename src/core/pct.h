@@ -90,6 +90,13 @@ size_t pct_encode_ucs4(const uint32_t *src, size_t n, const pct_set *keep, int p
  * src itself. Returns the number of bytes written. */
 size_t pct_decode(const uint8_t *src, size_t n, int plus, uint8_t *dst);
 
+/* pct_decode into a dst apart from src with room for n + PCT_DECODE_ROOM
+ * bytes, where the kernel may store whole vectors past the end of the
+ * output; *high is set non-zero when a byte >= 0x80 was written (ASCII
+ * output needs no UTF-8 check): the writer of rows into a growing buffer. */
+#define PCT_DECODE_ROOM 64
+size_t pct_decode_room(const uint8_t *src, size_t n, int plus, uint8_t *dst, int *high);
+
 /* ---- decoding to text --------------------------------------------------
  * pct_utf8_check reports on n bytes as UTF-8, so that a caller can build the
  * text in one allocation. Valid means well-formed UTF-8: no overlong form,

@@ -57,12 +57,29 @@ size_t pct_utf8_count(const uint8_t *src, size_t n)
 static int unquote_row(const pct_batch_spec *spec, const uint8_t *src, size_t n, pct_out *out,
                        size_t limit)
 {
-    pct_status rc = pct_out_reserve(out, n, limit);
-    if (rc != PCT_OK)
-        return (int)rc;
+    pct_status rc;
     pct_utf8_info info;
-    uint8_t *dst = out->data + out->len;
-    size_t len = pct_decode_utf8(src, n, spec->plus, dst, &info);
+    uint8_t *dst;
+    size_t len;
+    /* One pass with room for the kernel's whole-vector stores; the UTF-8
+     * check only when a byte >= 0x80 was written. Without that room under
+     * the limit, decode and check as the single call does. */
+    if (n <= SIZE_MAX - PCT_DECODE_ROOM
+        && pct_out_reserve(out, n + PCT_DECODE_ROOM, limit) == PCT_OK) {
+        int high;
+        dst = out->data + out->len;
+        len = pct_decode_room(src, n, spec->plus, dst, &high);
+        if (!high) {
+            out->len += len;
+            return PCT_OK;
+        }
+        pct_utf8_check(dst, len, &info);
+    } else {
+        if ((rc = pct_out_reserve(out, n, limit)) != PCT_OK)
+            return (int)rc;
+        dst = out->data + out->len;
+        len = pct_decode_utf8(src, n, spec->plus, dst, &info);
+    }
     if (info.valid) {
         out->len += len;
         return PCT_OK;

@@ -126,3 +126,13 @@ size_t pct_decode(const uint8_t *src, size_t n, int plus, uint8_t *dst)
 {
     return pct_kernel_active()->decode(src, n, plus, dst);
 }
+
+size_t pct_decode_room(const uint8_t *src, size_t n, int plus, uint8_t *dst, int *high)
+{
+    const pct_kernel *k = pct_kernel_active();
+    if (k->decode_room)
+        return k->decode_room(src, n, plus, dst, high);
+    size_t len = k->decode(src, n, plus, dst);
+    *high = pct_ascii_span(dst, len) != len;
+    return len;
+}

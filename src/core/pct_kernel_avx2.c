@@ -480,16 +480,23 @@ static const uint64_t compact8[256] = {
     0x0000070605040302u, 0x0007060504030200u, 0x0007060504030201u, 0x0706050403020100u,
 };
 
-/* Hex digit values of 32 bytes, and which bytes are hex digits. */
-static inline PK_ATTR __m256i hex_values(__m256i x, __m256i *ok)
+/* Hex digit values of 32 bytes, and which bytes are not hex digits (by
+ * table lookups on the nibbles: the high one tells digit (3) from letter
+ * (4, 6) and a letter's +9, the low one which of them it completes). */
+static inline PK_ATTR __m256i hex_values(__m256i x, __m256i *bad)
 {
-    const __m256i d = _mm256_sub_epi8(x, _mm256_set1_epi8('0'));
-    const __m256i l = _mm256_sub_epi8(_mm256_or_si256(x, _mm256_set1_epi8(0x20)), _mm256_set1_epi8('a'));
-    const __m256i is_d = _mm256_cmpeq_epi8(_mm256_min_epu8(d, _mm256_set1_epi8(9)), d);
-    const __m256i is_l = _mm256_cmpeq_epi8(_mm256_min_epu8(l, _mm256_set1_epi8(5)), l);
-    *ok = _mm256_or_si256(is_d, is_l);
-    return _mm256_or_si256(_mm256_and_si256(is_d, d),
-                           _mm256_and_si256(is_l, _mm256_add_epi8(l, _mm256_set1_epi8(10))));
+    const __m256i nib = _mm256_set1_epi8(0x0F);
+    const __m256i hi_class = _mm256_setr_epi8(0, 0, 0, 1, 2, 0, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+                                              0, 0, 0, 1, 2, 0, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0);
+    const __m256i lo_class = _mm256_setr_epi8(1, 3, 3, 3, 3, 3, 3, 1, 1, 1, 0, 0, 0, 0, 0, 0,
+                                              1, 3, 3, 3, 3, 3, 3, 1, 1, 1, 0, 0, 0, 0, 0, 0);
+    const __m256i hi_add = _mm256_setr_epi8(0, 0, 0, 0, 9, 0, 9, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+                                            0, 0, 0, 0, 9, 0, 9, 0, 0, 0, 0, 0, 0, 0, 0, 0);
+    const __m256i h = _mm256_and_si256(_mm256_srli_epi16(x, 4), nib);
+    const __m256i l = _mm256_and_si256(x, nib);
+    const __m256i cls = _mm256_and_si256(_mm256_shuffle_epi8(hi_class, h), _mm256_shuffle_epi8(lo_class, l));
+    *bad = _mm256_cmpeq_epi8(cls, _mm256_setzero_si256());
+    return _mm256_add_epi8(l, _mm256_shuffle_epi8(hi_add, h));
 }
 
 /* Packs the bytes of 16 whose bits are set in `keep` to dst (16 writable);
@@ -513,31 +520,99 @@ static inline PK_ATTR size_t pack16(__m128i v, unsigned keep, uint8_t *dst)
  * runs into the next block, as its low bits) and the output length carry
  * from one to the next. Sets *escapes to the block's escape bits; returns
  * the bytes written. */
-static inline PK_ATTR size_t decode_block(const uint8_t *src, int plus, uint32_t *skip,
-                                          uint8_t *dst, uint32_t *escapes)
+static inline PK_ATTR size_t decode_block_high(const uint8_t *src, int plus, uint32_t *skip,
+                                               uint8_t *dst, uint32_t *escapes, uint32_t *high)
 {
     const __m256i v = _mm256_loadu_si256((const __m256i *)(const void *)src);
-    __m256i ok1, ok2;
-    const __m256i hi = hex_values(_mm256_loadu_si256((const __m256i *)(const void *)(src + 1)), &ok1);
-    const __m256i lo = hex_values(_mm256_loadu_si256((const __m256i *)(const void *)(src + 2)), &ok2);
-    const __m256i esc = _mm256_and_si256(_mm256_cmpeq_epi8(v, _mm256_set1_epi8('%')),
-                                         _mm256_and_si256(ok1, ok2));
+    __m256i bad1, bad2;
+    const __m256i hi = hex_values(_mm256_loadu_si256((const __m256i *)(const void *)(src + 1)), &bad1);
+    const __m256i lo = hex_values(_mm256_loadu_si256((const __m256i *)(const void *)(src + 2)), &bad2);
+    const __m256i esc = _mm256_andnot_si256(_mm256_or_si256(bad1, bad2),
+                                            _mm256_cmpeq_epi8(v, _mm256_set1_epi8('%')));
     const uint32_t e = (uint32_t)_mm256_movemask_epi8(esc);
     const uint64_t digits = (uint64_t)e << 1 | (uint64_t)e << 2;
     const uint32_t keep = ~((uint32_t)digits | *skip);
     *skip = (uint32_t)(digits >> 32);
     *escapes = e;
-    /* hi <= 15: the 16-bit shift moves no bit into the next byte */
-    const __m256i byte = _mm256_or_si256(_mm256_slli_epi16(hi, 4), lo);
+    /* hi of a byte that is no digit may pass 15: the bits the 16-bit shift
+     * moves into the next byte are cleared */
+    const __m256i high4 = _mm256_and_si256(_mm256_slli_epi16(hi, 4), _mm256_set1_epi8((char)0xF0));
+    const __m256i byte = _mm256_or_si256(high4, lo);
     __m256i lit = v;
     if (plus)
         lit = _mm256_sub_epi8(v, _mm256_and_si256(_mm256_cmpeq_epi8(v, _mm256_set1_epi8('+')),
                                                   _mm256_set1_epi8('+' - ' ')));
     const __m256i out = _mm256_blendv_epi8(lit, byte, esc);
+    *high = (uint32_t)_mm256_movemask_epi8(out) & keep;
     const size_t w = pack16(_mm256_castsi256_si128(out), keep & 0xFFFFu, dst);
     return w + pack16(_mm256_extracti128_si256(out, 1), keep >> 16, dst + w);
 }
+
+/* decode_block_high without the high bits (*high: those of the bytes
+ * written that are >= 0x80) */
+static inline PK_ATTR size_t decode_block(const uint8_t *src, int plus, uint32_t *skip,
+                                          uint8_t *dst, uint32_t *escapes)
+{
+    uint32_t high;
+    return decode_block_high(src, plus, skip, dst, escapes, &high);
+}
 #define PK_DECODE_BLOCK decode_block
+
+/* pct_decode_room: block after block with no branch on the escapes (URLs
+ * hold a few per vector); the last < 34 bytes go through a zero-padded copy
+ * (zeros are neither '%' nor digits, so no escape is found in the padding,
+ * and they are kept: the padding's bytes of output are counted off). The
+ * high bits of the kept output bytes tell whether any byte >= 0x80 was
+ * written. */
+static PK_ATTR size_t avx2_decode_room(const uint8_t *src, size_t n, int plus, uint8_t *dst,
+                                       int *high)
+{
+    uint32_t skip = 0, escapes, any = 0;
+    size_t i = 0, o = 0;
+    for (; n - i >= PK_W + 2; i += PK_W) {
+        const __m256i v = _mm256_loadu_si256((const __m256i *)(const void *)(src + i));
+        if (!skip && !_mm256_movemask_epi8(_mm256_cmpeq_epi8(v, _mm256_set1_epi8('%')))) {
+            /* a literal vector: stored whole */
+            __m256i lit = v;
+            if (plus)
+                lit = _mm256_sub_epi8(v, _mm256_and_si256(_mm256_cmpeq_epi8(v, _mm256_set1_epi8('+')),
+                                                          _mm256_set1_epi8('+' - ' ')));
+            _mm256_storeu_si256((__m256i *)(void *)(dst + o), lit);
+            any |= (uint32_t)_mm256_movemask_epi8(lit);
+            o += PK_W;
+            continue;
+        }
+        uint32_t h;
+        o += decode_block_high(src + i, plus, &skip, dst + o, &escapes, &h);
+        any |= h;
+    }
+    if (i < n) {
+        /* the rest at the start of pad, then zeros; from a row of a vector
+         * or more, by one load that ends at its end (stored at pad - PK_W +
+         * t, into the room before pad) instead of a call */
+        uint8_t room[PK_W + 2 * PK_W + 2] = {0}, *pad = room + PK_W;
+        const size_t t = n - i; /* 1 .. PK_W + 1 */
+        if (n >= PK_W) {
+            _mm256_storeu_si256((__m256i *)(void *)(pad + t - PK_W),
+                                _mm256_loadu_si256((const __m256i *)(const void *)(src + n - PK_W)));
+            pad[0] = src[i]; /* t == PK_W + 1 */
+        } else {
+            memcpy(pad, src, n);
+        }
+        uint32_t h;
+        size_t w = decode_block_high(pad, plus, &skip, dst + o, &escapes, &h), blocks = 1;
+        any |= h;
+        if (t > PK_W) {
+            w += decode_block_high(pad + PK_W, plus, &skip, dst + o + w, &escapes, &h);
+            any |= h;
+            blocks = 2;
+        }
+        o += w - (blocks * PK_W - t); /* the padding, all kept */
+    }
+    *high = any != 0;
+    return o;
+}
+#define PK_DECODE_ROOM avx2_decode_room
 
 /* For the UTF-8 of 4 code points held one per 32-bit lane (its bytes from
  * the lowest), indexed by their lengths less one as the digits of a number

@@ -77,4 +77,5 @@ const pct_kernel pct_kernel_scalar = {
     NULL,
     NULL,
     always,
+    NULL,
 };

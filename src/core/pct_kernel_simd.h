@@ -344,6 +344,9 @@ static PK_ATTR size_t PK_FN(decode)(const uint8_t *src, size_t n, int plus, uint
 #ifndef PK_UTF8_TO_UCS2
 #define PK_UTF8_TO_UCS2 NULL
 #endif
+#ifndef PK_DECODE_ROOM
+#define PK_DECODE_ROOM NULL
+#endif
 
 const pct_kernel PK_KERNEL = {
     PK_NAME,
@@ -358,4 +361,5 @@ const pct_kernel PK_KERNEL = {
     PK_UTF8_CHECK,
     PK_UTF8_TO_UCS2,
     PK_USABLE,
+    PK_DECODE_ROOM,
 };

@@ -32,6 +32,8 @@ typedef struct {
     size_t (*utf8_to_ucs2)(const uint8_t *src, size_t n, uint16_t *dst, size_t cap);
     /* 1 when this CPU can run the kernel */
     int (*usable)(void);
+    /* Optional (NULL: decode, then a scan for a byte >= 0x80): pct_decode_room. */
+    size_t (*decode_room)(const uint8_t *src, size_t n, int plus, uint8_t *dst, int *high);
 } pct_kernel;
 
 #include "pct_portable.h"

@@ -469,6 +469,48 @@ static void test_against_model(void)
     }
 }
 
+/* pct_decode_room against the model at every length 0..100, with and without
+ * plus: escapes of every kind (ASCII, >= 0x80, ill-formed UTF-8 and cut-off
+ * or malformed '%'), within exact buffers (src n bytes, dst n + room) so that
+ * the sanitizer build catches a read or write past them. */
+static void test_decode_room_against_model(void)
+{
+    static const char *const pieces[] = {"%41", "%2f", "%2B", "%C3%A9", "%E4%B8%AD", "%80", "%ff", "%C3",
+                                         "%", "%4", "%G1", "%%41", "+", "a", "/", "\xC3\xA9", "\xff", "%0"};
+    const size_t n_pieces = sizeof pieces / sizeof pieces[0];
+    uint8_t want[110];
+    for (size_t n = 0; n <= 100; n++) {
+        for (int round = 0; round < 300; round++) {
+            uint8_t *src = malloc(n ? n : 1), *dst = malloc(n + PCT_DECODE_ROOM);
+            CHECK(src && dst);
+            if (!src || !dst)
+                return;
+            /* pieces at random, the last cut to fit; some rounds plain ASCII */
+            for (size_t i = 0; i < n;) {
+                const char *p = round % 5 == 0 ? "x" : pieces[rng() % n_pieces];
+                size_t len = strlen(p);
+                if (len > n - i)
+                    len = n - i;
+                memcpy(src + i, p, len);
+                i += len;
+            }
+            for (int plus = 0; plus <= 1; plus++) {
+                int high = -1;
+                size_t w = pct_decode_room(src, n, plus, dst, &high);
+                size_t rw = ref_decode(src, n, plus, want);
+                int rhigh = 0;
+                for (size_t i = 0; i < rw; i++)
+                    rhigh |= want[i] >= 0x80;
+                CHECK(w == rw && memcmp(dst, want, w) == 0 && (high != 0) == rhigh);
+            }
+            free(src);
+            free(dst);
+            if (failures > 20)
+                return;
+        }
+    }
+}
+
 /* ---- every kernel against the scalar one -------------------------------- */
 
 /* Sets that exercise each way a kernel tests membership: the defaults, empty,
@@ -850,6 +892,7 @@ int main(void)
         test_decode_utf8();
         test_size_limits();
         test_against_model();
+        test_decode_room_against_model();
         test_kernels_against_scalar(pct_kernel_active());
         test_utf8_against_model(pct_kernel_active());
         printf("kernel %-6s %s\n", name, failures == before ? "ok" : "FAILED");
