@@ -124,8 +124,10 @@ static int normalize_row(const pct_batch_spec *spec, const uint8_t *src, size_t 
 {
     pct_uri u;
     pct_uri_split(src, n, &u);
+    /* escapes only where the split saw a '%' after the userinfo */
     if (u.has_authority && pct_host_needs_idna(src + u.host.start, u.host.len,
-                                               spec->flags & PCT_URI_DECODE_UNRESERVED)) {
+                                               (spec->flags & PCT_URI_DECODE_UNRESERVED)
+                                                   && u.host_escaped)) {
         info->host = u.host; /* IDNA: the caller's */
         return PCT_ROW_HOST;
     }
