@@ -682,60 +682,9 @@ static uint8_t *write_host(const uint8_t *h, size_t n, unsigned flags, int lower
     return zone == n ? d : write_part(h + zone, n - zone, flags, 0, d);
 }
 
-/* An 'A'..'Z' in s[0, n), all of whose bytes are ASCII. */
-static int has_upper(const uint8_t *s, size_t n)
-{
-    size_t i = 0;
-    for (; n - i >= 8; i += 8) {
-        uint64_t v = load8(s + i);
-        if (lower8(v) != v)
-            return 1;
-    }
-    for (; i < n; i++)
-        if (s[i] >= 'A' && s[i] <= 'Z')
-            return 1;
-    return 0;
-}
-
-/* The length of the split string when writing it with `flags` gives it
- * back unchanged, else 0 (also when unsure: the writer then decides). Most
- * URLs in a table are: every byte kept (so no escape to repair, decode or
- * uppercase), scheme and host in lowercase, no port, no dot segment, no
- * empty path after an authority, nothing to sort or drop. One scan of the
- * row instead of the writer's part by part. */
-static size_t unchanged_length(const uint8_t *s, const pct_uri *u, unsigned flags)
-{
-    const pct_range *last = u->has_fragment ? &u->fragment : u->has_query ? &u->query : &u->path;
-    size_t n = last->start + last->len;
-    if (n == 0 || u->has_port || (u->has_fragment && (flags & PCT_URI_DROP_FRAGMENT)) ||
-        (u->has_query && (flags & PCT_URI_SORT_QUERY)) ||
-        (u->has_authority && u->path.len == 0 && (flags & PCT_URI_EMPTY_PATH)) ||
-        kept_span(s, n) != n)
-        return 0;
-    if ((flags & PCT_URI_LOWER_CASE) &&
-        (has_upper(s + u->scheme.start, u->scheme.len) || has_upper(s + u->host.start, u->host.len)))
-        return 0;
-    const uint8_t *path = s + u->path.start;
-    size_t plen = u->path.len;
-    if ((flags & PCT_URI_DOT_SEGMENTS) && (u->has_scheme || u->has_authority) &&
-        first_dot_segment(path, plen) != plen)
-        return 0;
-    /* the writer's guards for a path that would read as an authority or a scheme */
-    if (!u->has_authority && ((plen >= 2 && path[0] == '/' && path[1] == '/') ||
-                              (!u->has_scheme && scheme_length(path, plen))))
-        return 0;
-    return n;
-}
-
 pct_status pct_uri_write(const uint8_t *s, const pct_uri *u, const uint8_t *host,
                          size_t host_len, unsigned flags, uint8_t *dst, size_t *out_len)
 {
-    size_t same = host ? 0 : unchanged_length(s, u, flags);
-    if (same) {
-        memcpy(dst, s, same);
-        *out_len = same;
-        return PCT_OK;
-    }
     int lower_case = (flags & PCT_URI_LOWER_CASE) != 0;
     uint8_t *d = dst;
     if (u->has_scheme) {
