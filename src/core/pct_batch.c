@@ -48,9 +48,18 @@ pct_status pct_out_reserve(pct_out *out, size_t extra, size_t limit)
 
 size_t pct_utf8_count(const uint8_t *src, size_t n)
 {
-    size_t count = 0;
-    for (size_t i = 0; i < n; i++)
-        count += (src[i] & 0xC0u) != 0x80u;
+    /* n less the continuation bytes (10xxxxxx), eight at a time: bit 7 of
+     * a byte set and, shifted up one, bit 6 clear. */
+    const uint64_t highs = 0x8080808080808080ull;
+    size_t count = n, i = 0;
+    for (; n - i >= 8; i += 8) {
+        uint64_t v;
+        memcpy(&v, src + i, 8);
+        /* one bit per byte: a multiply sums them into the top byte */
+        count -= (size_t)((((v & ~(v << 1) & highs) >> 7) * 0x0101010101010101ull) >> 56);
+    }
+    for (; i < n; i++)
+        count -= (src[i] & 0xC0u) == 0x80u;
     return count;
 }
 
@@ -132,8 +141,10 @@ static int normalize_row(const pct_batch_spec *spec, const uint8_t *src, size_t 
 {
     pct_uri u;
     pct_uri_split(src, n, &u);
+    /* escapes only where the split saw a '%' after the userinfo */
     if (u.has_authority && pct_host_needs_idna(src + u.host.start, u.host.len,
-                                               spec->flags & PCT_URI_DECODE_UNRESERVED)) {
+                                               (spec->flags & PCT_URI_DECODE_UNRESERVED)
+                                                   && u.host_escaped)) {
         info->host = u.host; /* IDNA: the caller's */
         return PCT_ROW_HOST;
     }
@@ -194,6 +205,11 @@ static inline int batch_row(const pct_batch_spec *spec, const uint8_t *src, size
     case PCT_BATCH_UNQUOTE:
         return unquote_row(spec, src, n, out, limit);
     case PCT_BATCH_REQUOTE:
+        /* One pass into worst-case room (3 bytes per byte), as for QUOTE. */
+        if (n <= SIZE_MAX / 3 && pct_out_reserve(out, 3 * n, limit) == PCT_OK) {
+            out->len += pct_requote(src, n, PCT_URI_UPPER_HEX, out->data + out->len);
+            return PCT_OK;
+        }
         if ((rc = pct_requoted_size(src, n, SIZE_MAX, &size)) != PCT_OK
             || (rc = pct_out_reserve(out, size, limit)) != PCT_OK)
             return (int)rc;

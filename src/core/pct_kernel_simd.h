@@ -38,25 +38,6 @@ static inline PK_ATTR pk_mask PK_FN(unsafe_bits)(const pk_prep *p, pk_vec v)
     return pk_bits(pk_unsafe(p, v));
 }
 
-static PK_ATTR size_t PK_FN(span_safe)(const uint8_t *src, size_t n, const pct_set *set)
-{
-    pk_prep p;
-    if (n < PK_W || !pk_prepare(&p, set))
-        return pct_scalar_span_safe(src, n, set);
-    size_t i = 0;
-    for (; i + PK_W <= n; i += PK_W) {
-        pk_mask m = PK_FN(unsafe_bits)(&p, pk_loadu(src + i));
-        if (m)
-            return i + (PK_CTZ(m) >> PK_SHIFT);
-    }
-    if (i < n) {
-        pk_mask m = PK_FN(unsafe_bits)(&p, pk_loadu(src + n - PK_W));
-        if (m)
-            return n - PK_W + (PK_CTZ(m) >> PK_SHIFT);
-    }
-    return n;
-}
-
 /* The mask of the first k < PK_W bytes of a vector (in pk_bits' terms). */
 static inline PK_ATTR pk_mask PK_FN(first_bytes)(size_t k)
 {
@@ -70,6 +51,30 @@ static inline PK_ATTR pk_vec PK_FN(load_short)(const uint8_t *src, size_t n)
     uint8_t pad[PK_W] = {0};
     memcpy(pad, src, n);
     return pk_loadu(pad);
+}
+
+static PK_ATTR size_t PK_FN(span_safe)(const uint8_t *src, size_t n, const pct_set *set)
+{
+    pk_prep p;
+    if (n < PCT_SCALAR_BELOW || !pk_prepare(&p, set))
+        return pct_scalar_span_safe(src, n, set);
+    if (n < PK_W) {
+        /* short rows (URLs in a batch): one padded vector, its hits past n left out */
+        pk_mask m = PK_FN(unsafe_bits)(&p, PK_FN(load_short)(src, n)) & PK_FN(first_bytes)(n);
+        return m ? (size_t)(PK_CTZ(m) >> PK_SHIFT) : n;
+    }
+    size_t i = 0;
+    for (; i + PK_W <= n; i += PK_W) {
+        pk_mask m = PK_FN(unsafe_bits)(&p, pk_loadu(src + i));
+        if (m)
+            return i + (PK_CTZ(m) >> PK_SHIFT);
+    }
+    if (i < n) {
+        pk_mask m = PK_FN(unsafe_bits)(&p, pk_loadu(src + n - PK_W));
+        if (m)
+            return n - PK_W + (PK_CTZ(m) >> PK_SHIFT);
+    }
+    return n;
 }
 
 static PK_ATTR size_t PK_FN(count_unsafe)(const uint8_t *src, size_t n, const pct_set *set)

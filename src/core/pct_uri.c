@@ -36,6 +36,25 @@ static const uint8_t uri_class[256] = {
 #undef s
 #undef g
 
+/* The K bytes as a pct_set, for the vector kernels' span_safe (pct_set_add
+ * would give the same; a constant needs no initialisation across threads).
+ * bits: bit c of the set; nibbles[l]: bit h when byte 16h+l is in it. */
+static const pct_set uri_kept = {
+    {0x00000000u, 0xAFFFFFDAu, 0xAFFFFFFFu, 0x47FFFFFEu, 0, 0, 0, 0},
+    {0xB8, 0xFC, 0xF8, 0xFC, 0xFC, 0xF8, 0xFC, 0xFC, 0xFC, 0xFC, 0xFC, 0x7C, 0x54, 0x7C, 0xD4, 0x7C},
+};
+
+const pct_set *pct_uri_kept_set(void)
+{
+    return &uri_kept;
+}
+
+/* Length of the run of kept bytes at the start of s[0, n). */
+static inline size_t kept_span(const uint8_t *s, size_t n)
+{
+    return pct_span_safe(s, n, &uri_kept);
+}
+
 #define IS_UNRESERVED(c) (uri_class[(uint8_t)(c)] & U)
 #define IS_ALLOWED(c) (uri_class[(uint8_t)(c)] & K) /* '%' is not: it needs its digits */
 
@@ -150,16 +169,13 @@ static inline uint8_t *put_escape(uint8_t *d, unsigned byte)
 
 pct_uri_problem pct_uri_check(const uint8_t *src, size_t n, size_t *pos)
 {
-    for (size_t i = 0; i < n; i++) {
-        uint8_t c = src[i];
-        if (IS_ALLOWED(c))
-            continue;
+    /* Runs of kept bytes by the vector kernel; only a '%' is looked at. */
+    for (size_t i = kept_span(src, n); i < n; i += 3 + kept_span(src + i + 3, n - i - 3)) {
         *pos = i;
-        if (c != '%')
+        if (src[i] != '%')
             return PCT_URI_BAD_CHAR;
         if (!escape_at(src, i, n))
             return PCT_URI_BAD_ESCAPE;
-        i += 2;
     }
     *pos = n;
     return PCT_URI_VALID;
@@ -175,6 +191,11 @@ pct_uri_problem pct_uri_check(const uint8_t *src, size_t n, size_t *pos)
  * word at a time, the last word overlapping the one before it. */
 static size_t copy_kept(const uint8_t *s, size_t n, int lower_case, uint8_t *d)
 {
+    if (!lower_case && n >= 32) { /* long parts: one vector scan and a block copy */
+        size_t run = kept_span(s, n);
+        memcpy(d, s, run);
+        return run;
+    }
     size_t i = 0;
     for (; n - i >= 8 && kept8(s + i); i += 8)
         copy_word(d + i, s + i, lower_case);
@@ -244,15 +265,11 @@ static uint8_t *write_part(const uint8_t *s, size_t n, unsigned flags, int lower
 
 size_t pct_requote_span(const uint8_t *src, size_t n, unsigned flags)
 {
-    for (size_t i = 0; i < n; i++) {
-        uint8_t c = src[i];
-        if (IS_ALLOWED(c))
-            continue;
-        if (c != '%' || !escape_at(src, i, n))
+    for (size_t i = kept_span(src, n); i < n; i += 3 + kept_span(src + i + 3, n - i - 3)) {
+        if (src[i] != '%' || !escape_at(src, i, n))
             return i;
         if ((flags & PCT_URI_UPPER_HEX) && !(is_hex_upper(src[i + 1]) && is_hex_upper(src[i + 2])))
             return i;
-        i += 2;
     }
     return n;
 }
@@ -261,14 +278,13 @@ pct_status pct_requoted_size(const uint8_t *src, size_t n, size_t limit, size_t 
 {
     /* Each byte requote escapes adds 2; everything else keeps its length. */
     size_t escapes = 0;
-    for (size_t i = 0; i < n; i++) {
-        uint8_t c = src[i];
-        if (IS_ALLOWED(c))
-            continue;
-        if (c == '%' && escape_at(src, i, n))
-            i += 2;
-        else
+    for (size_t i = kept_span(src, n); i < n; i += kept_span(src + i, n - i)) {
+        if (src[i] == '%' && escape_at(src, i, n)) {
+            i += 3;
+        } else {
             escapes++;
+            i++;
+        }
     }
     if (n > limit || escapes > (limit - n) / 2)
         return PCT_ERR_TOO_LARGE;
@@ -278,7 +294,12 @@ pct_status pct_requoted_size(const uint8_t *src, size_t n, size_t limit, size_t 
 
 size_t pct_requote(const uint8_t *src, size_t n, unsigned flags, uint8_t *dst)
 {
-    return (size_t)(write_part(src, n, flags & PCT_URI_UPPER_HEX, 0, dst) - dst);
+    /* Most strings need no change: one scan finds where the first does, the
+     * bytes before it are copied as a block. */
+    flags &= PCT_URI_UPPER_HEX;
+    size_t same = pct_requote_span(src, n, flags);
+    memcpy(dst, src, same);
+    return (size_t)(write_part(src + same, n - same, flags, 0, dst + same) - dst);
 }
 
 /* ---- split -------------------------------------------------------------- */

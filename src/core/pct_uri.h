@@ -19,6 +19,10 @@ typedef enum {
 /* The first problem in src and its byte offset in *pos (n when valid). */
 pct_uri_problem pct_uri_check(const uint8_t *src, size_t n, size_t *pos);
 
+/* The bytes a URI holds as they are (unreserved and reserved), the set
+ * check and requote scan with pct_span_safe. */
+const pct_set *pct_uri_kept_set(void);
+
 /* ---- writing components -------------------------------------------------
  * Flags of pct_requote and pct_uri_write. Every component is always repaired:
  * unreserved and reserved bytes are kept, a valid %XX is kept, a '%' not

@@ -115,6 +115,15 @@ static uint8_t *normalize_bytes(const uint8_t *s, size_t n, unsigned flags, size
     pct_uri_split(s, n, &u);
     CHECK(pct_uri_write(s, &u, NULL, 0, flags, out, out_len) == PCT_OK);
     CHECK(*out_len <= bound);
+    /* A host given as it is (no zone id: no '%') takes the writer part by
+     * part, never the block copy of a row left unchanged: the same result. */
+    if (u.has_authority && !memchr(s + u.host.start, '%', u.host.len)) {
+        size_t len;
+        uint8_t *again = malloc(bound ? bound : 1);
+        CHECK(pct_uri_write(s, &u, s + u.host.start, u.host.len, flags, again, &len) == PCT_OK);
+        CHECK(len == *out_len && memcmp(again, out, len) == 0);
+        free(again);
+    }
     return out;
 }
 
@@ -469,8 +478,102 @@ static void test_size_limits(void)
     CHECK(pct_requoted_size(sp, 0, 0, &size) == PCT_OK && size == 0);
 }
 
+/* ---- check and requote on every kernel, against a byte-at-a-time model ---
+ * They scan with the kernels' span_safe (vectors of 16, 32 bytes and padded
+ * short ones): every length 0..100, random rows and rows kept but for one
+ * byte (each offending byte at each place). */
+
+static int model_kept(unsigned c)
+{
+    return c && c < 0x80 && (isalnum((int)c) || strchr("-._~:/?#[]@!$&'()*+,;=", (int)c));
+}
+
+static pct_uri_problem model_check(const uint8_t *s, size_t n, size_t *pos)
+{
+    for (size_t i = 0; i < n; i++) {
+        *pos = i;
+        if (model_kept(s[i]))
+            continue;
+        if (s[i] != '%')
+            return PCT_URI_BAD_CHAR;
+        if (!(i + 2 < n && isxdigit(s[i + 1]) && isxdigit(s[i + 2])))
+            return PCT_URI_BAD_ESCAPE;
+        i += 2;
+    }
+    *pos = n;
+    return PCT_URI_VALID;
+}
+
+static void check_scan_row(const uint8_t *s, size_t n)
+{
+    size_t pos, want_pos, size;
+    char want[400];
+    CHECK(pct_uri_check(s, n, &pos) == model_check(s, n, &want_pos) && pos == want_pos);
+    size_t len = reference_part((const char *)s, n, PCT_URI_UPPER_HEX, 0, want);
+    uint8_t got[400];
+    CHECK(pct_requoted_size(s, n, SIZE_MAX, &size) == PCT_OK && size == len);
+    CHECK(pct_requote(s, n, PCT_URI_UPPER_HEX, got) == len && memcmp(got, want, len) == 0);
+    /* the span: the longest prefix requote leaves as it is */
+    size_t span = pct_requote_span(s, n, PCT_URI_UPPER_HEX), same = 0;
+    while (same < n && same < len && s[same] == (uint8_t)want[same])
+        same++;
+    CHECK(span <= same && (span == n) == (len == n && same == n));
+    CHECK(span == n || span + 3 > n || s[span] != '%' || model_check(s + span, 3, &pos) != PCT_URI_VALID ||
+          (s[span + 1] >= 'a' || s[span + 2] >= 'a'));
+}
+
+static void test_scans_on_every_kernel(void)
+{
+    pct_set kept;
+    pct_set_clear(&kept);
+    for (unsigned c = 0; c < 256; c++)
+        if (model_kept(c))
+            pct_set_add(&kept, (unsigned char)c);
+    CHECK(memcmp(&kept, pct_uri_kept_set(), sizeof kept) == 0);
+
+    static const uint8_t offenders[] = {'%', ' ', '"', '<', '\\', '^', '`', '{', '|', '}', 0, 0x7F, 0x80, 0xFF};
+    static const char alphabet[] = "aZ09-._~:/?#[]@!$&'()*+,;=%%%fF \x01\xC3";
+    uint8_t row[110];
+    uint64_t x = 0x9E3779B97F4A7C15ull;
+    for (size_t k = 0; pct_kernel_available(k); k++) {
+        CHECK(pct_kernel_select(pct_kernel_available(k)) == 0);
+        for (size_t n = 0; n <= 100; n++) {
+            for (size_t i = 0; i < n; i++)
+                row[i] = (uint8_t)"abcXYZ019-._~/?=&:@"[i % 19];
+            check_scan_row(row, n);
+            for (size_t at = 0; at < n; at++) {
+                for (size_t o = 0; o < sizeof offenders; o++) {
+                    uint8_t keep = row[at];
+                    row[at] = offenders[o];
+                    check_scan_row(row, n);
+                    if (offenders[o] == '%' && at + 2 < n) { /* an escape, upper and lower */
+                        memcpy(row + at + 1, o & 1 ? "2f" : "2F", 2);
+                        check_scan_row(row, n);
+                        row[at + 1] = (uint8_t)"abcXYZ019-._~/?=&:@"[(at + 1) % 19];
+                        row[at + 2] = (uint8_t)"abcXYZ019-._~/?=&:@"[(at + 2) % 19];
+                    }
+                    row[at] = keep;
+                }
+            }
+            for (int r = 0; r < 200; r++) {
+                for (size_t i = 0; i < n; i++) {
+                    x ^= x << 13; x ^= x >> 7; x ^= x << 17;
+                    /* mostly kept bytes: long runs between the offenders */
+                    row[i] = x % 8 ? (uint8_t)"abcXYZ019-._~/?=&:@"[(x >> 8) % 19]
+                                   : (uint8_t)alphabet[(x >> 8) % (sizeof alphabet - 1)];
+                }
+                check_scan_row(row, n);
+            }
+            if (failures > 20)
+                break;
+        }
+    }
+    CHECK(pct_kernel_select(NULL) == 0);
+}
+
 int main(void)
 {
+    test_scans_on_every_kernel();
     test_dot_segments();
     test_examples();
     test_size_limits();
