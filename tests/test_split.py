@@ -316,6 +316,13 @@ def test_many_pandas():
         split_many(pd.Series(["a", 5], dtype=object))
     with pytest.raises(TypeError, match="index 2"):
         split_many(pd.Series(pd.Categorical(["a", "a", 5, 5])))
+    # a category that is no str fails at each of its rows, each error naming its row
+    for dtype in ("category", object):
+        rejects = []
+        split_many(pd.Series(["a", 5, "a", 5], dtype=dtype), on_error="null", rejects=rejects)
+        assert [(r.index, r.value, str(r.error), r.error.index) for r in rejects] == [
+            (row, 5, "split_many() value at index %d must be str or None, not int" % row, row)
+            for row in (1, 3)], dtype
     with pytest.raises(TypeError, match="one column"):
         split_many(pd.DataFrame({"url": ["a"]}))
 
