@@ -334,6 +334,19 @@ def _module_type(module, name):
     return getattr(mod, name, None) if mod is not None else None
 
 
+def _not_str(name, index, value):
+    """The engines' TypeError for a value at `index` that is neither str nor None."""
+    return TypeError("%s() value at index %d must be str or None, not %.200s"
+                     % (name, index, type(value).__name__))
+
+
+def _row_error(name, exc, value, row):
+    """The error of a failed category as the error of one of its rows: a
+    category that is no str gets the TypeError naming the row (the engine's
+    names the category's place)."""
+    return _not_str(name, row, value) if isinstance(exc, TypeError) and not isinstance(value, str) else exc
+
+
 def _raise_indexed(exc, index):
     new = _indexed(exc, index)
     if new is exc:
@@ -391,12 +404,12 @@ def _map_categorical(op, series):
         if len(rows):
             failed.append((int(rows[0]), k, value, exc, rows))
     if failed and op.on_error == "raise":
-        row, _, _, exc, _ = min(failed, key=lambda f: f[0])
-        _raise_indexed(exc, row)
+        row, _, value, exc, _ = min(failed, key=lambda f: f[0])
+        _raise_indexed(_row_error(op.name, exc, value, row), row)
     for _, k, value, exc, rows in failed:
         if op.on_error == "keep":
             results[k] = value
-        op.raw.extend((int(row), value, exc) for row in rows)
+        op.raw.extend((int(row), value, _row_error(op.name, exc, value, int(row))) for row in rows)
     # The result of code -1 (a missing value) is the None appended last.
     taken = np.array(results + [None], dtype=object)[codes]
     if op.check:

@@ -217,7 +217,8 @@ def _check_args(parser: argparse.ArgumentParser, args: argparse.Namespace) -> No
         used = [flag for flag, value in (("--encoding", args.encoding), ("--errors", args.errors))
                 if value is not None]
         if used:
-            parser.error(f"{' and '.join(used)} apply to quote and unquote only: "
+            verb = "applies" if len(used) == 1 else "apply"
+            parser.error(f"{' and '.join(used)} {verb} to quote and unquote only: "
                          f"{args.command} works on UTF-8")
     if args.rejects is not None and args.on_error == "stop":
         parser.error("--rejects needs --on-error null or keep")

@@ -72,6 +72,7 @@ from .batch import (
     _check_on_error,
     _check_threads,
     _module_type,
+    _not_str,
     _pyarrow,
 )
 
@@ -198,15 +199,21 @@ def _split_categorical(series, on_error, raw):
                     for k, value, exc in inner if (codes == k).any())
     if failed and on_error == "raise":
         row, _, value, _ = failed[0]
-        exc = TypeError("split_many() value at index %d must be str or None, not %.200s"
-                        % (row, type(value).__name__))
-        exc.index = row
-        raise exc
+        raise _row_error_at("split_many", value, row)
     for _, k, value, exc in failed:
         if raw is not None:
-            raw.extend((int(row), value, exc) for row in np.flatnonzero(codes == k))
+            raw.extend((int(row), value, _row_error_at("split_many", value, int(row)))
+                       for row in np.flatnonzero(codes == k))
     rows = np.array(parts + [None], dtype=object)[codes].tolist()
     return _frame(pd, rows, series.index, object)
+
+
+def _row_error_at(name, value, row):
+    """The TypeError of a category that is no str, for one of its rows,
+    with the ``index`` attribute of the engine's."""
+    exc = _not_str(name, row, value)
+    exc.index = row
+    return exc
 
 
 def _split_polars(series):

@@ -257,3 +257,23 @@ def test_memory_error_is_never_a_row_failure():
 def test_reject_is_exported():
     assert pctcodec.Reject is batch.Reject
     assert pctcodec.Reject._fields == ("index", "value", "error")
+
+
+@pytest.mark.parametrize("on_error", ["raise", "null", "keep"])
+def test_category_not_str_names_its_row(on_error):
+    # A category that is no str fails at each of its rows: each error names
+    # its row, as for an object Series, not the category's place (0 here).
+    pd = pytest.importorskip("pandas")
+    for dtype in ("category", object):
+        series = pd.Series([5, "a", 5, None, "b"], dtype=dtype)
+        rejects = []
+        if on_error == "raise":
+            with pytest.raises(TypeError, match=r"^at index 0: quote_many\(\) value at index 0 must"):
+                pctcodec.quote_many(series.iloc[::-1].reset_index(drop=True).iloc[2:])
+            with pytest.raises(TypeError, match=r"value at index 2 must be str or None, not int$"):
+                pctcodec.quote_many(series.iloc[::-1].reset_index(drop=True))
+            continue
+        pctcodec.quote_many(series, on_error=on_error, rejects=rejects)
+        assert [(r.index, r.value, str(r.error)) for r in rejects] == [
+            (row, 5, "quote_many() value at index %d must be str or None, not int" % row)
+            for row in (0, 2)], dtype

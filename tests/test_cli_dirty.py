@@ -387,7 +387,11 @@ def test_encoding_and_errors_rejected_where_meaningless(command, flag, capsysbin
     with pytest.raises(SystemExit) as info:
         main([command, *flag, "-"])
     assert info.value.code == 2
-    assert b"apply to quote and unquote only" in capsysbinary.readouterr().err
+    assert b"%s applies to quote and unquote only" % flag[0].encode() in capsysbinary.readouterr().err
+    with pytest.raises(SystemExit) as info:
+        main([command, "--encoding", "latin-1", "--errors", "strict", "-"])
+    assert info.value.code == 2
+    assert b"--encoding and --errors apply to quote and unquote only" in capsysbinary.readouterr().err
 
 
 def test_exit_statuses_are_documented():
