@@ -202,10 +202,18 @@ static int out_byte(out_buffer *b, uint8_t c)
     return 0;
 }
 
-/* The exact types whose quoting runs no Python code. */
+/* The exact types whose quoting runs no Python code and makes no Python
+ * object: nothing (not even the garbage collector, which a new object can
+ * start) can change the query while urlencode_direct holds borrowed
+ * references into it. An int past 64 bits needs str() to be written. */
 static inline int direct_scalar(PyObject *x)
 {
-    return PyUnicode_CheckExact(x) || PyBytes_CheckExact(x) || PyLong_CheckExact(x);
+    if (PyLong_CheckExact(x)) {
+        int overflow;
+        (void)PyLong_AsLongLongAndOverflow(x, &overflow);
+        return !overflow;
+    }
+    return PyUnicode_CheckExact(x) || PyBytes_CheckExact(x);
 }
 
 static int direct_value(PyObject *v, int doseq)
@@ -214,6 +222,10 @@ static int direct_value(PyObject *v, int doseq)
         return 1;
     if (!doseq || !(PyList_CheckExact(v) || PyTuple_CheckExact(v)))
         return 0;
+#ifdef Py_GIL_DISABLED
+    if (PyList_CheckExact(v))
+        return 0; /* another thread could change it: only the query is locked */
+#endif
     Py_ssize_t n = PySequence_Fast_GET_SIZE(v);
     PyObject **items = PySequence_Fast_ITEMS(v);
     for (Py_ssize_t i = 0; i < n; i++)
@@ -271,12 +283,8 @@ static int put_piece(const urlencoder *u, const pct_set *keep, out_buffer *b, Py
             b->len += len;
             return 0;
         }
-        PyObject *text = PyObject_Str(x);
-        if (!text)
-            return -1;
-        int rc = put_piece(u, keep, b, text);
-        Py_DECREF(text);
-        return rc;
+        PyErr_SetString(PyExc_SystemError, "urlencode: an int past 64 bits in the direct path");
+        return -1;
     }
     if (PyBytes_CheckExact(x)) {
         size_t n = (size_t)PyBytes_GET_SIZE(x);
@@ -418,11 +426,17 @@ static PyObject *py_urlencode(PyObject *module, PyObject *const *args, Py_ssize_
     pct_set keep;
     /* exact booleans and None first: the truth of anything else may run code */
     int doseq = args[1] == Py_False || args[1] == Py_None ? 0 : args[1] == Py_True ? 1 : -2;
-    if (doseq != -2 && self_qp
-        && batch_quote_set(module, u.safe, u.encoding, u.errors, 1, &keep)
-        && direct_query(args[0], doseq)) {
-        result = urlencode_direct(&u, &keep, args[0], doseq);
-        goto done;
+    if (doseq != -2 && self_qp && batch_quote_set(module, u.safe, u.encoding, u.errors, 1, &keep)) {
+        int direct;
+        /* the query locked from the check to the end of the writing
+         * (free-threaded build; nothing on a GIL build) */
+        Py_BEGIN_CRITICAL_SECTION(args[0]);
+        direct = direct_query(args[0], doseq);
+        if (direct)
+            result = urlencode_direct(&u, &keep, args[0], doseq);
+        Py_END_CRITICAL_SECTION();
+        if (direct)
+            goto done;
     }
     if (!(pairs = urlencode_pairs(args[0], st->s_items)))
         goto done;

@@ -181,3 +181,30 @@ class GetattributeBytes(bytes):
 ])
 def test_overridden_getattribute(name, args):
     same(name, *args)
+
+
+def test_urlencode_query_cleared_by_a_finalizer_during_the_call():
+    # Any new object may start the garbage collector, whose finalizers may
+    # change the query being encoded: an int past 64 bits is written with a
+    # str() of it, so it must not be read through borrowed references.
+    import gc
+
+    for doseq in (False, True):
+        query = [("k", 2**70), ("v", [2**80, "x"])] * 20 + [("a", "b")]
+
+        class Clears:
+            def __init__(self):
+                self.cycle = self
+
+            def __del__(self):
+                query.clear()
+
+        threshold = gc.get_threshold()
+        gc.collect()
+        Clears()
+        gc.set_threshold(1)
+        try:
+            out = pctcodec.urlencode(query, doseq=doseq)
+        finally:
+            gc.set_threshold(*threshold)
+        assert isinstance(out, str)
