@@ -189,6 +189,8 @@ def test_urlencode_query_cleared_by_a_finalizer_during_the_call():
     # str() of it, so it must not be read through borrowed references.
     import gc
 
+    import pctcodec
+
     for doseq in (False, True):
         query = [("k", 2**70), ("v", [2**80, "x"])] * 20 + [("a", "b")]
 
