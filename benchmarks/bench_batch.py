@@ -494,22 +494,28 @@ def size_bars(sizes_data, rows=1_000_000):
     return bars
 
 
+def results_lines(results, width):
+    """The table of calls: name, rows, time per URL, clock, speed-up, target."""
+    row = "%%-%ds %%10s %%10s %%5s %%9s  %%s" % width
+    header = row % ("call", "rows", "per URL", "clock", "speed-up", "target")
+    lines = [header, "-" * len(header)]
+    for r in results:
+        ratio = "" if r["ratio"] is None else "%.1fx" % r["ratio"]
+        target = ""
+        if r["target"]:
+            target = ">= %gx %s" % (r["target"], "met" if r["ratio"] >= r["target"] else "MISSED")
+        lines.append(row % (r["name"], format(r["rows"], ","), _per_url(r["seconds"], r["rows"]), r["clock"],
+                            ratio, target))
+    return lines
+
+
 def report(data):
     lines = ["pctcodec %s batch benchmark: %s URLs (pyarrow string array), best of %d"
              % (data["pctcodec"], format(data["rows"], ","), data["repeats"]),
              "Python %s, %s, pyarrow %s, pandas %s" % (data["python"], data["machine"], data["pyarrow"],
                                                       data["pandas"]),
              ""]
-    header = "%-48s %10s %10s %5s %9s  %s" % ("call", "rows", "per URL", "clock", "speed-up", "target")
-    lines += [header, "-" * len(header)]
-    for r in data["results"]:
-        ratio = "" if r["ratio"] is None else "%.1fx" % r["ratio"]
-        target = ""
-        if r["target"]:
-            target = ">= %gx %s" % (r["target"], "met" if r["ratio"] >= r["target"] else "MISSED")
-        lines.append("%-48s %10s %10s %5s %9s  %s" % (r["name"], format(r["rows"], ","),
-                                                       _per_url(r["seconds"], r["rows"]), r["clock"],
-                                                       ratio, target))
+    lines += results_lines(data["results"], 48)
     lines += ["", size_report(data["sizes"])]
     m = data["memory"]
     mib = 1024 * 1024

@@ -46,7 +46,7 @@ sys.path.insert(0, HERE)
 import pyarrow as pa  # noqa: E402
 
 import pctcodec  # noqa: E402
-from bench_batch import _per_url, _version, best_of, make_urls  # noqa: E402
+from bench_batch import _version, best_of, make_urls, results_lines  # noqa: E402
 
 TARGET_LOOP = 20.0
 TARGET_CHDB = 1.0
@@ -220,16 +220,7 @@ def report(data):
     lines = ["pctcodec %s query benchmark: %s URLs (pyarrow string array), best of %d"
              % (data["pctcodec"], format(data["rows"], ","), data["repeats"]),
              "Python %s, %s, pyarrow %s" % (data["python"], data["machine"], data["pyarrow"]), ""]
-    header = "%-58s %10s %10s %5s %9s  %s" % ("call", "rows", "per URL", "clock", "speed-up", "target")
-    lines += [header, "-" * len(header)]
-    for e in data["results"]:
-        ratio = "" if e["ratio"] is None else "%.1fx" % e["ratio"]
-        target = ""
-        if e["target"]:
-            target = ">= %gx %s" % (e["target"], "met" if e["ratio"] >= e["target"] else "MISSED")
-        lines.append("%-58s %10s %10s %5s %9s  %s" % (e["name"], format(e["rows"], ","),
-                                                       _per_url(e["seconds"], e["rows"]), e["clock"],
-                                                       ratio, target))
+    lines += results_lines(data["results"], 58)
     lines += ["",
               "speed-up: per URL of the loop above it / per URL of the call; for the peers and chDB,",
               "their per URL / pctcodec's one-thread per URL (how many times faster pctcodec is)",
