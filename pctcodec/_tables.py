@@ -307,6 +307,36 @@ def _is_string(pa: "ModuleType", type_: "pyarrow.DataType") -> bool:
                 or (is_view is not None and is_view(type_)))
 
 
+def _plain_type(pa: "ModuleType", type_: "pyarrow.DataType") -> "pyarrow.DataType | None":
+    """The string type a column's values are transformed as, or None when it
+    holds no text: a dictionary-encoded column (how pandas writes a
+    categorical) by its values' type, a column of type null (all null) as
+    string."""
+    if pa.types.is_dictionary(type_):
+        type_ = type_.value_type
+    elif pa.types.is_null(type_):
+        return pa.string()
+    return type_ if _is_string(pa, type_) else None
+
+
+def _plain_values(pa: "ModuleType", values: "pyarrow.Array") -> "pyarrow.Array":
+    """The values as a plain string array (see _plain_type); row numbers stay."""
+    if pa.types.is_dictionary(values.type):
+        return values.dictionary_decode()
+    if pa.types.is_null(values.type):
+        return pa.nulls(len(values), pa.string())
+    return values
+
+
+def _typed_as(pa: "ModuleType", result: "pyarrow.Array", type_: "pyarrow.DataType") -> "pyarrow.Array":
+    """A transformed column back in the column's own type."""
+    if pa.types.is_dictionary(type_):
+        return result.dictionary_encode().cast(type_)
+    if pa.types.is_null(type_):
+        return pa.nulls(len(result))  # null in, null out
+    return result
+
+
 def _compression(metadata: "pyarrow.parquet.FileMetaData") -> "str | dict[str, str]":
     """The compression of each column chunk of the first row group, for the writer."""
     if metadata.num_row_groups == 0:
@@ -335,7 +365,8 @@ def _parquet(column: Column, source: "pyarrow.parquet.ParquetFile", out: "Output
     schema = source.schema_arrow
     index = _column_index(schema.names, name)
     type_ = schema.field(index).type
-    if not _is_string(pa, type_):
+    plain = _plain_type(pa, type_)
+    if plain is None:
         raise TableError(f"column {name!r} is of type {type_}, not a string type")
     checking = column.command.name == "check"
     adding = isinstance(column.command, AddColumns)
@@ -343,7 +374,7 @@ def _parquet(column: Column, source: "pyarrow.parquet.ParquetFile", out: "Output
     out_schema = schema
     added: "list[pyarrow.Field]" = []
     if isinstance(column.command, AddColumns):  # the new columns after the column, of its type
-        added = [pa.field(n, type_) for n in _added_names(schema.names, name, column.command)]
+        added = [pa.field(n, plain) for n in _added_names(schema.names, name, column.command)]
         fields = list(schema)
         fields[index + 1:index + 1] = added
         out_schema = pa.schema(fields, metadata=schema.metadata)
@@ -364,7 +395,7 @@ def _parquet(column: Column, source: "pyarrow.parquet.ParquetFile", out: "Output
         for group in range(source.num_row_groups):
             batches: "list[pyarrow.RecordBatch]" = []
             for chunk in source.iter_batches(batch_size=chunk_rows, row_groups=[group]):
-                values = chunk.column(index)
+                values = _plain_values(pa, chunk.column(index))
                 if checking:
                     out.write(column.report(values, row + 1))
                     column.failures.rows += len(values)
@@ -373,7 +404,7 @@ def _parquet(column: Column, source: "pyarrow.parquet.ParquetFile", out: "Output
                     if adding:
                         arrays[index + 1:index + 1] = column.transform(values, row + 1, on_error)
                     else:
-                        arrays[index] = column.transform(values, row + 1, on_error)
+                        arrays[index] = _typed_as(pa, column.transform(values, row + 1, on_error), type_)
                     column.failures.rows += len(values)
                     batches.append(pa.RecordBatch.from_arrays(arrays, schema=out_schema))
                 row += chunk.num_rows

@@ -266,6 +266,39 @@ def test_parquet_check_and_errors(parquet_file, tmp_path, capsysbinary):
     assert status == 2 and b"not a readable Parquet file" in err
 
 
+@pytest.mark.parametrize("chunk", ["32768", "7"])
+def test_parquet_dictionary_and_null_columns(parquet_file, tmp_path, chunk, capsysbinary):
+    # A pandas categorical is written as a dictionary-encoded column; a column
+    # with no value at all may be of type null. Both keep their type, and
+    # failures name rows, not dictionary entries.
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    path, table = parquet_file
+    urls = table.column("url").to_pylist()
+    urls[5] = urls[9] = "http://a/%FF"  # not UTF-8 once unquoted: fails under errors=strict
+    dict_table = pa.table({"url": pa.array(urls, pa.string()).dictionary_encode(),
+                           "none": pa.nulls(len(urls))})
+    src = tmp_path / "dict.parquet"
+    pq.write_table(dict_table, src, row_group_size=50)
+    out_path = tmp_path / "out.parquet"
+    rejects = tmp_path / "rejects.txt"
+    status, _, _ = run(["unquote", "--column", "url", str(src), "-o", str(out_path), "--chunk-size", chunk,
+                        "--errors", "strict", "--on-error", "keep", "--rejects", str(rejects)], capsysbinary)
+    result = pq.read_table(out_path)
+    assert status == 1 and result.schema.equals(dict_table.schema)
+    want = [u if i in (5, 9) or u is None else unquote(u, errors="strict") for i, u in enumerate(urls)]
+    assert result.column("url").to_pylist() == want
+    assert [r[0] for r in csv.reader(io.StringIO(rejects.read_text()))] == ["row", "6", "10"]
+    status, _, _ = run(["split", "--column", "none", str(src), "-o", str(out_path), "--parts", "host"],
+                       capsysbinary)
+    result = pq.read_table(out_path)
+    assert status == 0 and result.column_names == ["url", "none", "none_host"]
+    assert result.column("none").type == pa.null() and result.column("none_host").null_count == len(urls)
+    status, _, _ = run(["normalize", "--column", "none", str(src), "-o", str(out_path)], capsysbinary)
+    assert status == 0 and pq.read_table(out_path).schema.equals(dict_table.schema)
+
+
 def test_parquet_without_pyarrow(tmp_path, monkeypatch, capsysbinary):
     monkeypatch.setitem(sys.modules, "pyarrow", None)
     monkeypatch.setitem(sys.modules, "pyarrow.parquet", None)
