@@ -48,7 +48,9 @@ How ``clean_query`` matches and writes:
   parameters and stay. The scheme, authority, path and fragment are
   untouched. When parameters were removed and nothing is left of the query,
   its ``?`` goes too: ``http://a/?utm_source=x#top`` -> ``http://a/#top``
-  (a query that was empty to begin with keeps its ``?``).
+  (a query that was empty to begin with keeps its ``?``, and so does a
+  reference that is only a query: ``?utm_source=x`` -> ``?``, since the
+  empty reference would mean the base URI's query, RFC 3986 5.2.2).
 - ``sort=True`` orders the kept parameters by decoded name (code point
   order; parameters of the same name keep their order), so that
   ``?b=1&%61=2`` and ``?a=2&b=1`` sort alike.

@@ -53,6 +53,6 @@ def clean_query(uri, drop=(), keep=None, sort=False):
     if sort:
         kept.sort(key=lambda t: t[0])  # stable
     rebuilt = "&".join(seg for _, seg in kept)
-    if removed and not rebuilt:
+    if removed and not rebuilt and before:  # "?x" alone keeps its '?'
         return before + after
     return before + "?" + rebuilt + after

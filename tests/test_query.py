@@ -208,7 +208,9 @@ def test_dropping_a_name_drops_its_escaped_spellings(name, rest):
     ("http://a/?a=%zz&utm_a=%", "http://a/?a=%zz"),
     ("http://a/?é=€&_ga=1", "http://a/?é=€"),
     ("http://a/?utm_a", "http://a/"),
-    ("?utm_a=1", ""),
+    ("?utm_a=1", "?"),                 # "" would be the base URI's query
+    ("?utm_a=1#f", "?#f"),
+    ("x?utm_a=1", "x"),
     ("", ""),
 ])
 def test_tracking_cases(uri, want):

@@ -106,7 +106,7 @@ def test_errors():
     rejects = []
     assert query_param_many(bad, "a", on_error="null", rejects=rejects) == ["1", None, "3"]
     assert [r[:2] for r in rejects] == [(1, "?a=\ud800")] and isinstance(rejects[0], Reject)
-    assert clean_query_many(bad, drop="a", on_error="keep") == ["", "?a=\ud800", ""]
+    assert clean_query_many(bad, drop="a", on_error="keep") == ["?", "?a=\ud800", "?"]
     with pytest.raises(TypeError):
         query_param_many(["?a=1", 3], "a")
     with pytest.raises(TypeError):

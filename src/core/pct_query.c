@@ -414,8 +414,10 @@ pct_status pct_query_clean(const uint8_t *s, size_t n, const pct_query_filter *f
         }
         free(params);
     }
-    if (removed && w == qr.start)
-        w--; /* nothing left: no '?' */
+    /* Nothing left: no '?', but for a reference that is only a query, where
+     * no query would mean the base's query (RFC 3986 5.2.2). */
+    if (removed && w == qr.start && qr.start > 1)
+        w--;
     size_t rest = qr.start + qn;
     memcpy(dst + w, s + rest, n - rest);
     *out_len = w + n - rest;

@@ -83,7 +83,8 @@ int pct_query_keeps(const pct_query_filter *f, const uint8_t *name, size_t nn);
  * into dst (n bytes; never longer). Every kept byte is copied as it is:
  * the kept segments (empty segments too: they are no parameters) joined by
  * '&' in their order (with sort, by name), the rest of the URI unchanged.
- * When parameters were removed and the query left is empty, its '?' goes too.
+ * When parameters were removed and the query left is empty, its '?' goes too
+ * (but for a reference that starts with its '?': "" would be the base's query).
  * PCT_OK, or PCT_ERR_NO_MEMORY (sort's scratch). */
 pct_status pct_query_clean(const uint8_t *s, size_t n, const pct_query_filter *f, uint8_t *dst,
                            size_t *out_len);

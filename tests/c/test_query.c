@@ -229,7 +229,7 @@ static void test_clean(void)
     CHECK(cleaned("http://a/?q&&utm_a", S(TRACK), 0, "http://a/?q&"));
     CHECK(cleaned("", S(TRACK), 0, ""));
     CHECK(cleaned("?", S(TRACK), 0, "?"));
-    CHECK(cleaned("?utm_a", S(TRACK), 0, ""));
+    CHECK(cleaned("?utm_a", S(TRACK), 0, "?"));
     CHECK(cleaned("?b=1&%61=2&a=3&utm_x=0#z", S(TRACK), 1, "?%61=2&a=3&b=1#z"));
     CHECK(cleaned("?b&a&&c", NULL, 0, 1, "?&a&b&c"));
 }
