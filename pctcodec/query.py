@@ -64,6 +64,8 @@ A str with a lone surrogate (no UTF-8 form) raises ``PercentEncodingError``
 at it. The results of ``clean_query`` keep the input's characters; those of
 ``query_param`` are decoded text.
 """
+import functools
+
 from . import _pctcodec
 from .batch import _Op, _run
 
@@ -127,11 +129,24 @@ def _patterns(patterns, what):
         raise TypeError("%s must be a str or an iterable of str, not %.200s"
                         % (what, type(patterns).__name__))
     try:
-        items = list(patterns)
+        items = tuple(patterns)
     except TypeError:
         raise TypeError("%s must be a str or an iterable of str, not %.200s"
                         % (what, type(patterns).__name__)) from None
+    if set(map(type, items)) <= {str}:  # (the cache key: only exact str)
+        return _encoded(items, what)
+    return _join(items, what)  # str subclasses; a TypeError for what is not str
+
+
+def _join(items, what):
     return b"".join(_utf8(p, "a %s pattern" % what) + _END for p in items)
+
+
+# A single call with TRACKING_PARAMS would otherwise spend ten times the C
+# work encoding its patterns again (a Python loop, or the line mode).
+@functools.lru_cache(maxsize=64)
+def _encoded(items, what):
+    return _join(items, what)
 
 
 def _filter(drop, keep):

@@ -262,6 +262,25 @@ def test_clean_query_arguments():
     assert clean_query("?ab=1&b=2", drop=(p for p in ["b"])) == "?ab=1"
 
 
+def test_pattern_sets_are_read_anew_each_call():
+    # the encoded sets are cached by content: a list changed between calls,
+    # the same patterns as drop and as keep, str subclasses, a bad pattern
+    # after good ones of the same set
+    patterns = ["a"]
+    assert clean_query("?a=1&b=2", drop=patterns) == "?b=2"
+    patterns[0] = "b"
+    assert clean_query("?a=1&b=2", drop=patterns) == "?a=1"
+    assert clean_query("?a=1&b=2", keep=patterns) == "?b=2"
+
+    class Name(str):
+        pass
+    assert clean_query("?a=1&b=2", drop=[Name("a")]) == "?b=2"
+    with pytest.raises(TypeError, match="a keep pattern must be str, not NoneType"):
+        clean_query("?a=1", keep=["a", None])
+    with pytest.raises(ValueError, match="a drop pattern"):
+        clean_query("?a=1", drop=("a", "\udc80"))
+
+
 def test_real_urls():
     with open(__file__.replace("tests/test_query.py", "benchmarks/urls_sample.txt"),
               encoding="utf-8") as f:
