@@ -50,8 +50,6 @@ from .batch import (
     unquote_many,
     unquote_plus_many,
 )
-from .query import TRACKING_PARAMS, clean_query, clean_query_many, query_param, query_param_many
-from .parts import URIParts, split, split_many
 from .ecmascript import (
     decode_uri,
     decode_uri_component,
@@ -117,3 +115,29 @@ __all__ = [
     "URIParts",
 ]
 __version__ = "0.1.0"
+
+# pctcodec.parts and pctcodec.query load on first use of one of their names
+# (or of the module): most programs never call them, and an import stays
+# light (benchmarks/bench_import.py). Type checkers read the import below.
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from . import parts, query
+    from .parts import URIParts, split, split_many
+    from .query import TRACKING_PARAMS, clean_query, clean_query_many, query_param, query_param_many
+
+_LATER = {"parts": ("URIParts", "split", "split_many"),
+          "query": ("TRACKING_PARAMS", "clean_query", "clean_query_many", "query_param", "query_param_many")}
+_LATER_NAMES = {name: module for module, names in _LATER.items() for name in names}
+
+
+def __getattr__(name: str) -> object:
+    module_name = _LATER_NAMES.get(name, name if name in _LATER else None)
+    if module_name is None:
+        raise AttributeError(f"module 'pctcodec' has no attribute {name!r}")
+    module = __import__(f"{__name__}.{module_name}", fromlist=("_",))
+    globals().update((n, getattr(module, n)) for n in _LATER[module_name])
+    return globals()[name] if name in _LATER_NAMES else module
+
+
+def __dir__() -> "list[str]":
+    return sorted(set(globals()) | set(_LATER_NAMES) | set(_LATER))

@@ -47,3 +47,19 @@ def test_command_line_imports_no_typing():
     added = json.loads(out.stdout)
     assert "pctcodec._tables" in added
     assert "typing" not in added
+
+
+def test_parts_and_query_load_on_first_use():
+    script = ("import sys, json, pickle; import pctcodec; lazy = ['pctcodec.parts', 'pctcodec.query']; "
+              "first = [m in sys.modules for m in lazy]; "
+              "from pctcodec import split, TRACKING_PARAMS; "
+              "second = [m in sys.modules for m in lazy]; "
+              "assert pctcodec.split is split and pctcodec.parts.split is split; "
+              "assert pctcodec.query.TRACKING_PARAMS is TRACKING_PARAMS is pctcodec.TRACKING_PARAMS; "
+              "assert pickle.loads(pickle.dumps(split('a:b'))) == split('a:b'); "
+              "assert {'split', 'query_param', 'parts'} <= set(dir(pctcodec)); "
+              "print(json.dumps([first, second]))")
+    out = run_python(["-c", script], text=True, check=True)
+    assert json.loads(out.stdout) == [[False, False], [True, True]]
+    failed = run_python(["-c", "import pctcodec; pctcodec.no_such_name"], text=True)
+    assert failed.returncode == 1 and "has no attribute 'no_such_name'" in failed.stderr
