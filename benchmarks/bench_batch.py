@@ -268,21 +268,8 @@ def run(args):
     rows = len(urls)
     results = []  # dicts: name, rows, seconds, baseline name, ratio, target
 
-    def add(name, times, n, baseline=None, target=None, note="", clock="cpu"):
-        # A single-threaded call is compared by the CPU time of the process,
-        # which other jobs on a shared machine disturb less than the wall
-        # time; a call on several threads (the batch functions' default) by
-        # the wall time, against the wall time of its baseline.
-        wall, cpu = times
-        seconds = cpu if clock == "cpu" else wall
-        entry = {"name": name, "rows": n, "seconds": seconds, "per_url": seconds / n, "clock": clock,
-                 "wall": wall, "cpu": cpu, "baseline": baseline, "ratio": None, "target": target,
-                 "note": note}
-        if baseline is not None:
-            base = next(r for r in results if r["name"] == baseline)
-            entry["ratio"] = (base[clock] / base["rows"]) / (seconds / n)
-        results.append(entry)
-        return entry
+    def add(*args, **kwargs):
+        return add_result(results, *args, **kwargs)
 
     r = args.repeats
     loop = add("[normalize(u) for u in list]", best_of(r, python_loop(pctcodec.normalize), urls), rows)
@@ -492,6 +479,26 @@ def size_bars(sizes_data, rows=1_000_000):
             bars.append({"name": "%s, threads=1" % name, "baseline": ENGINE_BASELINE, "target": None,
                          "ratio": per[rows]["cpu1"] / ours["cpu1"]})
     return bars
+
+
+def add_result(results, name, times, n, baseline=None, target=None, note="", clock="cpu"):
+    """Append a timed call to results and return its entry; `baseline` names
+    an earlier entry, which gives the speed-up (its time per URL / this one's).
+
+    A single-threaded call is compared by the CPU time of the process, which
+    other jobs on a shared machine disturb less than the wall time; a call on
+    several threads (the batch functions' default) by the wall time, against
+    the wall time of its baseline."""
+    wall, cpu = times
+    seconds = cpu if clock == "cpu" else wall
+    entry = {"name": name, "rows": n, "seconds": seconds, "per_url": seconds / n, "clock": clock,
+             "wall": wall, "cpu": cpu, "baseline": baseline, "ratio": None, "target": target,
+             "note": note}
+    if baseline is not None:
+        base = next(r for r in results if r["name"] == baseline)
+        entry["ratio"] = (base[clock] / base["rows"]) / (seconds / n)
+    results.append(entry)
+    return entry
 
 
 def results_lines(results, width):

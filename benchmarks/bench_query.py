@@ -46,7 +46,7 @@ sys.path.insert(0, HERE)
 import pyarrow as pa  # noqa: E402
 
 import pctcodec  # noqa: E402
-from bench_batch import _version, best_of, make_urls, results_lines  # noqa: E402
+from bench_batch import _version, add_result, best_of, make_urls, results_lines  # noqa: E402
 
 TARGET_LOOP = 20.0
 TARGET_CHDB = 1.0
@@ -122,17 +122,8 @@ def run(args):
     results = []
     r = args.repeats
 
-    def add(name, times, n, baseline=None, target=None, note="", clock="cpu"):
-        wall, cpu = times
-        seconds = cpu if clock == "cpu" else wall
-        entry = {"name": name, "rows": n, "seconds": seconds, "per_url": seconds / n, "clock": clock,
-                 "wall": wall, "cpu": cpu, "baseline": baseline, "ratio": None, "target": target,
-                 "note": note}
-        if baseline is not None:
-            entry["ratio"] = baseline["per_url"] / entry["per_url"]
-            entry["baseline"] = baseline["name"]
-        results.append(entry)
-        return entry
+    def add(name, times, n, baseline=None, target=None, **kwargs):
+        return add_result(results, name, times, n, baseline and baseline["name"], target, **kwargs)
 
     checks = {}
     drop = pctcodec.TRACKING_PARAMS
