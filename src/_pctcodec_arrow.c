@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "_pctcodec_arrow.h"
+#include "_pctcodec_memory.h"
 
 char arrow_string_kind(const struct ArrowSchema *schema)
 {
@@ -41,7 +42,7 @@ int arrow_strings_init(arrow_strings *a, char kind, const struct ArrowArray *arr
 
 typedef struct {
     int64_t n;
-    void *bufs[]; /* malloc'd, freed by the release callback */
+    void *bufs[]; /* malloc'd, freed by the release callback (big ones pooled) */
 } out_private;
 
 static void release_array(struct ArrowArray *a)
@@ -49,7 +50,7 @@ static void release_array(struct ArrowArray *a)
     out_private *pv = a->private_data;
     if (pv) {
         for (int64_t i = 0; i < pv->n; i++)
-            free(pv->bufs[i]);
+            big_free(pv->bufs[i]);
         free(pv);
     }
     a->private_data = NULL;
@@ -95,7 +96,7 @@ static int64_t count_valid(const arrow_piece *pc)
 static void free_data(arrow_piece *pieces, int np)
 {
     for (int k = 0; k < np; k++) {
-        free(pieces[k].data);
+        big_free(pieces[k].data);
         pieces[k].data = NULL;
     }
 }
@@ -150,11 +151,11 @@ static int build_offsets(arrow_piece *pieces, int np, char kind, out_private *pv
     }
     if (kind == 'u' ? size > INT32_MAX : size > INT64_MAX)
         return ARROW_TOO_LARGE;
-    uint8_t *offsets = malloc((nrows + 1) * width);
+    uint8_t *offsets = big_malloc((nrows + 1) * width);
     if (!(pv->bufs[1] = offsets))
         return ARROW_NO_MEMORY;
     int take = np == 1 && pieces[0].data;
-    uint8_t *data = take ? pieces[0].data : malloc(size ? size : 1);
+    uint8_t *data = take ? pieces[0].data : big_malloc(size);
     if (!(pv->bufs[2] = data))
         return ARROW_NO_MEMORY;
     if (take)
@@ -175,7 +176,7 @@ static int build_offsets(arrow_piece *pieces, int np, char kind, out_private *pv
             }
         }
         at += (int64_t)pc->len;
-        free(pc->data);
+        big_free(pc->data);
         pc->data = NULL;
     }
     return ARROW_OK;
@@ -223,7 +224,7 @@ int arrow_build(arrow_piece *pieces, int np, char kind, struct ArrowArray *out)
         pv->bufs[1] = pieces[0].ends; /* a null's value is left as it is: taken */
         pieces[0].ends = NULL;
     } else if (rc == ARROW_OK && kind == 'l') {
-        int64_t *values = malloc(nrows ? nrows * sizeof *values : 1);
+        int64_t *values = big_malloc(nrows * sizeof *values);
         if (!(pv->bufs[1] = values)) {
             rc = ARROW_NO_MEMORY;
         } else {

@@ -796,7 +796,7 @@ typedef struct {
 static void results_free(result_list *rl)
 {
     for (int k = 0; k < rl->n; k++) {
-        free(rl->items[k].ends);
+        big_free(rl->items[k].ends);
         free(rl->items[k].valid);
         pct_out_free(&rl->items[k].out);
     }

@@ -1,12 +1,22 @@
-/* Big buffers in huge pages (see _pctcodec_memory.h). */
+/* Big buffers in huge pages, and a pool of freed ones (see _pctcodec_memory.h). */
 #include <stdint.h>
 #include <stdlib.h>
 
 #include "_pctcodec_memory.h"
 
 #if defined(__linux__)
+#include <malloc.h>
 #include <sys/mman.h>
 #include <unistd.h>
+#endif
+
+#if defined(__linux__) && defined(MADV_FREE) && (defined(__GNUC__) || defined(__clang__))
+#define HAVE_POOL 1
+#define POOL_SLOTS 4
+#define POOL_MAX ((size_t)1 << 30)
+/* Freed big buffers; NULL: an empty slot. Taken and filled by atomic
+ * exchange, so that no lock is needed from a release callback. */
+static void *pool[POOL_SLOTS];
 #endif
 
 void big_advise(void *p, size_t n)
@@ -27,15 +37,80 @@ void big_advise(void *p, size_t n)
 #endif
 }
 
+#ifdef HAVE_POOL
+/* p into an empty slot: 0 when every slot is full. */
+static int pool_put(void *p)
+{
+    for (int i = 0; i < POOL_SLOTS; i++) {
+        void *empty = NULL;
+        if (__atomic_compare_exchange_n(&pool[i], &empty, p, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
+            return 1;
+    }
+    return 0;
+}
+
+/* A pooled buffer of at least `need` bytes, and not four times that (a
+ * small result would keep a huge buffer alive); NULL when none is. */
+static void *pool_take(size_t need)
+{
+    for (int i = 0; i < POOL_SLOTS; i++) {
+        void *p = __atomic_exchange_n(&pool[i], NULL, __ATOMIC_ACQ_REL);
+        if (!p)
+            continue;
+        size_t n = malloc_usable_size(p);
+        if (n >= need && n / 4 <= need)
+            return p;
+        if (!pool_put(p)) /* another thread filled the slots meanwhile */
+            free(p);
+    }
+    return NULL;
+}
+#endif
+
 void *big_malloc(size_t n)
 {
+#ifdef HAVE_POOL
+    if (n >= BIG_BUFFER) {
+        void *p = pool_take(n);
+        if (p)
+            return p;
+    }
+#endif
     void *p = malloc(n ? n : 1);
     big_advise(p, n);
     return p;
 }
 
+void big_free(void *p)
+{
+#ifdef HAVE_POOL
+    size_t n = p ? malloc_usable_size(p) : 0;
+    if (n >= BIG_BUFFER && n <= POOL_MAX) {
+        /* The whole pages inside the buffer (malloc's own header stays
+         * out) go back to the kernel when it needs memory; until then a
+         * write to them costs no fault. */
+        uintptr_t page = 4096, start = ((uintptr_t)p + page - 1) & ~(page - 1);
+        uintptr_t end = ((uintptr_t)p + n) & ~(page - 1);
+        if (end > start)
+            (void)madvise((void *)start, end - start, MADV_FREE);
+        if (pool_put(p))
+            return;
+    }
+#endif
+    free(p);
+}
+
 pct_status out_reserve_big(pct_out *out, size_t extra, size_t limit)
 {
+#ifdef HAVE_POOL
+    if (!out->data && extra >= BIG_BUFFER && extra <= limit) {
+        void *p = pool_take(extra);
+        if (p) {
+            out->data = p;
+            out->cap = malloc_usable_size(p);
+        }
+    }
+#endif
     pct_status rc = pct_out_reserve(out, extra, limit);
     if (rc == PCT_OK)
         big_advise(out->data, out->cap);

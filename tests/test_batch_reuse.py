@@ -1,0 +1,89 @@
+"""Result buffers of 32 MiB and more are kept when the caller drops a result
+and reused for the next one (src/_pctcodec_memory.c). A buffer must never be
+handed out while a result still uses it, and a reused one must hold the new
+result only: results kept alive across later calls stay as they were, on one
+thread and on several, for arrays, chunked arrays and large_string.
+"""
+import gc
+import random
+
+import pytest
+
+import pctcodec
+
+pa = pytest.importorskip("pyarrow")
+
+# about 40 MB of text: results of quote(safe='') pass 32 MiB
+ROWS = 300_000
+
+
+def _urls(seed):
+    rng = random.Random(seed)
+    words = ["a", "b/c", "é", "%41", "x y", "q=1&r", "~", "%zz", "日本", "::"]
+    return ["https://h%d.example/%s?%d" % (i % 97, "/".join(rng.choices(words, k=rng.randint(4, 24))), i)
+            for i in range(ROWS)]
+
+
+@pytest.fixture(scope="module")
+def columns():
+    return [_urls(seed) for seed in (1, 2)]
+
+
+def _quoted(urls):
+    return pa.array([pctcodec.quote(u, safe="") for u in urls], pa.string())
+
+
+@pytest.fixture(scope="module")
+def expected(columns):
+    """Per column: its quote(safe='') and the unquote of that, from the
+    single-value functions."""
+    out = []
+    for urls in columns:
+        quoted = _quoted(urls)
+        out.append((quoted, pa.array([pctcodec.unquote(q) for q in quoted.to_pylist()], pa.string())))
+    return out
+
+
+def _same(result, want):
+    if isinstance(result, pa.ChunkedArray):
+        result = result.combine_chunks()
+    return result.cast(pa.string()).equals(want)
+
+
+@pytest.mark.parametrize("kind, threads", [("string", 1), ("large_string", 2), ("chunked", 2)])
+def test_results_kept_alive_stay_intact(columns, expected, threads, kind):
+    def column(urls):
+        if kind == "chunked":
+            third = len(urls) // 3
+            return pa.chunked_array([urls[:third], urls[third:2 * third], urls[2 * third:]], pa.string())
+        return pa.array(urls, getattr(pa, kind)())
+
+    assert expected[0][0].nbytes > 32 << 20  # the size that is pooled
+    kept = []
+    for round_ in range(2):
+        for urls, (want, unquoted) in zip(columns, expected):
+            result = pctcodec.quote_many(column(urls), safe="", threads=threads)
+            assert _same(result, want)
+            # a result dropped at once frees its buffers for the next call
+            dropped = pctcodec.quote_many(column(urls), safe="", threads=threads)
+            del dropped
+            gc.collect()
+            if round_ == 0:
+                kept.append((result, want))
+            back = pctcodec.unquote_many(result, threads=threads)
+            assert _same(back, unquoted)
+            del back
+    for result, want in kept:  # untouched by every later call
+        assert _same(result, want)
+
+
+def test_smaller_result_after_a_bigger_one(columns):
+    big = pctcodec.quote_many(pa.array(columns[0] * 2), safe="", threads=1)
+    del big
+    urls = columns[1][: ROWS // 2]
+    small = pctcodec.quote_many(pa.array(urls), safe="", threads=1)
+    assert _same(small, _quoted(urls))
+    # the values end where the offsets say: nothing of the earlier result shows
+    offsets = small.buffers()[1]
+    data = small.buffers()[2]
+    assert data.size >= int.from_bytes(offsets.to_pybytes()[-4:], "little", signed=True)
