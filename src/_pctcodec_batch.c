@@ -687,8 +687,7 @@ static int append_chunk(piece *pc, int64_t r0, int64_t count)
                 break;
         return (int)rc;
     }
-    if (len)
-        memcpy(res->data + base, pc->scratch.data, len);
+    stream_copy(res->data + base, pc->scratch.data, len);
     res->len += len;
     for (int64_t r = r0; r < r0 + count; r++)
         pc->ends[r] += (int64_t)base;

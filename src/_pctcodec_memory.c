@@ -1,8 +1,14 @@
 /* Big buffers in huge pages, and a pool of freed ones (see _pctcodec_memory.h). */
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "_pctcodec_memory.h"
+
+#if defined(__x86_64__) || defined(_M_X64)
+#include <emmintrin.h> /* SSE2: every x86-64 CPU has it */
+#define HAVE_STREAM 1
+#endif
 
 #if defined(__linux__)
 #include <malloc.h>
@@ -115,4 +121,30 @@ pct_status out_reserve_big(pct_out *out, size_t extra, size_t limit)
     if (rc == PCT_OK)
         big_advise(out->data, out->cap);
     return rc;
+}
+
+void stream_copy(void *dst, const void *src, size_t n)
+{
+#ifdef HAVE_STREAM
+    if (n >= 4096) {
+        uint8_t *d = dst;
+        const uint8_t *s = src;
+        size_t head = (size_t)(-(uintptr_t)d & 15); /* to a 16-byte boundary */
+        memcpy(d, s, head);
+        d += head, s += head, n -= head;
+        for (; n >= 64; d += 64, s += 64, n -= 64) {
+            __m128i a = _mm_loadu_si128((const __m128i *)s), b = _mm_loadu_si128((const __m128i *)(s + 16));
+            __m128i c = _mm_loadu_si128((const __m128i *)(s + 32)), e = _mm_loadu_si128((const __m128i *)(s + 48));
+            _mm_stream_si128((__m128i *)d, a);
+            _mm_stream_si128((__m128i *)(d + 16), b);
+            _mm_stream_si128((__m128i *)(d + 32), c);
+            _mm_stream_si128((__m128i *)(d + 48), e);
+        }
+        memcpy(d, s, n);
+        _mm_sfence();
+        return;
+    }
+#endif
+    if (n)
+        memcpy(dst, src, n);
 }

@@ -40,4 +40,11 @@ void big_free(void *p);
  * buffer yet, taken from the pool when one fits. */
 pct_status out_reserve_big(pct_out *out, size_t extra, size_t limit);
 
+/* memcpy(dst, src, n) for a destination not read again soon (a chunk of
+ * a result, appended from a thread's scratch buffer): on x86-64 in
+ * non-temporal stores, which write whole cache lines without reading them
+ * first and leave the cache to the scratch. Ordered before a lock release
+ * like any store (it ends in a store fence). */
+void stream_copy(void *dst, const void *src, size_t n);
+
 #endif /* PCTCODEC_MEMORY_H */
