@@ -120,4 +120,12 @@ static inline int pct_cpu_avx2(void)
 #define pct_atomic_load_ptr(p) (*(p))
 #endif
 
+/* A hint to load the cache line at p for reading; p need not be valid (a
+ * prefetch never faults), so it is computed as an integer. */
+#if defined(__GNUC__)
+#define pct_prefetch(p) __builtin_prefetch((const void *)(p), 0, 3)
+#else
+#define pct_prefetch(p) ((void)(p))
+#endif
+
 #endif /* PCT_PORTABLE_H */
