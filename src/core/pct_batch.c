@@ -218,8 +218,9 @@ static inline int batch_row(const pct_batch_spec *spec, const uint8_t *src, size
     case PCT_BATCH_NORMALIZE:
         return normalize_row(spec, src, n, out, limit, info);
     case PCT_BATCH_CHECK:
-        info->position = pct_uri_check(src, n, &pos) == PCT_URI_VALID ? -1
-                                                                        : (int64_t)pct_utf8_count(src, pos);
+        /* the byte offset is the code-point index (see pct_uri_offence) */
+        pos = pct_uri_offence(src, n);
+        info->position = pos == n ? -1 : (int64_t)pos;
         return PCT_OK;
     case PCT_BATCH_QUERY_PARAM:
         return query_param_row(spec, src, n, out, limit);
@@ -250,18 +251,55 @@ int pct_rows_get(const pct_rows *in, int64_t j, const uint8_t **p, size_t *n)
     return *p ? 1 : -1;
 }
 
+/* CHECK over rows first .. first + count - 1, as pct_batch_rows does them:
+ * the kernel's check looked up once, the offsets read in place (each row's
+ * end is the next one's start; width a constant of each inlined copy), and
+ * one call per row, whose byte offset is also the code-point index. */
+static inline int64_t check_rows(const pct_rows *in, int64_t first, int64_t count, int64_t slot,
+                                 int64_t *ends, uint8_t *valid, int *status, int width)
+{
+    static const uint8_t empty[1] = {0};
+    const pct_uri_offence_fn offence = pct_uri_offence_kernel();
+    const uint8_t *data = in->data, *validity = in->validity;
+    int64_t j = in->offset + first;
+    int64_t start = pct_rows_offset(width, in->offsets, j);
+    for (int64_t i = 0; i < count; i++, j++) {
+        int64_t s = slot + i, end = pct_rows_offset(width, in->offsets, j + 1), row_start = start;
+        start = end;
+        if (validity && !((validity[j >> 3] >> (j & 7)) & 1)) {
+            ends[s] = -1;
+            continue;
+        }
+        if (row_start < 0 || end < row_start || (!data && end != row_start)) {
+            *status = PCT_ROW_MALFORMED;
+            return i;
+        }
+        ends[s] = -1;
+        size_t n = (size_t)(end - row_start);
+        size_t pos = offence(data ? data + row_start : empty, n);
+        if (pos == n)
+            continue;
+        ends[s] = (int64_t)pos;
+        valid[s >> 3] |= (uint8_t)(1u << (s & 7));
+    }
+    *status = PCT_OK;
+    return count;
+}
+
 int64_t pct_batch_rows(const pct_batch_spec *spec, const pct_rows *in, int64_t first, int64_t count,
                        int64_t slot, pct_out *out, size_t limit, int64_t *ends, uint8_t *valid,
                        int *status, pct_batch_info *info)
 {
-    int check = spec->op == PCT_BATCH_CHECK;
+    if (spec->op == PCT_BATCH_CHECK)
+        return in->width == 4 ? check_rows(in, first, count, slot, ends, valid, status, 4)
+                              : check_rows(in, first, count, slot, ends, valid, status, 8);
     for (int64_t i = 0; i < count; i++) {
         const uint8_t *p;
         size_t n;
         int64_t s = slot + i;
         int got = pct_rows_get(in, first + i, &p, &n);
         if (got == 0) {
-            ends[s] = check ? -1 : (int64_t)out->len;
+            ends[s] = (int64_t)out->len;
             continue;
         }
         int rc = got < 0 ? PCT_ROW_MALFORMED : batch_row(spec, p, n, out, limit, info);
@@ -273,13 +311,7 @@ int64_t pct_batch_rows(const pct_batch_spec *spec, const pct_rows *in, int64_t f
             *status = rc;
             return i;
         }
-        if (check) {
-            ends[s] = info->position;
-            if (info->position < 0)
-                continue;
-        } else {
-            ends[s] = (int64_t)out->len;
-        }
+        ends[s] = (int64_t)out->len;
         valid[s >> 3] |= (uint8_t)(1u << (s & 7));
     }
     *status = PCT_OK;

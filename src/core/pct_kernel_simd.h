@@ -6,6 +6,7 @@
  *   pk_vec, pk_mask      vector and bit-mask types; PK_FULL: the mask of all PK_W bytes
  *   PK_CTZ(m)            count of trailing zero bits of a non-zero mask
  *   pk_loadu, pk_storeu, pk_splat, pk_eq, pk_or, pk_and, pk_add, pk_sub
+ *   pk_min(a, b)         the unsigned minimum of each byte pair (unless PK_URI_CLASSES)
  *   pk_bits(v)           mask of the bytes of v that are 0xFF (others are 0)
  *   pk_hsum(v)           sum of the bytes of v
  *   pk_prep, pk_prepare(&prep, set)   a set made ready for pk_unsafe; 0 when
@@ -23,6 +24,8 @@
  *   PK_ESCAPE_VALUE(v, d)  optional: the same of the bytes of v, in pk_escape_block's place
  *   PK_SHIFT_DOWN(v, j)  optional, with the two above: v's bytes from the j-th
  *                        on (0 < j < PK_W) first, anything after them
+ *   PK_URI_CLASSES(v, &bad, &pct, &hex)  optional: the masks of the URI check
+ *                        (see uri_classes below, the default by byte ranges)
  *
  * Loads never pass the end of the input: the last partial vector is handled
  * by one overlapping load, a zero-padded copy or the scalar kernel.
@@ -337,6 +340,103 @@ static PK_ATTR size_t PK_FN(decode)(const uint8_t *src, size_t n, int plus, uint
     PCT_DECODE_BY_RUNS(src, n, plus, dst, PK_FN(find_escape_inline), PK_FN(copy_forward));
 }
 
+/* ---- the URI check: pct_uri_offence in one pass ------------------------
+ * An offence at i is a byte that is neither kept (unreserved, gen-delims,
+ * sub-delims) nor '%', or a '%' not followed by two hex digits (past the
+ * end is not hex). That is where pct_scalar_uri_offence, which jumps over
+ * each valid escape, stops: the two digits of a valid escape are hex
+ * digits, which are kept bytes and not '%', so the test is false at them;
+ * at every other byte before the sequential scan's stop the two tests are
+ * the same, and at the stop both are true. So the first position where
+ * the test holds, computed for all positions at once, is the scan's.
+ *
+ * Per vector: bad (neither kept nor '%'), pct and hex masks; the hex mask
+ * shifted by 1 and 2 bytes needs the next vector's first two bits, so each
+ * step decides the positions i-2 .. i+W-3 and carries the last two. */
+
+#ifndef PK_URI_CLASSES
+/* 0xFF for the bytes of v in [lo, lo + width] (unsigned). */
+static inline PK_ATTR pk_vec PK_FN(in_range)(pk_vec v, uint8_t lo, uint8_t width)
+{
+    pk_vec t = pk_sub(v, pk_splat(lo));
+    return pk_eq(pk_min(t, pk_splat(width)), t);
+}
+
+/* By byte ranges: bad is outside '!'..'~' or one of "<>\^`{|}, hex is
+ * 0-9 or, with bit 5 set, a-f. */
+static inline PK_ATTR void PK_FN(uri_classes)(pk_vec v, pk_mask *bad, pk_mask *pct, pk_mask *hex)
+{
+    const pk_vec two = pk_splat(2);
+    pk_vec good = PK_FN(in_range)(v, '!', '~' - '!');
+    pk_vec excluded = pk_or(pk_or(pk_eq(v, pk_splat('"')), pk_eq(v, pk_splat('`'))),
+                            pk_or(pk_eq(pk_or(v, two), pk_splat('>')),  /* < > */
+                                  pk_eq(pk_or(v, two), pk_splat('^')))); /* \ ^ */
+    excluded = pk_or(excluded, PK_FN(in_range)(v, '{', 2));              /* { | } */
+    *bad = (~pk_bits(good) | pk_bits(excluded)) & PK_FULL;
+    *pct = pk_bits(pk_eq(v, pk_splat('%')));
+    *hex = pk_bits(pk_or(PK_FN(in_range)(v, '0', 9),
+                         PK_FN(in_range)(pk_or(v, pk_splat(0x20)), 'a', 5)));
+}
+#define PK_URI_CLASSES(v, bad, pct, hex) PK_FN(uri_classes)(v, bad, pct, hex)
+#endif
+
+/* The offences among positions i-2 .. i+W-3 (bit t: position i-2+t) from
+ * the classes of the vector at i and those of the vector before it (p*:
+ * 0 before the first). The classes of bytes past the end are 0. */
+static inline PK_ATTR pk_mask PK_FN(uri_window)(pk_mask bad, pk_mask pct, pk_mask hex,
+                                                pk_mask pbad, pk_mask ppct, pk_mask phex)
+{
+#define PK_BYTES(k) ((unsigned)(k) << PK_SHIFT) /* mask bits of k bytes */
+    pk_mask b2 = (pk_mask)(bad << PK_BYTES(2) | pbad >> PK_BYTES(PK_W - 2));
+    pk_mask p2 = (pk_mask)(pct << PK_BYTES(2) | ppct >> PK_BYTES(PK_W - 2));
+    pk_mask h1 = (pk_mask)(hex << PK_BYTES(1) | phex >> PK_BYTES(PK_W - 1));
+    /* a '%' at i-2+t needs hex at i-1+t (h1) and at i+t (hex) */
+    return (b2 | (p2 & ~(h1 & hex))) & PK_FULL;
+#undef PK_BYTES
+}
+
+static PK_ATTR size_t PK_FN(uri_offence)(const uint8_t *src, size_t n)
+{
+    pk_mask bad = 0, pct = 0, hex = 0, pbad = 0, ppct = 0, phex = 0, off;
+    size_t i = 0;
+    for (; n - i >= PK_W; i += PK_W) {
+        PK_URI_CLASSES(pk_loadu(src + i), &bad, &pct, &hex);
+        if ((off = PK_FN(uri_window)(bad, pct, hex, pbad, ppct, phex)) != 0)
+            return i - 2 + (PK_CTZ(off) >> PK_SHIFT);
+        pbad = bad;
+        ppct = pct;
+        phex = hex;
+    }
+    if (i < n) {
+        /* the last r < PK_W bytes: an overlapping load moved down by its
+         * bits, or (a short input) a zero-padded one, its bits past n cut */
+        size_t r = n - i;
+        if (n >= PK_W) {
+            PK_URI_CLASSES(pk_loadu(src + n - PK_W), &bad, &pct, &hex);
+            unsigned drop = (unsigned)(PK_W - r) << PK_SHIFT;
+            bad >>= drop;
+            pct >>= drop;
+            hex >>= drop;
+        } else {
+            PK_URI_CLASSES(PK_FN(load_short)(src, n), &bad, &pct, &hex);
+            pk_mask first = PK_FN(first_bytes)(r);
+            bad &= first;
+            pct &= first;
+            hex &= first;
+        }
+        if ((off = PK_FN(uri_window)(bad, pct, hex, pbad, ppct, phex)) != 0)
+            return i - 2 + (PK_CTZ(off) >> PK_SHIFT);
+        pbad = bad;
+        ppct = pct;
+        phex = hex;
+        i += PK_W;
+    }
+    /* the carried last two positions, nothing (no hex) after them */
+    if ((off = PK_FN(uri_window)(0, 0, 0, pbad, ppct, phex)) != 0)
+        return i - 2 + (PK_CTZ(off) >> PK_SHIFT);
+    return n;
+}
+
 #ifndef PK_UTF8_OF_UCS2
 #define PK_UTF8_OF_UCS2 pct_scalar_utf8_of_ucs2
 #endif
@@ -367,4 +467,5 @@ const pct_kernel PK_KERNEL = {
     PK_UTF8_TO_UCS2,
     PK_USABLE,
     PK_DECODE_ROOM,
+    PK_FN(uri_offence),
 };

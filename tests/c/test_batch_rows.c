@@ -191,6 +191,21 @@ static void test_stops(void)
     valid[0] = 0;
     CHECK(pct_batch_rows(&spec, &none, 0, 2, 0, &out, SIZE_MAX, ends, valid, &status, &info) == 1);
     CHECK(status == PCT_ROW_MALFORMED && ends[0] == 9);
+    /* CHECK's own loop: the same stops, a null row before them */
+    static const uint8_t second_null[1] = {0xFD};
+    spec.op = PCT_BATCH_CHECK;
+    off[2] = 5;
+    off[3] = 4;
+    valid[0] = 0;
+    CHECK(pct_batch_rows(&spec, &in, 0, 4, 0, &out, SIZE_MAX, ends, valid, &status, &info) == 2);
+    CHECK(status == PCT_ROW_MALFORMED && ends[0] == -1 && ends[1] == 0 && valid[0] == 2);
+    pct_rows some = {4, off, (const uint8_t *)data, second_null, 0};
+    valid[0] = 0;
+    CHECK(pct_batch_rows(&spec, &some, 0, 4, 0, &out, SIZE_MAX, ends, valid, &status, &info) == 2);
+    CHECK(status == PCT_ROW_MALFORMED && ends[0] == -1 && ends[1] == -1 && valid[0] == 0);
+    valid[0] = 0;
+    CHECK(pct_batch_rows(&spec, &none, 0, 2, 0, &out, SIZE_MAX, ends, valid, &status, &info) == 1);
+    CHECK(status == PCT_ROW_MALFORMED && ends[0] == -1 && valid[0] == 0);
     pct_out_free(&out);
 }
 
