@@ -6,7 +6,7 @@
  *   pk_vec, pk_mask      vector and bit-mask types; PK_FULL: the mask of all PK_W bytes
  *   PK_CTZ(m)            count of trailing zero bits of a non-zero mask
  *   pk_loadu, pk_storeu, pk_splat, pk_eq, pk_or, pk_and, pk_add, pk_sub
- *   pk_min(a, b)         the unsigned minimum of each byte pair (unless PK_URI_CLASSES)
+ *   pk_min(a, b)         the unsigned minimum of each byte pair (unless PK_URI_STOPS)
  *   pk_bits(v)           mask of the bytes of v that are 0xFF (others are 0)
  *   pk_hsum(v)           sum of the bytes of v
  *   pk_prep, pk_prepare(&prep, set)   a set made ready for pk_unsafe; 0 when
@@ -24,8 +24,9 @@
  *   PK_ESCAPE_VALUE(v, d)  optional: the same of the bytes of v, in pk_escape_block's place
  *   PK_SHIFT_DOWN(v, j)  optional, with the two above: v's bytes from the j-th
  *                        on (0 < j < PK_W) first, anything after them
- *   PK_URI_CLASSES(v, &bad, &pct, &hex)  optional: the masks of the URI check
- *                        (see uri_classes below, the default by byte ranges)
+ *   PK_URI_STOPS(v), PK_HEX_DIGITS(v)  optional, both or neither: the masks
+ *                        of the URI check (see uri_stops below, the default
+ *                        by byte ranges)
  *
  * Loads never pass the end of the input: the last partial vector is handled
  * by one overlapping load, a zero-padded copy or the scalar kernel.
@@ -41,6 +42,9 @@ static inline PK_ATTR pk_mask PK_FN(unsafe_bits)(const pk_prep *p, pk_vec v)
     return pk_bits(pk_unsafe(p, v));
 }
 
+/* The mask bits of k bytes. */
+#define PK_BYTES(k) ((unsigned)(k) << PK_SHIFT)
+
 /* The mask of the first k < PK_W bytes of a vector (in pk_bits' terms). */
 static inline PK_ATTR pk_mask PK_FN(first_bytes)(size_t k)
 {
@@ -52,7 +56,10 @@ static inline PK_ATTR pk_mask PK_FN(first_bytes)(size_t k)
 static inline PK_ATTR pk_vec PK_FN(load_short)(const uint8_t *src, size_t n)
 {
     uint8_t pad[PK_W] = {0};
-    memcpy(pad, src, n);
+    if (PK_W <= 32)
+        pct_copy_short(pad, src, n); /* a few fixed-size moves, not a call */
+    else
+        memcpy(pad, src, n);
     return pk_loadu(pad);
 }
 
@@ -354,7 +361,7 @@ static PK_ATTR size_t PK_FN(decode)(const uint8_t *src, size_t n, int plus, uint
  * shifted by 1 and 2 bytes needs the next vector's first two bits, so each
  * step decides the positions i-2 .. i+W-3 and carries the last two. */
 
-#ifndef PK_URI_CLASSES
+#ifndef PK_URI_STOPS
 /* 0xFF for the bytes of v in [lo, lo + width] (unsigned). */
 static inline PK_ATTR pk_vec PK_FN(in_range)(pk_vec v, uint8_t lo, uint8_t width)
 {
@@ -362,79 +369,110 @@ static inline PK_ATTR pk_vec PK_FN(in_range)(pk_vec v, uint8_t lo, uint8_t width
     return pk_eq(pk_min(t, pk_splat(width)), t);
 }
 
-/* By byte ranges: bad is outside '!'..'~' or one of "<>\^`{|}, hex is
- * 0-9 or, with bit 5 set, a-f. */
-static inline PK_ATTR void PK_FN(uri_classes)(pk_vec v, pk_mask *bad, pk_mask *pct, pk_mask *hex)
+/* The bytes that are not kept, by byte ranges: outside '!'..'~' or one
+ * of "%<>\^`{|}. */
+static inline PK_ATTR pk_mask PK_FN(uri_stops)(pk_vec v)
 {
     const pk_vec two = pk_splat(2);
     pk_vec good = PK_FN(in_range)(v, '!', '~' - '!');
     pk_vec excluded = pk_or(pk_or(pk_eq(v, pk_splat('"')), pk_eq(v, pk_splat('`'))),
                             pk_or(pk_eq(pk_or(v, two), pk_splat('>')),  /* < > */
                                   pk_eq(pk_or(v, two), pk_splat('^')))); /* \ ^ */
-    excluded = pk_or(excluded, PK_FN(in_range)(v, '{', 2));              /* { | } */
-    *bad = (~pk_bits(good) | pk_bits(excluded)) & PK_FULL;
-    *pct = pk_bits(pk_eq(v, pk_splat('%')));
-    *hex = pk_bits(pk_or(PK_FN(in_range)(v, '0', 9),
-                         PK_FN(in_range)(pk_or(v, pk_splat(0x20)), 'a', 5)));
+    excluded = pk_or(pk_or(excluded, pk_eq(v, pk_splat('%'))), PK_FN(in_range)(v, '{', 2)); /* { | } */
+    return (~pk_bits(good) | pk_bits(excluded)) & PK_FULL;
 }
-#define PK_URI_CLASSES(v, bad, pct, hex) PK_FN(uri_classes)(v, bad, pct, hex)
+
+/* 0-9, and with bit 5 set a-f. */
+static inline PK_ATTR pk_mask PK_FN(hex_digits)(pk_vec v)
+{
+    return pk_bits(pk_or(PK_FN(in_range)(v, '0', 9), PK_FN(in_range)(pk_or(v, pk_splat(0x20)), 'a', 5)));
+}
+#define PK_URI_STOPS(v) PK_FN(uri_stops)(v)
+#define PK_HEX_DIGITS(v) PK_FN(hex_digits)(v)
 #endif
 
-/* The offences among positions i-2 .. i+W-3 (bit t: position i-2+t) from
- * the classes of the vector at i and those of the vector before it (p*:
- * 0 before the first). The classes of bytes past the end are 0. */
-static inline PK_ATTR pk_mask PK_FN(uri_window)(pk_mask bad, pk_mask pct, pk_mask hex,
-                                                pk_mask pbad, pk_mask ppct, pk_mask phex)
+/* The check goes by blocks of PK_BLOCK bytes whose masks fill 64 bits
+ * (two AVX2 vectors, four SSE2 ones, one NEON one): a row of up to a block
+ * (most URLs) is decided without a loop or a carry. */
+#define PK_PER_BLOCK (64 / PK_BYTES(PK_W))
+#define PK_BLOCK (PK_PER_BLOCK * PK_W)
+
+typedef struct {
+    uint64_t bad, pct, hex; /* neither kept nor '%'; '%'; hex digits */
+} pk_uri_block;
+
+/* The classes of v into b, at bit `at`. */
+static inline PK_ATTR void PK_FN(uri_classes)(pk_vec v, unsigned at, pk_uri_block *b)
 {
-#define PK_BYTES(k) ((unsigned)(k) << PK_SHIFT) /* mask bits of k bytes */
-    pk_mask b2 = (pk_mask)(bad << PK_BYTES(2) | pbad >> PK_BYTES(PK_W - 2));
-    pk_mask p2 = (pk_mask)(pct << PK_BYTES(2) | ppct >> PK_BYTES(PK_W - 2));
-    pk_mask h1 = (pk_mask)(hex << PK_BYTES(1) | phex >> PK_BYTES(PK_W - 1));
-    /* a '%' at i-2+t needs hex at i-1+t (h1) and at i+t (hex) */
-    return (b2 | (p2 & ~(h1 & hex))) & PK_FULL;
-#undef PK_BYTES
+    pk_mask stops = PK_URI_STOPS(v), pct = pk_bits(pk_eq(v, pk_splat('%')));
+    b->bad |= (uint64_t)(stops & ~pct) << at;
+    b->pct |= (uint64_t)pct << at;
+    b->hex |= (uint64_t)PK_HEX_DIGITS(v) << at;
+}
+
+/* The block of the PK_W <= k <= PK_BLOCK bytes at src: its vectors at
+ * min(j * PK_W, k - PK_W), where overlapping ones agree. */
+static inline PK_ATTR void PK_FN(uri_block)(const uint8_t *src, size_t k, pk_uri_block *b)
+{
+    b->bad = b->pct = b->hex = 0;
+    for (size_t j = 0; j < PK_PER_BLOCK; j++) {
+        size_t at = j * PK_W < k - PK_W ? j * PK_W : k - PK_W;
+        PK_FN(uri_classes)(pk_loadu(src + at), PK_BYTES(at), b);
+    }
+}
+
+/* The offences among positions i-2 .. i+PK_BLOCK-3 (bit t: position
+ * i-2+t) from the block at i and the one before it (p: zero before the
+ * first). Bytes past the end have no class, so are not hex. */
+static inline PK_ATTR uint64_t PK_FN(uri_window)(const pk_uri_block *b, const pk_uri_block *p)
+{
+    uint64_t b2 = b->bad << PK_BYTES(2) | p->bad >> (64 - PK_BYTES(2));
+    uint64_t p2 = b->pct << PK_BYTES(2) | p->pct >> (64 - PK_BYTES(2));
+    uint64_t h1 = b->hex << PK_BYTES(1) | p->hex >> (64 - PK_BYTES(1));
+    /* a '%' at i-2+t needs hex at i-1+t (h1) and at i+t */
+    return b2 | (p2 & ~(h1 & b->hex));
 }
 
 static PK_ATTR size_t PK_FN(uri_offence)(const uint8_t *src, size_t n)
 {
-    pk_mask bad = 0, pct = 0, hex = 0, pbad = 0, ppct = 0, phex = 0, off;
+    pk_uri_block b = {0, 0, 0}, p = {0, 0, 0};
+    uint64_t off;
+    if (n <= PK_BLOCK) {
+        /* one block, a zero-padded vector below PK_W bytes (its bits past n
+         * cut), branch-free from there */
+        if (n >= PK_W) {
+            PK_FN(uri_block)(src, n, &b);
+        } else if (n) {
+            PK_FN(uri_classes)(PK_FN(load_short)(src, n), 0, &b);
+            b.bad &= (uint64_t)PK_FN(first_bytes)(n);
+        }
+        off = b.bad | (b.pct & ~((b.hex >> PK_BYTES(1)) & (b.hex >> PK_BYTES(2))));
+        return off ? (size_t)pct_ctz64(off) >> PK_SHIFT : n;
+    }
     size_t i = 0;
-    for (; n - i >= PK_W; i += PK_W) {
-        PK_URI_CLASSES(pk_loadu(src + i), &bad, &pct, &hex);
-        if ((off = PK_FN(uri_window)(bad, pct, hex, pbad, ppct, phex)) != 0)
-            return i - 2 + (PK_CTZ(off) >> PK_SHIFT);
-        pbad = bad;
-        ppct = pct;
-        phex = hex;
+    for (; n - i >= PK_BLOCK; i += PK_BLOCK) {
+        PK_FN(uri_block)(src + i, PK_BLOCK, &b);
+        if ((off = PK_FN(uri_window)(&b, &p)) != 0)
+            return i - 2 + (pct_ctz64(off) >> PK_SHIFT);
+        p = b;
     }
     if (i < n) {
-        /* the last r < PK_W bytes: an overlapping load moved down by its
-         * bits, or (a short input) a zero-padded one, its bits past n cut */
-        size_t r = n - i;
-        if (n >= PK_W) {
-            PK_URI_CLASSES(pk_loadu(src + n - PK_W), &bad, &pct, &hex);
-            unsigned drop = (unsigned)(PK_W - r) << PK_SHIFT;
-            bad >>= drop;
-            pct >>= drop;
-            hex >>= drop;
-        } else {
-            PK_URI_CLASSES(PK_FN(load_short)(src, n), &bad, &pct, &hex);
-            pk_mask first = PK_FN(first_bytes)(r);
-            bad &= first;
-            pct &= first;
-            hex &= first;
-        }
-        if ((off = PK_FN(uri_window)(bad, pct, hex, pbad, ppct, phex)) != 0)
-            return i - 2 + (PK_CTZ(off) >> PK_SHIFT);
-        pbad = bad;
-        ppct = pct;
-        phex = hex;
-        i += PK_W;
+        /* the last n - i bytes: the block ending at n, moved down by the
+         * bits of the bytes already seen */
+        unsigned drop = PK_BYTES(PK_BLOCK - (n - i));
+        PK_FN(uri_block)(src + n - PK_BLOCK, PK_BLOCK, &b);
+        b.bad >>= drop;
+        b.pct >>= drop;
+        b.hex >>= drop;
+        if ((off = PK_FN(uri_window)(&b, &p)) != 0)
+            return i - 2 + (pct_ctz64(off) >> PK_SHIFT);
+        p = b;
+        i += PK_BLOCK;
     }
     /* the carried last two positions, nothing (no hex) after them */
-    if ((off = PK_FN(uri_window)(0, 0, 0, pbad, ppct, phex)) != 0)
-        return i - 2 + (PK_CTZ(off) >> PK_SHIFT);
-    return n;
+    b.bad = b.pct = b.hex = 0;
+    off = PK_FN(uri_window)(&b, &p);
+    return off ? i - 2 + (pct_ctz64(off) >> PK_SHIFT) : n;
 }
 
 #ifndef PK_UTF8_OF_UCS2
