@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "pct_batch.h"
+#include "pct_portable.h"
 
 void pct_out_init(pct_out *out)
 {
@@ -251,36 +252,95 @@ int pct_rows_get(const pct_rows *in, int64_t j, const uint8_t **p, size_t *n)
     return *p ? 1 : -1;
 }
 
-/* CHECK over rows first .. first + count - 1, as pct_batch_rows does them:
- * the kernel's check looked up once, the offsets read in place (each row's
- * end is the next one's start; width a constant of each inlined copy), and
- * one call per row, whose byte offset is also the code-point index. */
+/* CHECK's result for row s: its offence at pos, or none when pos == n. */
+static inline void check_result(int64_t s, size_t pos, size_t n, int64_t *ends, uint8_t *valid)
+{
+    ends[s] = pos == n ? -1 : (int64_t)pos;
+    valid[s >> 3] |= (uint8_t)((pos != n) << (s & 7));
+}
+
+/* The first set bit of the word (not 0, or the result is not used), without
+ * a branch (bit 63 stands in for an empty word). */
+static inline size_t first_of(uint64_t word)
+{
+    return (size_t)pct_ctz64(word | 1ull << 63);
+}
+
+/* Rows' text checked a run at a time: up to this many bytes of rows in
+ * one call of the kernel's offence bits (a 2 KiB bitmap on the stack). */
+#define CHECK_RUN 16384
+
+/* CHECK over rows first .. first + count - 1, as pct_batch_rows does them,
+ * the offsets read in place (width is a constant of each inlined copy).
+ * Where the kernel has offence bits, the text of consecutive rows (at most
+ * CHECK_RUN bytes, their offsets increasing) goes through it in one pass
+ * and each row takes its first bit; a row the run cannot take (longer,
+ * malformed, an odd null) is checked alone. The byte offset of an offence
+ * is its code-point index: only ASCII comes before it. */
 static inline int64_t check_rows(const pct_rows *in, int64_t first, int64_t count, int64_t slot,
                                  int64_t *ends, uint8_t *valid, int *status, int width)
 {
     static const uint8_t empty[1] = {0};
     const pct_uri_offence_fn offence = pct_uri_offence_kernel();
+    const pct_uri_offence_bits_fn offence_bits = in->data ? pct_uri_offence_bits_kernel() : NULL;
     const uint8_t *data = in->data, *validity = in->validity;
-    int64_t j = in->offset + first;
-    int64_t start = pct_rows_offset(width, in->offsets, j);
-    for (int64_t i = 0; i < count; i++, j++) {
-        int64_t s = slot + i, end = pct_rows_offset(width, in->offsets, j + 1), row_start = start;
-        start = end;
-        if (validity && !((validity[j >> 3] >> (j & 7)) & 1)) {
-            ends[s] = -1;
+    const void *offsets = in->offsets;
+    const int64_t j0 = in->offset + first;
+    uint64_t bits[CHECK_RUN / 64 + 1];
+    size_t next[CHECK_RUN / 64 + 2];
+    int64_t i = 0;
+    while (i < count) {
+        int64_t base = pct_rows_offset(width, offsets, j0 + i), end = base, k = i;
+        if (offence_bits && base >= 0) {
+            for (; k < count; k++) {
+                int64_t after = pct_rows_offset(width, offsets, j0 + k + 1);
+                if (after < end || after - base > CHECK_RUN)
+                    break;
+                end = after;
+            }
+        }
+        if (k > i) {
+            /* the bits, then for each word the first bit at or after it */
+            size_t len = (size_t)(end - base), words = (len + 63) / 64;
+            offence_bits(data + base, len, bits);
+            next[words] = SIZE_MAX;
+            for (size_t w = words; w-- > 0;)
+                next[w] = bits[w] ? 64 * w + first_of(bits[w]) : next[w + 1];
+            const uint8_t *text = data + base;
+            size_t a = 0;
+            for (; i < k; i++) {
+                int64_t j = j0 + i, s = slot + i;
+                size_t e = (size_t)(pct_rows_offset(width, offsets, j + 1) - base), n = e - a, w = a / 64;
+                uint64_t m = n ? bits[w] & (~0ull << (a % 64)) : 0;
+                size_t pos = m ? 64 * w + first_of(m) : next[w + 1];
+                pos = (pos < e ? pos : e) - a;
+                /* a '%' in the last two bytes read its digits from the next row */
+                if (n >= 1 && text[e - 1] == '%' && n - 1 < pos)
+                    pos = n - 1;
+                if (n >= 2 && text[e - 2] == '%' && n - 2 < pos)
+                    pos = n - 2;
+                a = e;
+                if (validity && !((validity[j >> 3] >> (j & 7)) & 1))
+                    ends[s] = -1;
+                else
+                    check_result(s, pos, n, ends, valid);
+            }
             continue;
         }
-        if (row_start < 0 || end < row_start || (!data && end != row_start)) {
+        /* row i alone */
+        int64_t j = j0 + i, s = slot + i, stop = pct_rows_offset(width, offsets, j + 1);
+        if (validity && !((validity[j >> 3] >> (j & 7)) & 1)) {
+            ends[s] = -1;
+            i++;
+            continue;
+        }
+        if (base < 0 || stop < base || (!data && stop != base)) {
             *status = PCT_ROW_MALFORMED;
             return i;
         }
-        ends[s] = -1;
-        size_t n = (size_t)(end - row_start);
-        size_t pos = offence(data ? data + row_start : empty, n);
-        if (pos == n)
-            continue;
-        ends[s] = (int64_t)pos;
-        valid[s >> 3] |= (uint8_t)(1u << (s & 7));
+        size_t n = (size_t)(stop - base);
+        check_result(s, offence(data ? data + base : empty, n), n, ends, valid);
+        i++;
     }
     *status = PCT_OK;
     return count;

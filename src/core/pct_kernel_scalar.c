@@ -79,4 +79,5 @@ const pct_kernel pct_kernel_scalar = {
     always,
     NULL,
     pct_scalar_uri_offence,
+    NULL,
 };

@@ -475,6 +475,64 @@ static PK_ATTR size_t PK_FN(uri_offence)(const uint8_t *src, size_t n)
     return off ? i - 2 + (pct_ctz64(off) >> PK_SHIFT) : n;
 }
 
+#if PK_SHIFT == 0
+/* How far ahead of its loads the scan asks for the text (bytes): a block's
+ * work is long enough that without it too few lines are in flight to keep
+ * up with memory. */
+#ifndef PCT_URI_AHEAD
+#define PCT_URI_AHEAD 1024
+#endif
+
+/* The offence bits of src[0, n), the test at every position regardless of
+ * escapes (bytes past n are not hex): bit t % 64 of bits[t / 64] for
+ * position t, (n + 63) / 64 words written, 0 past n. A block's window
+ * decides the two last bits of the word before it. */
+static PK_ATTR void PK_FN(uri_offence_bits)(const uint8_t *src, size_t n, uint64_t *bits)
+{
+    pk_uri_block b = {0, 0, 0}, p = {0, 0, 0};
+    size_t i = 0, w = 0;
+    for (; n - i >= PK_BLOCK; i += PK_BLOCK, w++) {
+        if (n - i > PCT_URI_AHEAD)
+            pct_prefetch(src + i + PCT_URI_AHEAD);
+        PK_FN(uri_block)(src + i, PK_BLOCK, &b);
+        uint64_t off = PK_FN(uri_window)(&b, &p);
+        if (w)
+            bits[w - 1] |= off << 62;
+        bits[w] = off >> 2;
+        p = b;
+    }
+    if (i < n) {
+        size_t r = n - i;
+        b.bad = b.pct = b.hex = 0;
+        if (n >= PK_BLOCK) { /* the block ending at n, moved down */
+            unsigned drop = PK_BYTES(PK_BLOCK - r);
+            PK_FN(uri_block)(src + n - PK_BLOCK, PK_BLOCK, &b);
+            b.bad >>= drop;
+            b.pct >>= drop;
+            b.hex >>= drop;
+        } else if (r >= PK_W) {
+            PK_FN(uri_block)(src + i, r, &b);
+        } else {
+            PK_FN(uri_classes)(PK_FN(load_short)(src + i, r), 0, &b);
+            b.bad &= (uint64_t)PK_FN(first_bytes)(r);
+        }
+        uint64_t off = PK_FN(uri_window)(&b, &p);
+        if (w)
+            bits[w - 1] |= off << 62;
+        bits[w] = off >> 2;
+        p = b;
+        w++;
+    }
+    if (w) { /* the last two positions, nothing after them */
+        b.bad = b.pct = b.hex = 0;
+        bits[w - 1] |= PK_FN(uri_window)(&b, &p) << 62;
+    }
+}
+#define PK_URI_OFFENCE_BITS PK_FN(uri_offence_bits)
+#else
+#define PK_URI_OFFENCE_BITS NULL /* more than one mask bit per byte */
+#endif
+
 #ifndef PK_UTF8_OF_UCS2
 #define PK_UTF8_OF_UCS2 pct_scalar_utf8_of_ucs2
 #endif
@@ -506,4 +564,5 @@ const pct_kernel PK_KERNEL = {
     PK_USABLE,
     PK_DECODE_ROOM,
     PK_FN(uri_offence),
+    PK_URI_OFFENCE_BITS,
 };

@@ -36,6 +36,8 @@ typedef struct {
     size_t (*decode_room)(const uint8_t *src, size_t n, int plus, uint8_t *dst, int *high);
     /* Optional (NULL: pct_scalar_uri_offence): pct_uri_offence, one pass. */
     size_t (*uri_offence)(const uint8_t *src, size_t n);
+    /* Optional (NULL: rows one by one): pct_uri_offence_bits. */
+    void (*uri_offence_bits)(const uint8_t *src, size_t n, uint64_t *bits);
 } pct_kernel;
 
 #include "pct_portable.h"

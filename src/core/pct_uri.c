@@ -184,6 +184,11 @@ pct_uri_offence_fn pct_uri_offence_kernel(void)
     return k->uri_offence ? k->uri_offence : pct_scalar_uri_offence;
 }
 
+pct_uri_offence_bits_fn pct_uri_offence_bits_kernel(void)
+{
+    return pct_kernel_active()->uri_offence_bits;
+}
+
 size_t pct_uri_offence(const uint8_t *src, size_t n)
 {
     return pct_uri_offence_kernel()(src, n);

@@ -29,6 +29,15 @@ size_t pct_uri_offence(const uint8_t *src, size_t n);
 typedef size_t (*pct_uri_offence_fn)(const uint8_t *src, size_t n);
 pct_uri_offence_fn pct_uri_offence_kernel(void);
 
+/* For many rows at once, those of a run of text: bit t % 64 of
+ * bits[t / 64] set when position t of src[0, n) fails the test at every
+ * position (a byte neither kept nor '%', or a '%' without two hex digits
+ * after it in src[0, n)); (n + 63) / 64 words written. A row's offence is
+ * its first bit, where a '%' in its last two bytes is one too (its digits
+ * were read from the next row). NULL when the active kernel has none. */
+typedef void (*pct_uri_offence_bits_fn)(const uint8_t *src, size_t n, uint64_t *bits);
+pct_uri_offence_bits_fn pct_uri_offence_bits_kernel(void);
+
 /* The bytes a URI holds as they are (unreserved and reserved), the set
  * check and requote scan with pct_span_safe. */
 const pct_set *pct_uri_kept_set(void);
