@@ -580,12 +580,17 @@ static void test_scans_on_every_kernel(void)
  * kept bytes and not '%'. Rows are copied to a buffer of exactly their size,
  * so the sanitizer build sees any read past the end. */
 
+/* The test at position i alone. */
+static int offence_at(const uint8_t *s, size_t i, size_t n)
+{
+    return s[i] == '%' ? !(i + 2 < n && isxdigit(s[i + 1]) && isxdigit(s[i + 2])) : !model_kept(s[i]);
+}
+
 static size_t fused_offence(const uint8_t *s, size_t n)
 {
-    for (size_t i = 0; i < n; i++) {
-        if (s[i] == '%' ? !(i + 2 < n && isxdigit(s[i + 1]) && isxdigit(s[i + 2])) : !model_kept(s[i]))
+    for (size_t i = 0; i < n; i++)
+        if (offence_at(s, i, n))
             return i;
-    }
     return n;
 }
 
@@ -598,6 +603,17 @@ static void check_offence(const uint8_t *row, size_t n)
     CHECK(got == want);
     CHECK(pct_scalar_uri_offence(s, n) == want);
     CHECK(pct_uri_offence_kernel()(s, n) == want);
+    /* the kernel's bits for many rows: the test at every position */
+    pct_uri_offence_bits_fn bits_of = pct_uri_offence_bits_kernel();
+    if (bits_of) {
+        uint64_t bits[5];
+        memset(bits, 0xA5, sizeof bits);
+        bits_of(s, n, bits);
+        for (size_t i = 0; i < n; i++)
+            CHECK((int)((bits[i / 64] >> (i % 64)) & 1) == offence_at(s, i, n));
+        for (size_t i = n; i < (n + 63) / 64 * 64; i++)
+            CHECK(((bits[i / 64] >> (i % 64)) & 1) == 0);
+    }
     /* the byte offset is the code-point index: only ASCII comes before it */
     CHECK(pct_utf8_count(s, got) == got);
     size_t pos;
