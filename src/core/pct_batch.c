@@ -310,15 +310,18 @@ static inline int64_t check_rows(const pct_rows *in, int64_t first, int64_t coun
             size_t a = 0;
             for (; i < k; i++) {
                 int64_t j = j0 + i, s = slot + i;
-                size_t e = (size_t)(pct_rows_offset(width, offsets, j + 1) - base), n = e - a, w = a / 64;
-                uint64_t m = n ? bits[w] & (~0ull << (a % 64)) : 0;
-                size_t pos = m ? 64 * w + first_of(m) : next[w + 1];
-                pos = (pos < e ? pos : e) - a;
-                /* a '%' in the last two bytes read its digits from the next row */
-                if (n >= 1 && text[e - 1] == '%' && n - 1 < pos)
-                    pos = n - 1;
-                if (n >= 2 && text[e - 2] == '%' && n - 2 < pos)
-                    pos = n - 2;
+                size_t e = (size_t)(pct_rows_offset(width, offsets, j + 1) - base), n = e - a, pos = 0;
+                if (n) { /* a < len: word a / 64 and the next are written */
+                    size_t w = a / 64;
+                    uint64_t m = bits[w] & (~0ull << (a % 64));
+                    pos = m ? 64 * w + first_of(m) : next[w + 1];
+                    pos = (pos < e ? pos : e) - a;
+                    /* a '%' in the last two bytes read its digits from the next row */
+                    if (text[e - 1] == '%' && n - 1 < pos)
+                        pos = n - 1;
+                    if (n >= 2 && text[e - 2] == '%' && n - 2 < pos)
+                        pos = n - 2;
+                }
                 a = e;
                 if (validity && !((validity[j >> 3] >> (j & 7)) & 1))
                     ends[s] = -1;
