@@ -259,11 +259,13 @@ static inline void check_result(int64_t s, size_t pos, size_t n, int64_t *ends, 
     valid[s >> 3] |= (uint8_t)((pos != n) << (s & 7));
 }
 
-/* The first set bit of the word (not 0, or the result is not used), without
- * a branch (bit 63 stands in for an empty word). */
-static inline size_t first_of(uint64_t word)
+/* 64 * w + the first set bit of word, or `otherwise` when it is 0: without
+ * a branch, as whether a word holds an offence is data that no predictor
+ * guesses (bit 63 stands in for an empty word). */
+static inline size_t first_in_word(size_t w, uint64_t word, size_t otherwise)
 {
-    return (size_t)pct_ctz64(word | 1ull << 63);
+    size_t here = 64 * w + (size_t)pct_ctz64(word | 1ull << 63), some = (size_t)0 - (word != 0);
+    return (here & some) | (otherwise & ~some);
 }
 
 /* Rows' text checked a run at a time: up to this many bytes of rows in
@@ -293,19 +295,20 @@ static inline int64_t check_rows(const pct_rows *in, int64_t first, int64_t coun
         int64_t base = pct_rows_offset(width, offsets, j0 + i), end = base, k = i;
         if (offence_bits && base >= 0) {
             for (; k < count; k++) {
-                int64_t after = pct_rows_offset(width, offsets, j0 + k + 1);
-                if (after < end || after - base > CHECK_RUN)
+                int64_t stop = pct_rows_offset(width, offsets, j0 + k + 1);
+                if (stop < end || stop - base > CHECK_RUN)
                     break;
-                end = after;
+                end = stop;
             }
         }
         if (k > i) {
             /* the bits, then for each word the first bit at or after it */
             size_t len = (size_t)(end - base), words = (len + 63) / 64;
             offence_bits(data + base, len, bits);
-            next[words] = SIZE_MAX;
+            size_t after = SIZE_MAX;
+            next[words] = after;
             for (size_t w = words; w-- > 0;)
-                next[w] = bits[w] ? 64 * w + first_of(bits[w]) : next[w + 1];
+                next[w] = after = first_in_word(w, bits[w], after);
             const uint8_t *text = data + base;
             size_t a = 0;
             for (; i < k; i++) {
@@ -314,7 +317,7 @@ static inline int64_t check_rows(const pct_rows *in, int64_t first, int64_t coun
                 if (n) { /* a < len: word a / 64 and the next are written */
                     size_t w = a / 64;
                     uint64_t m = bits[w] & (~0ull << (a % 64));
-                    pos = m ? 64 * w + first_of(m) : next[w + 1];
+                    pos = first_in_word(w, m, next[w + 1]);
                     pos = (pos < e ? pos : e) - a;
                     /* a '%' in the last two bytes read its digits from the next row */
                     if (text[e - 1] == '%' && n - 1 < pos)
