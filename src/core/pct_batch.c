@@ -292,18 +292,22 @@ static inline int64_t check_rows(const pct_rows *in, int64_t first, int64_t coun
     size_t next[CHECK_RUN / 64 + 2];
     int64_t i = 0;
     while (i < count) {
-        int64_t base = pct_rows_offset(width, offsets, j0 + i), end = base, k = i;
+        /* the run: rows i .. k - 1, whose text up to the end of the last
+         * that is not null (a null row's bytes need not be there) is scanned */
+        int64_t base = pct_rows_offset(width, offsets, j0 + i), end = base, scan_end = base, k = i;
         if (offence_bits && base >= 0) {
             for (; k < count; k++) {
-                int64_t stop = pct_rows_offset(width, offsets, j0 + k + 1);
+                int64_t j = j0 + k, stop = pct_rows_offset(width, offsets, j + 1);
                 if (stop < end || stop - base > CHECK_RUN)
                     break;
                 end = stop;
+                if (!validity || ((validity[j >> 3] >> (j & 7)) & 1))
+                    scan_end = stop;
             }
         }
         if (k > i) {
             /* the bits, then for each word the first bit at or after it */
-            size_t len = (size_t)(end - base), words = (len + 63) / 64;
+            size_t len = (size_t)(scan_end - base), words = (len + 63) / 64;
             offence_bits(data + base, len, bits);
             size_t after = SIZE_MAX;
             next[words] = after;
@@ -314,7 +318,12 @@ static inline int64_t check_rows(const pct_rows *in, int64_t first, int64_t coun
             for (; i < k; i++) {
                 int64_t j = j0 + i, s = slot + i;
                 size_t e = (size_t)(pct_rows_offset(width, offsets, j + 1) - base), n = e - a, pos = 0;
-                if (n) { /* a < len: word a / 64 and the next are written */
+                if (validity && !((validity[j >> 3] >> (j & 7)) & 1)) {
+                    ends[s] = -1;
+                    a = e;
+                    continue;
+                }
+                if (n) { /* a < e <= len: word a / 64 and the next are written */
                     size_t w = a / 64;
                     uint64_t m = bits[w] & (~0ull << (a % 64));
                     pos = first_in_word(w, m, next[w + 1]);
@@ -326,10 +335,7 @@ static inline int64_t check_rows(const pct_rows *in, int64_t first, int64_t coun
                         pos = n - 2;
                 }
                 a = e;
-                if (validity && !((validity[j >> 3] >> (j & 7)) & 1))
-                    ends[s] = -1;
-                else
-                    check_result(s, pos, n, ends, valid);
+                check_result(s, pos, n, ends, valid);
             }
             continue;
         }
