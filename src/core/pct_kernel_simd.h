@@ -357,9 +357,13 @@ static PK_ATTR size_t PK_FN(decode)(const uint8_t *src, size_t n, int plus, uint
  * the same, and at the stop both are true. So the first position where
  * the test holds, computed for all positions at once, is the scan's.
  *
- * Per vector: bad (neither kept nor '%'), pct and hex masks; the hex mask
- * shifted by 1 and 2 bytes needs the next vector's first two bits, so each
- * step decides the positions i-2 .. i+W-3 and carries the last two. */
+ * Per block of vectors: bad (neither kept nor '%'), pct and hex masks in
+ * 64 bits; the hex mask shifted by 1 and 2 bytes needs the next block's
+ * first two bits, so each step decides the positions i-2 .. i+61 and
+ * carries the last two. A kernel gives its classes by PK_URI_STOPS and
+ * PK_HEX_DIGITS (AVX2: nibble tables) or takes the range tests below; one
+ * whose masks have a bit per byte also gets uri_offence_bits, the test
+ * at every position of a run of rows for pct_batch_rows. */
 
 #ifndef PK_URI_STOPS
 /* 0xFF for the bytes of v in [lo, lo + width] (unsigned). */
