@@ -219,8 +219,9 @@ static inline int batch_row(const pct_batch_spec *spec, const uint8_t *src, size
     case PCT_BATCH_NORMALIZE:
         return normalize_row(spec, src, n, out, limit, info);
     case PCT_BATCH_CHECK:
-        info->position = pct_uri_check(src, n, &pos) == PCT_URI_VALID ? -1
-                                                                        : (int64_t)pct_utf8_count(src, pos);
+        /* the byte offset is the code-point index (see pct_uri_offence) */
+        pos = pct_uri_offence(src, n);
+        info->position = pos == n ? -1 : (int64_t)pos;
         return PCT_OK;
     case PCT_BATCH_QUERY_PARAM:
         return query_param_row(spec, src, n, out, limit);
@@ -251,18 +252,126 @@ int pct_rows_get(const pct_rows *in, int64_t j, const uint8_t **p, size_t *n)
     return *p ? 1 : -1;
 }
 
+/* CHECK's result for row s: its offence at pos, or none when pos == n. */
+static inline void check_result(int64_t s, size_t pos, size_t n, int64_t *ends, uint8_t *valid)
+{
+    ends[s] = pos == n ? -1 : (int64_t)pos;
+    valid[s >> 3] |= (uint8_t)((pos != n) << (s & 7));
+}
+
+/* 64 * w + the first set bit of word, or `otherwise` when it is 0: without
+ * a branch, as whether a word holds an offence is data that no predictor
+ * guesses (bit 63 stands in for an empty word). */
+static inline size_t first_in_word(size_t w, uint64_t word, size_t otherwise)
+{
+    size_t here = 64 * w + (size_t)pct_ctz64(word | 1ull << 63), some = (size_t)0 - (word != 0);
+    return (here & some) | (otherwise & ~some);
+}
+
+/* Rows' text checked a run at a time: up to this many bytes of rows in
+ * one call of the kernel's offence bits (a 2 KiB bitmap on the stack). */
+#define CHECK_RUN 16384
+
+/* CHECK over rows first .. first + count - 1, as pct_batch_rows does them,
+ * the offsets read in place (width is a constant of each inlined copy).
+ * Where the kernel has offence bits, the text of consecutive rows (at most
+ * CHECK_RUN bytes, their offsets increasing) goes through it in one pass
+ * and each row takes its first bit; a row the run cannot take (longer,
+ * malformed, an odd null) is checked alone. The byte offset of an offence
+ * is its code-point index: only ASCII comes before it. */
+static inline int64_t check_rows(const pct_rows *in, int64_t first, int64_t count, int64_t slot,
+                                 int64_t *ends, uint8_t *valid, int *status, int width)
+{
+    static const uint8_t empty[1] = {0};
+    const pct_uri_offence_fn offence = pct_uri_offence_kernel();
+    const pct_uri_offence_bits_fn offence_bits = in->data ? pct_uri_offence_bits_kernel() : NULL;
+    const uint8_t *data = in->data, *validity = in->validity;
+    const void *offsets = in->offsets;
+    const int64_t j0 = in->offset + first;
+    uint64_t bits[CHECK_RUN / 64 + 1];
+    size_t next[CHECK_RUN / 64 + 2];
+    int64_t i = 0;
+    while (i < count) {
+        /* the run: rows i .. k - 1, whose text up to the end of the last
+         * that is not null (a null row's bytes need not be there) is scanned */
+        int64_t base = pct_rows_offset(width, offsets, j0 + i), end = base, scan_end = base, k = i;
+        if (offence_bits && base >= 0) {
+            for (; k < count; k++) {
+                int64_t j = j0 + k, stop = pct_rows_offset(width, offsets, j + 1);
+                if (stop < end || stop - base > CHECK_RUN)
+                    break;
+                end = stop;
+                if (!validity || ((validity[j >> 3] >> (j & 7)) & 1))
+                    scan_end = stop;
+            }
+        }
+        if (k > i) {
+            /* the bits, then for each word the first bit at or after it */
+            size_t len = (size_t)(scan_end - base), words = (len + 63) / 64;
+            offence_bits(data + base, len, bits);
+            size_t after = SIZE_MAX;
+            next[words] = after;
+            for (size_t w = words; w-- > 0;)
+                next[w] = after = first_in_word(w, bits[w], after);
+            const uint8_t *text = data + base;
+            size_t a = 0;
+            for (; i < k; i++) {
+                int64_t j = j0 + i, s = slot + i;
+                size_t e = (size_t)(pct_rows_offset(width, offsets, j + 1) - base), n = e - a, pos = 0;
+                if (validity && !((validity[j >> 3] >> (j & 7)) & 1)) {
+                    ends[s] = -1;
+                    a = e;
+                    continue;
+                }
+                if (n) { /* a < e <= len: word a / 64 and the next are written */
+                    size_t w = a / 64;
+                    uint64_t m = bits[w] & (~0ull << (a % 64));
+                    pos = first_in_word(w, m, next[w + 1]);
+                    pos = (pos < e ? pos : e) - a;
+                    /* a '%' in the last two bytes read its digits from the next row */
+                    if (text[e - 1] == '%' && n - 1 < pos)
+                        pos = n - 1;
+                    if (n >= 2 && text[e - 2] == '%' && n - 2 < pos)
+                        pos = n - 2;
+                }
+                a = e;
+                check_result(s, pos, n, ends, valid);
+            }
+            continue;
+        }
+        /* row i alone */
+        int64_t j = j0 + i, s = slot + i, stop = pct_rows_offset(width, offsets, j + 1);
+        if (validity && !((validity[j >> 3] >> (j & 7)) & 1)) {
+            ends[s] = -1;
+            i++;
+            continue;
+        }
+        if (base < 0 || stop < base || (!data && stop != base)) {
+            *status = PCT_ROW_MALFORMED;
+            return i;
+        }
+        size_t n = (size_t)(stop - base);
+        check_result(s, offence(data ? data + base : empty, n), n, ends, valid);
+        i++;
+    }
+    *status = PCT_OK;
+    return count;
+}
+
 int64_t pct_batch_rows(const pct_batch_spec *spec, const pct_rows *in, int64_t first, int64_t count,
                        int64_t slot, pct_out *out, size_t limit, int64_t *ends, uint8_t *valid,
                        int *status, pct_batch_info *info)
 {
-    int check = spec->op == PCT_BATCH_CHECK;
+    if (spec->op == PCT_BATCH_CHECK)
+        return in->width == 4 ? check_rows(in, first, count, slot, ends, valid, status, 4)
+                              : check_rows(in, first, count, slot, ends, valid, status, 8);
     for (int64_t i = 0; i < count; i++) {
         const uint8_t *p;
         size_t n;
         int64_t s = slot + i;
         int got = pct_rows_get(in, first + i, &p, &n);
         if (got == 0) {
-            ends[s] = check ? -1 : (int64_t)out->len;
+            ends[s] = (int64_t)out->len;
             continue;
         }
         /* The rows of a column lie one after the other: the bytes 2 KiB
@@ -279,13 +388,7 @@ int64_t pct_batch_rows(const pct_batch_spec *spec, const pct_rows *in, int64_t f
             *status = rc;
             return i;
         }
-        if (check) {
-            ends[s] = info->position;
-            if (info->position < 0)
-                continue;
-        } else {
-            ends[s] = (int64_t)out->len;
-        }
+        ends[s] = (int64_t)out->len;
         valid[s >> 3] |= (uint8_t)(1u << (s & 7));
     }
     *status = PCT_OK;

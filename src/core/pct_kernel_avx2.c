@@ -1245,6 +1245,42 @@ static PK_ATTR size_t avx2_utf8_to_ucs2(const uint8_t *src, size_t n, uint16_t *
 }
 #define PK_UTF8_TO_UCS2 avx2_utf8_to_ucs2
 
+/* The masks of the URI check by the two-nibble lookup of pk_unsafe: row l
+ * of a table has bit h when byte 16h+l is in the class. */
+#define R(a, b, c, d, e, f, g, h, i, j, k, l, m, n, o, p) \
+    (char)a, (char)b, (char)c, (char)d, (char)e, (char)f, (char)g, (char)h, \
+    (char)i, (char)j, (char)k, (char)l, (char)m, (char)n, (char)o, (char)p
+/* the kept bytes: pct_uri_kept_set's rows */
+#define KEPT R(0xB8, 0xFC, 0xF8, 0xFC, 0xFC, 0xF8, 0xFC, 0xFC, 0xFC, 0xFC, 0xFC, 0x7C, 0x54, 0x7C, 0xD4, 0x7C)
+/* 0-9 (bit 3), A-F and a-f (bits 4 and 6) */
+#define HEX R(0x08, 0x58, 0x58, 0x58, 0x58, 0x58, 0x58, 0x08, 0x08, 0x08, 0, 0, 0, 0, 0, 0)
+
+static inline PK_ATTR uint32_t nibble_class(__m256i v, __m256i rows)
+{
+    const __m256i high_bit = _mm256_setr_epi8(1, 2, 4, 8, 16, 32, 64, -128, 0, 0, 0, 0, 0, 0, 0, 0,
+                                              1, 2, 4, 8, 16, 32, 64, -128, 0, 0, 0, 0, 0, 0, 0, 0);
+    const __m256i nibble = _mm256_set1_epi8(15);
+    __m256i row = _mm256_shuffle_epi8(rows, _mm256_and_si256(v, nibble));
+    __m256i col = _mm256_shuffle_epi8(high_bit, _mm256_and_si256(_mm256_srli_epi16(v, 4), nibble));
+    return ~(uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(_mm256_and_si256(row, col),
+                                                             _mm256_setzero_si256()));
+}
+
+static inline PK_ATTR uint32_t uri_stops(__m256i v)
+{
+    return ~nibble_class(v, _mm256_setr_epi8(KEPT, KEPT));
+}
+
+static inline PK_ATTR uint32_t hex_digits(__m256i v)
+{
+    return nibble_class(v, _mm256_setr_epi8(HEX, HEX));
+}
+#undef HEX
+#undef KEPT
+#undef R
+#define PK_URI_STOPS uri_stops
+#define PK_HEX_DIGITS hex_digits
+
 #include "pct_kernel_simd.h"
 
 #endif /* PCT_X86_64 */

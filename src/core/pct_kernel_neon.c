@@ -34,6 +34,7 @@ static inline pk_vec pk_or(pk_vec a, pk_vec b) { return vorrq_u8(a, b); }
 static inline pk_vec pk_and(pk_vec a, pk_vec b) { return vandq_u8(a, b); }
 static inline pk_vec pk_add(pk_vec a, pk_vec b) { return vaddq_u8(a, b); }
 static inline pk_vec pk_sub(pk_vec a, pk_vec b) { return vsubq_u8(a, b); }
+static inline pk_vec pk_min(pk_vec a, pk_vec b) { return vminq_u8(a, b); }
 static inline size_t pk_hsum(pk_vec v) { return vaddlvq_u8(v); }
 
 /* No movemask on NEON: narrowing by 4 bits leaves one nibble per byte. */

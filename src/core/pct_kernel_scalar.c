@@ -78,4 +78,6 @@ const pct_kernel pct_kernel_scalar = {
     NULL,
     always,
     NULL,
+    pct_scalar_uri_offence,
+    NULL,
 };

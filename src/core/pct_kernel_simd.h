@@ -6,6 +6,7 @@
  *   pk_vec, pk_mask      vector and bit-mask types; PK_FULL: the mask of all PK_W bytes
  *   PK_CTZ(m)            count of trailing zero bits of a non-zero mask
  *   pk_loadu, pk_storeu, pk_splat, pk_eq, pk_or, pk_and, pk_add, pk_sub
+ *   pk_min(a, b)         the unsigned minimum of each byte pair (unless PK_URI_STOPS)
  *   pk_bits(v)           mask of the bytes of v that are 0xFF (others are 0)
  *   pk_hsum(v)           sum of the bytes of v
  *   pk_prep, pk_prepare(&prep, set)   a set made ready for pk_unsafe; 0 when
@@ -23,6 +24,9 @@
  *   PK_ESCAPE_VALUE(v, d)  optional: the same of the bytes of v, in pk_escape_block's place
  *   PK_SHIFT_DOWN(v, j)  optional, with the two above: v's bytes from the j-th
  *                        on (0 < j < PK_W) first, anything after them
+ *   PK_URI_STOPS(v), PK_HEX_DIGITS(v)  optional, both or neither: the masks
+ *                        of the URI check (see uri_stops below, the default
+ *                        by byte ranges)
  *
  * Loads never pass the end of the input: the last partial vector is handled
  * by one overlapping load, a zero-padded copy or the scalar kernel.
@@ -38,6 +42,9 @@ static inline PK_ATTR pk_mask PK_FN(unsafe_bits)(const pk_prep *p, pk_vec v)
     return pk_bits(pk_unsafe(p, v));
 }
 
+/* The mask bits of k bytes. */
+#define PK_BYTES(k) ((unsigned)(k) << PK_SHIFT)
+
 /* The mask of the first k < PK_W bytes of a vector (in pk_bits' terms). */
 static inline PK_ATTR pk_mask PK_FN(first_bytes)(size_t k)
 {
@@ -49,7 +56,10 @@ static inline PK_ATTR pk_mask PK_FN(first_bytes)(size_t k)
 static inline PK_ATTR pk_vec PK_FN(load_short)(const uint8_t *src, size_t n)
 {
     uint8_t pad[PK_W] = {0};
-    memcpy(pad, src, n);
+    if (PK_W <= 32)
+        pct_copy_short(pad, src, n); /* a few fixed-size moves, not a call */
+    else
+        memcpy(pad, src, n);
     return pk_loadu(pad);
 }
 
@@ -337,6 +347,196 @@ static PK_ATTR size_t PK_FN(decode)(const uint8_t *src, size_t n, int plus, uint
     PCT_DECODE_BY_RUNS(src, n, plus, dst, PK_FN(find_escape_inline), PK_FN(copy_forward));
 }
 
+/* ---- the URI check: pct_uri_offence in one pass ------------------------
+ * An offence at i is a byte that is neither kept (unreserved, gen-delims,
+ * sub-delims) nor '%', or a '%' not followed by two hex digits (past the
+ * end is not hex). That is where pct_scalar_uri_offence, which jumps over
+ * each valid escape, stops: the two digits of a valid escape are hex
+ * digits, which are kept bytes and not '%', so the test is false at them;
+ * at every other byte before the sequential scan's stop the two tests are
+ * the same, and at the stop both are true. So the first position where
+ * the test holds, computed for all positions at once, is the scan's.
+ *
+ * Per block of vectors: bad (neither kept nor '%'), pct and hex masks in
+ * 64 bits; the hex mask shifted by 1 and 2 bytes needs the next block's
+ * first two bits, so each step decides the positions i-2 .. i+61 and
+ * carries the last two. A kernel gives its classes by PK_URI_STOPS and
+ * PK_HEX_DIGITS (AVX2: nibble tables) or takes the range tests below; one
+ * whose masks have a bit per byte also gets uri_offence_bits, the test
+ * at every position of a run of rows for pct_batch_rows. */
+
+#ifndef PK_URI_STOPS
+/* 0xFF for the bytes of v in [lo, lo + width] (unsigned). */
+static inline PK_ATTR pk_vec PK_FN(in_range)(pk_vec v, uint8_t lo, uint8_t width)
+{
+    pk_vec t = pk_sub(v, pk_splat(lo));
+    return pk_eq(pk_min(t, pk_splat(width)), t);
+}
+
+/* The bytes that are not kept, by byte ranges: outside '!'..'~' or one
+ * of "%<>\^`{|}. */
+static inline PK_ATTR pk_mask PK_FN(uri_stops)(pk_vec v)
+{
+    const pk_vec two = pk_splat(2);
+    pk_vec good = PK_FN(in_range)(v, '!', '~' - '!');
+    pk_vec excluded = pk_or(pk_or(pk_eq(v, pk_splat('"')), pk_eq(v, pk_splat('`'))),
+                            pk_or(pk_eq(pk_or(v, two), pk_splat('>')),  /* < > */
+                                  pk_eq(pk_or(v, two), pk_splat('^')))); /* \ ^ */
+    excluded = pk_or(pk_or(excluded, pk_eq(v, pk_splat('%'))), PK_FN(in_range)(v, '{', 2)); /* { | } */
+    return (~pk_bits(good) | pk_bits(excluded)) & PK_FULL;
+}
+
+/* 0-9, and with bit 5 set a-f. */
+static inline PK_ATTR pk_mask PK_FN(hex_digits)(pk_vec v)
+{
+    return pk_bits(pk_or(PK_FN(in_range)(v, '0', 9), PK_FN(in_range)(pk_or(v, pk_splat(0x20)), 'a', 5)));
+}
+#define PK_URI_STOPS(v) PK_FN(uri_stops)(v)
+#define PK_HEX_DIGITS(v) PK_FN(hex_digits)(v)
+#endif
+
+/* The check goes by blocks of PK_BLOCK bytes whose masks fill 64 bits
+ * (two AVX2 vectors, four SSE2 ones, one NEON one): a row of up to a block
+ * (most URLs) is decided without a loop or a carry. */
+#define PK_PER_BLOCK (64 / PK_BYTES(PK_W))
+#define PK_BLOCK (PK_PER_BLOCK * PK_W)
+
+typedef struct {
+    uint64_t bad, pct, hex; /* neither kept nor '%'; '%'; hex digits */
+} pk_uri_block;
+
+/* The classes of v into b, at bit `at`. */
+static inline PK_ATTR void PK_FN(uri_classes)(pk_vec v, unsigned at, pk_uri_block *b)
+{
+    pk_mask stops = PK_URI_STOPS(v), pct = pk_bits(pk_eq(v, pk_splat('%')));
+    b->bad |= (uint64_t)(stops & ~pct) << at;
+    b->pct |= (uint64_t)pct << at;
+    b->hex |= (uint64_t)PK_HEX_DIGITS(v) << at;
+}
+
+/* The block of the PK_W <= k <= PK_BLOCK bytes at src: its vectors at
+ * min(j * PK_W, k - PK_W), where overlapping ones agree. */
+static inline PK_ATTR void PK_FN(uri_block)(const uint8_t *src, size_t k, pk_uri_block *b)
+{
+    b->bad = b->pct = b->hex = 0;
+    for (size_t j = 0; j < PK_PER_BLOCK; j++) {
+        size_t at = j * PK_W < k - PK_W ? j * PK_W : k - PK_W;
+        PK_FN(uri_classes)(pk_loadu(src + at), PK_BYTES(at), b);
+    }
+}
+
+/* The offences among positions i-2 .. i+PK_BLOCK-3 (bit t: position
+ * i-2+t) from the block at i and the one before it (p: zero before the
+ * first). Bytes past the end have no class, so are not hex. */
+static inline PK_ATTR uint64_t PK_FN(uri_window)(const pk_uri_block *b, const pk_uri_block *p)
+{
+    uint64_t b2 = b->bad << PK_BYTES(2) | p->bad >> (64 - PK_BYTES(2));
+    uint64_t p2 = b->pct << PK_BYTES(2) | p->pct >> (64 - PK_BYTES(2));
+    uint64_t h1 = b->hex << PK_BYTES(1) | p->hex >> (64 - PK_BYTES(1));
+    /* a '%' at i-2+t needs hex at i-1+t (h1) and at i+t */
+    return b2 | (p2 & ~(h1 & b->hex));
+}
+
+static PK_ATTR size_t PK_FN(uri_offence)(const uint8_t *src, size_t n)
+{
+    pk_uri_block b = {0, 0, 0}, p = {0, 0, 0};
+    uint64_t off;
+    if (n <= PK_BLOCK) {
+        /* one block, a zero-padded vector below PK_W bytes (its bits past n
+         * cut), branch-free from there */
+        if (n >= PK_W) {
+            PK_FN(uri_block)(src, n, &b);
+        } else if (n) {
+            PK_FN(uri_classes)(PK_FN(load_short)(src, n), 0, &b);
+            b.bad &= (uint64_t)PK_FN(first_bytes)(n);
+        }
+        off = b.bad | (b.pct & ~((b.hex >> PK_BYTES(1)) & (b.hex >> PK_BYTES(2))));
+        return off ? (size_t)pct_ctz64(off) >> PK_SHIFT : n;
+    }
+    size_t i = 0;
+    for (; n - i >= PK_BLOCK; i += PK_BLOCK) {
+        PK_FN(uri_block)(src + i, PK_BLOCK, &b);
+        if ((off = PK_FN(uri_window)(&b, &p)) != 0)
+            return i - 2 + (pct_ctz64(off) >> PK_SHIFT);
+        p = b;
+    }
+    if (i < n) {
+        /* the last n - i bytes: the block ending at n, moved down by the
+         * bits of the bytes already seen */
+        unsigned drop = PK_BYTES(PK_BLOCK - (n - i));
+        PK_FN(uri_block)(src + n - PK_BLOCK, PK_BLOCK, &b);
+        b.bad >>= drop;
+        b.pct >>= drop;
+        b.hex >>= drop;
+        if ((off = PK_FN(uri_window)(&b, &p)) != 0)
+            return i - 2 + (pct_ctz64(off) >> PK_SHIFT);
+        p = b;
+        i += PK_BLOCK;
+    }
+    /* the carried last two positions, nothing (no hex) after them */
+    b.bad = b.pct = b.hex = 0;
+    off = PK_FN(uri_window)(&b, &p);
+    return off ? i - 2 + (pct_ctz64(off) >> PK_SHIFT) : n;
+}
+
+#if PK_SHIFT == 0
+/* How far ahead of its loads the scan asks for the text (bytes): a block's
+ * work is long enough that without it too few lines are in flight to keep
+ * up with memory. */
+#ifndef PCT_URI_AHEAD
+#define PCT_URI_AHEAD 1024
+#endif
+
+/* The offence bits of src[0, n), the test at every position regardless of
+ * escapes (bytes past n are not hex): bit t % 64 of bits[t / 64] for
+ * position t, (n + 63) / 64 words written, 0 past n. A block's window
+ * decides the two last bits of the word before it. */
+static PK_ATTR void PK_FN(uri_offence_bits)(const uint8_t *src, size_t n, uint64_t *bits)
+{
+    pk_uri_block b = {0, 0, 0}, p = {0, 0, 0};
+    size_t i = 0, w = 0;
+    for (; n - i >= PK_BLOCK; i += PK_BLOCK, w++) {
+        if (n - i > PCT_URI_AHEAD)
+            pct_prefetch(src + i + PCT_URI_AHEAD);
+        PK_FN(uri_block)(src + i, PK_BLOCK, &b);
+        uint64_t off = PK_FN(uri_window)(&b, &p);
+        if (w)
+            bits[w - 1] |= off << 62;
+        bits[w] = off >> 2;
+        p = b;
+    }
+    if (i < n) {
+        size_t r = n - i;
+        b.bad = b.pct = b.hex = 0;
+        if (n >= PK_BLOCK) { /* the block ending at n, moved down */
+            unsigned drop = PK_BYTES(PK_BLOCK - r);
+            PK_FN(uri_block)(src + n - PK_BLOCK, PK_BLOCK, &b);
+            b.bad >>= drop;
+            b.pct >>= drop;
+            b.hex >>= drop;
+        } else if (r >= PK_W) {
+            PK_FN(uri_block)(src + i, r, &b);
+        } else {
+            PK_FN(uri_classes)(PK_FN(load_short)(src + i, r), 0, &b);
+            b.bad &= (uint64_t)PK_FN(first_bytes)(r);
+        }
+        uint64_t off = PK_FN(uri_window)(&b, &p);
+        if (w)
+            bits[w - 1] |= off << 62;
+        bits[w] = off >> 2;
+        p = b;
+        w++;
+    }
+    if (w) { /* the last two positions, nothing after them */
+        b.bad = b.pct = b.hex = 0;
+        bits[w - 1] |= PK_FN(uri_window)(&b, &p) << 62;
+    }
+}
+#define PK_URI_OFFENCE_BITS PK_FN(uri_offence_bits)
+#else
+#define PK_URI_OFFENCE_BITS NULL /* more than one mask bit per byte */
+#endif
+
 #ifndef PK_UTF8_OF_UCS2
 #define PK_UTF8_OF_UCS2 pct_scalar_utf8_of_ucs2
 #endif
@@ -367,4 +567,6 @@ const pct_kernel PK_KERNEL = {
     PK_UTF8_TO_UCS2,
     PK_USABLE,
     PK_DECODE_ROOM,
+    PK_FN(uri_offence),
+    PK_URI_OFFENCE_BITS,
 };

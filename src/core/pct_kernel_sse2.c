@@ -37,6 +37,7 @@ static inline pk_vec pk_or(pk_vec a, pk_vec b) { return _mm_or_si128(a, b); }
 static inline pk_vec pk_and(pk_vec a, pk_vec b) { return _mm_and_si128(a, b); }
 static inline pk_vec pk_add(pk_vec a, pk_vec b) { return _mm_add_epi8(a, b); }
 static inline pk_vec pk_sub(pk_vec a, pk_vec b) { return _mm_sub_epi8(a, b); }
+static inline pk_vec pk_min(pk_vec a, pk_vec b) { return _mm_min_epu8(a, b); }
 static inline pk_mask pk_bits(pk_vec v) { return (pk_mask)_mm_movemask_epi8(v); }
 
 static inline size_t pk_hsum(pk_vec v)

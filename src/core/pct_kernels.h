@@ -34,6 +34,10 @@ typedef struct {
     int (*usable)(void);
     /* Optional (NULL: decode, then a scan for a byte >= 0x80): pct_decode_room. */
     size_t (*decode_room)(const uint8_t *src, size_t n, int plus, uint8_t *dst, int *high);
+    /* Optional (NULL: pct_scalar_uri_offence): pct_uri_offence, one pass. */
+    size_t (*uri_offence)(const uint8_t *src, size_t n);
+    /* Optional (NULL: rows one by one): pct_uri_offence_bits. */
+    void (*uri_offence_bits)(const uint8_t *src, size_t n, uint64_t *bits);
 } pct_kernel;
 
 #include "pct_portable.h"
@@ -59,6 +63,8 @@ size_t pct_scalar_decode(const uint8_t *src, size_t n, int plus, uint8_t *dst);
 /* in pct_utf8.c */
 void pct_scalar_utf8_check(const uint8_t *src, size_t n, pct_utf8_info *info);
 size_t pct_scalar_utf8_to_ucs2(const uint8_t *src, size_t n, uint16_t *dst, size_t cap);
+/* in pct_uri.c: the sequential check, run by run */
+size_t pct_scalar_uri_offence(const uint8_t *src, size_t n);
 /* in pct_encode.c, with the other widths' transcoders */
 size_t pct_scalar_utf8_of_ucs2(const uint16_t *src, size_t n, uint8_t *dst, int *surrogate);
 

@@ -66,6 +66,18 @@ static inline unsigned pct_popcount64(uint64_t x)
 
 static inline unsigned pct_popcount32(uint32_t x) { return pct_popcount64(x); }
 
+/* A hint to bring the cache line at p in for reading (no fault, no effect
+ * on results): for scans whose loop body is too long for the CPU to keep
+ * enough loads of a stream in flight. */
+static inline void pct_prefetch(const void *p)
+{
+#if defined(PCT_MSVC)
+    (void)p;
+#else
+    __builtin_prefetch(p, 0, 3);
+#endif
+}
+
 #ifdef PCT_X86_64
 /* The AVX2 kernel's functions are compiled for AVX2 and POPCNT alone (GCC and
  * clang need the attribute to emit them; MSVC emits any intrinsic), and run

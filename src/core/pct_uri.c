@@ -2,6 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "pct_kernels.h"
 #include "pct_portable.h"
 #include "pct_uri.h"
 
@@ -167,18 +168,37 @@ static inline uint8_t *put_escape(uint8_t *d, unsigned byte)
 
 /* ---- check -------------------------------------------------------------- */
 
+/* The scalar kernel's pct_uri_offence and the reference of the others:
+ * runs of kept bytes, and only a '%' looked at. */
+size_t pct_scalar_uri_offence(const uint8_t *src, size_t n)
+{
+    size_t i = pct_scalar_span_safe(src, n, &uri_kept);
+    while (i < n && src[i] == '%' && escape_at(src, i, n))
+        i += 3 + pct_scalar_span_safe(src + i + 3, n - i - 3, &uri_kept);
+    return i;
+}
+
+pct_uri_offence_fn pct_uri_offence_kernel(void)
+{
+    const pct_kernel *k = pct_kernel_active();
+    return k->uri_offence ? k->uri_offence : pct_scalar_uri_offence;
+}
+
+pct_uri_offence_bits_fn pct_uri_offence_bits_kernel(void)
+{
+    return pct_kernel_active()->uri_offence_bits;
+}
+
+size_t pct_uri_offence(const uint8_t *src, size_t n)
+{
+    return pct_uri_offence_kernel()(src, n);
+}
+
 pct_uri_problem pct_uri_check(const uint8_t *src, size_t n, size_t *pos)
 {
-    /* Runs of kept bytes by the vector kernel; only a '%' is looked at. */
-    for (size_t i = kept_span(src, n); i < n; i += 3 + kept_span(src + i + 3, n - i - 3)) {
-        *pos = i;
-        if (src[i] != '%')
-            return PCT_URI_BAD_CHAR;
-        if (!escape_at(src, i, n))
-            return PCT_URI_BAD_ESCAPE;
-    }
-    *pos = n;
-    return PCT_URI_VALID;
+    size_t i = pct_uri_offence(src, n);
+    *pos = i;
+    return i == n ? PCT_URI_VALID : src[i] == '%' ? PCT_URI_BAD_ESCAPE : PCT_URI_BAD_CHAR;
 }
 
 /* ---- one component -------------------------------------------------------

@@ -19,6 +19,25 @@ typedef enum {
 /* The first problem in src and its byte offset in *pos (n when valid). */
 pct_uri_problem pct_uri_check(const uint8_t *src, size_t n, size_t *pos);
 
+/* pct_uri_check's position alone, in one pass of the active kernel: the
+ * byte offset of the first offence, n when there is none. It is also the
+ * code-point index of the offence: every byte before it is ASCII (kept
+ * bytes, '%' and hex digits), and a byte >= 0x80 is itself an offence. */
+size_t pct_uri_offence(const uint8_t *src, size_t n);
+
+/* The active kernel's pct_uri_offence, to look up once for many rows. */
+typedef size_t (*pct_uri_offence_fn)(const uint8_t *src, size_t n);
+pct_uri_offence_fn pct_uri_offence_kernel(void);
+
+/* For many rows at once, those of a run of text: bit t % 64 of
+ * bits[t / 64] set when position t of src[0, n) fails the test at every
+ * position (a byte neither kept nor '%', or a '%' without two hex digits
+ * after it in src[0, n)); (n + 63) / 64 words written. A row's offence is
+ * its first bit, where a '%' in its last two bytes is one too (its digits
+ * were read from the next row). NULL when the active kernel has none. */
+typedef void (*pct_uri_offence_bits_fn)(const uint8_t *src, size_t n, uint64_t *bits);
+pct_uri_offence_bits_fn pct_uri_offence_bits_kernel(void);
+
 /* The bytes a URI holds as they are (unreserved and reserved), the set
  * check and requote scan with pct_span_safe. */
 const pct_set *pct_uri_kept_set(void);

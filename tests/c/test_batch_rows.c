@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "pct_batch.h"
+#include "pct_kernels.h"
 
 #include "check.h"
 
@@ -191,11 +192,100 @@ static void test_stops(void)
     valid[0] = 0;
     CHECK(pct_batch_rows(&spec, &none, 0, 2, 0, &out, SIZE_MAX, ends, valid, &status, &info) == 1);
     CHECK(status == PCT_ROW_MALFORMED && ends[0] == 9);
+    /* CHECK's own loop: the same stops, a null row before them */
+    static const uint8_t second_null[1] = {0xFD};
+    spec.op = PCT_BATCH_CHECK;
+    off[2] = 5;
+    off[3] = 4;
+    valid[0] = 0;
+    CHECK(pct_batch_rows(&spec, &in, 0, 4, 0, &out, SIZE_MAX, ends, valid, &status, &info) == 2);
+    CHECK(status == PCT_ROW_MALFORMED && ends[0] == -1 && ends[1] == 0 && valid[0] == 2);
+    pct_rows some = {4, off, (const uint8_t *)data, second_null, 0};
+    valid[0] = 0;
+    CHECK(pct_batch_rows(&spec, &some, 0, 4, 0, &out, SIZE_MAX, ends, valid, &status, &info) == 2);
+    CHECK(status == PCT_ROW_MALFORMED && ends[0] == -1 && ends[1] == -1 && valid[0] == 0);
+    valid[0] = 0;
+    CHECK(pct_batch_rows(&spec, &none, 0, 2, 0, &out, SIZE_MAX, ends, valid, &status, &info) == 1);
+    CHECK(status == PCT_ROW_MALFORMED && ends[0] == -1 && valid[0] == 0);
     pct_out_free(&out);
+}
+
+/* CHECK's runs: a column of thousands of rows (several runs of the
+ * kernel's bits, rows across their ends, rows longer than a run, a null
+ * row whose offsets go back) against the scalar check row by row, on every
+ * kernel. */
+static void test_check_runs(void)
+{
+    enum { N = 3000, SPAN = 1000000 }; /* SPAN: the text, less the trailing nulls' */
+    static uint8_t data[SPAN];
+    static int64_t off[N + 1];
+    static uint8_t validity[N / 8 + 1], valid[N / 8 + 1];
+    static int64_t ends[N];
+    size_t at = 0;
+    memset(validity, 0, sizeof validity);
+    for (int j = 0; j < N; j++) {
+        off[j] = (int64_t)at;
+        if (rnd(20) != 0)
+            validity[j >> 3] |= (uint8_t)(1u << (j & 7));
+        size_t len = j % 500 == 7 ? 20000 + rnd(3000) : j % 5 == 0 ? 0 : rnd(300);
+        for (size_t end = at + len; at < end;) {
+            const char *part = rnd(3) ? &"abc/?=&"[rnd(7)] : PARTS[rnd(NPARTS)];
+            size_t m = strlen(part) < end - at ? strlen(part) : end - at;
+            memcpy(data + at, part, m);
+            at += m;
+        }
+    }
+    off[N] = (int64_t)at;
+    off[1500] = off[1499] - 3; /* a null row may hold anything */
+    validity[1499 >> 3] &= (uint8_t)~(1u << (1499 & 7));
+    /* trailing nulls whose offsets go past the text: not read (the text is
+     * copied to a block of its exact size for the sanitizers) */
+    size_t text_len = (size_t)off[N - 4];
+    uint8_t *text = malloc(text_len);
+    memcpy(text, data, text_len);
+    for (int j = N - 4; j < N; j++) {
+        off[j + 1] = off[j] + 1000;
+        validity[j >> 3] &= (uint8_t)~(1u << (j & 7));
+    }
+    pct_batch_spec spec;
+    memset(&spec, 0, sizeof spec);
+    spec.op = PCT_BATCH_CHECK;
+    pct_out out;
+    pct_out_init(&out);
+    int status;
+    pct_batch_info info;
+    for (size_t k = 0; pct_kernel_available(k); k++) {
+        CHECK(pct_kernel_select(pct_kernel_available(k)) == 0);
+        for (int width = 4; width <= 8; width += 4) {
+            uint8_t offsets[8 * (N + 1)];
+            for (int j = 0; j <= N; j++) {
+                int32_t v = (int32_t)off[j];
+                if (width == 4)
+                    memcpy(offsets + 4 * j, &v, 4);
+                else
+                    memcpy(offsets + 8 * j, &off[j], 8);
+            }
+            pct_rows in = {width, offsets, text, validity, 0};
+            memset(valid, 0, sizeof valid);
+            CHECK(pct_batch_rows(&spec, &in, 0, N, 0, &out, SIZE_MAX, ends, valid, &status, &info) == N);
+            CHECK(status == PCT_OK);
+            for (int j = 0; j < N; j++) {
+                int null = !bit(validity, j);
+                size_t n = null ? 0 : (size_t)(off[j + 1] - off[j]);
+                size_t want = null ? n : pct_scalar_uri_offence(text + off[j], n);
+                CHECK(ends[j] == (want == n ? -1 : (int64_t)want));
+                CHECK(bit(valid, j) == (want != n));
+            }
+        }
+    }
+    CHECK(pct_kernel_select(NULL) == 0);
+    pct_out_free(&out);
+    free(text);
 }
 
 int main(void)
 {
+    test_check_runs();
     srand(14);
     test_same_as_rows();
     test_stops();

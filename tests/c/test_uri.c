@@ -11,6 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "pct_batch.h"
+#include "pct_kernels.h"
 #include "pct_uri.h"
 
 #include "check.h"
@@ -571,8 +573,135 @@ static void test_scans_on_every_kernel(void)
     CHECK(pct_kernel_select(NULL) == 0);
 }
 
+/* ---- pct_uri_offence: every kernel's one-pass entry ----------------------
+ * Against the test at every position (fused_offence, what the vector
+ * kernels compute) and the sequential scan that jumps over escapes (the
+ * scalar kernel's), which agree because the digits of a valid escape are
+ * kept bytes and not '%'. Rows are copied to a buffer of exactly their size,
+ * so the sanitizer build sees any read past the end. */
+
+/* The test at position i alone. */
+static int offence_at(const uint8_t *s, size_t i, size_t n)
+{
+    return s[i] == '%' ? !(i + 2 < n && isxdigit(s[i + 1]) && isxdigit(s[i + 2])) : !model_kept(s[i]);
+}
+
+static size_t fused_offence(const uint8_t *s, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (offence_at(s, i, n))
+            return i;
+    return n;
+}
+
+static void check_offence(const uint8_t *row, size_t n)
+{
+    uint8_t *s = malloc(n ? n : 1);
+    if (n)
+        memcpy(s, row, n);
+    size_t want = fused_offence(s, n), got = pct_uri_offence(s, n);
+    CHECK(got == want);
+    CHECK(pct_scalar_uri_offence(s, n) == want);
+    CHECK(pct_uri_offence_kernel()(s, n) == want);
+    /* the kernel's bits for many rows: the test at every position */
+    pct_uri_offence_bits_fn bits_of = pct_uri_offence_bits_kernel();
+    if (bits_of) {
+        uint64_t bits[5];
+        memset(bits, 0xA5, sizeof bits);
+        bits_of(s, n, bits);
+        for (size_t i = 0; i < n; i++)
+            CHECK((int)((bits[i / 64] >> (i % 64)) & 1) == offence_at(s, i, n));
+        for (size_t i = n; i < (n + 63) / 64 * 64; i++)
+            CHECK(((bits[i / 64] >> (i % 64)) & 1) == 0);
+    }
+    /* the byte offset is the code-point index: only ASCII comes before it */
+    CHECK(pct_utf8_count(s, got) == got);
+    size_t pos;
+    pct_uri_problem p = pct_uri_check(s, n, &pos);
+    CHECK(pos == want && p == (want == n ? PCT_URI_VALID : s[want] == '%' ? PCT_URI_BAD_ESCAPE
+                                                                        : PCT_URI_BAD_CHAR));
+    free(s);
+}
+
+static void test_escape_digits_are_kept(void)
+{
+    /* why skipping a valid escape's digits equals testing them */
+    for (unsigned c = 0; c < 256; c++)
+        if (isxdigit((int)c))
+            CHECK(model_kept(c) && c != '%');
+}
+
+static void test_offence_on_every_kernel(void)
+{
+    static const uint8_t offenders[] = {'%', ' ', '"', '<', '>', '\\', '^', '`', '{', '|', '}',
+                                        0, 0x1F, 0x7F, 0x80, 0xBF, 0xC3, 0xFF};
+    static const char *const tails[] = {"%", "%A", "%AG", "%G", "%AF", "%af", "%%", "%A%", "%9z"};
+    static const char *const pieces[] = {"a", "Z", "0", "f", "F", "%", "%4", "%41", "%4g", "/",
+                                         "~", "\xC3\xA9", "\xE2\x82\xAC", "\xF0\x9F\x98\x80",
+                                         "\x80", "\xC3", " ", "\"", "G", "9"};
+    const char *base = "abcXYZ019-._~/?=&:@!$'()*+,;[]#";
+    uint8_t row[260];
+    uint64_t x = 0x9E3779B97F4A7C15ull;
+    for (size_t k = 0; pct_kernel_available(k); k++) {
+        CHECK(pct_kernel_select(pct_kernel_available(k)) == 0);
+        for (size_t n = 0; n <= 200; n++) {
+            for (size_t i = 0; i < n; i++)
+                row[i] = (uint8_t)base[i % 31];
+            check_offence(row, n);
+            /* each offender at each position, alone and after a valid escape */
+            for (size_t at = 0; at < n; at++) {
+                uint8_t keep = row[at];
+                for (size_t o = 0; o < sizeof offenders; o++) {
+                    row[at] = offenders[o];
+                    check_offence(row, n);
+                }
+                if (at + 3 < n) {
+                    memcpy(row + at, "%7E", 3);
+                    row[at + 3] = '%';
+                    check_offence(row, n);
+                    for (size_t i = at; i < at + 4; i++)
+                        row[i] = (uint8_t)base[i % 31];
+                }
+                row[at] = keep;
+            }
+            /* '%' and malformed escapes in the last bytes */
+            for (size_t t = 0; t < sizeof tails / sizeof tails[0]; t++) {
+                size_t len = strlen(tails[t]);
+                if (len > n)
+                    continue;
+                memcpy(row + n - len, tails[t], len);
+                check_offence(row, n);
+                for (size_t i = n - len; i < n; i++)
+                    row[i] = (uint8_t)base[i % 31];
+            }
+            /* random rows of pieces (escapes, UTF-8, broken UTF-8) and of bytes */
+            for (int r = 0; r < 60; r++) {
+                size_t len = 0;
+                while (len < n) {
+                    x ^= x << 13; x ^= x >> 7; x ^= x << 17;
+                    const char *piece = x % 4 ? base + (x >> 8) % 31 : pieces[(x >> 8) % 20];
+                    size_t m = x % 4 ? 1 : strlen(piece);
+                    for (size_t i = 0; i < m && len < n; i++)
+                        row[len++] = (uint8_t)piece[i];
+                }
+                check_offence(row, n);
+                for (size_t i = 0; i < n; i++) {
+                    x ^= x << 13; x ^= x >> 7; x ^= x << 17;
+                    row[i] = r & 1 ? (uint8_t)(x >> 24) : (uint8_t)"%0aF/"[(x >> 24) % 5];
+                }
+                check_offence(row, n);
+            }
+            if (failures > 20)
+                break;
+        }
+    }
+    CHECK(pct_kernel_select(NULL) == 0);
+}
+
 int main(void)
 {
+    test_escape_digits_are_kept();
+    test_offence_on_every_kernel();
     test_scans_on_every_kernel();
     test_dot_segments();
     test_examples();
