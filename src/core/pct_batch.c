@@ -378,7 +378,7 @@ int64_t pct_batch_rows(const pct_batch_spec *spec, const pct_rows *in, int64_t f
          * ahead are asked for now (rows this short outrun the hardware's
          * own prefetcher). */
         if (got > 0)
-            pct_prefetch((uintptr_t)p + n + 2048);
+            pct_prefetch_ahead(p + n, 2048);
         int rc = got < 0 ? PCT_ROW_MALFORMED : batch_row(spec, p, n, out, limit, info);
         if (rc == PCT_ROW_NULL) { /* no value: a null row */
             ends[s] = (int64_t)out->len;

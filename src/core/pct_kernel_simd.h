@@ -497,7 +497,7 @@ static PK_ATTR void PK_FN(uri_offence_bits)(const uint8_t *src, size_t n, uint64
     size_t i = 0, w = 0;
     for (; n - i >= PK_BLOCK; i += PK_BLOCK, w++) {
         if (n - i > PCT_URI_AHEAD)
-            pct_prefetch(src + i + PCT_URI_AHEAD);
+            pct_prefetch_ahead(src + i, PCT_URI_AHEAD);
         PK_FN(uri_block)(src + i, PK_BLOCK, &b);
         uint64_t off = PK_FN(uri_window)(&b, &p);
         if (w)

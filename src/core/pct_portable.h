@@ -66,15 +66,17 @@ static inline unsigned pct_popcount64(uint64_t x)
 
 static inline unsigned pct_popcount32(uint32_t x) { return pct_popcount64(x); }
 
-/* A hint to bring the cache line at p in for reading (no fault, no effect
- * on results): for scans whose loop body is too long for the CPU to keep
- * enough loads of a stream in flight. */
-static inline void pct_prefetch(const void *p)
+/* A hint to bring the cache line `ahead` bytes past p in for reading (no
+ * fault, no effect on results): for scans whose loop body is too long for
+ * the CPU to keep enough loads of a stream in flight. The address may lie
+ * past the buffer, so it is computed as an integer, not a pointer. */
+static inline void pct_prefetch_ahead(const void *p, size_t ahead)
 {
 #if defined(PCT_MSVC)
     (void)p;
+    (void)ahead;
 #else
-    __builtin_prefetch(p, 0, 3);
+    __builtin_prefetch((const void *)((uintptr_t)p + ahead), 0, 3);
 #endif
 }
 
@@ -130,14 +132,6 @@ static inline int pct_cpu_avx2(void)
 #else
 #define pct_atomic_store_ptr(p, v) ((void)(*(p) = (v)))
 #define pct_atomic_load_ptr(p) (*(p))
-#endif
-
-/* A hint to load the cache line at p for reading; p need not be valid (a
- * prefetch never faults), so it is computed as an integer. */
-#if defined(__GNUC__)
-#define pct_prefetch(p) __builtin_prefetch((const void *)(p), 0, 3)
-#else
-#define pct_prefetch(p) ((void)(p))
 #endif
 
 #endif /* PCT_PORTABLE_H */
