@@ -16,6 +16,8 @@
 #define PK_KERNEL pct_kernel_avx2
 #define PK_NAME "avx2"
 #define PK_USABLE avx2_usable
+/* external: the AVX-512 kernel uses them where it has no faster one */
+#define PK_LINKAGE
 
 typedef __m256i pk_vec;
 typedef uint32_t pk_mask;
@@ -743,7 +745,7 @@ static inline PK_ATTR size_t utf8_of8(__m128i units, uint8_t *d)
 /* UCS-2 to UTF-8, 16 code units at a time: ASCII ones packed at once, others
  * through utf8_of8. Surrogate halves are written like other code points
  * and reported in *surrogate. */
-static PK_ATTR size_t avx2_utf8_of_ucs2(const uint16_t *src, size_t n, uint8_t *dst, int *surrogate)
+PK_LINKAGE PK_ATTR size_t avx2_utf8_of_ucs2(const uint16_t *src, size_t n, uint8_t *dst, int *surrogate)
 {
     const __m256i high = _mm256_set1_epi16((short)0xFF80), top5 = _mm256_set1_epi16((short)0xF800);
     const __m256i sur = _mm256_set1_epi16((short)0xD800);
@@ -774,7 +776,7 @@ static PK_ATTR size_t avx2_utf8_of_ucs2(const uint16_t *src, size_t n, uint8_t *
  * of UTF-8, 6 escaped), plus 3 more from U+0800 (9 escaped). Units past
  * ASCII are clamped to 0x80 (never safe) for the set lookup. Surrogate
  * halves count as 9 and are reported in *surrogate. */
-static PK_ATTR size_t avx2_escaped_size_ucs2(const uint16_t *src, size_t n, const pct_set *keep,
+PK_LINKAGE PK_ATTR size_t avx2_escaped_size_ucs2(const uint16_t *src, size_t n, const pct_set *keep,
                                              int *surrogate)
 {
     pk_prep p;
@@ -872,7 +874,7 @@ static inline PK_ATTR __m256i u8_block_errors(__m256i input, __m256i prev)
     return _mm256_xor_si256(must23, special);
 }
 
-static PK_ATTR void avx2_utf8_check(const uint8_t *src, size_t n, pct_utf8_info *info)
+PK_LINKAGE PK_ATTR void avx2_utf8_check(const uint8_t *src, size_t n, pct_utf8_info *info)
 {
     const __m256i high = _mm256_set1_epi8((char)0x80), below_c0 = _mm256_set1_epi8(-64);
     /* nonzero where the last bytes of a vector start a sequence it does not end */
@@ -1196,7 +1198,7 @@ static const uint8_t pack_units8[256][16] = {
  * then packed together. Input with 4-byte sequences is not UCS-2 text and
  * gives some units, within cap. The rest goes to the scalar writer from
  * the start of the character that the vectors left open. */
-static PK_ATTR size_t avx2_utf8_to_ucs2(const uint8_t *src, size_t n, uint16_t *dst, size_t cap)
+PK_LINKAGE PK_ATTR size_t avx2_utf8_to_ucs2(const uint8_t *src, size_t n, uint16_t *dst, size_t cap)
 {
     const __m128i high = _mm_set1_epi8((char)0x80), below_c0 = _mm_set1_epi8(-64);
     const __m256i low6 = _mm256_set1_epi16(0x3F), low5 = _mm256_set1_epi16(0x1F), low4 = _mm256_set1_epi16(0x0F);
