@@ -3,6 +3,7 @@
  * file's functions are compiled for AVX2 (target attribute), so the rest of
  * the module runs on any x86-64. */
 #include "pct_kernels.h"
+#include "pct_utf8_lookup.h"
 
 #ifdef PCT_X86_64
 #include <immintrin.h>
@@ -819,17 +820,6 @@ PK_LINKAGE PK_ATTR size_t avx2_escaped_size_ucs2(const uint16_t *src, size_t n, 
  * before it is looked up in three nibble tables whose bits name the errors
  * a pair may show; the bytes that must continue a 3- or 4-byte sequence
  * are found from the bytes 2 and 3 back. */
-#define U8_TOO_SHORT 0x01   /* a lead or ASCII, then a lead or ASCII where a continuation is due */
-#define U8_TOO_LONG 0x02    /* ASCII, then a continuation */
-#define U8_OVERLONG_3 0x04  /* E0 80-9F */
-#define U8_TOO_LARGE 0x08   /* F4 90-BF, F5-FF 80-BF */
-#define U8_SURROGATE 0x10   /* ED A0-BF */
-#define U8_OVERLONG_2 0x20  /* C0-C1 80-BF */
-#define U8_TOO_LARGE_1000 0x40 /* F5-FF 80-8F */
-#define U8_OVERLONG_4 0x40  /* F0 80-8F */
-#define U8_TWO_CONTS 0x80   /* a continuation after a continuation (not always an error) */
-#define U8_CARRY (U8_TOO_SHORT | U8_TOO_LONG | U8_TWO_CONTS)
-
 /* The vector of the bytes N places before each byte of `input`, `prev` the
  * vector before it. */
 #define U8_PREV(input, prev, N) \
@@ -839,28 +829,9 @@ PK_LINKAGE PK_ATTR size_t avx2_escaped_size_ucs2(const uint16_t *src, size_t n, 
 static inline PK_ATTR __m256i u8_block_errors(__m256i input, __m256i prev)
 {
     const __m256i nibble = _mm256_set1_epi8(0x0F);
-    const __m256i byte_1_high_table = _mm256_setr_epi8(
-        U8_TOO_LONG, U8_TOO_LONG, U8_TOO_LONG, U8_TOO_LONG, U8_TOO_LONG, U8_TOO_LONG, U8_TOO_LONG, U8_TOO_LONG,
-        (char)U8_TWO_CONTS, (char)U8_TWO_CONTS, (char)U8_TWO_CONTS, (char)U8_TWO_CONTS,
-        U8_TOO_SHORT | U8_OVERLONG_2, U8_TOO_SHORT, U8_TOO_SHORT | U8_OVERLONG_3 | U8_SURROGATE,
-        U8_TOO_SHORT | U8_TOO_LARGE | U8_TOO_LARGE_1000 | U8_OVERLONG_4,
-        U8_TOO_LONG, U8_TOO_LONG, U8_TOO_LONG, U8_TOO_LONG, U8_TOO_LONG, U8_TOO_LONG, U8_TOO_LONG, U8_TOO_LONG,
-        (char)U8_TWO_CONTS, (char)U8_TWO_CONTS, (char)U8_TWO_CONTS, (char)U8_TWO_CONTS,
-        U8_TOO_SHORT | U8_OVERLONG_2, U8_TOO_SHORT, U8_TOO_SHORT | U8_OVERLONG_3 | U8_SURROGATE,
-        U8_TOO_SHORT | U8_TOO_LARGE | U8_TOO_LARGE_1000 | U8_OVERLONG_4);
-    const char c = (char)U8_CARRY, l = (char)(U8_CARRY | U8_TOO_LARGE | U8_TOO_LARGE_1000);
-    const __m256i byte_1_low_table = _mm256_setr_epi8(
-        (char)(U8_CARRY | U8_OVERLONG_3 | U8_OVERLONG_2 | U8_OVERLONG_4), (char)(U8_CARRY | U8_OVERLONG_2), c, c,
-        (char)(U8_CARRY | U8_TOO_LARGE), l, l, l, l, l, l, l, l, (char)(U8_CARRY | U8_TOO_LARGE | U8_TOO_LARGE_1000 | U8_SURROGATE), l, l,
-        (char)(U8_CARRY | U8_OVERLONG_3 | U8_OVERLONG_2 | U8_OVERLONG_4), (char)(U8_CARRY | U8_OVERLONG_2), c, c,
-        (char)(U8_CARRY | U8_TOO_LARGE), l, l, l, l, l, l, l, l, (char)(U8_CARRY | U8_TOO_LARGE | U8_TOO_LARGE_1000 | U8_SURROGATE), l, l);
-    const char s = U8_TOO_SHORT;
-    const char c8 = (char)(U8_TOO_LONG | U8_OVERLONG_2 | U8_TWO_CONTS | U8_OVERLONG_3 | U8_TOO_LARGE_1000 | U8_OVERLONG_4);
-    const char c9 = (char)(U8_TOO_LONG | U8_OVERLONG_2 | U8_TWO_CONTS | U8_OVERLONG_3 | U8_TOO_LARGE);
-    const char cab = (char)(U8_TOO_LONG | U8_OVERLONG_2 | U8_TWO_CONTS | U8_SURROGATE | U8_TOO_LARGE);
-    const __m256i byte_2_high_table = _mm256_setr_epi8(
-        s, s, s, s, s, s, s, s, c8, c9, cab, cab, s, s, s, s,
-        s, s, s, s, s, s, s, s, c8, c9, cab, cab, s, s, s, s);
+    const __m256i byte_1_high_table = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)(const void *)pct_u8_byte_1_high));
+    const __m256i byte_1_low_table = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)(const void *)pct_u8_byte_1_low));
+    const __m256i byte_2_high_table = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)(const void *)pct_u8_byte_2_high));
     const __m256i prev1 = U8_PREV(input, prev, 1);
     const __m256i byte_1_high = _mm256_shuffle_epi8(byte_1_high_table, _mm256_and_si256(_mm256_srli_epi16(prev1, 4), nibble));
     const __m256i byte_1_low = _mm256_shuffle_epi8(byte_1_low_table, _mm256_and_si256(prev1, nibble));

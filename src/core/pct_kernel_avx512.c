@@ -6,6 +6,7 @@
  * compiled for AVX-512 (target attribute), so the rest of the module runs
  * on any x86-64. */
 #include "pct_kernels.h"
+#include "pct_utf8_lookup.h"
 
 #ifdef PCT_AVX512
 #include <immintrin.h>
@@ -116,6 +117,91 @@ static AVX512_ATTR size_t avx512_decode(const uint8_t *src, size_t n, int plus, 
     return decode_masked(src, n, plus, dst, &high);
 }
 
+/* ---- the UTF-8 check: the AVX2 kernel's method (pct_utf8_lookup.h) on
+ * 64 bytes a step, the last step (all of a short row) by a masked load
+ * whose zeros past the end are ASCII: a sequence the input leaves open is
+ * then followed by ASCII, an error. */
+
+/* The bytes N places before each byte of `input`, `prev` the vector before
+ * it: one two-table byte permute (VBMI) across the whole vector. */
+static inline AVX512_ATTR __m512i u8_prev(__m512i input, __m512i prev, unsigned n)
+{
+    const __m512i iota = _mm512_set_epi8(63, 62, 61, 60, 59, 58, 57, 56, 55, 54, 53, 52, 51, 50, 49, 48,
+                                         47, 46, 45, 44, 43, 42, 41, 40, 39, 38, 37, 36, 35, 34, 33, 32,
+                                         31, 30, 29, 28, 27, 26, 25, 24, 23, 22, 21, 20, 19, 18, 17, 16,
+                                         15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0);
+    /* index k - n: from k = n on a byte of input, below it (k - n + 128,
+     * bit 6 set) one of prev's last n */
+    return _mm512_permutex2var_epi8(input, _mm512_sub_epi8(iota, _mm512_set1_epi8((char)n)), prev);
+}
+
+static inline AVX512_ATTR __m512i u8_table(const uint8_t table[16])
+{
+    return _mm512_broadcast_i32x4(_mm_loadu_si128((const __m128i *)(const void *)table));
+}
+
+/* The error bits of the 64 bytes `input`, after `prev`. */
+static inline AVX512_ATTR __m512i u8_block_errors(__m512i input, __m512i prev)
+{
+    const __m512i nibble = _mm512_set1_epi8(0x0F);
+    const __m512i prev1 = u8_prev(input, prev, 1);
+    const __m512i byte_1_high = _mm512_shuffle_epi8(u8_table(pct_u8_byte_1_high),
+                                                    _mm512_and_si512(_mm512_srli_epi16(prev1, 4), nibble));
+    const __m512i byte_1_low = _mm512_shuffle_epi8(u8_table(pct_u8_byte_1_low), _mm512_and_si512(prev1, nibble));
+    const __m512i byte_2_high = _mm512_shuffle_epi8(u8_table(pct_u8_byte_2_high),
+                                                    _mm512_and_si512(_mm512_srli_epi16(input, 4), nibble));
+    /* 0x80 where a byte must continue a 3- or 4-byte sequence: 2 after an
+     * E0-FF or 3 after an F0-FF */
+    const __m512i third = _mm512_subs_epu8(u8_prev(input, prev, 2), _mm512_set1_epi8((char)(0xE0 - 0x80)));
+    const __m512i fourth = _mm512_subs_epu8(u8_prev(input, prev, 3), _mm512_set1_epi8((char)(0xF0 - 0x80)));
+    const __m512i must23 = _mm512_and_si512(_mm512_or_si512(third, fourth), _mm512_set1_epi8((char)0x80));
+    /* (byte_1_high & byte_1_low & byte_2_high) ^ must23 */
+    return _mm512_xor_si512(_mm512_ternarylogic_epi32(byte_1_high, byte_1_low, byte_2_high, 0x80), must23);
+}
+
+static AVX512_ATTR void avx512_utf8_check(const uint8_t *src, size_t n, pct_utf8_info *info)
+{
+    const __m512i below_c0 = _mm512_set1_epi8(-64);
+    /* nonzero where the last bytes of a vector start a sequence it does not end */
+    const __m512i incomplete = _mm512_set_epi8(
+        (char)(0xC0 - 1), (char)(0xE0 - 1), (char)(0xF0 - 1), -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
+        -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
+        -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
+        -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1);
+    __m512i prev = _mm512_setzero_si512(), errors = _mm512_setzero_si512(), pending = errors;
+    __mmask64 high = 0, wide = 0, astral = 0; /* bytes >= 0x80, >= 0xC4, >= 0xF0 seen */
+    size_t cont = 0;
+    for (size_t i = 0; i < n; i += 64) {
+        const __m512i v = _mm512_maskz_loadu_epi8(first_bytes(n - i), src + i);
+        const __mmask64 h = _mm512_movepi8_mask(v);
+        if (!h) {
+            /* ASCII: an error only if the vector before left a sequence open */
+            errors = _mm512_or_si512(errors, pending);
+            pending = _mm512_setzero_si512();
+        } else {
+            errors = _mm512_or_si512(errors, u8_block_errors(v, prev));
+            pending = _mm512_subs_epu8(v, incomplete);
+            cont += (size_t)pct_popcount64(_mm512_cmplt_epi8_mask(v, below_c0)); /* 80-BF */
+            high |= h;
+            wide |= _mm512_cmpge_epu8_mask(v, _mm512_set1_epi8((char)0xC4));
+            astral |= _mm512_cmpge_epu8_mask(v, _mm512_set1_epi8((char)0xF0));
+        }
+        prev = v;
+    }
+    /* input that ends with a whole vector: a sequence it leaves open */
+    errors = _mm512_or_si512(errors, pending);
+    if (_mm512_test_epi8_mask(errors, errors)) {
+        info->valid = 0;
+        info->maxchar = 0;
+        info->nchars = 0;
+        return;
+    }
+    /* as pct_utf8_maxchar of the largest byte */
+    info->valid = 1;
+    info->maxchar = astral ? 0x10FFFF : wide ? 0xFFFF : high ? 0xFF : 0;
+    info->nchars = n - cont;
+}
+
 /* Designated: entries added to pct_kernel later are NULL (their scalar
  * fallback) until this kernel names one. */
 const pct_kernel pct_kernel_avx512 = {
@@ -128,7 +214,7 @@ const pct_kernel pct_kernel_avx512 = {
     .decode = avx512_decode,
     .utf8_of_ucs2 = avx2_utf8_of_ucs2,
     .escaped_size_ucs2 = avx2_escaped_size_ucs2,
-    .utf8_check = avx2_utf8_check,
+    .utf8_check = avx512_utf8_check,
     .utf8_to_ucs2 = avx2_utf8_to_ucs2,
     .usable = avx512_usable,
     .decode_room = avx512_decode_room,
