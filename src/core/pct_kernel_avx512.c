@@ -55,15 +55,15 @@ static inline AVX512_ATTR __m512i hex_values(__m512i x, __mmask64 *bad)
  * 64 bytes: the '%' followed by two hex digits are found at once (loads at
  * +1 and +2 give the digits), their bytes formed from the digit values and
  * blended in, with plus '+' made ' ', the digits dropped by a compress and
- * the rest stored under a byte mask. A hex digit is never '%', so escapes
- * cannot overlap: the steps follow at a fixed stride (no load waits on the
- * step before), and only `carry` (the digits of an escape at byte 62 or 63
- * that fall in the next step, as its low bits) and the output length pass
- * from one to the next. Loads and stores are masked to the input and the
- * output: nothing is read past src + n or written past the output's end.
- * Sets *high when a byte >= 0x80 is written. */
-static inline AVX512_ATTR size_t decode_masked(const uint8_t *src, size_t n, int plus, uint8_t *dst,
-                                               int *high)
+ * the rest stored: under a byte mask, or whole where dst has room. A hex
+ * digit is never '%', so escapes cannot overlap: the steps follow at a
+ * fixed stride (no load waits on the step before), and only `carry` (the
+ * digits of an escape at byte 62 or 63 that fall in the next step, as its
+ * low bits) and the output length pass from one to the next. Loads are
+ * masked to the input (nothing is read past src + n), and so are stores
+ * without room. Sets *high when a byte >= 0x80 is written. */
+static PCT_ALWAYS_INLINE AVX512_ATTR size_t decode_masked(const uint8_t *src, size_t n, int plus,
+                                                          uint8_t *dst, int *high, int room)
 {
     const __m512i pct = _mm512_set1_epi8('%'), plus_sign = _mm512_set1_epi8('+');
     const __m512i space = _mm512_set1_epi8(' '), high_nibble = _mm512_set1_epi8((char)0xF0);
@@ -83,7 +83,10 @@ static inline AVX512_ATTR size_t decode_masked(const uint8_t *src, size_t n, int
             lit = _mm512_mask_mov_epi8(v, _mm512_cmpeq_epi8_mask(v, plus_sign), space);
         const __mmask64 pcts = _mm512_cmpeq_epi8_mask(v, pct); /* the zeros past n are no '%' */
         if (!(pcts | carry)) {
-            _mm512_mask_storeu_epi8(dst + o, in, lit);
+            if (room)
+                _mm512_storeu_si512((void *)(dst + o), lit);
+            else
+                _mm512_mask_storeu_epi8(dst + o, in, lit);
             any |= _mm512_movepi8_mask(lit);
             o += left < 64 ? left : 64;
             continue;
@@ -101,7 +104,11 @@ static inline AVX512_ATTR size_t decode_masked(const uint8_t *src, size_t n, int
         const __mmask64 keep = in & ~(esc << 1 | esc << 2 | carry);
         carry = esc >> 63 | esc >> 62;
         const size_t w = (size_t)pct_popcount64(keep);
-        _mm512_mask_storeu_epi8(dst + o, first_bytes(w), _mm512_maskz_compress_epi8(keep, out));
+        const __m512i packed = _mm512_maskz_compress_epi8(keep, out);
+        if (room)
+            _mm512_storeu_si512((void *)(dst + o), packed);
+        else
+            _mm512_mask_storeu_epi8(dst + o, first_bytes(w), packed);
         any |= _mm512_movepi8_mask(out) & keep;
         o += w;
     }
@@ -109,17 +116,18 @@ static inline AVX512_ATTR size_t decode_masked(const uint8_t *src, size_t n, int
     return o;
 }
 
-/* pct_decode_room: the masked stores need none of the room. */
+/* pct_decode_room: whole vectors stored, the bytes past the output's end
+ * (up to 64, as o + w <= i + 64) into the room. */
 static AVX512_ATTR size_t avx512_decode_room(const uint8_t *src, size_t n, int plus, uint8_t *dst,
                                              int *high)
 {
-    return decode_masked(src, n, plus, dst, high);
+    return decode_masked(src, n, plus, dst, high, 1);
 }
 
 static AVX512_ATTR size_t avx512_decode(const uint8_t *src, size_t n, int plus, uint8_t *dst)
 {
     int high;
-    return decode_masked(src, n, plus, dst, &high);
+    return decode_masked(src, n, plus, dst, &high, 0);
 }
 
 /* ---- the UTF-8 check: the AVX2 kernel's method (pct_utf8_lookup.h) on
