@@ -64,7 +64,8 @@ static inline AVX512_ATTR __m512i hex_values(__m512i x, __mmask64 *bad)
  * 64 bytes: the '%' followed by two hex digits are found at once (loads at
  * +1 and +2 give the digits), their bytes formed from the digit values and
  * blended in, with plus '+' made ' ', the digits dropped by a compress and
- * the rest stored: under a byte mask, or whole where dst has room. A hex
+ * the rest stored: whole where dst has room or the step is (o <= i: the
+ * store ends inside the bytes already loaded), else under a byte mask. A hex
  * digit is never '%', so escapes cannot overlap: the steps follow at a
  * fixed stride (no load waits on the step before), and only `carry` (the
  * digits of an escape at byte 62 or 63 that fall in the next step, as its
@@ -88,7 +89,7 @@ static PCT_ALWAYS_INLINE AVX512_ATTR size_t decode_masked(const uint8_t *src, si
             lit = _mm512_mask_mov_epi8(v, _mm512_cmpeq_epi8_mask(v, plus_sign), space);
         const __mmask64 pcts = _mm512_cmpeq_epi8_mask(v, pct); /* the zeros past n are no '%' */
         if (!(pcts | carry)) {
-            if (room)
+            if (room || left >= 64)
                 _mm512_storeu_si512((void *)(dst + o), lit);
             else
                 _mm512_mask_storeu_epi8(dst + o, in, lit);
@@ -110,7 +111,7 @@ static PCT_ALWAYS_INLINE AVX512_ATTR size_t decode_masked(const uint8_t *src, si
         carry = esc >> 63 | esc >> 62;
         const size_t w = (size_t)pct_popcount64(keep);
         const __m512i packed = _mm512_maskz_compress_epi8(keep, out);
-        if (room)
+        if (room || left >= 64)
             _mm512_storeu_si512((void *)(dst + o), packed);
         else
             _mm512_mask_storeu_epi8(dst + o, first_bytes(w), packed);
@@ -145,10 +146,10 @@ static AVX512_ATTR size_t avx512_decode(const uint8_t *src, size_t n, int plus, 
 
 /* The output of the bytes of `lit` (v as written where kept) from byte
  * 16j on, of which `unsafe` (16 bits) are escaped and `real` (16 bits) are
- * input; stored at d, whole (64 bytes) with room or else under a byte
+ * input; stored at d, as a whole vector (64 bytes) or else under a byte
  * mask. Returns the bytes of output. */
 static inline AVX512_ATTR size_t encode16(__m512i v, __m512i lit, unsigned j, uint64_t unsafe, uint64_t real,
-                                          uint8_t *d, int room)
+                                          uint8_t *d, int whole)
 {
     static const uint8_t spread[64] = {0, 0, 0, 1, 1, 1, 2, 2, 2, 3, 3, 3, 4, 4, 4, 5, 5, 5, 6, 6, 6, 7, 7, 7,
                                        8, 8, 8, 9, 9, 9, 10, 10, 10, 11, 11, 11, 12, 12, 12, 13, 13, 13,
@@ -161,13 +162,22 @@ static inline AVX512_ATTR size_t encode16(__m512i v, __m512i lit, unsigned j, ui
     const __m512i nib = _mm512_mask_mov_epi8(_mm512_and_si512(t, nibble), (__mmask64)FIRST_PLACES << 1,
                                              _mm512_and_si512(_mm512_srli_epi16(t, 4), nibble));
     const __m512i digits = _mm512_permutexvar_epi8(nib, _mm512_loadu_si512((const void *)hex));
+    if (unsafe == 0xFFFFu) {
+        /* all escaped (text past ASCII): the 48 places in order, no compress */
+        const __m512i all = _mm512_mask_mov_epi8(digits, (__mmask64)FIRST_PLACES, _mm512_set1_epi8('%'));
+        if (whole)
+            _mm512_storeu_si512((void *)d, all);
+        else
+            _mm512_mask_storeu_epi8(d, first_bytes(48), all);
+        return 48;
+    }
     const uint64_t pcts = _pdep_u64(unsafe, FIRST_PLACES);
     __m512i out = _mm512_mask_mov_epi8(digits, (__mmask64)FIRST_PLACES, _mm512_permutexvar_epi8(idx, lit));
     out = _mm512_mask_mov_epi8(out, (__mmask64)pcts, _mm512_set1_epi8('%'));
     const uint64_t keep = _pdep_u64(real, FIRST_PLACES) | pcts << 1 | pcts << 2;
     const size_t w = (size_t)pct_popcount64(keep);
     const __m512i packed = _mm512_maskz_compress_epi8((__mmask64)keep, out);
-    if (room)
+    if (whole)
         _mm512_storeu_si512((void *)d, packed);
     else
         _mm512_mask_storeu_epi8(d, first_bytes(w), packed);
@@ -177,9 +187,10 @@ static inline AVX512_ATTR size_t encode16(__m512i v, __m512i lit, unsigned j, ui
 /* pct_encode 64 bytes a step: which bytes are unsafe by the two-nibble
  * lookup of the set (as the AVX2 kernel; bytes >= 0x80 never in it), a
  * step with none stored whole, the others 16 bytes at a time by encode16.
- * The last step is a masked load. With room (3n + PCT_ENCODE_ROOM bytes)
- * every store is a whole vector, since the output of the bytes yet to come
- * is at least as long as they are. */
+ * The last step is a masked load. Stores are whole vectors where dst has
+ * room (3n + PCT_ENCODE_ROOM bytes) or 64 input bytes or more follow (the
+ * output of the bytes yet to come is at least as long as they are), else
+ * under a byte mask. */
 static PCT_ALWAYS_INLINE AVX512_ATTR size_t encode_masked(const uint8_t *src, size_t n, const pct_set *keep,
                                                           int plus, uint8_t *dst, int room)
 {
@@ -200,15 +211,18 @@ static PCT_ALWAYS_INLINE AVX512_ATTR size_t encode_masked(const uint8_t *src, si
         if (plus) /* kept spaces as '+' */
             lit = _mm512_mask_mov_epi8(v, _mm512_cmpeq_epi8_mask(v, space) & ~unsafe, plus_sign);
         if (!unsafe) {
-            if (room)
+            if (room || left >= 64)
                 _mm512_storeu_si512((void *)(dst + o), lit);
             else
                 _mm512_mask_storeu_epi8(dst + o, in, lit);
             o += step;
             continue;
         }
-        for (unsigned j = 0; 16 * j < step; j++)
-            o += encode16(v, lit, j, unsafe >> 16 * j & 0xFFFFu, in >> 16 * j & 0xFFFFu, dst + o, room);
+        for (unsigned j = 0; 16 * j < step; j++) {
+            /* the output of the 64 bytes or more after these is at least as long */
+            const int whole = room || left >= 16 * j + 16 + 64;
+            o += encode16(v, lit, j, unsafe >> 16 * j & 0xFFFFu, in >> 16 * j & 0xFFFFu, dst + o, whole);
+        }
     }
     return o;
 }
