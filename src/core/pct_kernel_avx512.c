@@ -24,15 +24,6 @@ static inline AVX512_ATTR __mmask64 first_bytes(size_t k)
     return k >= 64 ? ~(__mmask64)0 : ((__mmask64)1 << k) - 1;
 }
 
-/* The rows of a batch lie one after another: the bytes 2 KiB past this one
- * are asked for while it is transformed (unquote_many of 1 M rows: 57 -> 47
- * ns a row; the hardware prefetcher alone falls behind on rows this short).
- * A hint: it never faults, whatever the address. */
-static inline AVX512_ATTR void prefetch_next_rows(const uint8_t *src, size_t n)
-{
-    _mm_prefetch((const char *)((uintptr_t)src + n + 2048), _MM_HINT_T0);
-}
-
 /* Hex digit values of the bytes of x, and a mask of those that are not hex
  * digits: one two-table byte permute (VBMI) over 0-127, whose entry 0x80
  * marks a non-digit; bytes >= 0x80 (the index ignores their top bit) are
@@ -79,7 +70,6 @@ static PCT_ALWAYS_INLINE AVX512_ATTR size_t decode_masked(const uint8_t *src, si
     const __m512i space = _mm512_set1_epi8(' '), high_nibble = _mm512_set1_epi8((char)0xF0);
     __mmask64 any = 0, carry = 0;
     size_t o = 0;
-    prefetch_next_rows(src, n);
     for (size_t i = 0; i < n; i += 64) {
         const size_t left = n - i;
         const __mmask64 in = first_bytes(left);
@@ -199,7 +189,6 @@ static PCT_ALWAYS_INLINE AVX512_ATTR size_t encode_masked(const uint8_t *src, si
     const __m512i nibble = _mm512_set1_epi8(0x0F);
     const __m512i space = _mm512_set1_epi8(' '), plus_sign = _mm512_set1_epi8('+');
     size_t o = 0;
-    prefetch_next_rows(src, n);
     for (size_t i = 0; i < n; i += 64) {
         const size_t left = n - i, step = left < 64 ? left : 64;
         const __mmask64 in = first_bytes(left);
