@@ -127,47 +127,49 @@ static AVX512_ATTR size_t avx512_decode(const uint8_t *src, size_t n, int plus, 
 }
 
 /* ---- encoding: each 16 bytes spread to 48 places (byte k to 3k, 3k+1,
- * 3k+2 by one byte permute), where 3k keeps the byte or takes '%' and the
- * two after it take its hex digits; a compress then keeps, of a kept byte,
- * its first place alone. */
+ * 3k+2 by one two-table byte permute), where 3k takes the byte as written
+ * or '%' and the two after it its hex digits; a compress then keeps, of a
+ * kept byte, its first place alone. */
 
 /* Bits 0, 3, 6, ... 45: the first place of each of 16 bytes. */
 #define FIRST_PLACES 0x249249249249u
 
-/* The output of the bytes of `lit` (v as written where kept) from byte
- * 16j on, of which `unsafe` (16 bits) are escaped and `real` (16 bits) are
- * input; stored at d, as a whole vector (64 bytes) or else under a byte
+/* For the 16 bytes from 16j on: where each of the 48 places comes from, the
+ * bytes as written (0-63) or the second table, which holds the high digits
+ * of 32 bytes (16j & 16 on) and then their low ones (64-127). */
+#define PLACES3(j, k) 16 * (j) + (k), 64 + 16 * ((j) & 1) + (k), 96 + 16 * ((j) & 1) + (k)
+#define PLACES(j)                                                                                  \
+    {PLACES3(j, 0), PLACES3(j, 1), PLACES3(j, 2), PLACES3(j, 3), PLACES3(j, 4), PLACES3(j, 5),     \
+     PLACES3(j, 6), PLACES3(j, 7), PLACES3(j, 8), PLACES3(j, 9), PLACES3(j, 10), PLACES3(j, 11),   \
+     PLACES3(j, 12), PLACES3(j, 13), PLACES3(j, 14), PLACES3(j, 15)}
+static const uint8_t places[4][64] = {PLACES(0), PLACES(1), PLACES(2), PLACES(3)};
+#undef PLACES
+#undef PLACES3
+
+/* The output of the 16 bytes from 16j on, of which `unsafe` (16 bits) are
+ * escaped and `real` (16 bits) are input: `written` holds the bytes as
+ * written ('%' where escaped), `digits` the digits of the 32 from 16j & 16
+ * on. Stored at d as a whole vector (64 bytes) where dst has room or the
+ * output of the `after` input bytes still to come covers the part past
+ * this output (it is at least as long as they are), else under a byte
  * mask. Returns the bytes of output. */
-static inline AVX512_ATTR size_t encode16(__m512i v, __m512i lit, unsigned j, uint64_t unsafe, uint64_t real,
-                                          uint8_t *d, int whole)
+static inline AVX512_ATTR size_t encode16(__m512i written, __m512i digits, unsigned j, uint64_t unsafe,
+                                          uint64_t real, uint8_t *d, int room, size_t after)
 {
-    static const uint8_t spread[64] = {0, 0, 0, 1, 1, 1, 2, 2, 2, 3, 3, 3, 4, 4, 4, 5, 5, 5, 6, 6, 6, 7, 7, 7,
-                                       8, 8, 8, 9, 9, 9, 10, 10, 10, 11, 11, 11, 12, 12, 12, 13, 13, 13,
-                                       14, 14, 14, 15, 15, 15};
-    static const char hex[64] = "0123456789ABCDEF0123456789ABCDEF0123456789ABCDEF0123456789ABCDEF";
-    const __m512i idx = _mm512_add_epi8(_mm512_loadu_si512((const void *)spread), _mm512_set1_epi8((char)(16 * j)));
-    const __m512i t = _mm512_permutexvar_epi8(idx, v);
-    const __m512i nibble = _mm512_set1_epi8(0x0F);
-    /* the high nibble in the second place, the low one in the third */
-    const __m512i nib = _mm512_mask_mov_epi8(_mm512_and_si512(t, nibble), (__mmask64)FIRST_PLACES << 1,
-                                             _mm512_and_si512(_mm512_srli_epi16(t, 4), nibble));
-    const __m512i digits = _mm512_permutexvar_epi8(nib, _mm512_loadu_si512((const void *)hex));
+    const __m512i out = _mm512_permutex2var_epi8(written, _mm512_loadu_si512((const void *)places[j]), digits);
     if (unsafe == 0xFFFFu) {
         /* all escaped (text past ASCII): the 48 places in order, no compress */
-        const __m512i all = _mm512_mask_mov_epi8(digits, (__mmask64)FIRST_PLACES, _mm512_set1_epi8('%'));
-        if (whole)
-            _mm512_storeu_si512((void *)d, all);
+        if (room || after >= 64 - 48)
+            _mm512_storeu_si512((void *)d, out);
         else
-            _mm512_mask_storeu_epi8(d, first_bytes(48), all);
+            _mm512_mask_storeu_epi8(d, first_bytes(48), out);
         return 48;
     }
     const uint64_t pcts = _pdep_u64(unsafe, FIRST_PLACES);
-    __m512i out = _mm512_mask_mov_epi8(digits, (__mmask64)FIRST_PLACES, _mm512_permutexvar_epi8(idx, lit));
-    out = _mm512_mask_mov_epi8(out, (__mmask64)pcts, _mm512_set1_epi8('%'));
     const uint64_t keep = _pdep_u64(real, FIRST_PLACES) | pcts << 1 | pcts << 2;
     const size_t w = (size_t)pct_popcount64(keep);
     const __m512i packed = _mm512_maskz_compress_epi8((__mmask64)keep, out);
-    if (whole)
+    if (room || after + w >= 64)
         _mm512_storeu_si512((void *)d, packed);
     else
         _mm512_mask_storeu_epi8(d, first_bytes(w), packed);
@@ -176,25 +178,26 @@ static inline AVX512_ATTR size_t encode16(__m512i v, __m512i lit, unsigned j, ui
 
 /* pct_encode 64 bytes a step: which bytes are unsafe by the two-nibble
  * lookup of the set (as the AVX2 kernel; bytes >= 0x80 never in it), a
- * step with none stored whole, the others 16 bytes at a time by encode16.
- * The last step is a masked load. Stores are whole vectors where dst has
- * room (3n + PCT_ENCODE_ROOM bytes) or 64 input bytes or more follow (the
- * output of the bytes yet to come is at least as long as they are), else
- * under a byte mask. */
+ * step with none stored whole, the others 16 bytes at a time by encode16
+ * from the hex digits of the step's 64 bytes. The last step is a masked
+ * load. Stores are whole vectors where dst has room (3n + PCT_ENCODE_ROOM
+ * bytes) or the output still to come covers them, else under a byte mask. */
 static PCT_ALWAYS_INLINE AVX512_ATTR size_t encode_masked(const uint8_t *src, size_t n, const pct_set *keep,
                                                           int plus, uint8_t *dst, int room)
 {
+    static const char hex[64] = "0123456789ABCDEF0123456789ABCDEF0123456789ABCDEF0123456789ABCDEF";
     const __m512i lut = _mm512_broadcast_i32x4(_mm_loadu_si128((const __m128i *)(const void *)keep->nibbles));
     const __m512i high_bit = _mm512_broadcast_i32x4(_mm_setr_epi8(1, 2, 4, 8, 16, 32, 64, -128, 0, 0, 0, 0, 0, 0, 0, 0));
-    const __m512i nibble = _mm512_set1_epi8(0x0F);
-    const __m512i space = _mm512_set1_epi8(' '), plus_sign = _mm512_set1_epi8('+');
+    const __m512i nibble = _mm512_set1_epi8(0x0F), hex_digits = _mm512_loadu_si512((const void *)hex);
+    const __m512i space = _mm512_set1_epi8(' '), plus_sign = _mm512_set1_epi8('+'), pct = _mm512_set1_epi8('%');
     size_t o = 0;
     for (size_t i = 0; i < n; i += 64) {
         const size_t left = n - i, step = left < 64 ? left : 64;
         const __mmask64 in = first_bytes(left);
         const __m512i v = _mm512_maskz_loadu_epi8(in, src + i);
-        const __m512i rows = _mm512_shuffle_epi8(lut, _mm512_and_si512(v, nibble));
-        const __m512i cols = _mm512_shuffle_epi8(high_bit, _mm512_and_si512(_mm512_srli_epi16(v, 4), nibble));
+        const __m512i high = _mm512_and_si512(_mm512_srli_epi16(v, 4), nibble), low = _mm512_and_si512(v, nibble);
+        const __m512i rows = _mm512_shuffle_epi8(lut, low);
+        const __m512i cols = _mm512_shuffle_epi8(high_bit, high);
         const uint64_t unsafe = (uint64_t)_mm512_testn_epi8_mask(rows, cols) & in;
         __m512i lit = v;
         if (plus) /* kept spaces as '+' */
@@ -207,10 +210,15 @@ static PCT_ALWAYS_INLINE AVX512_ATTR size_t encode_masked(const uint8_t *src, si
             o += step;
             continue;
         }
+        const __m512i written = _mm512_mask_mov_epi8(lit, (__mmask64)unsafe, pct);
+        const __m512i hi = _mm512_permutexvar_epi8(high, hex_digits), lo = _mm512_permutexvar_epi8(low, hex_digits);
+        /* the digits of bytes 0-31, then of 32-63: high ones, then low ones */
+        const __m512i digits[2] = {_mm512_shuffle_i64x2(hi, lo, _MM_SHUFFLE(1, 0, 1, 0)),
+                                   _mm512_shuffle_i64x2(hi, lo, _MM_SHUFFLE(3, 2, 3, 2))};
         for (unsigned j = 0; 16 * j < step; j++) {
-            /* the output of the 64 bytes or more after these is at least as long */
-            const int whole = room || left >= 16 * j + 16 + 64;
-            o += encode16(v, lit, j, unsafe >> 16 * j & 0xFFFFu, in >> 16 * j & 0xFFFFu, dst + o, whole);
+            const size_t after = left > 16 * j + 16 ? left - 16 * j - 16 : 0;
+            o += encode16(written, digits[j >> 1], j, unsafe >> 16 * j & 0xFFFFu, in >> 16 * j & 0xFFFFu,
+                          dst + o, room, after);
         }
     }
     return o;
