@@ -339,7 +339,7 @@ def run_all_kernels(argv):
 
 
 def cpu_flags():
-    wanted = ["sse2", "ssse3", "sse4_2", "avx", "avx2", "bmi2", "avx512bw", "asimd"]
+    wanted = ["sse2", "ssse3", "sse4_2", "avx", "avx2", "bmi2", "avx512bw", "avx512_vbmi2", "asimd"]
     try:
         with open("/proc/cpuinfo", encoding="utf-8", errors="replace") as f:
             for line in f:

@@ -52,6 +52,16 @@ for s in inputs:
     check("unquote_to_bytes", s)
     check("unquote", b)
     check("unquote_to_bytes", b)
+# the batch path (pct_decode_room, then the vector UTF-8 check): every
+# input a row, escaped UTF-8 among them
+rows = inputs + [urllib.parse.quote(s) for s in inputs if s]
+for name, many in (("unquote", pctcodec.unquote_many), ("unquote_plus", pctcodec.unquote_plus_many)):
+    want = [getattr(urllib.parse, name)(s) for s in rows]
+    got = many(rows, threads=1)
+    bad = [(s, g, w) for s, g, w in zip(rows, got, want) if g != w]
+    if bad or len(got) != len(want):
+        fails += 1
+        print(f"{name}_many: {len(bad)} rows differ, e.g. {bad[:1]!r:.300}")
 for n in range(301):
     raw = bytes(rng.getrandbits(8) for _ in range(n))
     check("quote_from_bytes", raw)

@@ -9,6 +9,9 @@ static const pct_kernel *const kernels[] = {
 #ifdef PCT_AARCH64
     &pct_kernel_neon,
 #endif
+#ifdef PCT_AVX512
+    &pct_kernel_avx512,
+#endif
 #ifdef PCT_X86_64
     &pct_kernel_avx2,
     &pct_kernel_sse2,

@@ -3,6 +3,7 @@
  * file's functions are compiled for AVX2 (target attribute), so the rest of
  * the module runs on any x86-64. */
 #include "pct_kernels.h"
+#include "pct_utf8_lookup.h"
 
 #ifdef PCT_X86_64
 #include <immintrin.h>
@@ -16,6 +17,8 @@
 #define PK_KERNEL pct_kernel_avx2
 #define PK_NAME "avx2"
 #define PK_USABLE avx2_usable
+/* external: the AVX-512 kernel uses them where it has no faster one */
+#define PK_LINKAGE
 
 typedef __m256i pk_vec;
 typedef uint32_t pk_mask;
@@ -743,7 +746,7 @@ static inline PK_ATTR size_t utf8_of8(__m128i units, uint8_t *d)
 /* UCS-2 to UTF-8, 16 code units at a time: ASCII ones packed at once, others
  * through utf8_of8. Surrogate halves are written like other code points
  * and reported in *surrogate. */
-static PK_ATTR size_t avx2_utf8_of_ucs2(const uint16_t *src, size_t n, uint8_t *dst, int *surrogate)
+PK_LINKAGE PK_ATTR size_t avx2_utf8_of_ucs2(const uint16_t *src, size_t n, uint8_t *dst, int *surrogate)
 {
     const __m256i high = _mm256_set1_epi16((short)0xFF80), top5 = _mm256_set1_epi16((short)0xF800);
     const __m256i sur = _mm256_set1_epi16((short)0xD800);
@@ -774,7 +777,7 @@ static PK_ATTR size_t avx2_utf8_of_ucs2(const uint16_t *src, size_t n, uint8_t *
  * of UTF-8, 6 escaped), plus 3 more from U+0800 (9 escaped). Units past
  * ASCII are clamped to 0x80 (never safe) for the set lookup. Surrogate
  * halves count as 9 and are reported in *surrogate. */
-static PK_ATTR size_t avx2_escaped_size_ucs2(const uint16_t *src, size_t n, const pct_set *keep,
+PK_LINKAGE PK_ATTR size_t avx2_escaped_size_ucs2(const uint16_t *src, size_t n, const pct_set *keep,
                                              int *surrogate)
 {
     pk_prep p;
@@ -817,17 +820,6 @@ static PK_ATTR size_t avx2_escaped_size_ucs2(const uint16_t *src, size_t n, cons
  * before it is looked up in three nibble tables whose bits name the errors
  * a pair may show; the bytes that must continue a 3- or 4-byte sequence
  * are found from the bytes 2 and 3 back. */
-#define U8_TOO_SHORT 0x01   /* a lead or ASCII, then a lead or ASCII where a continuation is due */
-#define U8_TOO_LONG 0x02    /* ASCII, then a continuation */
-#define U8_OVERLONG_3 0x04  /* E0 80-9F */
-#define U8_TOO_LARGE 0x08   /* F4 90-BF, F5-FF 80-BF */
-#define U8_SURROGATE 0x10   /* ED A0-BF */
-#define U8_OVERLONG_2 0x20  /* C0-C1 80-BF */
-#define U8_TOO_LARGE_1000 0x40 /* F5-FF 80-8F */
-#define U8_OVERLONG_4 0x40  /* F0 80-8F */
-#define U8_TWO_CONTS 0x80   /* a continuation after a continuation (not always an error) */
-#define U8_CARRY (U8_TOO_SHORT | U8_TOO_LONG | U8_TWO_CONTS)
-
 /* The vector of the bytes N places before each byte of `input`, `prev` the
  * vector before it. */
 #define U8_PREV(input, prev, N) \
@@ -837,28 +829,9 @@ static PK_ATTR size_t avx2_escaped_size_ucs2(const uint16_t *src, size_t n, cons
 static inline PK_ATTR __m256i u8_block_errors(__m256i input, __m256i prev)
 {
     const __m256i nibble = _mm256_set1_epi8(0x0F);
-    const __m256i byte_1_high_table = _mm256_setr_epi8(
-        U8_TOO_LONG, U8_TOO_LONG, U8_TOO_LONG, U8_TOO_LONG, U8_TOO_LONG, U8_TOO_LONG, U8_TOO_LONG, U8_TOO_LONG,
-        (char)U8_TWO_CONTS, (char)U8_TWO_CONTS, (char)U8_TWO_CONTS, (char)U8_TWO_CONTS,
-        U8_TOO_SHORT | U8_OVERLONG_2, U8_TOO_SHORT, U8_TOO_SHORT | U8_OVERLONG_3 | U8_SURROGATE,
-        U8_TOO_SHORT | U8_TOO_LARGE | U8_TOO_LARGE_1000 | U8_OVERLONG_4,
-        U8_TOO_LONG, U8_TOO_LONG, U8_TOO_LONG, U8_TOO_LONG, U8_TOO_LONG, U8_TOO_LONG, U8_TOO_LONG, U8_TOO_LONG,
-        (char)U8_TWO_CONTS, (char)U8_TWO_CONTS, (char)U8_TWO_CONTS, (char)U8_TWO_CONTS,
-        U8_TOO_SHORT | U8_OVERLONG_2, U8_TOO_SHORT, U8_TOO_SHORT | U8_OVERLONG_3 | U8_SURROGATE,
-        U8_TOO_SHORT | U8_TOO_LARGE | U8_TOO_LARGE_1000 | U8_OVERLONG_4);
-    const char c = (char)U8_CARRY, l = (char)(U8_CARRY | U8_TOO_LARGE | U8_TOO_LARGE_1000);
-    const __m256i byte_1_low_table = _mm256_setr_epi8(
-        (char)(U8_CARRY | U8_OVERLONG_3 | U8_OVERLONG_2 | U8_OVERLONG_4), (char)(U8_CARRY | U8_OVERLONG_2), c, c,
-        (char)(U8_CARRY | U8_TOO_LARGE), l, l, l, l, l, l, l, l, (char)(U8_CARRY | U8_TOO_LARGE | U8_TOO_LARGE_1000 | U8_SURROGATE), l, l,
-        (char)(U8_CARRY | U8_OVERLONG_3 | U8_OVERLONG_2 | U8_OVERLONG_4), (char)(U8_CARRY | U8_OVERLONG_2), c, c,
-        (char)(U8_CARRY | U8_TOO_LARGE), l, l, l, l, l, l, l, l, (char)(U8_CARRY | U8_TOO_LARGE | U8_TOO_LARGE_1000 | U8_SURROGATE), l, l);
-    const char s = U8_TOO_SHORT;
-    const char c8 = (char)(U8_TOO_LONG | U8_OVERLONG_2 | U8_TWO_CONTS | U8_OVERLONG_3 | U8_TOO_LARGE_1000 | U8_OVERLONG_4);
-    const char c9 = (char)(U8_TOO_LONG | U8_OVERLONG_2 | U8_TWO_CONTS | U8_OVERLONG_3 | U8_TOO_LARGE);
-    const char cab = (char)(U8_TOO_LONG | U8_OVERLONG_2 | U8_TWO_CONTS | U8_SURROGATE | U8_TOO_LARGE);
-    const __m256i byte_2_high_table = _mm256_setr_epi8(
-        s, s, s, s, s, s, s, s, c8, c9, cab, cab, s, s, s, s,
-        s, s, s, s, s, s, s, s, c8, c9, cab, cab, s, s, s, s);
+    const __m256i byte_1_high_table = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)(const void *)pct_u8_byte_1_high));
+    const __m256i byte_1_low_table = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)(const void *)pct_u8_byte_1_low));
+    const __m256i byte_2_high_table = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)(const void *)pct_u8_byte_2_high));
     const __m256i prev1 = U8_PREV(input, prev, 1);
     const __m256i byte_1_high = _mm256_shuffle_epi8(byte_1_high_table, _mm256_and_si256(_mm256_srli_epi16(prev1, 4), nibble));
     const __m256i byte_1_low = _mm256_shuffle_epi8(byte_1_low_table, _mm256_and_si256(prev1, nibble));
@@ -872,7 +845,7 @@ static inline PK_ATTR __m256i u8_block_errors(__m256i input, __m256i prev)
     return _mm256_xor_si256(must23, special);
 }
 
-static PK_ATTR void avx2_utf8_check(const uint8_t *src, size_t n, pct_utf8_info *info)
+PK_LINKAGE PK_ATTR void avx2_utf8_check(const uint8_t *src, size_t n, pct_utf8_info *info)
 {
     const __m256i high = _mm256_set1_epi8((char)0x80), below_c0 = _mm256_set1_epi8(-64);
     /* nonzero where the last bytes of a vector start a sequence it does not end */
@@ -1196,7 +1169,7 @@ static const uint8_t pack_units8[256][16] = {
  * then packed together. Input with 4-byte sequences is not UCS-2 text and
  * gives some units, within cap. The rest goes to the scalar writer from
  * the start of the character that the vectors left open. */
-static PK_ATTR size_t avx2_utf8_to_ucs2(const uint8_t *src, size_t n, uint16_t *dst, size_t cap)
+PK_LINKAGE PK_ATTR size_t avx2_utf8_to_ucs2(const uint8_t *src, size_t n, uint16_t *dst, size_t cap)
 {
     const __m128i high = _mm_set1_epi8((char)0x80), below_c0 = _mm_set1_epi8(-64);
     const __m256i low6 = _mm256_set1_epi16(0x3F), low5 = _mm256_set1_epi16(0x1F), low4 = _mm256_set1_epi16(0x0F);

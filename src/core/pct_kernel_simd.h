@@ -32,6 +32,12 @@
  * by one overlapping load, a zero-padded copy or the scalar kernel.
  */
 
+/* The linkage of the table's functions: static, unless the including kernel
+ * shares them with another (the AVX2 kernel's serve the AVX-512 one). */
+#ifndef PK_LINKAGE
+#define PK_LINKAGE static
+#endif
+
 /* Inputs this short cost less byte by byte than through a padded vector. */
 #ifndef PCT_SCALAR_BELOW
 #define PCT_SCALAR_BELOW 16
@@ -63,7 +69,7 @@ static inline PK_ATTR pk_vec PK_FN(load_short)(const uint8_t *src, size_t n)
     return pk_loadu(pad);
 }
 
-static PK_ATTR size_t PK_FN(span_safe)(const uint8_t *src, size_t n, const pct_set *set)
+PK_LINKAGE PK_ATTR size_t PK_FN(span_safe)(const uint8_t *src, size_t n, const pct_set *set)
 {
     pk_prep p;
     if (n < PCT_SCALAR_BELOW || !pk_prepare(&p, set))
@@ -87,7 +93,7 @@ static PK_ATTR size_t PK_FN(span_safe)(const uint8_t *src, size_t n, const pct_s
     return n;
 }
 
-static PK_ATTR size_t PK_FN(count_unsafe)(const uint8_t *src, size_t n, const pct_set *set)
+PK_LINKAGE PK_ATTR size_t PK_FN(count_unsafe)(const uint8_t *src, size_t n, const pct_set *set)
 {
     pk_prep p;
     if (n < PCT_SCALAR_BELOW || !pk_prepare(&p, set))
@@ -136,7 +142,7 @@ static inline PK_ATTR size_t PK_FN(find_escape_inline)(const uint8_t *src, size_
     return n;
 }
 
-static PK_ATTR size_t PK_FN(find_escape)(const uint8_t *src, size_t n, int plus)
+PK_LINKAGE PK_ATTR size_t PK_FN(find_escape)(const uint8_t *src, size_t n, int plus)
 {
     return PK_FN(find_escape_inline)(src, n, plus);
 }
@@ -259,13 +265,13 @@ static inline PK_ATTR size_t PK_FN(encode_body)(const uint8_t *src, size_t n, co
     return (size_t)(d - dst) + w;
 }
 
-static PK_ATTR size_t PK_FN(encode)(const uint8_t *src, size_t n, const pct_set *keep, int plus,
+PK_LINKAGE PK_ATTR size_t PK_FN(encode)(const uint8_t *src, size_t n, const pct_set *keep, int plus,
                                     uint8_t *dst)
 {
     return PK_FN(encode_body)(src, n, keep, plus, dst, 0);
 }
 
-static PK_ATTR size_t PK_FN(encode_room)(const uint8_t *src, size_t n, const pct_set *keep, int plus,
+PK_LINKAGE PK_ATTR size_t PK_FN(encode_room)(const uint8_t *src, size_t n, const pct_set *keep, int plus,
                                          uint8_t *dst)
 {
     return PK_FN(encode_body)(src, n, keep, plus, dst, 1);
@@ -337,7 +343,7 @@ static PK_ATTR size_t PK_FN(decode_apart)(const uint8_t *src, size_t n, int plus
     return o + pct_decode_bytes(src + i, n - i, plus, dst + o);
 }
 
-static PK_ATTR size_t PK_FN(decode)(const uint8_t *src, size_t n, int plus, uint8_t *dst)
+PK_LINKAGE PK_ATTR size_t PK_FN(decode)(const uint8_t *src, size_t n, int plus, uint8_t *dst)
 {
     if (n < PK_W)
         return pct_decode_bytes(src, n, plus, dst);

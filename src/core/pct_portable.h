@@ -111,6 +111,31 @@ static inline int pct_cpu_avx2(void)
 #endif
 #endif
 
+/* The AVX-512 kernel (F, BW, VL, VBMI, VBMI2 with AVX2, BMI2 and POPCNT): built by
+ * GCC 8+ and clang, whose target attribute confines it to its own
+ * functions; left out of MSVC builds. Usable where CPUID reports every one
+ * of those and XGETBV shows that the OS saves the opmask and ZMM state. */
+#if defined(PCT_X86_64) && !defined(PCT_MSVC) && (defined(__clang__) || (defined(__GNUC__) && __GNUC__ >= 8))
+#define PCT_AVX512 1
+#define PCT_TARGET_AVX512 \
+    __attribute__((target("avx2,popcnt,bmi2,avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2")))
+#include <cpuid.h>
+static inline int pct_cpu_avx512(void)
+{
+    unsigned a, b, c, d, xcr0, xcr0_high;
+    if (!pct_cpu_avx2() || !__get_cpuid(1, &a, &b, &c, &d) || !(c & 1u << 27)) /* OSXSAVE */
+        return 0;
+    __asm__ volatile("xgetbv" : "=a"(xcr0), "=d"(xcr0_high) : "c"(0));
+    (void)xcr0_high;
+    /* XMM, YMM (bits 1-2), opmask, upper ZMM halves, ZMM16-31 (bits 5-7) */
+    if ((xcr0 & 0xE6u) != 0xE6u || !__get_cpuid_count(7, 0, &a, &b, &c, &d))
+        return 0;
+    const unsigned ebx = 1u << 8 | 1u << 16 | 1u << 30 | 1u << 31; /* BMI2, AVX512F, BW, VL */
+    const unsigned ecx = 1u << 1 | 1u << 6;              /* AVX512VBMI, VBMI2 */
+    return (b & ebx) == ebx && (c & ecx) == ecx;
+}
+#endif
+
 /* A body that its callers specialize (a constant argument) is inlined into
  * each of them, even where it is large. */
 #if defined(PCT_MSVC)

@@ -511,6 +511,69 @@ static void test_decode_room_against_model(void)
     }
 }
 
+/* One decode of src[0..n) by the active kernel against the model: the
+ * kernel's decode apart and in place, and pct_decode_room with its high
+ * flag, in exact buffers (the sanitizer build catches a byte past them). */
+static void check_decode_at(const uint8_t *data, size_t n, int plus)
+{
+    const pct_kernel *k = pct_kernel_active();
+    uint8_t *src = malloc(n ? n : 1), *dst = malloc(n + PCT_DECODE_ROOM), *want = malloc(n ? n : 1);
+    CHECK(src && dst && want);
+    if (src && dst && want) {
+        memcpy(src, data, n);
+        size_t rw = ref_decode(src, n, plus, want);
+        int rhigh = 0, high = -1;
+        for (size_t i = 0; i < rw; i++)
+            rhigh |= want[i] >= 0x80;
+        CHECK(pct_decode_room(src, n, plus, dst, &high) == rw && memcmp(dst, want, rw) == 0
+              && (high != 0) == rhigh);
+        memset(dst, 0xAA, n);
+        CHECK(k->decode(src, n, plus, dst) == rw && memcmp(dst, want, rw) == 0);
+        CHECK(k->decode(src, n, plus, src) == rw && memcmp(src, want, rw) == 0);
+        /* and the check of what was decoded */
+        pct_utf8_info info;
+        uint32_t maxchar;
+        long count = ref_utf8(want, rw, NULL, &maxchar);
+        pct_utf8_check(want, rw, &info);
+        CHECK(info.valid == (count >= 0) && (count < 0 || (info.nchars == (size_t)count && info.maxchar == maxchar)));
+    }
+    free(src);
+    free(dst);
+    free(want);
+}
+
+/* Decoding across the 64-byte steps of the widest kernel (and the 32- and
+ * 16-byte ones): at every length 0..200, '%', '%X', '%XY' (ASCII and
+ * >= 0x80) and '+' at every position, on ASCII and on text with bytes >=
+ * 0x80; then random bytes dense in '%' and hex digits. */
+static void test_decode_blocks(void)
+{
+    static const char *const pieces[] = {"%", "%4", "%41", "%e9", "%C3%A9", "+", "%%41", "%4%41", "%G1"};
+    const size_t n_pieces = sizeof pieces / sizeof pieces[0];
+    uint8_t buf[210];
+    for (size_t n = 0; n <= 200; n++) {
+        for (int base = 0; base < 2; base++) {
+            for (size_t p = 0; p < n_pieces; p++) {
+                size_t len = strlen(pieces[p]);
+                for (size_t at = 0; at < n; at++) {
+                    for (size_t i = 0; i < n; i++)
+                        buf[i] = base ? (uint8_t)(i % 3 ? 'b' : 0xC3 + (i & 1)) : (uint8_t)('a' + i % 26);
+                    memcpy(buf + at, pieces[p], len > n - at ? n - at : len);
+                    check_decode_at(buf, n, (int)(at & 1));
+                }
+            }
+        }
+        for (int round = 0; round < 40; round++) {
+            static const char dense[] = "%%%%++09afAFgG/\x80\xff";
+            for (size_t i = 0; i < n; i++)
+                buf[i] = round % 4 == 0 ? (uint8_t)rng() : (uint8_t)dense[rng() % (sizeof dense - 1)];
+            check_decode_at(buf, n, round & 1);
+        }
+        if (failures > 20)
+            return;
+    }
+}
+
 /* ---- every kernel against the scalar one -------------------------------- */
 
 /* Sets that exercise each way a kernel tests membership: the defaults, empty,
@@ -850,6 +913,35 @@ static void test_utf8_against_model(const pct_kernel *k)
     CHECK(!info.valid);
 }
 
+/* pct_utf8_check at every length 0..200 (past the 64-byte steps of the
+ * widest kernel): valid text of each width, then with one byte changed or
+ * cut at every place, against the model. */
+static void test_utf8_lengths(void)
+{
+    uint8_t text[200];
+    for (size_t n = 0; n <= 200; n++) {
+        for (size_t widest = 0; widest < N_EDGE_CPS; widest += 2) {
+            valid_text(text, n, widest);
+            for (size_t at = 0; at <= n; at++) {
+                uint8_t saved = at < n ? text[at] : 0;
+                if (at < n)
+                    text[at] = (uint8_t)rng();
+                pct_utf8_info info;
+                uint32_t maxchar;
+                size_t len = at < n ? n : n - (n > 0 && rng() % 2); /* or the last byte cut */
+                long count = ref_utf8(text, len, NULL, &maxchar);
+                pct_utf8_check(text, len, &info);
+                CHECK(info.valid == (count >= 0)
+                      && (count < 0 || (info.nchars == (size_t)count && info.maxchar == maxchar)));
+                if (at < n)
+                    text[at] = saved;
+            }
+        }
+        if (failures > 20)
+            return;
+    }
+}
+
 static void test_kernels_against_scalar(const pct_kernel *k)
 {
     uint8_t data[300];
@@ -893,8 +985,10 @@ int main(void)
         test_size_limits();
         test_against_model();
         test_decode_room_against_model();
+        test_decode_blocks();
         test_kernels_against_scalar(pct_kernel_active());
         test_utf8_against_model(pct_kernel_active());
+        test_utf8_lengths();
         printf("kernel %-6s %s\n", name, failures == before ? "ok" : "FAILED");
     }
     printf("%ld passed, %ld failed\n", checks - failures, failures);

@@ -1,0 +1,342 @@
+/* The AVX-512 kernel (F, BW, VL, VBMI, VBMI2), chosen at run time on CPUs
+ * that have it: decoding 64 bytes a step, the digits of escapes removed by
+ * one byte compress (VBMI2), and short rows and tails read and written with
+ * byte masks instead of padded copies or a scalar loop. The entries it does
+ * not speed up are the AVX2 kernel's. Only this file's functions are
+ * compiled for AVX-512 (target attribute), so the rest of the module runs
+ * on any x86-64. */
+#include "pct_kernels.h"
+#include "pct_utf8_lookup.h"
+
+#ifdef PCT_AVX512
+#include <immintrin.h>
+
+#define AVX512_ATTR PCT_TARGET_AVX512
+
+static int avx512_usable(void)
+{
+    return pct_cpu_avx512();
+}
+
+/* The mask of the first k bytes of a vector (all 64 from k = 64 on). */
+static inline AVX512_ATTR __mmask64 first_bytes(size_t k)
+{
+    return k >= 64 ? ~(__mmask64)0 : ((__mmask64)1 << k) - 1;
+}
+
+/* Hex digit values of the bytes of x, and a mask of those that are not hex
+ * digits: one two-table byte permute (VBMI) over 0-127, whose entry 0x80
+ * marks a non-digit; bytes >= 0x80 (the index ignores their top bit) are
+ * never digits. */
+static inline AVX512_ATTR __m512i hex_values(__m512i x, __mmask64 *bad)
+{
+#define X 0x80
+#define DIGITS 0, 1, 2, 3, 4, 5, 6, 7, 8, 9
+#define LETTERS 10, 11, 12, 13, 14, 15
+#define NONE16 X, X, X, X, X, X, X, X, X, X, X, X, X, X, X, X
+    static const uint8_t table[128] = {
+        NONE16, NONE16, NONE16, DIGITS, X, X, X, X, X, X,                      /* 0x00-0x3F */
+        X, LETTERS, X, X, X, X, X, X, X, X, X, NONE16,                         /* 0x40-0x5F */
+        X, LETTERS, X, X, X, X, X, X, X, X, X, NONE16,                         /* 0x60-0x7F */
+    };
+#undef NONE16
+#undef LETTERS
+#undef DIGITS
+#undef X
+    const __m512i low = _mm512_loadu_si512((const void *)table);
+    const __m512i high = _mm512_loadu_si512((const void *)(table + 64));
+    const __m512i v = _mm512_permutex2var_epi8(low, x, high);
+    *bad = _mm512_movepi8_mask(_mm512_or_si512(x, v));
+    return v;
+}
+
+/* Decodes the n bytes at src into dst (dst may be src: each store ends at
+ * or before the input consumed so far, whose loads came first). Steps of
+ * 64 bytes: the '%' followed by two hex digits are found at once (loads at
+ * +1 and +2 give the digits), their bytes formed from the digit values and
+ * blended in, with plus '+' made ' ', the digits dropped by a compress and
+ * the rest stored: whole where dst has room or the step is (o <= i: the
+ * store ends inside the bytes already loaded), else under a byte mask. A hex
+ * digit is never '%', so escapes cannot overlap: the steps follow at a
+ * fixed stride (no load waits on the step before), and only `carry` (the
+ * digits of an escape at byte 62 or 63 that fall in the next step, as its
+ * low bits) and the output length pass from one to the next. Loads are
+ * masked to the input (nothing is read past src + n), and so are stores
+ * without room. Sets *high when a byte >= 0x80 is written. */
+static PCT_ALWAYS_INLINE AVX512_ATTR size_t decode_masked(const uint8_t *src, size_t n, int plus,
+                                                          uint8_t *dst, int *high, int room)
+{
+    const __m512i pct = _mm512_set1_epi8('%'), plus_sign = _mm512_set1_epi8('+');
+    const __m512i space = _mm512_set1_epi8(' '), high_nibble = _mm512_set1_epi8((char)0xF0);
+    __mmask64 any = 0, carry = 0;
+    size_t o = 0;
+    for (size_t i = 0; i < n; i += 64) {
+        const size_t left = n - i;
+        const __mmask64 in = first_bytes(left);
+        const __m512i v = _mm512_maskz_loadu_epi8(in, src + i);
+        __m512i lit = v;
+        if (plus)
+            lit = _mm512_mask_mov_epi8(v, _mm512_cmpeq_epi8_mask(v, plus_sign), space);
+        const __mmask64 pcts = _mm512_cmpeq_epi8_mask(v, pct); /* the zeros past n are no '%' */
+        if (!(pcts | carry)) {
+            if (room || left >= 64)
+                _mm512_storeu_si512((void *)(dst + o), lit);
+            else
+                _mm512_mask_storeu_epi8(dst + o, in, lit);
+            any |= _mm512_movepi8_mask(lit);
+            o += left < 64 ? left : 64;
+            continue;
+        }
+        /* the bytes 1 and 2 after each, zero (no digit) past n */
+        __mmask64 bad1, bad2;
+        const __m512i hi = hex_values(_mm512_maskz_loadu_epi8(first_bytes(left - 1), src + i + 1), &bad1);
+        const __m512i lo = hex_values(_mm512_maskz_loadu_epi8(left > 2 ? first_bytes(left - 2) : 0,
+                                                              src + i + 2),
+                                      &bad2);
+        const __mmask64 esc = pcts & ~(bad1 | bad2);
+        /* hi << 4 | lo; the bits the 16-bit shift moves across bytes are cleared */
+        const __m512i byte = _mm512_ternarylogic_epi32(_mm512_slli_epi16(hi, 4), high_nibble, lo, 0xEA);
+        const __m512i out = _mm512_mask_mov_epi8(lit, esc, byte);
+        const __mmask64 keep = in & ~(esc << 1 | esc << 2 | carry);
+        carry = esc >> 63 | esc >> 62;
+        const size_t w = (size_t)pct_popcount64(keep);
+        const __m512i packed = _mm512_maskz_compress_epi8(keep, out);
+        if (room || left >= 64)
+            _mm512_storeu_si512((void *)(dst + o), packed);
+        else
+            _mm512_mask_storeu_epi8(dst + o, first_bytes(w), packed);
+        any |= _mm512_movepi8_mask(out) & keep;
+        o += w;
+    }
+    *high = any != 0;
+    return o;
+}
+
+/* pct_decode_room: whole vectors stored, the bytes past the output's end
+ * (up to 64, as o + w <= i + 64) into the room. */
+static AVX512_ATTR size_t avx512_decode_room(const uint8_t *src, size_t n, int plus, uint8_t *dst,
+                                             int *high)
+{
+    return decode_masked(src, n, plus, dst, high, 1);
+}
+
+static AVX512_ATTR size_t avx512_decode(const uint8_t *src, size_t n, int plus, uint8_t *dst)
+{
+    int high;
+    return decode_masked(src, n, plus, dst, &high, 0);
+}
+
+/* ---- encoding: each 16 bytes spread to 48 places (byte k to 3k, 3k+1,
+ * 3k+2 by one two-table byte permute), where 3k takes the byte as written
+ * or '%' and the two after it its hex digits; a compress then keeps, of a
+ * kept byte, its first place alone. */
+
+/* Bits 0, 3, 6, ... 45: the first place of each of 16 bytes. */
+#define FIRST_PLACES 0x249249249249u
+
+/* For the 16 bytes from 16j on: where each of the 48 places comes from, the
+ * bytes as written (0-63) or the second table, which holds the high digits
+ * of 32 bytes (16j & 16 on) and then their low ones (64-127). */
+#define PLACES3(j, k) 16 * (j) + (k), 64 + 16 * ((j) & 1) + (k), 96 + 16 * ((j) & 1) + (k)
+#define PLACES(j)                                                                                  \
+    {PLACES3(j, 0), PLACES3(j, 1), PLACES3(j, 2), PLACES3(j, 3), PLACES3(j, 4), PLACES3(j, 5),     \
+     PLACES3(j, 6), PLACES3(j, 7), PLACES3(j, 8), PLACES3(j, 9), PLACES3(j, 10), PLACES3(j, 11),   \
+     PLACES3(j, 12), PLACES3(j, 13), PLACES3(j, 14), PLACES3(j, 15)}
+static const uint8_t places[4][64] = {PLACES(0), PLACES(1), PLACES(2), PLACES(3)};
+#undef PLACES
+#undef PLACES3
+
+/* The output of the 16 bytes from 16j on, of which `unsafe` (16 bits) are
+ * escaped and `real` (16 bits) are input: `written` holds the bytes as
+ * written ('%' where escaped), `digits` the digits of the 32 from 16j & 16
+ * on. Stored at d as a whole vector (64 bytes) where dst has room or the
+ * output of the `after` input bytes still to come covers the part past
+ * this output (it is at least as long as they are), else under a byte
+ * mask. Returns the bytes of output. */
+static inline AVX512_ATTR size_t encode16(__m512i written, __m512i digits, unsigned j, uint64_t unsafe,
+                                          uint64_t real, uint8_t *d, int room, size_t after)
+{
+    const __m512i out = _mm512_permutex2var_epi8(written, _mm512_loadu_si512((const void *)places[j]), digits);
+    if (unsafe == 0xFFFFu) {
+        /* all escaped (text past ASCII): the 48 places in order, no compress */
+        if (room || after >= 64 - 48)
+            _mm512_storeu_si512((void *)d, out);
+        else
+            _mm512_mask_storeu_epi8(d, first_bytes(48), out);
+        return 48;
+    }
+    const uint64_t pcts = _pdep_u64(unsafe, FIRST_PLACES);
+    const uint64_t keep = _pdep_u64(real, FIRST_PLACES) | pcts << 1 | pcts << 2;
+    const size_t w = (size_t)pct_popcount64(keep);
+    const __m512i packed = _mm512_maskz_compress_epi8((__mmask64)keep, out);
+    if (room || after + w >= 64)
+        _mm512_storeu_si512((void *)d, packed);
+    else
+        _mm512_mask_storeu_epi8(d, first_bytes(w), packed);
+    return w;
+}
+
+/* pct_encode 64 bytes a step: which bytes are unsafe by the two-nibble
+ * lookup of the set (as the AVX2 kernel; bytes >= 0x80 never in it), a
+ * step with none stored whole, the others 16 bytes at a time by encode16
+ * from the hex digits of the step's 64 bytes. The last step is a masked
+ * load. Stores are whole vectors where dst has room (3n + PCT_ENCODE_ROOM
+ * bytes) or the output still to come covers them, else under a byte mask. */
+static PCT_ALWAYS_INLINE AVX512_ATTR size_t encode_masked(const uint8_t *src, size_t n, const pct_set *keep,
+                                                          int plus, uint8_t *dst, int room)
+{
+    static const char hex[64] = "0123456789ABCDEF0123456789ABCDEF0123456789ABCDEF0123456789ABCDEF";
+    const __m512i lut = _mm512_broadcast_i32x4(_mm_loadu_si128((const __m128i *)(const void *)keep->nibbles));
+    const __m512i high_bit = _mm512_broadcast_i32x4(_mm_setr_epi8(1, 2, 4, 8, 16, 32, 64, -128, 0, 0, 0, 0, 0, 0, 0, 0));
+    const __m512i nibble = _mm512_set1_epi8(0x0F), hex_digits = _mm512_loadu_si512((const void *)hex);
+    const __m512i space = _mm512_set1_epi8(' '), plus_sign = _mm512_set1_epi8('+'), pct = _mm512_set1_epi8('%');
+    size_t o = 0;
+    for (size_t i = 0; i < n; i += 64) {
+        const size_t left = n - i, step = left < 64 ? left : 64;
+        const __mmask64 in = first_bytes(left);
+        const __m512i v = _mm512_maskz_loadu_epi8(in, src + i);
+        const __m512i high = _mm512_and_si512(_mm512_srli_epi16(v, 4), nibble), low = _mm512_and_si512(v, nibble);
+        const __m512i rows = _mm512_shuffle_epi8(lut, low);
+        const __m512i cols = _mm512_shuffle_epi8(high_bit, high);
+        const uint64_t unsafe = (uint64_t)_mm512_testn_epi8_mask(rows, cols) & in;
+        __m512i lit = v;
+        if (plus) /* kept spaces as '+' */
+            lit = _mm512_mask_mov_epi8(v, _mm512_cmpeq_epi8_mask(v, space) & ~unsafe, plus_sign);
+        if (!unsafe) {
+            if (room || left >= 64)
+                _mm512_storeu_si512((void *)(dst + o), lit);
+            else
+                _mm512_mask_storeu_epi8(dst + o, in, lit);
+            o += step;
+            continue;
+        }
+        const __m512i written = _mm512_mask_mov_epi8(lit, (__mmask64)unsafe, pct);
+        const __m512i hi = _mm512_permutexvar_epi8(high, hex_digits), lo = _mm512_permutexvar_epi8(low, hex_digits);
+        /* the digits of bytes 0-31, then of 32-63: high ones, then low ones */
+        const __m512i digits[2] = {_mm512_shuffle_i64x2(hi, lo, _MM_SHUFFLE(1, 0, 1, 0)),
+                                   _mm512_shuffle_i64x2(hi, lo, _MM_SHUFFLE(3, 2, 3, 2))};
+        for (unsigned j = 0; 16 * j < step; j++) {
+            const size_t after = left > 16 * j + 16 ? left - 16 * j - 16 : 0;
+            o += encode16(written, digits[j >> 1], j, unsafe >> 16 * j & 0xFFFFu, in >> 16 * j & 0xFFFFu,
+                          dst + o, room, after);
+        }
+    }
+    return o;
+}
+
+static AVX512_ATTR size_t avx512_encode(const uint8_t *src, size_t n, const pct_set *keep, int plus,
+                                        uint8_t *dst)
+{
+    return encode_masked(src, n, keep, plus, dst, 0);
+}
+
+static AVX512_ATTR size_t avx512_encode_room(const uint8_t *src, size_t n, const pct_set *keep, int plus,
+                                             uint8_t *dst)
+{
+    return encode_masked(src, n, keep, plus, dst, 1);
+}
+
+/* ---- the UTF-8 check: the AVX2 kernel's method (pct_utf8_lookup.h) on
+ * 64 bytes a step, the last step (all of a short row) by a masked load
+ * whose zeros past the end are ASCII: a sequence the input leaves open is
+ * then followed by ASCII, an error. */
+
+/* The bytes N places before each byte of `input`, `prev` the vector before
+ * it: one two-table byte permute (VBMI) across the whole vector. */
+static inline AVX512_ATTR __m512i u8_prev(__m512i input, __m512i prev, unsigned n)
+{
+    const __m512i iota = _mm512_set_epi8(63, 62, 61, 60, 59, 58, 57, 56, 55, 54, 53, 52, 51, 50, 49, 48,
+                                         47, 46, 45, 44, 43, 42, 41, 40, 39, 38, 37, 36, 35, 34, 33, 32,
+                                         31, 30, 29, 28, 27, 26, 25, 24, 23, 22, 21, 20, 19, 18, 17, 16,
+                                         15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0);
+    /* index k - n: from k = n on a byte of input, below it (k - n + 128,
+     * bit 6 set) one of prev's last n */
+    return _mm512_permutex2var_epi8(input, _mm512_sub_epi8(iota, _mm512_set1_epi8((char)n)), prev);
+}
+
+static inline AVX512_ATTR __m512i u8_table(const uint8_t table[16])
+{
+    return _mm512_broadcast_i32x4(_mm_loadu_si128((const __m128i *)(const void *)table));
+}
+
+/* The error bits of the 64 bytes `input`, after `prev`. */
+static inline AVX512_ATTR __m512i u8_block_errors(__m512i input, __m512i prev)
+{
+    const __m512i nibble = _mm512_set1_epi8(0x0F);
+    const __m512i prev1 = u8_prev(input, prev, 1);
+    const __m512i byte_1_high = _mm512_shuffle_epi8(u8_table(pct_u8_byte_1_high),
+                                                    _mm512_and_si512(_mm512_srli_epi16(prev1, 4), nibble));
+    const __m512i byte_1_low = _mm512_shuffle_epi8(u8_table(pct_u8_byte_1_low), _mm512_and_si512(prev1, nibble));
+    const __m512i byte_2_high = _mm512_shuffle_epi8(u8_table(pct_u8_byte_2_high),
+                                                    _mm512_and_si512(_mm512_srli_epi16(input, 4), nibble));
+    /* 0x80 where a byte must continue a 3- or 4-byte sequence: 2 after an
+     * E0-FF or 3 after an F0-FF */
+    const __m512i third = _mm512_subs_epu8(u8_prev(input, prev, 2), _mm512_set1_epi8((char)(0xE0 - 0x80)));
+    const __m512i fourth = _mm512_subs_epu8(u8_prev(input, prev, 3), _mm512_set1_epi8((char)(0xF0 - 0x80)));
+    const __m512i must23 = _mm512_and_si512(_mm512_or_si512(third, fourth), _mm512_set1_epi8((char)0x80));
+    /* (byte_1_high & byte_1_low & byte_2_high) ^ must23 */
+    return _mm512_xor_si512(_mm512_ternarylogic_epi32(byte_1_high, byte_1_low, byte_2_high, 0x80), must23);
+}
+
+static AVX512_ATTR void avx512_utf8_check(const uint8_t *src, size_t n, pct_utf8_info *info)
+{
+    const __m512i below_c0 = _mm512_set1_epi8(-64);
+    /* nonzero where the last bytes of a vector start a sequence it does not end */
+    const __m512i incomplete = _mm512_set_epi8(
+        (char)(0xC0 - 1), (char)(0xE0 - 1), (char)(0xF0 - 1), -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
+        -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
+        -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
+        -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1);
+    __m512i prev = _mm512_setzero_si512(), errors = _mm512_setzero_si512(), pending = errors;
+    __mmask64 high = 0, wide = 0, astral = 0; /* bytes >= 0x80, >= 0xC4, >= 0xF0 seen */
+    size_t cont = 0;
+    for (size_t i = 0; i < n; i += 64) {
+        const __m512i v = _mm512_maskz_loadu_epi8(first_bytes(n - i), src + i);
+        const __mmask64 h = _mm512_movepi8_mask(v);
+        if (!h) {
+            /* ASCII: an error only if the vector before left a sequence open */
+            errors = _mm512_or_si512(errors, pending);
+            pending = _mm512_setzero_si512();
+        } else {
+            errors = _mm512_or_si512(errors, u8_block_errors(v, prev));
+            pending = _mm512_subs_epu8(v, incomplete);
+            cont += (size_t)pct_popcount64(_mm512_cmplt_epi8_mask(v, below_c0)); /* 80-BF */
+            high |= h;
+            wide |= _mm512_cmpge_epu8_mask(v, _mm512_set1_epi8((char)0xC4));
+            astral |= _mm512_cmpge_epu8_mask(v, _mm512_set1_epi8((char)0xF0));
+        }
+        prev = v;
+    }
+    /* input that ends with a whole vector: a sequence it leaves open */
+    errors = _mm512_or_si512(errors, pending);
+    if (_mm512_test_epi8_mask(errors, errors)) {
+        info->valid = 0;
+        info->maxchar = 0;
+        info->nchars = 0;
+        return;
+    }
+    /* as pct_utf8_maxchar of the largest byte */
+    info->valid = 1;
+    info->maxchar = astral ? 0x10FFFF : wide ? 0xFFFF : high ? 0xFF : 0;
+    info->nchars = n - cont;
+}
+
+/* Designated: entries added to pct_kernel later are NULL (their scalar
+ * fallback) until this kernel names one. */
+const pct_kernel pct_kernel_avx512 = {
+    .name = "avx512",
+    .span_safe = avx2_span_safe,
+    .count_unsafe = avx2_count_unsafe,
+    .find_escape = avx2_find_escape,
+    .encode = avx512_encode,
+    .encode_room = avx512_encode_room,
+    .decode = avx512_decode,
+    .utf8_of_ucs2 = avx2_utf8_of_ucs2,
+    .escaped_size_ucs2 = avx2_escaped_size_ucs2,
+    .utf8_check = avx512_utf8_check,
+    .utf8_to_ucs2 = avx2_utf8_to_ucs2,
+    .usable = avx512_usable,
+    .decode_room = avx512_decode_room,
+};
+
+#endif /* PCT_AVX512 */
