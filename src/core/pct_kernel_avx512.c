@@ -337,6 +337,8 @@ const pct_kernel pct_kernel_avx512 = {
     .utf8_to_ucs2 = avx2_utf8_to_ucs2,
     .usable = avx512_usable,
     .decode_room = avx512_decode_room,
+    .uri_offence = avx2_uri_offence,
+    .uri_offence_bits = avx2_uri_offence_bits,
 };
 
 #endif /* PCT_AVX512 */

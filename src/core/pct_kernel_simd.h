@@ -443,7 +443,7 @@ static inline PK_ATTR uint64_t PK_FN(uri_window)(const pk_uri_block *b, const pk
     return b2 | (p2 & ~(h1 & b->hex));
 }
 
-static PK_ATTR size_t PK_FN(uri_offence)(const uint8_t *src, size_t n)
+PK_LINKAGE PK_ATTR size_t PK_FN(uri_offence)(const uint8_t *src, size_t n)
 {
     pk_uri_block b = {0, 0, 0}, p = {0, 0, 0};
     uint64_t off;
@@ -497,7 +497,7 @@ static PK_ATTR size_t PK_FN(uri_offence)(const uint8_t *src, size_t n)
  * escapes (bytes past n are not hex): bit t % 64 of bits[t / 64] for
  * position t, (n + 63) / 64 words written, 0 past n. A block's window
  * decides the two last bits of the word before it. */
-static PK_ATTR void PK_FN(uri_offence_bits)(const uint8_t *src, size_t n, uint64_t *bits)
+PK_LINKAGE PK_ATTR void PK_FN(uri_offence_bits)(const uint8_t *src, size_t n, uint64_t *bits)
 {
     pk_uri_block b = {0, 0, 0}, p = {0, 0, 0};
     size_t i = 0, w = 0;

@@ -67,6 +67,8 @@ size_t avx2_utf8_of_ucs2(const uint16_t *src, size_t n, uint8_t *dst, int *surro
 size_t avx2_escaped_size_ucs2(const uint16_t *src, size_t n, const pct_set *keep, int *surrogate);
 void avx2_utf8_check(const uint8_t *src, size_t n, pct_utf8_info *info);
 size_t avx2_utf8_to_ucs2(const uint8_t *src, size_t n, uint16_t *dst, size_t cap);
+size_t avx2_uri_offence(const uint8_t *src, size_t n);
+void avx2_uri_offence_bits(const uint8_t *src, size_t n, uint64_t *bits);
 #endif
 
 /* The kernel in use (chosen on first use if pct_kernel_init was not called). */
