@@ -78,4 +78,5 @@ const pct_kernel pct_kernel_scalar = {
     NULL,
     always,
     NULL,
+    NULL,
 };

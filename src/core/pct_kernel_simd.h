@@ -352,6 +352,9 @@ static PK_ATTR size_t PK_FN(decode)(const uint8_t *src, size_t n, int plus, uint
 #ifndef PK_DECODE_ROOM
 #define PK_DECODE_ROOM NULL
 #endif
+#ifndef PK_URI_SCAN
+#define PK_URI_SCAN NULL
+#endif
 
 const pct_kernel PK_KERNEL = {
     PK_NAME,
@@ -367,4 +370,5 @@ const pct_kernel PK_KERNEL = {
     PK_UTF8_TO_UCS2,
     PK_USABLE,
     PK_DECODE_ROOM,
+    PK_URI_SCAN,
 };

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "pct.h"
+#include "pct_uri.h" /* pct_uri_scan */
 
 typedef struct {
     const char *name;
@@ -34,6 +35,10 @@ typedef struct {
     int (*usable)(void);
     /* Optional (NULL: decode, then a scan for a byte >= 0x80): pct_decode_room. */
     size_t (*decode_room)(const uint8_t *src, size_t n, int plus, uint8_t *dst, int *high);
+    /* Optional (NULL: normalize splits and writes without masks): the class
+     * masks of a row of 0 < n <= PCT_URI_SCAN_MAX bytes (pct_uri_scan), with
+     * `kept` the bytes a URI holds as they are. */
+    void (*uri_scan)(const uint8_t *src, size_t n, const pct_set *kept, pct_uri_scan *scan);
 } pct_kernel;
 
 #include "pct_portable.h"
