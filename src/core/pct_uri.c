@@ -740,13 +740,13 @@ static const char *default_port(const uint8_t *s, const pct_uri *u)
     return NULL;
 }
 
-/* The port, repaired; with PCT_URI_PORT, once its unreserved escapes are
- * decoded (":8%30" is ":80"), an empty or default port is dropped and a
- * number loses its leading zeros. */
-static uint8_t *write_port(const uint8_t *s, const pct_uri *u, unsigned flags, uint8_t *d)
+/* The port, written repaired after the ':' at d up to end; with
+ * PCT_URI_PORT, once its unreserved escapes are decoded (":8%30" is ":80"),
+ * an empty or default port is dropped and a number loses its leading zeros. */
+static uint8_t *finish_port(const uint8_t *s, const pct_uri *u, unsigned flags, uint8_t *d,
+                            uint8_t *end)
 {
-    *d = ':';
-    uint8_t *p = d + 1, *end = write_part(s + u->port.start, u->port.len, flags, 0, p);
+    uint8_t *p = d + 1;
     if (!(flags & PCT_URI_PORT))
         return end;
     size_t n = (size_t)(end - p), digits = 0, zeros = 0;
@@ -857,7 +857,7 @@ static PCT_ALWAYS_INLINE uint8_t *write_range(const uint8_t *s, pct_range r, con
 }
 
 /* Whether remove_dot_segments can change the path p, written from a
- * component with no byte to change: it starts with '.' or holds "/.". */
+ * component with no '%': it starts with '.' or holds "/.". */
 static PCT_ALWAYS_INLINE int has_dot_segment(const uint8_t *s, pct_range p, const pct_uri_scan *sc,
                                              int one)
 {
@@ -908,14 +908,18 @@ static PCT_ALWAYS_INLINE pct_status write_uri(const uint8_t *s, const pct_uri *u
                               lower_case, d);
         else
             d = write_host(s + u->host.start, u->host.len, flags, lower_case, d);
-        if (u->has_port)
-            d = write_port(s, u, flags, d);
+        if (u->has_port) {
+            *d = ':';
+            d = finish_port(s, u, flags, d, write_range(s, u->port, sc, one, flags, d + 1));
+        }
     }
     uint8_t *path = d;
     d = write_range(s, u->path, sc, one, flags, d);
-    /* most paths hold no dot segment: the masks tell, with no second look */
+    /* Most paths hold no dot segment: the masks tell, with no second look.
+     * Without a '%' none is written that the source does not hold: escaping
+     * a byte puts no '.' or '/' next to another. */
     if ((flags & PCT_URI_DOT_SEGMENTS) && (u->has_scheme || u->has_authority)
-        && (!sc || scan_any(sc->m[PCT_SCAN_WORK], one, u->path.start, u->path.start + u->path.len)
+        && (!sc || scan_any(sc->m[PCT_SCAN_PERCENT], one, u->path.start, u->path.start + u->path.len)
             || has_dot_segment(s, u->path, sc, one)))
         d = path + pct_remove_dot_segments(path, (size_t)(d - path));
     if (u->has_authority) {
