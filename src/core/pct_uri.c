@@ -557,7 +557,7 @@ void pct_uri_split_row(const uint8_t *s, size_t n, pct_uri_row *row)
         return;
     }
     k->uri_scan(s, n, &uri_kept, &row->scan);
-    row->words = (n + 63) / 64;
+    row->words = n <= 64 ? 1 : 2; /* one word, or more */
     if (n <= 64)
         split(s, n, &row->scan, 1, &row->uri);
     else

@@ -85,7 +85,7 @@ typedef struct pct_uri_scan {
 
 typedef struct {
     pct_uri uri;
-    int words; /* scan holds the row's masks in this many words (0: none) */
+    int words; /* scan holds the row's masks: 1 in one word, 2 in more, 0 none */
     pct_uri_scan scan;
 } pct_uri_row;
 
