@@ -883,6 +883,27 @@ static PCT_ALWAYS_INLINE int has_dot_segment(const uint8_t *s, pct_range p, cons
     return 0;
 }
 
+/* Whether the path p, once written, may hold a dot segment: only where
+ * the source holds one or an escape that may decode to '.' (%2E). The
+ * writer puts no other '.' or '/' in: '/' is reserved (%2F stays as it
+ * is), and an escape it writes is '%' and hex digits. */
+static PCT_ALWAYS_INLINE int may_hold_dot_segment(const uint8_t *s, pct_range p,
+                                                  const pct_uri_scan *sc, int one)
+{
+    if (has_dot_segment(s, p, sc, one))
+        return 1;
+    size_t a = p.start, b = p.start + p.len;
+    for (size_t w = one ? 0 : a / 64; p.len && w <= (b - 1) / 64; w++) {
+        uint64_t m = sc->m[PCT_SCAN_PERCENT][w];
+        for (; m; m &= m - 1) {
+            size_t i = w * 64 + pct_ctz64(m);
+            if (i >= a && i + 3 <= b && s[i + 1] == '2' && (s[i + 2] | 0x20) == 'e')
+                return 1;
+        }
+    }
+    return 0;
+}
+
 static PCT_ALWAYS_INLINE pct_status write_uri(const uint8_t *s, const pct_uri *u,
                                                const pct_uri_scan *sc, int one, const uint8_t *host,
                                                size_t host_len, unsigned flags, uint8_t *dst,
@@ -915,12 +936,9 @@ static PCT_ALWAYS_INLINE pct_status write_uri(const uint8_t *s, const pct_uri *u
     }
     uint8_t *path = d;
     d = write_range(s, u->path, sc, one, flags, d);
-    /* Most paths hold no dot segment: the masks tell, with no second look.
-     * Without a '%' none is written that the source does not hold: escaping
-     * a byte puts no '.' or '/' next to another. */
+    /* Most paths hold no dot segment: the masks tell, with no second look. */
     if ((flags & PCT_URI_DOT_SEGMENTS) && (u->has_scheme || u->has_authority)
-        && (!sc || scan_any(sc->m[PCT_SCAN_PERCENT], one, u->path.start, u->path.start + u->path.len)
-            || has_dot_segment(s, u->path, sc, one)))
+        && (!sc || may_hold_dot_segment(s, u->path, sc, one)))
         d = path + pct_remove_dot_segments(path, (size_t)(d - path));
     if (u->has_authority) {
         if (d == path && (flags & PCT_URI_EMPTY_PATH))
@@ -965,8 +983,9 @@ pct_status pct_uri_write_row(const uint8_t *s, const pct_uri_row *row, const uin
 {
     if (row->words == 1)
         return write_uri(s, &row->uri, &row->scan, 1, host, host_len, flags, dst, out_len);
-    return write_uri(s, &row->uri, row->words ? &row->scan : NULL, 0, host, host_len, flags, dst,
-                     out_len);
+    if (row->words)
+        return write_uri(s, &row->uri, &row->scan, 0, host, host_len, flags, dst, out_len);
+    return pct_uri_write(s, &row->uri, host, host_len, flags, dst, out_len);
 }
 
 int pct_uri_row_needs_idna(const uint8_t *s, const pct_uri_row *row, int escapes)
