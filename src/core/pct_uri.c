@@ -842,7 +842,10 @@ static PCT_ALWAYS_INLINE uint8_t *write_scanned(const uint8_t *s, size_t a, size
         d = copy_block(d, s + i, j - i, lower_case);
         if (j == b)
             break;
-        i = a + write_change(s + a, j - a, b - a, flags, lower_case, &d);
+        /* the bytes to change up to the next kept one (UTF-8 comes in runs) */
+        for (i = j - a; i < b - a && !IS_ALLOWED(s[a + i]);)
+            i = write_change(s + a, i, b - a, flags, lower_case, &d);
+        i += a;
     }
     return d;
 }
