@@ -115,10 +115,11 @@ static int write_uri(const pct_batch_spec *spec, const uint8_t *src, size_t n,
                      const pct_uri_row *row, const uint8_t *host, size_t host_len, pct_out *out,
                      size_t limit)
 {
-    size_t bound, len = 0;
-    pct_status rc = pct_uri_size_bound(n, host_len, SIZE_MAX, &bound);
+    /* the writer's room is scratch: the limit holds for the bound alone */
+    size_t bound, len = 0, room = PCT_URI_WRITE_ROOM;
+    pct_status rc = pct_uri_size_bound(n, host_len, SIZE_MAX - room, &bound);
     if (rc == PCT_OK)
-        rc = pct_out_reserve(out, bound, limit);
+        rc = pct_out_reserve(out, bound + room, limit > SIZE_MAX - room ? SIZE_MAX : limit + room);
     if (rc == PCT_OK)
         rc = pct_uri_write_row(src, row, host, host_len, spec->flags, out->data + out->len, &len);
     if (rc != PCT_OK)

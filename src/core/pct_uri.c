@@ -797,29 +797,24 @@ static uint8_t *write_host(const uint8_t *h, size_t n, unsigned flags, int lower
     return zone == n ? d : write_part(h + zone, n - zone, flags, 0, d);
 }
 
-/* The n bytes at s, all kept, to d apart from them (in lowercase with
- * lower_case). */
+/* The n bytes at s (in a scanned row's copy), all kept, to d (in lowercase
+ * with lower_case). Whole words: up to 15 bytes more are read after them
+ * (the copy has them) and written after them (PCT_URI_WRITE_ROOM), so no
+ * branch depends on n but the loop's. */
 static inline uint8_t *copy_block(uint8_t *d, const uint8_t *s, size_t n, int lower_case)
 {
-    if (!lower_case) { /* fixed-size copies, the last overlapping: no call for most parts */
-        if (n > 32)
-            memcpy(d, s, n);
-        else if (n >= 16) {
-            memcpy(d, s, 16);
-            memcpy(d + n - 16, s + n - 16, 16);
-        } else if (n >= 8) {
-            memcpy(d, s, 8);
-            memcpy(d + n - 8, s + n - 8, 8);
-        } else if (n >= 4) {
-            memcpy(d, s, 4);
-            memcpy(d + n - 4, s + n - 4, 4);
-        } else if (n) {
-            d[0] = s[0];
-            d[n / 2] = s[n / 2];
-            d[n - 1] = s[n - 1];
-        }
+    if (!lower_case) {
+        for (size_t k = 0; k < n; k += 16)
+            memcpy(d + k, s + k, 16);
         return d + n;
     }
+#ifdef WORD_LITTLE_ENDIAN
+    /* the bytes after the n (any value) are the later bytes of each word:
+     * lower8's carries move up, into them, never out of them */
+    for (size_t k = 0; k < n; k += 8)
+        copy_word(d + k, s + k, 1);
+    return d + n;
+#else
     size_t i = 0;
     for (; n - i >= 8; i += 8)
         copy_word(d + i, s + i, 1);
@@ -829,6 +824,7 @@ static inline uint8_t *copy_block(uint8_t *d, const uint8_t *s, size_t n, int lo
         for (; i < n; i++)
             d[i] = lower(s[i]);
     return d + n;
+#endif
 }
 
 /* write_part of the component s[a, b) of a scanned row: the runs between
@@ -984,10 +980,12 @@ pct_status pct_uri_write(const uint8_t *s, const pct_uri *u, const uint8_t *host
 pct_status pct_uri_write_row(const uint8_t *s, const pct_uri_row *row, const uint8_t *host,
                              size_t host_len, unsigned flags, uint8_t *dst, size_t *out_len)
 {
+    /* from the row's copy, which whole words may be read of */
+    const uint8_t *b = row->scan.bytes;
     if (row->words == 1)
-        return write_uri(s, &row->uri, &row->scan, 1, host, host_len, flags, dst, out_len);
+        return write_uri(b, &row->uri, &row->scan, 1, host, host_len, flags, dst, out_len);
     if (row->words)
-        return write_uri(s, &row->uri, &row->scan, 0, host, host_len, flags, dst, out_len);
+        return write_uri(b, &row->uri, &row->scan, 0, host, host_len, flags, dst, out_len);
     return pct_uri_write(s, &row->uri, host, host_len, flags, dst, out_len);
 }
 
