@@ -910,8 +910,9 @@ static PCT_ALWAYS_INLINE pct_status write_uri(const uint8_t *s, const pct_uri *u
 {
     int lower_case = (flags & PCT_URI_LOWER_CASE) != 0;
     uint8_t *d = dst;
-    if (u->has_scheme) {
-        d = copy_scheme(d, s + u->scheme.start, u->scheme.len, lower_case);
+    if (u->has_scheme) { /* all kept: whole words from a scanned row's copy */
+        d = sc ? copy_block(d, s + u->scheme.start, u->scheme.len, lower_case)
+               : copy_scheme(d, s + u->scheme.start, u->scheme.len, lower_case);
         *d++ = ':';
     }
     if (u->has_authority) {
