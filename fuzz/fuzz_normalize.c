@@ -7,6 +7,9 @@
  * remove_dot_segments matches the RFC 3986 5.2.4 algorithm step by step;
  * pct_host_needs_idna picks the hosts with non-ASCII bytes or escapes of
  * them, and an ASCII replacement host leaves none for a second pass.
+ * normalize_many's row path (pct_uri_split_row, pct_uri_row_needs_idna,
+ * pct_uri_write_row: masks of a vector pass) gives the same split, answer
+ * and bytes under every kernel this CPU runs.
  *
  * Input: flags byte, host length byte (0xFF: no replacement host), 2 limit
  * bytes, host bytes, body. */
@@ -179,6 +182,48 @@ static uint8_t *normalize(const uint8_t *s, size_t n, const uint8_t *host, size_
     return out;
 }
 
+static int same_range(pct_range a, pct_range b)
+{
+    return a.start == b.start && a.len == b.len;
+}
+
+static int same_split(const pct_uri *a, const pct_uri *b)
+{
+    return same_range(a->scheme, b->scheme) && same_range(a->userinfo, b->userinfo)
+           && same_range(a->host, b->host) && same_range(a->port, b->port)
+           && same_range(a->path, b->path) && same_range(a->query, b->query)
+           && same_range(a->fragment, b->fragment) && a->has_scheme == b->has_scheme
+           && a->has_authority == b->has_authority && a->has_userinfo == b->has_userinfo
+           && a->has_port == b->has_port && a->has_query == b->has_query
+           && a->has_fragment == b->has_fragment && a->host_escaped == b->host_escaped;
+}
+
+/* The row path equals pct_uri_split and pct_uri_write (`want`, len bytes)
+ * under each kernel (those with the vector pass and those without). */
+static void check_row(const uint8_t *s, size_t n, const pct_uri *u, const uint8_t *host,
+                      size_t host_len, unsigned flags, const uint8_t *want, size_t len)
+{
+    fuzz_list_kernels();
+    size_t bound;
+    FUZZ_ASSERT(pct_uri_size_bound(n, host_len, SIZE_MAX, &bound) == PCT_OK);
+    for (size_t k = 0; k < fuzz_nkernels; k++) {
+        fuzz_use_kernel(k);
+        pct_uri_row row;
+        pct_uri_split_row(s, n, &row);
+        FUZZ_ASSERT(same_split(&row.uri, u));
+        if (u->has_authority)
+            for (int escapes = 0; escapes < 2; escapes++)
+                FUZZ_ASSERT(pct_uri_row_needs_idna(s, &row, escapes)
+                            == pct_host_needs_idna(s + u->host.start, u->host.len, escapes));
+        uint8_t *out = alloc_exact(bound + PCT_URI_WRITE_ROOM);
+        size_t got;
+        FUZZ_ASSERT(pct_uri_write_row(s, &row, host, host_len, flags, out, &got) == PCT_OK);
+        FUZZ_ASSERT(got == len && memcmp(out, want, len) == 0);
+        free(out);
+    }
+    fuzz_use_kernel(0);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     fuzz_input in = {data, size};
@@ -217,6 +262,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     size_t len, pos;
     uint8_t *out = normalize(src, n, host, host_len, flags, &len);
     FUZZ_ASSERT(pct_uri_check(out, len, &pos) == PCT_URI_VALID);
+    check_row(src, n, &u, host, host_len, flags, out, len);
 
     pct_uri v;
     pct_uri_split(out, len, &v);

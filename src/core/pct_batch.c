@@ -112,15 +112,17 @@ static int unquote_row(const pct_batch_spec *spec, const uint8_t *src, size_t n,
 }
 
 /* pct_uri_write of a split row, host replaced when not NULL. */
-static int write_uri(const pct_batch_spec *spec, const uint8_t *src, size_t n, const pct_uri *u,
-                     const uint8_t *host, size_t host_len, pct_out *out, size_t limit)
+static int write_uri(const pct_batch_spec *spec, const uint8_t *src, size_t n,
+                     const pct_uri_row *row, const uint8_t *host, size_t host_len, pct_out *out,
+                     size_t limit)
 {
-    size_t bound, len = 0;
-    pct_status rc = pct_uri_size_bound(n, host_len, SIZE_MAX, &bound);
+    /* the writer's room is scratch: the limit holds for the bound alone */
+    size_t bound, len = 0, room = PCT_URI_WRITE_ROOM;
+    pct_status rc = pct_uri_size_bound(n, host_len, SIZE_MAX - room, &bound);
     if (rc == PCT_OK)
-        rc = pct_out_reserve(out, bound, limit);
+        rc = pct_out_reserve(out, bound + room, limit > SIZE_MAX - room ? SIZE_MAX : limit + room);
     if (rc == PCT_OK)
-        rc = pct_uri_write(src, u, host, host_len, spec->flags, out->data + out->len, &len);
+        rc = pct_uri_write_row(src, row, host, host_len, spec->flags, out->data + out->len, &len);
     if (rc != PCT_OK)
         return (int)rc;
     if (len > limit - out->len)
@@ -132,24 +134,24 @@ static int write_uri(const pct_batch_spec *spec, const uint8_t *src, size_t n, c
 int pct_batch_normalize_host(const pct_batch_spec *spec, const uint8_t *src, size_t n,
                              const uint8_t *host, size_t host_len, pct_out *out, size_t limit)
 {
-    pct_uri u;
-    pct_uri_split(src, n, &u);
-    return write_uri(spec, src, n, &u, host, host_len, out, limit);
+    pct_uri_row row;
+    pct_uri_split_row(src, n, &row);
+    return write_uri(spec, src, n, &row, host, host_len, out, limit);
 }
 
 static int normalize_row(const pct_batch_spec *spec, const uint8_t *src, size_t n, pct_out *out,
                          size_t limit, pct_batch_info *info)
 {
-    pct_uri u;
-    pct_uri_split(src, n, &u);
+    pct_uri_row row;
+    pct_uri_split_row(src, n, &row);
     /* escapes only where the split saw a '%' after the userinfo */
-    if (u.has_authority && pct_host_needs_idna(src + u.host.start, u.host.len,
-                                               (spec->flags & PCT_URI_DECODE_UNRESERVED)
-                                                   && u.host_escaped)) {
-        info->host = u.host; /* IDNA: the caller's */
+    if (row.uri.has_authority
+        && pct_uri_row_needs_idna(src, &row, (spec->flags & PCT_URI_DECODE_UNRESERVED)
+                                                 && row.uri.host_escaped)) {
+        info->host = row.uri.host; /* IDNA: the caller's */
         return PCT_ROW_HOST;
     }
-    return write_uri(spec, src, n, &u, NULL, 0, out, limit);
+    return write_uri(spec, src, n, &row, NULL, 0, out, limit);
 }
 
 /* QUERY_PARAM: the first value of spec->name, decoded as unquote_plus

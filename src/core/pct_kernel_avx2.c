@@ -1253,6 +1253,65 @@ static inline PK_ATTR uint32_t hex_digits(__m256i v)
 #undef R
 #define PK_URI_STOPS uri_stops
 #define PK_HEX_DIGITS hex_digits
+/* The class masks of 32 bytes (see pct_uri_scan). */
+static inline PK_ATTR void uri_scan32(const pk_prep *p, __m256i v, uint32_t bits[PCT_SCAN_CLASSES])
+{
+    static const char chars[PCT_SCAN_DOT + 1] = {':', '/', '?', '#', '@', '%', '.'};
+    for (int c = 0; c <= PCT_SCAN_DOT; c++)
+        bits[c] = (uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(v, _mm256_set1_epi8(chars[c])));
+    bits[PCT_SCAN_WORK] = pk_bits(pk_unsafe(p, v));
+}
+
+/* One vector compare per class and 32 bytes, each vector stored in the
+ * copy. No load passes the row: its last vector ends at its end (its bytes
+ * seen before are classed alike, so ORing them again changes nothing), and
+ * a row under 32 bytes is a zero-padded copy whose padding is left out. */
+PK_LINKAGE PK_ATTR void avx2_uri_scan(const uint8_t *src, size_t n, const pct_set *kept, pct_uri_scan *scan)
+{
+    pk_prep p;
+    uint32_t lo[PCT_SCAN_CLASSES], hi[PCT_SCAN_CLASSES];
+    pk_prepare(&p, kept);
+    if (n < 32) {
+        uint8_t pad[32] = {0};
+        pct_copy_short(pad, src, n);
+        __m256i v = pk_loadu(pad);
+        pk_storeu(scan->bytes, v);
+        pk_storeu(scan->bytes + 32, _mm256_setzero_si256());
+        uri_scan32(&p, v, lo);
+        for (int c = 0; c < PCT_SCAN_CLASSES; c++)
+            scan->m[c][0] = lo[c] & ((1u << n) - 1);
+        return;
+    }
+    pk_storeu(scan->bytes + n, _mm256_setzero_si256()); /* before the stores of the row */
+    for (size_t at = 0; at < n; at += 64) {
+        size_t left = n - at;
+        if (left < 32) { /* the last 32 bytes, of which the first 32 - left were seen */
+            __m256i v = pk_loadu(src + n - 32);
+            pk_storeu(scan->bytes + n - 32, v);
+            uri_scan32(&p, v, lo);
+            for (int c = 0; c < PCT_SCAN_CLASSES; c++)
+                scan->m[c][at / 64] = lo[c] >> (32 - left);
+            return;
+        }
+        __m256i v = pk_loadu(src + at);
+        pk_storeu(scan->bytes + at, v);
+        uri_scan32(&p, v, lo);
+        if (left >= 64) {
+            v = pk_loadu(src + at + 32);
+            pk_storeu(scan->bytes + at + 32, v);
+            uri_scan32(&p, v, hi);
+            for (int c = 0; c < PCT_SCAN_CLASSES; c++)
+                scan->m[c][at / 64] = lo[c] | (uint64_t)hi[c] << 32;
+        } else { /* the last 32 bytes end at n: bit j is byte n - 32 + j */
+            v = pk_loadu(src + n - 32);
+            pk_storeu(scan->bytes + n - 32, v);
+            uri_scan32(&p, v, hi);
+            for (int c = 0; c < PCT_SCAN_CLASSES; c++)
+                scan->m[c][at / 64] = lo[c] | (uint64_t)hi[c] << (left - 32);
+        }
+    }
+}
+#define PK_URI_SCAN avx2_uri_scan
 
 #include "pct_kernel_simd.h"
 

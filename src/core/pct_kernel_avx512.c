@@ -339,6 +339,7 @@ const pct_kernel pct_kernel_avx512 = {
     .decode_room = avx512_decode_room,
     .uri_offence = avx2_uri_offence,
     .uri_offence_bits = avx2_uri_offence_bits,
+    .uri_scan = avx2_uri_scan,
 };
 
 #endif /* PCT_AVX512 */

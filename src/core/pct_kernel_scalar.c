@@ -80,4 +80,5 @@ const pct_kernel pct_kernel_scalar = {
     NULL,
     pct_scalar_uri_offence,
     NULL,
+    NULL,
 };

@@ -558,6 +558,9 @@ PK_LINKAGE PK_ATTR void PK_FN(uri_offence_bits)(const uint8_t *src, size_t n, ui
 #ifndef PK_DECODE_ROOM
 #define PK_DECODE_ROOM NULL
 #endif
+#ifndef PK_URI_SCAN
+#define PK_URI_SCAN NULL
+#endif
 
 const pct_kernel PK_KERNEL = {
     PK_NAME,
@@ -575,4 +578,5 @@ const pct_kernel PK_KERNEL = {
     PK_DECODE_ROOM,
     PK_FN(uri_offence),
     PK_URI_OFFENCE_BITS,
+    PK_URI_SCAN,
 };

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "pct.h"
+#include "pct_uri.h" /* pct_uri_scan */
 
 typedef struct {
     const char *name;
@@ -38,6 +39,10 @@ typedef struct {
     size_t (*uri_offence)(const uint8_t *src, size_t n);
     /* Optional (NULL: rows one by one): pct_uri_offence_bits. */
     void (*uri_offence_bits)(const uint8_t *src, size_t n, uint64_t *bits);
+    /* Optional (NULL: normalize splits and writes without masks): the class
+     * masks of a row of 0 < n <= PCT_URI_SCAN_MAX bytes (pct_uri_scan), with
+     * `kept` the bytes a URI holds as they are. */
+    void (*uri_scan)(const uint8_t *src, size_t n, const pct_set *kept, pct_uri_scan *scan);
 } pct_kernel;
 
 #include "pct_portable.h"
@@ -69,6 +74,7 @@ void avx2_utf8_check(const uint8_t *src, size_t n, pct_utf8_info *info);
 size_t avx2_utf8_to_ucs2(const uint8_t *src, size_t n, uint16_t *dst, size_t cap);
 size_t avx2_uri_offence(const uint8_t *src, size_t n);
 void avx2_uri_offence_bits(const uint8_t *src, size_t n, uint64_t *bits);
+void avx2_uri_scan(const uint8_t *src, size_t n, const pct_set *kept, pct_uri_scan *scan);
 #endif
 
 /* The kernel in use (chosen on first use if pct_kernel_init was not called). */

@@ -2,7 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "pct_kernels.h"
+#include "pct_kernels.h" /* the uri_scan pass */
 #include "pct_portable.h"
 #include "pct_uri.h"
 
@@ -250,6 +250,29 @@ static uint8_t *copy_scheme(uint8_t *d, const uint8_t *s, size_t n, int lower_ca
     return d;
 }
 
+/* The byte s[i] of s[0, n) that is not kept: a valid escape kept or
+ * normalized, any other byte escaped. Returns the index after it. */
+static inline size_t write_change(const uint8_t *s, size_t i, size_t n, unsigned flags,
+                                  int lower_case, uint8_t **dp)
+{
+    uint8_t c = s[i], *d = *dp;
+    if (c != '%' || !escape_at(s, i, n)) {
+        *dp = put_escape(d, c);
+        return i + 1;
+    }
+    unsigned v = (unsigned)(pct_hex_value[s[i + 1]] << 4 | pct_hex_value[s[i + 2]]);
+    if ((flags & PCT_URI_DECODE_UNRESERVED) && IS_UNRESERVED(v)) {
+        *d++ = lower_case ? lower((uint8_t)v) : (uint8_t)v;
+    } else if (flags & PCT_URI_UPPER_HEX) {
+        d = put_escape(d, v);
+    } else {
+        memcpy(d, s + i, 3);
+        d += 3;
+    }
+    *dp = d;
+    return i + 3;
+}
+
 static uint8_t *write_part(const uint8_t *s, size_t n, unsigned flags, int lower_case,
                            uint8_t *d)
 {
@@ -259,24 +282,8 @@ static uint8_t *write_part(const uint8_t *s, size_t n, unsigned flags, int lower
         i += run;
         d += run;
         /* The bytes to escape and the escapes, up to the next kept byte. */
-        while (i < n && !IS_ALLOWED(s[i])) {
-            uint8_t c = s[i];
-            if (c != '%' || !escape_at(s, i, n)) {
-                d = put_escape(d, c);
-                i++;
-                continue;
-            }
-            unsigned v = (unsigned)(pct_hex_value[s[i + 1]] << 4 | pct_hex_value[s[i + 2]]);
-            if ((flags & PCT_URI_DECODE_UNRESERVED) && IS_UNRESERVED(v)) {
-                *d++ = lower_case ? lower((uint8_t)v) : (uint8_t)v;
-            } else if (flags & PCT_URI_UPPER_HEX) {
-                d = put_escape(d, v);
-            } else {
-                memcpy(d, s + i, 3);
-                d += 3;
-            }
-            i += 3;
-        }
+        while (i < n && !IS_ALLOWED(s[i]))
+            i = write_change(s, i, n, flags, lower_case, &d);
     }
     return d;
 }
@@ -337,7 +344,10 @@ static inline size_t scheme_length(const uint8_t *s, size_t n)
 }
 
 /* Delimiters that end the parts of a URI reference (appendix B). */
-enum { D_COLON = 1, D_SLASH = 2, D_QUERY = 4, D_HASH = 8, D_AT = 16, D_PERCENT = 32 };
+enum { /* one bit per class of pct_uri_scan, for the scanned split */
+    D_COLON = 1 << PCT_SCAN_COLON, D_SLASH = 1 << PCT_SCAN_SLASH, D_QUERY = 1 << PCT_SCAN_QUERY,
+    D_HASH = 1 << PCT_SCAN_HASH, D_AT = 1 << PCT_SCAN_AT, D_PERCENT = 1 << PCT_SCAN_PERCENT
+};
 static const uint8_t delimiter[256] = {[':'] = D_COLON, ['/'] = D_SLASH, ['?'] = D_QUERY,
                                        ['#'] = D_HASH, ['@'] = D_AT, ['%'] = D_PERCENT};
 
@@ -386,10 +396,93 @@ static inline size_t find_any(const uint8_t *s, size_t from, size_t n, unsigned 
     return n;
 }
 
+/* find_any over the masks of a scanned row (bits past its end are 0):
+ * the first byte of `stops` in s[from, n), or n. `one`: the row fits in
+ * one word of masks (most URLs), a constant in each inlined copy. */
+static PCT_ALWAYS_INLINE uint64_t stops_word(const pct_uri_scan *sc, unsigned stops, size_t w)
+{
+    uint64_t m = 0;
+    for (int c = 0; c < PCT_SCAN_CLASSES; c++)
+        if (stops & (1u << c))
+            m |= sc->m[c][w];
+    return m;
+}
+
+static PCT_ALWAYS_INLINE size_t scan_find(const pct_uri_scan *sc, int one, unsigned stops,
+                                          size_t from, size_t n)
+{
+    if (one) { /* from <= n <= 64 */
+        uint64_t m = from < 64 ? stops_word(sc, stops, 0) >> from : 0;
+        size_t at = m ? from + pct_ctz64(m) : n;
+        return at < n ? at : n;
+    }
+    for (size_t w = from / 64; w * 64 < n; w++) {
+        uint64_t m = stops_word(sc, stops, w);
+        if (w == from / 64)
+            m &= ~0ull << (from % 64);
+        if (m) {
+            size_t at = w * 64 + pct_ctz64(m);
+            return at < n ? at : n;
+        }
+    }
+    return n;
+}
+
+/* The delimiters of `stops` from s[from] on: off the masks when there are. */
+static PCT_ALWAYS_INLINE size_t find_stop(const uint8_t *s, const pct_uri_scan *sc, int one,
+                                          size_t from, size_t n, unsigned stops)
+{
+    return sc ? scan_find(sc, one, stops, from, n) : find_any(s, from, n, stops);
+}
+
+/* Whether the class words m have a bit in [a, b). */
+static PCT_ALWAYS_INLINE int scan_any(const uint64_t *m, int one, size_t a, size_t b)
+{
+    if (a >= b)
+        return 0;
+    if (one) /* a < b <= 64 */
+        return ((m[0] >> a) & (~0ull >> (64 - (b - a)))) != 0;
+    size_t first = a / 64, last = (b - 1) / 64;
+    for (size_t w = first; w <= last; w++) {
+        uint64_t x = m[w];
+        if (w == first)
+            x &= ~0ull << (a % 64);
+        if (w == last)
+            x &= ~0ull >> (63 - (b - 1) % 64);
+        if (x)
+            return 1;
+    }
+    return 0;
+}
+
 static pct_range range(size_t start, size_t end)
 {
     pct_range r = {start, end - start};
     return r;
+}
+
+/* The userinfo, host and port of the authority s[start, end) whose host
+ * starts at `host`, its first ':' at `colon` (SIZE_MAX: none). */
+static void set_host(const uint8_t *s, size_t start, size_t host, size_t colon, size_t end,
+                     pct_uri *u)
+{
+    if (host != start) {
+        u->has_userinfo = 1;
+        u->userinfo = range(start, host - 1);
+    }
+    if (host < end && s[host] == '[') { /* an IP literal holds ':' up to its ']' */
+        size_t close = host;
+        while (close < end && s[close] != ']')
+            close++;
+        colon = close + 1 < end && s[close + 1] == ':' ? close + 1 : end;
+    } else if (colon == SIZE_MAX) {
+        colon = end;
+    }
+    u->host = range(host, colon);
+    if (colon != end) {
+        u->has_port = 1;
+        u->port = range(colon + 1, end);
+    }
 }
 
 /* Splits the authority that starts at s[start] and returns its end. */
@@ -416,27 +509,27 @@ static size_t split_authority(const uint8_t *s, size_t start, size_t n, pct_uri 
         }
     }
     u->host_escaped = escaped;
-    if (host != start) {
-        u->has_userinfo = 1;
-        u->userinfo = range(start, host - 1);
-    }
-    if (host < end && s[host] == '[') { /* an IP literal holds ':' up to its ']' */
-        size_t close = host;
-        while (close < end && s[close] != ']')
-            close++;
-        colon = close + 1 < end && s[close + 1] == ':' ? close + 1 : end;
-    } else if (colon == SIZE_MAX) {
-        colon = end;
-    }
-    u->host = range(host, colon);
-    if (colon != end) {
-        u->has_port = 1;
-        u->port = range(colon + 1, end);
-    }
+    set_host(s, start, host, colon, end, u);
     return end;
 }
 
-void pct_uri_split(const uint8_t *s, size_t n, pct_uri *u)
+/* split_authority off the masks: the end, then the last '@' before it, then
+ * the first ':' and whether there is a '%' after that. */
+static PCT_ALWAYS_INLINE size_t split_authority_scanned(const uint8_t *s, size_t start, size_t n,
+                                                        const pct_uri_scan *sc, int one, pct_uri *u)
+{
+    size_t end = scan_find(sc, one, D_SLASH | D_QUERY | D_HASH, start, n), host = start;
+    for (size_t at = scan_find(sc, one, D_AT, start, end); at < end;
+         at = scan_find(sc, one, D_AT, at + 1, end))
+        host = at + 1;
+    size_t colon = scan_find(sc, one, D_COLON, host, end);
+    u->host_escaped = scan_find(sc, one, D_PERCENT, host, end) < end;
+    set_host(s, start, host, colon < end ? colon : SIZE_MAX, end, u);
+    return end;
+}
+
+static PCT_ALWAYS_INLINE void split(const uint8_t *s, size_t n, const pct_uri_scan *sc, int one,
+                                    pct_uri *u)
 {
     /* Field by field, not memset: for this 120-byte struct compilers emit
      * `rep stos`, whose start-up cost was a tenth of the split of a URL. */
@@ -452,13 +545,13 @@ void pct_uri_split(const uint8_t *s, size_t n, pct_uri *u)
     }
     if (n - i >= 2 && s[i] == '/' && s[i + 1] == '/') {
         u->has_authority = 1;
-        i = split_authority(s, i + 2, n, u);
+        i = sc ? split_authority_scanned(s, i + 2, n, sc, one, u) : split_authority(s, i + 2, n, u);
     }
-    size_t end = find_any(s, i, n, D_QUERY | D_HASH);
+    size_t end = find_stop(s, sc, one, i, n, D_QUERY | D_HASH);
     u->path = range(i, end);
     i = end;
     if (i < n && s[i] == '?') {
-        end = find_any(s, i + 1, n, D_HASH);
+        end = find_stop(s, sc, one, i + 1, n, D_HASH);
         u->has_query = 1;
         u->query = range(i + 1, end);
         i = end;
@@ -467,6 +560,27 @@ void pct_uri_split(const uint8_t *s, size_t n, pct_uri *u)
         u->has_fragment = 1;
         u->fragment = range(i + 1, n);
     }
+}
+
+void pct_uri_split(const uint8_t *s, size_t n, pct_uri *u)
+{
+    split(s, n, NULL, 0, u);
+}
+
+void pct_uri_split_row(const uint8_t *s, size_t n, pct_uri_row *row)
+{
+    const pct_kernel *k = pct_kernel_active();
+    if (n == 0 || n > PCT_URI_SCAN_MAX || !k->uri_scan) {
+        row->words = 0;
+        split(s, n, NULL, 0, &row->uri);
+        return;
+    }
+    k->uri_scan(s, n, &uri_kept, &row->scan);
+    row->words = n <= 64 ? 1 : 2; /* one word, or more */
+    if (n <= 64)
+        split(s, n, &row->scan, 1, &row->uri);
+    else
+        split(s, n, &row->scan, 0, &row->uri);
 }
 
 /* ---- dot segments (RFC 3986 5.2.4) ----------------------------------------
@@ -645,13 +759,13 @@ static const char *default_port(const uint8_t *s, const pct_uri *u)
     return NULL;
 }
 
-/* The port, repaired; with PCT_URI_PORT, once its unreserved escapes are
- * decoded (":8%30" is ":80"), an empty or default port is dropped and a
- * number loses its leading zeros. */
-static uint8_t *write_port(const uint8_t *s, const pct_uri *u, unsigned flags, uint8_t *d)
+/* The port, written repaired after the ':' at d up to end; with
+ * PCT_URI_PORT, once its unreserved escapes are decoded (":8%30" is ":80"),
+ * an empty or default port is dropped and a number loses its leading zeros. */
+static uint8_t *finish_port(const uint8_t *s, const pct_uri *u, unsigned flags, uint8_t *d,
+                            uint8_t *end)
 {
-    *d = ':';
-    uint8_t *p = d + 1, *end = write_part(s + u->port.start, u->port.len, flags, 0, p);
+    uint8_t *p = d + 1;
     if (!(flags & PCT_URI_PORT))
         return end;
     size_t n = (size_t)(end - p), digits = 0, zeros = 0;
@@ -702,32 +816,148 @@ static uint8_t *write_host(const uint8_t *h, size_t n, unsigned flags, int lower
     return zone == n ? d : write_part(h + zone, n - zone, flags, 0, d);
 }
 
-pct_status pct_uri_write(const uint8_t *s, const pct_uri *u, const uint8_t *host,
-                         size_t host_len, unsigned flags, uint8_t *dst, size_t *out_len)
+/* The n bytes at s (in a scanned row's copy), all kept, to d (in lowercase
+ * with lower_case). Whole words: up to 15 bytes more are read after them
+ * (the copy has them) and written after them (PCT_URI_WRITE_ROOM), so no
+ * branch depends on n but the loop's. */
+static inline uint8_t *copy_block(uint8_t *d, const uint8_t *s, size_t n, int lower_case)
+{
+    if (!lower_case) {
+        for (size_t k = 0; k < n; k += 16)
+            memcpy(d + k, s + k, 16);
+        return d + n;
+    }
+#ifdef WORD_LITTLE_ENDIAN
+    /* the bytes after the n (any value) are the later bytes of each word:
+     * lower8's carries move up, into them, never out of them */
+    for (size_t k = 0; k < n; k += 8)
+        copy_word(d + k, s + k, 1);
+    return d + n;
+#else
+    size_t i = 0;
+    for (; n - i >= 8; i += 8)
+        copy_word(d + i, s + i, 1);
+    if (i < n && n >= 8)
+        copy_word(d + n - 8, s + n - 8, 1); /* the last word, overlapping */
+    else
+        for (; i < n; i++)
+            d[i] = lower(s[i]);
+    return d + n;
+#endif
+}
+
+/* write_part of the component s[a, b) of a scanned row: the runs between
+ * the bytes to change, which the masks show, are copied as blocks. */
+static PCT_ALWAYS_INLINE uint8_t *write_scanned(const uint8_t *s, size_t a, size_t b,
+                                                const pct_uri_scan *sc, int one, unsigned flags,
+                                                int lower_case, uint8_t *d)
+{
+    for (size_t i = a; i < b;) {
+        size_t j = scan_find(sc, one, 1u << PCT_SCAN_WORK, i, b);
+        d = copy_block(d, s + i, j - i, lower_case);
+        if (j == b)
+            break;
+        /* the bytes to change up to the next kept one (UTF-8 comes in runs) */
+        for (i = j - a; i < b - a && !IS_ALLOWED(s[a + i]);)
+            i = write_change(s + a, i, b - a, flags, lower_case, &d);
+        i += a;
+    }
+    return d;
+}
+
+/* A component, repaired. */
+static PCT_ALWAYS_INLINE uint8_t *write_range(const uint8_t *s, pct_range r, const pct_uri_scan *sc,
+                                              int one, unsigned flags, uint8_t *d)
+{
+    if (sc)
+        return write_scanned(s, r.start, r.start + r.len, sc, one, flags, 0, d);
+    return write_part(s + r.start, r.len, flags, 0, d);
+}
+
+/* Whether remove_dot_segments can change the path p, written from a
+ * component with no '%': it starts with '.' or holds "/.". */
+static PCT_ALWAYS_INLINE int has_dot_segment(const uint8_t *s, pct_range p, const pct_uri_scan *sc,
+                                             int one)
+{
+    if (p.len == 0)
+        return 0;
+    if (s[p.start] == '.')
+        return 1;
+    size_t a = p.start + 1, b = p.start + p.len; /* a '.' at i in [a, b) after a '/' */
+    if (one) {
+        uint64_t dot_after_slash[1] = {sc->m[PCT_SCAN_DOT][0] & sc->m[PCT_SCAN_SLASH][0] << 1};
+        return scan_any(dot_after_slash, 1, a, b);
+    }
+    for (size_t w = a / 64; w * 64 < b; w++) {
+        uint64_t slash_before = sc->m[PCT_SCAN_SLASH][w] << 1 | (w ? sc->m[PCT_SCAN_SLASH][w - 1] >> 63 : 0);
+        uint64_t x = sc->m[PCT_SCAN_DOT][w] & slash_before;
+        if (w == a / 64)
+            x &= ~0ull << (a % 64);
+        if (w == (b - 1) / 64)
+            x &= ~0ull >> (63 - (b - 1) % 64);
+        if (x)
+            return 1;
+    }
+    return 0;
+}
+
+/* Whether the path p, once written, may hold a dot segment: only where
+ * the source holds one or an escape that may decode to '.' (%2E). The
+ * writer puts no other '.' or '/' in: '/' is reserved (%2F stays as it
+ * is), and an escape it writes is '%' and hex digits. */
+static PCT_ALWAYS_INLINE int may_hold_dot_segment(const uint8_t *s, pct_range p,
+                                                  const pct_uri_scan *sc, int one)
+{
+    if (has_dot_segment(s, p, sc, one))
+        return 1;
+    size_t a = p.start, b = p.start + p.len;
+    for (size_t w = one ? 0 : a / 64; p.len && w <= (b - 1) / 64; w++) {
+        uint64_t m = sc->m[PCT_SCAN_PERCENT][w];
+        for (; m; m &= m - 1) {
+            size_t i = w * 64 + pct_ctz64(m);
+            if (i >= a && i + 3 <= b && s[i + 1] == '2' && (s[i + 2] | 0x20) == 'e')
+                return 1;
+        }
+    }
+    return 0;
+}
+
+static PCT_ALWAYS_INLINE pct_status write_uri(const uint8_t *s, const pct_uri *u,
+                                               const pct_uri_scan *sc, int one, const uint8_t *host,
+                                               size_t host_len, unsigned flags, uint8_t *dst,
+                                               size_t *out_len)
 {
     int lower_case = (flags & PCT_URI_LOWER_CASE) != 0;
     uint8_t *d = dst;
-    if (u->has_scheme) {
-        d = copy_scheme(d, s + u->scheme.start, u->scheme.len, lower_case);
+    if (u->has_scheme) { /* all kept: whole words from a scanned row's copy */
+        d = sc ? copy_block(d, s + u->scheme.start, u->scheme.len, lower_case)
+               : copy_scheme(d, s + u->scheme.start, u->scheme.len, lower_case);
         *d++ = ':';
     }
     if (u->has_authority) {
         *d++ = '/';
         *d++ = '/';
         if (u->has_userinfo) {
-            d = write_part(s + u->userinfo.start, u->userinfo.len, flags, 0, d);
+            d = write_range(s, u->userinfo, sc, one, flags, d);
             *d++ = '@';
         }
         if (host)
             d = write_part(host, host_len, flags, lower_case, d);
+        else if (sc && !(lower_case && u->host.len && s[u->host.start] == '['))
+            d = write_scanned(s, u->host.start, u->host.start + u->host.len, sc, one, flags,
+                              lower_case, d);
         else
             d = write_host(s + u->host.start, u->host.len, flags, lower_case, d);
-        if (u->has_port)
-            d = write_port(s, u, flags, d);
+        if (u->has_port) {
+            *d = ':';
+            d = finish_port(s, u, flags, d, write_range(s, u->port, sc, one, flags, d + 1));
+        }
     }
     uint8_t *path = d;
-    d = write_part(s + u->path.start, u->path.len, flags, 0, d);
-    if ((flags & PCT_URI_DOT_SEGMENTS) && (u->has_scheme || u->has_authority))
+    d = write_range(s, u->path, sc, one, flags, d);
+    /* Most paths hold no dot segment: the masks tell, with no second look. */
+    if ((flags & PCT_URI_DOT_SEGMENTS) && (u->has_scheme || u->has_authority)
+        && (!sc || may_hold_dot_segment(s, u->path, sc, one)))
         d = path + pct_remove_dot_segments(path, (size_t)(d - path));
     if (u->has_authority) {
         if (d == path && (flags & PCT_URI_EMPTY_PATH))
@@ -746,7 +976,7 @@ pct_status pct_uri_write(const uint8_t *s, const pct_uri *u, const uint8_t *host
     if (u->has_query) {
         *d++ = '?';
         uint8_t *q = d;
-        d = write_part(s + u->query.start, u->query.len, flags, 0, d);
+        d = write_range(s, u->query, sc, one, flags, d);
         if (flags & PCT_URI_SORT_QUERY) {
             pct_status st = sort_query(q, (size_t)(d - q));
             if (st != PCT_OK)
@@ -755,8 +985,36 @@ pct_status pct_uri_write(const uint8_t *s, const pct_uri *u, const uint8_t *host
     }
     if (u->has_fragment && !(flags & PCT_URI_DROP_FRAGMENT)) {
         *d++ = '#';
-        d = write_part(s + u->fragment.start, u->fragment.len, flags, 0, d);
+        d = write_range(s, u->fragment, sc, one, flags, d);
     }
     *out_len = (size_t)(d - dst);
     return PCT_OK;
+}
+
+pct_status pct_uri_write(const uint8_t *s, const pct_uri *u, const uint8_t *host,
+                         size_t host_len, unsigned flags, uint8_t *dst, size_t *out_len)
+{
+    return write_uri(s, u, NULL, 0, host, host_len, flags, dst, out_len);
+}
+
+pct_status pct_uri_write_row(const uint8_t *s, const pct_uri_row *row, const uint8_t *host,
+                             size_t host_len, unsigned flags, uint8_t *dst, size_t *out_len)
+{
+    /* from the row's copy, which whole words may be read of */
+    const uint8_t *b = row->scan.bytes;
+    if (row->words == 1)
+        return write_uri(b, &row->uri, &row->scan, 1, host, host_len, flags, dst, out_len);
+    if (row->words)
+        return write_uri(b, &row->uri, &row->scan, 0, host, host_len, flags, dst, out_len);
+    return pct_uri_write(s, &row->uri, host, host_len, flags, dst, out_len);
+}
+
+int pct_uri_row_needs_idna(const uint8_t *s, const pct_uri_row *row, int escapes)
+{
+    /* a host with no byte to change holds neither a byte >= 0x80 nor a '%' */
+    const pct_range *h = &row->uri.host;
+    if (row->words && !scan_any(row->scan.m[PCT_SCAN_WORK], row->words == 1, h->start,
+                                h->start + h->len))
+        return 0;
+    return pct_host_needs_idna(s + h->start, h->len, escapes);
 }

@@ -82,6 +82,44 @@ typedef struct {
 
 void pct_uri_split(const uint8_t *src, size_t n, pct_uri *uri);
 
+/* ---- one row of normalize_many ---------------------------------------------
+ * The split and the write of pct_uri_split and pct_uri_write, with the same
+ * results, over class masks of the row that one vector pass finds (rows of
+ * up to PCT_URI_SCAN_MAX bytes, on kernels that have the pass): delimiters
+ * are read off the masks, and a component with no byte to change is copied
+ * as a block. */
+/* The bytes of a row that split and normalize look at, one bit per byte:
+ * bit i of m[class][b] is set when byte 64b + i is in the class; bits past
+ * the row's end are 0. WORK: a byte not kept as it is (pct_uri_kept_set),
+ * '%' and bytes >= 0x80 among them. `bytes`: a copy of the row and 32 zero
+ * bytes after it, which the writer reads whole words of. */
+#define PCT_URI_SCAN_MAX 256
+enum {
+    PCT_SCAN_COLON, PCT_SCAN_SLASH, PCT_SCAN_QUERY, PCT_SCAN_HASH,
+    PCT_SCAN_AT, PCT_SCAN_PERCENT, PCT_SCAN_DOT, PCT_SCAN_WORK, PCT_SCAN_CLASSES
+};
+typedef struct pct_uri_scan {
+    uint64_t m[PCT_SCAN_CLASSES][PCT_URI_SCAN_MAX / 64];
+    uint8_t bytes[PCT_URI_SCAN_MAX + 32];
+} pct_uri_scan;
+
+/* pct_uri_write_row writes up to this many bytes past the end of its output
+ * (dst needs the bound of pct_uri_size_bound and this room): whole words. */
+#define PCT_URI_WRITE_ROOM 16
+
+typedef struct {
+    pct_uri uri;
+    int words; /* scan holds the row's masks: 1 in one word, 2 in more, 0 none */
+    pct_uri_scan scan;
+} pct_uri_row;
+
+void pct_uri_split_row(const uint8_t *src, size_t n, pct_uri_row *row);
+/* pct_host_needs_idna of the row's host (it has an authority). */
+int pct_uri_row_needs_idna(const uint8_t *src, const pct_uri_row *row, int escapes);
+/* pct_uri_write of the row, into a dst with PCT_URI_WRITE_ROOM bytes more. */
+pct_status pct_uri_write_row(const uint8_t *src, const pct_uri_row *row, const uint8_t *host,
+                             size_t host_len, unsigned flags, uint8_t *dst, size_t *out_len);
+
 /* ---- hosts ---------------------------------------------------------------
  * A reg-name the caller maps to ASCII (IDNA, UTS #46): one holding a non-ASCII
  * byte, or, with `escapes`, an escape of one (%E4%BE%8B.jp names the same
