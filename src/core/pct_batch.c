@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "pct_batch.h"
+#include "pct_kernels.h"
 #include "pct_portable.h"
 
 void pct_out_init(pct_out *out)
@@ -64,8 +65,10 @@ size_t pct_utf8_count(const uint8_t *src, size_t n)
     return count;
 }
 
-static int unquote_row(const pct_batch_spec *spec, const uint8_t *src, size_t n, pct_out *out,
-                       size_t limit)
+/* k: the kernel, looked up once per run of rows (NULL: through the
+ * dispatch of pct.h), whose decode_room and utf8_check are called straight. */
+static int unquote_row(const pct_batch_spec *spec, const pct_kernel *k, const uint8_t *src, size_t n,
+                       pct_out *out, size_t limit)
 {
     pct_status rc;
     pct_utf8_info info;
@@ -78,12 +81,16 @@ static int unquote_row(const pct_batch_spec *spec, const uint8_t *src, size_t n,
         && pct_out_reserve(out, n + PCT_DECODE_ROOM, limit) == PCT_OK) {
         int high;
         dst = out->data + out->len;
-        len = pct_decode_room(src, n, spec->plus, dst, &high);
+        len = k && k->decode_room ? k->decode_room(src, n, spec->plus, dst, &high)
+                                  : pct_decode_room(src, n, spec->plus, dst, &high);
         if (!high) {
             out->len += len;
             return PCT_OK;
         }
-        pct_utf8_check(dst, len, &info);
+        if (k && k->utf8_check && len >= 8) /* the kernels' check takes 8 bytes on */
+            k->utf8_check(dst, len, &info);
+        else
+            pct_utf8_check(dst, len, &info);
     } else {
         if ((rc = pct_out_reserve(out, n, limit)) != PCT_OK)
             return (int)rc;
@@ -156,8 +163,8 @@ static int normalize_row(const pct_batch_spec *spec, const uint8_t *src, size_t 
 
 /* QUERY_PARAM: the first value of spec->name, decoded as unquote_plus
  * decodes it with errors="replace". */
-static int query_param_row(const pct_batch_spec *spec, const uint8_t *src, size_t n, pct_out *out,
-                           size_t limit)
+static int query_param_row(const pct_batch_spec *spec, const pct_kernel *k, const uint8_t *src,
+                           size_t n, pct_out *out, size_t limit)
 {
     pct_range q, v;
     if (!pct_query_locate(src, n, &q) || !pct_query_find(src + q.start, q.len, spec->name,
@@ -166,7 +173,7 @@ static int query_param_row(const pct_batch_spec *spec, const uint8_t *src, size_
     pct_batch_spec plus = *spec;
     plus.plus = 1;
     plus.malformed = PCT_BATCH_REPLACE;
-    return unquote_row(&plus, src + q.start + v.start, v.len, out, limit);
+    return unquote_row(&plus, k, src + q.start + v.start, v.len, out, limit);
 }
 
 static int clean_query_row(const pct_batch_spec *spec, const uint8_t *src, size_t n, pct_out *out,
@@ -183,9 +190,10 @@ static int clean_query_row(const pct_batch_spec *spec, const uint8_t *src, size_
 }
 
 /* The per-op dispatch of one row, inlined into pct_batch_rows' loop (a new
- * op is a new case here, and both entry points have it). */
-static inline int batch_row(const pct_batch_spec *spec, const uint8_t *src, size_t n,
-                            pct_out *out, size_t limit, pct_batch_info *info)
+ * op is a new case here, and both entry points have it). k: as for
+ * unquote_row. */
+static inline int batch_row(const pct_batch_spec *spec, const pct_kernel *k, const uint8_t *src,
+                            size_t n, pct_out *out, size_t limit, pct_batch_info *info)
 {
     size_t size, pos;
     pct_status rc;
@@ -197,7 +205,8 @@ static inline int batch_row(const pct_batch_spec *spec, const uint8_t *src, size
          * limit. */
         if (n <= (SIZE_MAX - PCT_ENCODE_ROOM) / 3
             && pct_out_reserve(out, 3 * n + PCT_ENCODE_ROOM, limit) == PCT_OK) {
-            out->len += pct_encode_room(src, n, &spec->keep, spec->plus, out->data + out->len);
+            out->len += k ? k->encode_room(src, n, &spec->keep, spec->plus, out->data + out->len)
+                          : pct_encode_room(src, n, &spec->keep, spec->plus, out->data + out->len);
             return PCT_OK;
         }
         if ((rc = pct_encoded_size(src, n, &spec->keep, SIZE_MAX, &size)) != PCT_OK
@@ -206,7 +215,7 @@ static inline int batch_row(const pct_batch_spec *spec, const uint8_t *src, size
         out->len += pct_encode(src, n, &spec->keep, spec->plus, out->data + out->len);
         return PCT_OK;
     case PCT_BATCH_UNQUOTE:
-        return unquote_row(spec, src, n, out, limit);
+        return unquote_row(spec, k, src, n, out, limit);
     case PCT_BATCH_REQUOTE:
         /* One pass into worst-case room (3 bytes per byte), as for QUOTE. */
         if (n <= SIZE_MAX / 3 && pct_out_reserve(out, 3 * n, limit) == PCT_OK) {
@@ -226,7 +235,7 @@ static inline int batch_row(const pct_batch_spec *spec, const uint8_t *src, size
         info->position = pos == n ? -1 : (int64_t)pos;
         return PCT_OK;
     case PCT_BATCH_QUERY_PARAM:
-        return query_param_row(spec, src, n, out, limit);
+        return query_param_row(spec, k, src, n, out, limit);
     case PCT_BATCH_CLEAN_QUERY:
         return clean_query_row(spec, src, n, out, limit);
     }
@@ -236,7 +245,7 @@ static inline int batch_row(const pct_batch_spec *spec, const uint8_t *src, size
 int pct_batch_row(const pct_batch_spec *spec, const uint8_t *src, size_t n, pct_out *out,
                   size_t limit, pct_batch_info *info)
 {
-    return batch_row(spec, src, n, out, limit, info);
+    return batch_row(spec, NULL, src, n, out, limit, info);
 }
 
 int pct_rows_get(const pct_rows *in, int64_t j, const uint8_t **p, size_t *n)
@@ -367,6 +376,7 @@ int64_t pct_batch_rows(const pct_batch_spec *spec, const pct_rows *in, int64_t f
     if (spec->op == PCT_BATCH_CHECK)
         return in->width == 4 ? check_rows(in, first, count, slot, ends, valid, status, 4)
                               : check_rows(in, first, count, slot, ends, valid, status, 8);
+    const pct_kernel *k = pct_kernel_active(); /* once per run: its entries called straight */
     for (int64_t i = 0; i < count; i++) {
         const uint8_t *p;
         size_t n;
@@ -381,7 +391,7 @@ int64_t pct_batch_rows(const pct_batch_spec *spec, const pct_rows *in, int64_t f
          * own prefetcher). */
         if (got > 0)
             pct_prefetch_ahead(p + n, 2048);
-        int rc = got < 0 ? PCT_ROW_MALFORMED : batch_row(spec, p, n, out, limit, info);
+        int rc = got < 0 ? PCT_ROW_MALFORMED : batch_row(spec, k, p, n, out, limit, info);
         if (rc == PCT_ROW_NULL) { /* no value: a null row */
             ends[s] = (int64_t)out->len;
             continue;
