@@ -121,6 +121,7 @@ def test_forked_child_calls_without_touching_the_parent(column):
     assert _arrow_digest(kept) == digest
 
 
+@pytest.mark.slow  # 24 calls on 1-3 M rows: about 10 s, run once in CI (pytest -m slow)
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc/self/statm")
 def test_rss_stays_flat_over_a_loop_of_big_calls():
     base = _column(3, rows=3_000_000)
