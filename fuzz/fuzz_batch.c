@@ -66,7 +66,7 @@ static void check_row(const pct_batch_spec *spec, const uint8_t *s, size_t n, pc
         FUZZ_ASSERT(spec->op == PCT_BATCH_NORMALIZE && out->len == before);
         static const uint8_t host[] = "xn--ba-fuzz";
         size_t hn = sizeof host - 1, bound, len;
-        rc = pct_batch_normalize_host(spec, s, n, host, hn, out, limit);
+        rc = pct_batch_normalize_host(spec, s, n, &info, host, hn, out, limit);
         if (rc == PCT_ERR_TOO_LARGE) {
             FUZZ_ASSERT(out->len == before);
             return;

@@ -504,7 +504,7 @@ static int host_row(piece *pc, const uint8_t *p, size_t n, const pct_batch_info 
             return PCT_ERR_NO_MEMORY;
         slot = &pc->hosts->slots[host_hash(host, len)];
         if (slot->key && slot->key_len == len && memcmp(slot->key, host, len) == 0)
-            return slot->value ? pct_batch_normalize_host(&pc->op->spec, p, n, slot->value,
+            return slot->value ? pct_batch_normalize_host(&pc->op->spec, p, n, info, slot->value,
                                                           slot->value_len, pc->out, pc->limit)
                                : python_row(pc, p, n, NULL);
     }
@@ -514,8 +514,8 @@ static int host_row(piece *pc, const uint8_t *p, size_t n, const pct_batch_info 
         return PCT_ERR_NO_MEMORY;
     idna_bytes(pc->op->module, host, len, &value, &value_len);
     leave_python(pc);
-    int rc = value ? pct_batch_normalize_host(&pc->op->spec, p, n, value, value_len, pc->out,
-                                              pc->limit)
+    int rc = value ? pct_batch_normalize_host(&pc->op->spec, p, n, info, value, value_len,
+                                              pc->out, pc->limit)
                    : python_row(pc, p, n, NULL);
     uint8_t *key = slot ? malloc(len + 1) : NULL;
     if (key) {

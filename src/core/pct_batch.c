@@ -139,26 +139,26 @@ static int write_uri(const pct_batch_spec *spec, const uint8_t *src, size_t n,
 }
 
 int pct_batch_normalize_host(const pct_batch_spec *spec, const uint8_t *src, size_t n,
-                             const uint8_t *host, size_t host_len, pct_out *out, size_t limit)
+                             const pct_batch_info *info, const uint8_t *host, size_t host_len,
+                             pct_out *out, size_t limit)
 {
-    pct_uri_row row;
-    pct_uri_split_row(src, n, &row);
-    return write_uri(spec, src, n, &row, host, host_len, out, limit);
+    return write_uri(spec, src, n, &info->row, host, host_len, out, limit);
 }
 
 static int normalize_row(const pct_batch_spec *spec, const uint8_t *src, size_t n, pct_out *out,
                          size_t limit, pct_batch_info *info)
 {
-    pct_uri_row row;
-    pct_uri_split_row(src, n, &row);
+    /* split into info: a row whose host needs IDNA is written from it later */
+    pct_uri_row *row = &info->row;
+    pct_uri_split_row(src, n, row);
     /* escapes only where the split saw a '%' after the userinfo */
-    if (row.uri.has_authority
-        && pct_uri_row_needs_idna(src, &row, (spec->flags & PCT_URI_DECODE_UNRESERVED)
-                                                 && row.uri.host_escaped)) {
-        info->host = row.uri.host; /* IDNA: the caller's */
+    if (row->uri.has_authority
+        && pct_uri_row_needs_idna(src, row, (spec->flags & PCT_URI_DECODE_UNRESERVED)
+                                                && row->uri.host_escaped)) {
+        info->host = row->uri.host; /* IDNA: the caller's */
         return PCT_ROW_HOST;
     }
-    return write_uri(spec, src, n, &row, NULL, 0, out, limit);
+    return write_uri(spec, src, n, row, NULL, 0, out, limit);
 }
 
 /* QUERY_PARAM: the first value of spec->name, decoded as unquote_plus

@@ -68,6 +68,7 @@ pct_status pct_out_reserve(pct_out *out, size_t extra, size_t limit);
 typedef struct {
     int64_t position; /* CHECK: the index of the first offending code point, or -1 */
     pct_range host;   /* PCT_ROW_HOST: the host's bytes in the row */
+    pct_uri_row row;  /* PCT_ROW_HOST: the row as split, for pct_batch_normalize_host */
 } pct_batch_info;
 
 /* Appends the result for the UTF-8 text src[0..n) to out (whose total may
@@ -78,9 +79,11 @@ int pct_batch_row(const pct_batch_spec *spec, const uint8_t *src, size_t n, pct_
                   size_t limit, pct_batch_info *info);
 
 /* NORMALIZE for a row answered PCT_ROW_HOST, its host replaced by `host`
- * (the IDNA form the caller computed, ASCII). */
+ * (the IDNA form the caller computed, ASCII): written from the split that
+ * answer left in info->row (src[0..n) is that row), not split again. */
 int pct_batch_normalize_host(const pct_batch_spec *spec, const uint8_t *src, size_t n,
-                             const uint8_t *host, size_t host_len, pct_out *out, size_t limit);
+                             const pct_batch_info *info, const uint8_t *host, size_t host_len,
+                             pct_out *out, size_t limit);
 
 /* The rows of a column of UTF-8 strings as Arrow lays out string and
  * large_string arrays: row j's bytes are data[offsets[offset + j] ..

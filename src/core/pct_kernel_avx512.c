@@ -321,6 +321,33 @@ static AVX512_ATTR void avx512_utf8_check(const uint8_t *src, size_t n, pct_utf8
     info->nchars = n - cont;
 }
 
+/* The class masks of pct_uri_scan, 64 bytes a step: each delimiter one
+ * compare straight into a mask register, the bytes to change (not in
+ * `kept`, which holds no byte >= 0x80) one two-table byte permute (VBMI)
+ * of the set's bits spread to bytes. Loads are masked to the row (the
+ * zeros past its end are in no class), so no padded copy; each vector is
+ * stored whole into the copy, whose 32 zero bytes after the row are
+ * stored first. */
+static AVX512_ATTR void avx512_uri_scan(const uint8_t *src, size_t n, const pct_set *kept,
+                                        pct_uri_scan *scan)
+{
+    static const char chars[PCT_SCAN_DOT + 1] = {':', '/', '?', '#', '@', '%', '.'};
+    const uint64_t low_bits = kept->bits[0] | (uint64_t)kept->bits[1] << 32;
+    const uint64_t high_bits = kept->bits[2] | (uint64_t)kept->bits[3] << 32;
+    /* 0xFF in the bytes of the table not kept: OR'd with the byte, its top bit is WORK */
+    const __m512i change_lo = _mm512_movm_epi8(~low_bits), change_hi = _mm512_movm_epi8(~high_bits);
+    _mm256_storeu_si256((__m256i *)(void *)(scan->bytes + n), _mm256_setzero_si256());
+    for (size_t at = 0, w = 0; at < n; at += 64, w++) {
+        const __mmask64 in = first_bytes(n - at);
+        const __m512i v = _mm512_maskz_loadu_epi8(in, src + at);
+        _mm512_storeu_si512((void *)(scan->bytes + at), v);
+        for (int c = 0; c <= PCT_SCAN_DOT; c++)
+            scan->m[c][w] = _mm512_cmpeq_epi8_mask(v, _mm512_set1_epi8(chars[c]));
+        const __m512i change = _mm512_permutex2var_epi8(change_lo, v, change_hi);
+        scan->m[PCT_SCAN_WORK][w] = _mm512_movepi8_mask(_mm512_or_si512(v, change)) & in;
+    }
+}
+
 /* Designated: entries added to pct_kernel later are NULL (their scalar
  * fallback) until this kernel names one. */
 const pct_kernel pct_kernel_avx512 = {
@@ -339,7 +366,7 @@ const pct_kernel pct_kernel_avx512 = {
     .decode_room = avx512_decode_room,
     .uri_offence = avx2_uri_offence,
     .uri_offence_bits = avx2_uri_offence_bits,
-    .uri_scan = avx2_uri_scan,
+    .uri_scan = avx512_uri_scan,
 };
 
 #endif /* PCT_AVX512 */

@@ -922,6 +922,62 @@ static PCT_ALWAYS_INLINE int may_hold_dot_segment(const uint8_t *s, pct_range p,
     return 0;
 }
 
+/* The end of the last component write_uri writes. */
+static size_t written_end(const pct_uri *u, unsigned flags)
+{
+    if (u->has_fragment)
+        return flags & PCT_URI_DROP_FRAGMENT ? u->fragment.start - 1
+                                             : u->fragment.start + u->fragment.len;
+    const pct_range *last = u->has_query ? &u->query : &u->path;
+    return last->start + last->len;
+}
+
+/* The scheme and authority of a scanned row when the masks show no byte to
+ * change in them (most URLs): the source's own delimiters stay, so it is a
+ * few block copies: up to the userinfo and the host in lowercase (the
+ * delimiters have no case), the userinfo as it is, the port finished on
+ * the way. */
+static PCT_ALWAYS_INLINE uint8_t *write_clean_authority(const uint8_t *s, const pct_uri *u,
+                                                        unsigned flags, uint8_t *d)
+{
+    int lower_case = (flags & PCT_URI_LOWER_CASE) != 0;
+    size_t at = u->has_userinfo ? u->userinfo.start : u->host.start;
+    d = copy_block(d, s, at, lower_case);
+    d = copy_block(d, s + at, u->host.start - at, 0);
+    d = copy_block(d, s + u->host.start, u->host.len, lower_case);
+    at = u->host.start + u->host.len;
+    if (u->has_port) /* s[at] is its ':' */
+        d = finish_port(s, u, flags, d, copy_block(d, s + at, u->path.start - at, 0));
+    return d;
+}
+
+/* The authority of u, repaired, with `host` (when not NULL) for its host. */
+static PCT_ALWAYS_INLINE uint8_t *write_authority(const uint8_t *s, const pct_uri *u,
+                                                  const pct_uri_scan *sc, int one,
+                                                  const uint8_t *host, size_t host_len,
+                                                  unsigned flags, uint8_t *d)
+{
+    int lower_case = (flags & PCT_URI_LOWER_CASE) != 0;
+    *d++ = '/';
+    *d++ = '/';
+    if (u->has_userinfo) {
+        d = write_range(s, u->userinfo, sc, one, flags, d);
+        *d++ = '@';
+    }
+    if (host)
+        d = write_part(host, host_len, flags, lower_case, d);
+    else if (sc && !(lower_case && u->host.len && s[u->host.start] == '['))
+        d = write_scanned(s, u->host.start, u->host.start + u->host.len, sc, one, flags,
+                          lower_case, d);
+    else
+        d = write_host(s + u->host.start, u->host.len, flags, lower_case, d);
+    if (u->has_port) {
+        *d = ':';
+        d = finish_port(s, u, flags, d, write_range(s, u->port, sc, one, flags, d + 1));
+    }
+    return d;
+}
+
 static PCT_ALWAYS_INLINE pct_status write_uri(const uint8_t *s, const pct_uri *u,
                                                const pct_uri_scan *sc, int one, const uint8_t *host,
                                                size_t host_len, unsigned flags, uint8_t *dst,
@@ -929,29 +985,27 @@ static PCT_ALWAYS_INLINE pct_status write_uri(const uint8_t *s, const pct_uri *u
 {
     int lower_case = (flags & PCT_URI_LOWER_CASE) != 0;
     uint8_t *d = dst;
-    if (u->has_scheme) { /* all kept: whole words from a scanned row's copy */
-        d = sc ? copy_block(d, s + u->scheme.start, u->scheme.len, lower_case)
-               : copy_scheme(d, s + u->scheme.start, u->scheme.len, lower_case);
-        *d++ = ':';
-    }
-    if (u->has_authority) {
-        *d++ = '/';
-        *d++ = '/';
-        if (u->has_userinfo) {
-            d = write_range(s, u->userinfo, sc, one, flags, d);
-            *d++ = '@';
+    if (sc && !host && u->has_authority && !scan_any(sc->m[PCT_SCAN_WORK], one, 0, u->path.start)) {
+        d = write_clean_authority(s, u, flags, d);
+        /* and the rest as it is when it has no byte to change, dot segment
+         * or query to sort (about half the URLs of a crawl) */
+        size_t end = written_end(u, flags);
+        if (!scan_any(sc->m[PCT_SCAN_WORK], one, u->path.start, end) && !(flags & PCT_URI_SORT_QUERY)
+            && !((flags & PCT_URI_DOT_SEGMENTS) && has_dot_segment(s, u->path, sc, one))) {
+            if (u->path.len == 0 && (flags & PCT_URI_EMPTY_PATH))
+                *d++ = '/';
+            d = copy_block(d, s + u->path.start, end - u->path.start, 0);
+            *out_len = (size_t)(d - dst);
+            return PCT_OK;
         }
-        if (host)
-            d = write_part(host, host_len, flags, lower_case, d);
-        else if (sc && !(lower_case && u->host.len && s[u->host.start] == '['))
-            d = write_scanned(s, u->host.start, u->host.start + u->host.len, sc, one, flags,
-                              lower_case, d);
-        else
-            d = write_host(s + u->host.start, u->host.len, flags, lower_case, d);
-        if (u->has_port) {
-            *d = ':';
-            d = finish_port(s, u, flags, d, write_range(s, u->port, sc, one, flags, d + 1));
+    } else {
+        if (u->has_scheme) { /* all kept: whole words from a scanned row's copy */
+            d = sc ? copy_block(d, s + u->scheme.start, u->scheme.len, lower_case)
+                   : copy_scheme(d, s + u->scheme.start, u->scheme.len, lower_case);
+            *d++ = ':';
         }
+        if (u->has_authority)
+            d = write_authority(s, u, sc, one, host, host_len, flags, d);
     }
     uint8_t *path = d;
     d = write_range(s, u->path, sc, one, flags, d);

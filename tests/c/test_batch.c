@@ -152,7 +152,7 @@ static void test_rows(void)
     size_t start = out.len;
     CHECK(pct_batch_row(&spec, (const uint8_t *)idn, strlen(idn), &out, SIZE_MAX, &info) == PCT_ROW_HOST);
     CHECK(out.len == start && info.host.start == 7 && info.host.len == 10);
-    CHECK(pct_batch_normalize_host(&spec, (const uint8_t *)idn, strlen(idn),
+    CHECK(pct_batch_normalize_host(&spec, (const uint8_t *)idn, strlen(idn), &info,
                                    (const uint8_t *)"xn--bcher-kva.de", 16, &out, SIZE_MAX) == PCT_OK);
     const char *want = "http://xn--bcher-kva.de/x";
     CHECK(out.len - start == strlen(want) && memcmp(out.data + start, want, strlen(want)) == 0);

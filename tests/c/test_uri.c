@@ -698,11 +698,72 @@ static void test_offence_on_every_kernel(void)
     CHECK(pct_kernel_select(NULL) == 0);
 }
 
+/* ---- uri_scan: the class masks of normalize_many's rows, every kernel ----
+ * Each kernel's pass (32 bytes a step with a padded copy for short rows,
+ * 64 with masked loads) against the byte-at-a-time classes, at every
+ * length up to PCT_URI_SCAN_MAX (each edge of a vector and a word): the
+ * bits of the row's bytes, none past its end, and the copy with 32 zeros
+ * after it. The row ends its allocation, so a read past it is caught under
+ * AddressSanitizer; the scan struct starts dirty. */
+static void check_uri_scan(const pct_kernel *k, const uint8_t *src, size_t n)
+{
+    static const uint8_t chars[PCT_SCAN_DOT + 1] = {':', '/', '?', '#', '@', '%', '.'};
+    uint8_t *row = malloc(n);
+    pct_uri_scan scan;
+    CHECK(row != NULL);
+    if (!row)
+        return;
+    memcpy(row, src, n);
+    memset(&scan, 0xA5, sizeof scan);
+    k->uri_scan(row, n, pct_uri_kept_set(), &scan);
+    for (size_t w = 0; w * 64 < n; w++) {
+        for (int c = 0; c < PCT_SCAN_CLASSES; c++) {
+            uint64_t want = 0;
+            for (size_t i = w * 64; i < n && i < w * 64 + 64; i++) {
+                int in = c == PCT_SCAN_WORK ? !model_kept(row[i]) : row[i] == chars[c];
+                want |= (uint64_t)in << (i - w * 64);
+            }
+            CHECK(scan.m[c][w] == want);
+        }
+    }
+    CHECK(memcmp(scan.bytes, row, n) == 0);
+    for (size_t i = n; i < n + 32; i++)
+        CHECK(scan.bytes[i] == 0);
+    free(row);
+}
+
+static void test_uri_scan_on_every_kernel(void)
+{
+    static const char alphabet[] = "aZ09-._~:/?#[]@!$&'()*+,;=%fF \"<>\\^`{|}\x01\x7F\x80\xC3\xFF";
+    uint8_t row[PCT_URI_SCAN_MAX];
+    uint64_t x = 0x2545F4914F6CDD1Dull;
+    for (size_t k = 0; pct_kernel_available(k); k++) {
+        CHECK(pct_kernel_select(pct_kernel_available(k)) == 0);
+        const pct_kernel *kernel = pct_kernel_active();
+        if (!kernel->uri_scan)
+            continue;
+        for (size_t n = 1; n <= PCT_URI_SCAN_MAX; n++) {
+            for (int r = 0; r < 20; r++) {
+                for (size_t i = 0; i < n; i++) {
+                    x ^= x << 13; x ^= x >> 7; x ^= x << 17;
+                    row[i] = r == 0 ? (uint8_t)(x >> 24) /* any byte */
+                                    : (uint8_t)alphabet[(x >> 8) % (sizeof alphabet - 1)];
+                }
+                check_uri_scan(kernel, row, n);
+            }
+            if (failures > 20)
+                break;
+        }
+    }
+    CHECK(pct_kernel_select(NULL) == 0);
+}
+
 int main(void)
 {
     test_escape_digits_are_kept();
     test_offence_on_every_kernel();
     test_scans_on_every_kernel();
+    test_uri_scan_on_every_kernel();
     test_dot_segments();
     test_examples();
     test_size_limits();
