@@ -20,9 +20,26 @@
 #define HAVE_POOL 1
 #define POOL_SLOTS 4
 #define POOL_MAX ((size_t)1 << 30)
-/* Freed big buffers; NULL: an empty slot. Taken and filled by atomic
- * exchange, so that no lock is needed from a release callback. */
-static void *pool[POOL_SLOTS];
+/* Freed big buffers and their sizes (NULL: an empty slot), under a spin
+ * lock: it is held for a few loads and stores only (never across malloc,
+ * free or a system call), and a release callback may come on any thread,
+ * with or without the GIL. */
+static struct {
+    void *p;
+    size_t n;
+} pool[POOL_SLOTS];
+static char pool_busy;
+
+static void pool_lock(void)
+{
+    while (__atomic_test_and_set(&pool_busy, __ATOMIC_ACQUIRE))
+        ;
+}
+
+static void pool_unlock(void)
+{
+    __atomic_clear(&pool_busy, __ATOMIC_RELEASE);
+}
 #endif
 
 void big_advise(void *p, size_t n)
@@ -44,32 +61,46 @@ void big_advise(void *p, size_t n)
 }
 
 #ifdef HAVE_POOL
-/* p into an empty slot: 0 when every slot is full. */
-static int pool_put(void *p)
+/* p (n bytes) into an empty slot, or in place of the smallest buffer when
+ * that is smaller (so that buffers of earlier, smaller calls do not keep a
+ * bigger one out: a column of 4 M rows after one of 1 M). Returns what is
+ * left to free: NULL, the buffer replaced, or p itself. */
+static void *pool_put(void *p, size_t n)
 {
-    for (int i = 0; i < POOL_SLOTS; i++) {
-        void *empty = NULL;
-        if (__atomic_compare_exchange_n(&pool[i], &empty, p, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
-            return 1;
+    int at = -1;
+    pool_lock();
+    for (int i = 0; i < POOL_SLOTS && at < 0; i++)
+        if (!pool[i].p)
+            at = i;
+    for (int i = 0; i < POOL_SLOTS && !(at >= 0 && !pool[at].p); i++)
+        if (pool[i].n < n && (at < 0 || pool[i].n < pool[at].n))
+            at = i;
+    void *out = p;
+    if (at >= 0) {
+        out = pool[at].p;
+        pool[at].p = p;
+        pool[at].n = n;
     }
-    return 0;
+    pool_unlock();
+    return out;
 }
 
-/* A pooled buffer of at least `need` bytes, and not four times that (a
- * small result would keep a huge buffer alive); NULL when none is. */
+/* The smallest pooled buffer of at least `need` bytes and not four times
+ * that (a small result would keep a huge buffer alive); NULL when none is. */
 static void *pool_take(size_t need)
 {
-    for (int i = 0; i < POOL_SLOTS; i++) {
-        void *p = __atomic_exchange_n(&pool[i], NULL, __ATOMIC_ACQ_REL);
-        if (!p)
-            continue;
-        size_t n = malloc_usable_size(p);
-        if (n >= need && n / 4 <= need)
-            return p;
-        if (!pool_put(p)) /* another thread filled the slots meanwhile */
-            free(p);
+    int at = -1;
+    pool_lock();
+    for (int i = 0; i < POOL_SLOTS; i++)
+        if (pool[i].p && pool[i].n >= need && pool[i].n / 4 <= need && (at < 0 || pool[i].n < pool[at].n))
+            at = i;
+    void *p = NULL;
+    if (at >= 0) {
+        p = pool[at].p;
+        pool[at].p = NULL;
     }
-    return NULL;
+    pool_unlock();
+    return p;
 }
 #endif
 
@@ -99,8 +130,7 @@ void big_free(void *p)
         uintptr_t end = ((uintptr_t)p + n) & ~(page - 1);
         if (end > start)
             (void)madvise((void *)start, end - start, MADV_FREE);
-        if (pool_put(p))
-            return;
+        p = pool_put(p, n);
     }
 #endif
     free(p);
