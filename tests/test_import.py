@@ -2,6 +2,9 @@
 mapping): each is imported on first use (benchmarks/bench_import.py
 measures the time)."""
 import json
+import pickle
+
+import pytest
 
 from _child import run_python
 
@@ -49,17 +52,16 @@ def test_command_line_imports_no_typing():
     assert "typing" not in added
 
 
-def test_parts_and_query_load_on_first_use():
-    script = ("import sys, json, pickle; import pctcodec; lazy = ['pctcodec.parts', 'pctcodec.query']; "
-              "first = [m in sys.modules for m in lazy]; "
-              "from pctcodec import split, TRACKING_PARAMS; "
-              "second = [m in sys.modules for m in lazy]; "
-              "assert pctcodec.split is split and pctcodec.parts.split is split; "
-              "assert pctcodec.query.TRACKING_PARAMS is TRACKING_PARAMS is pctcodec.TRACKING_PARAMS; "
-              "assert pickle.loads(pickle.dumps(split('a:b'))) == split('a:b'); "
-              "assert {'split', 'query_param', 'parts'} <= set(dir(pctcodec)); "
-              "print(json.dumps([first, second]))")
-    out = run_python(["-c", script], text=True, check=True)
-    assert json.loads(out.stdout) == [[False, False], [True, True]]
-    failed = run_python(["-c", "import pctcodec; pctcodec.no_such_name"], text=True)
-    assert failed.returncode == 1 and "has no attribute 'no_such_name'" in failed.stderr
+def test_package_has_no_module_getattr():
+    # A module __getattr__ (PEP 562) turns off CPython 3.11+'s specialized
+    # attribute lookup on the module: every pctcodec.quote(...) paid 12-19 ns
+    # more. Every public name is a plain attribute instead.
+    import pctcodec
+    assert "__getattr__" not in vars(pctcodec)
+    for name in pctcodec.__all__:
+        assert name in vars(pctcodec), name
+    assert pctcodec.split is pctcodec.parts.split
+    assert pctcodec.TRACKING_PARAMS is pctcodec.query.TRACKING_PARAMS
+    assert pickle.loads(pickle.dumps(pctcodec.split("a:b"))) == pctcodec.split("a:b")
+    with pytest.raises(AttributeError, match="no_such_name"):
+        pctcodec.no_such_name
