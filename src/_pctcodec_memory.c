@@ -18,7 +18,7 @@
 
 #if defined(__linux__) && defined(MADV_FREE) && (defined(__GNUC__) || defined(__clang__))
 #define HAVE_POOL 1
-#define POOL_SLOTS 4
+#define POOL_SLOTS 2
 #define POOL_MAX ((size_t)1 << 30)
 /* Freed big buffers and their sizes (NULL: an empty slot), under a spin
  * lock: it is held for a few loads and stores only (never across malloc,
@@ -85,21 +85,45 @@ static void *pool_put(void *p, size_t n)
     return out;
 }
 
-/* The smallest pooled buffer of at least `need` bytes and not four times
- * that (a small result would keep a huge buffer alive); NULL when none is. */
+/* A pooled buffer for `need` bytes: the smallest that holds them, else the
+ * biggest; NULL when the pool is empty. One too small is grown to `need`,
+ * one over 4 times as big cut to twice `need`, by realloc (an mremap for
+ * these sizes: the pages kept stay mapped, those cut off go back to the
+ * system at once), so that a small result never keeps a big buffer's
+ * memory. */
 static void *pool_take(size_t need)
 {
     int at = -1;
     pool_lock();
-    for (int i = 0; i < POOL_SLOTS; i++)
-        if (pool[i].p && pool[i].n >= need && pool[i].n / 4 <= need && (at < 0 || pool[i].n < pool[at].n))
+    for (int i = 0; i < POOL_SLOTS; i++) {
+        if (!pool[i].p)
+            continue;
+        if (at < 0)
             at = i;
+        else if (pool[i].n >= need ? pool[at].n < need || pool[i].n < pool[at].n
+                                   : pool[at].n < need && pool[i].n > pool[at].n)
+            at = i;
+    }
     void *p = NULL;
+    size_t n = 0;
     if (at >= 0) {
         p = pool[at].p;
+        n = pool[at].n;
         pool[at].p = NULL;
     }
     pool_unlock();
+    /* more than 4 times the need: cut to twice (results outgrow the hint
+     * that is asked for, and a cut grown again would fault anew) */
+    size_t want = n < need ? need : n / 4 > need ? 2 * need : n;
+    if (p && want != n) {
+        void *q = realloc(p, want);
+        if (q)
+            p = q;
+        else if (n < need) { /* it cannot grow: the caller tries a fresh buffer */
+            free(p);
+            p = NULL;
+        }
+    }
     return p;
 }
 #endif

@@ -9,9 +9,10 @@
  *   faults.
  * - A freed big buffer (a result array the caller dropped) is kept, its
  *   pages handed back lazily (MADV_FREE: the kernel takes them only when it
- *   needs memory), for the next call's result: a pipeline that calls a
- *   batch function chunk after chunk writes each chunk into pages already
- *   mapped. At most POOL_SLOTS buffers of at most POOL_MAX bytes each. */
+ *   needs memory), for the next call's result, which takes it cut or grown
+ *   to its size: a pipeline that calls a batch function chunk after chunk
+ *   writes each chunk into pages already mapped. At most POOL_SLOTS (2)
+ *   buffers, the biggest freed, of at most POOL_MAX bytes each. */
 #ifndef PCTCODEC_MEMORY_H
 #define PCTCODEC_MEMORY_H
 
