@@ -65,9 +65,11 @@ size_t pct_utf8_count(const uint8_t *src, size_t n)
     return count;
 }
 
-/* k: the kernel, looked up once per run of rows (NULL: through the
- * dispatch of pct.h), whose decode_room and utf8_check are called straight. */
-static int unquote_row(const pct_batch_spec *spec, const pct_kernel *k, const uint8_t *src, size_t n,
+/* UNQUOTE of one row; plus and malformed as in pct_batch_spec (QUERY_PARAM
+ * passes its own, without a copy of the spec). k: the kernel, looked up
+ * once per run of rows (NULL: through the dispatch of pct.h), whose
+ * decode_room and utf8_check are called straight. */
+static int unquote_row(int plus, int malformed, const pct_kernel *k, const uint8_t *src, size_t n,
                        pct_out *out, size_t limit)
 {
     pct_status rc;
@@ -81,8 +83,8 @@ static int unquote_row(const pct_batch_spec *spec, const pct_kernel *k, const ui
         && pct_out_reserve(out, n + PCT_DECODE_ROOM, limit) == PCT_OK) {
         int high;
         dst = out->data + out->len;
-        len = k && k->decode_room ? k->decode_room(src, n, spec->plus, dst, &high)
-                                  : pct_decode_room(src, n, spec->plus, dst, &high);
+        len = k && k->decode_room ? k->decode_room(src, n, plus, dst, &high)
+                                  : pct_decode_room(src, n, plus, dst, &high);
         if (!high) {
             out->len += len;
             return PCT_OK;
@@ -95,13 +97,13 @@ static int unquote_row(const pct_batch_spec *spec, const pct_kernel *k, const ui
         if ((rc = pct_out_reserve(out, n, limit)) != PCT_OK)
             return (int)rc;
         dst = out->data + out->len;
-        len = pct_decode_utf8(src, n, spec->plus, dst, &info);
+        len = pct_decode_utf8(src, n, plus, dst, &info);
     }
     if (info.valid) {
         out->len += len;
         return PCT_OK;
     }
-    if (spec->malformed == PCT_BATCH_CALLER)
+    if (malformed == PCT_BATCH_CALLER)
         return PCT_ROW_CALLER;
     /* The decoded bytes move to scratch, then come back repaired (up to 3x). */
     if ((rc = grow(&out->scratch, &out->scratch_cap, len)) != PCT_OK)
@@ -111,7 +113,7 @@ static int unquote_row(const pct_batch_spec *spec, const pct_kernel *k, const ui
         return PCT_ERR_TOO_LARGE;
     if ((rc = pct_out_reserve(out, 3 * len, limit)) != PCT_OK)
         return (int)rc;
-    out->len += pct_utf8_repair(out->scratch, len, spec->malformed == PCT_BATCH_REPLACE,
+    out->len += pct_utf8_repair(out->scratch, len, malformed == PCT_BATCH_REPLACE,
                                 out->data + out->len);
     if (out->len > limit)
         return PCT_ERR_TOO_LARGE;
@@ -170,10 +172,7 @@ static int query_param_row(const pct_batch_spec *spec, const pct_kernel *k, cons
     if (!pct_query_locate(src, n, &q) || !pct_query_find(src + q.start, q.len, spec->name,
                                                          spec->name_len, &v))
         return PCT_ROW_NULL;
-    pct_batch_spec plus = *spec;
-    plus.plus = 1;
-    plus.malformed = PCT_BATCH_REPLACE;
-    return unquote_row(&plus, k, src + q.start + v.start, v.len, out, limit);
+    return unquote_row(1, PCT_BATCH_REPLACE, k, src + q.start + v.start, v.len, out, limit);
 }
 
 static int clean_query_row(const pct_batch_spec *spec, const uint8_t *src, size_t n, pct_out *out,
@@ -215,7 +214,7 @@ static inline int batch_row(const pct_batch_spec *spec, const pct_kernel *k, con
         out->len += pct_encode(src, n, &spec->keep, spec->plus, out->data + out->len);
         return PCT_OK;
     case PCT_BATCH_UNQUOTE:
-        return unquote_row(spec, k, src, n, out, limit);
+        return unquote_row(spec->plus, spec->malformed, k, src, n, out, limit);
     case PCT_BATCH_REQUOTE:
         /* One pass into worst-case room (3 bytes per byte), as for QUOTE. */
         if (n <= SIZE_MAX / 3 && pct_out_reserve(out, 3 * n, limit) == PCT_OK) {
