@@ -106,7 +106,7 @@ static void check_kernel(const uint8_t *src, size_t n, size_t want_pos)
     int status;
     pct_batch_info info;
     FUZZ_ASSERT(pct_batch_rows(&spec, &in, 0, (int64_t)rows, 0, &out, SIZE_MAX, ends, valid, &status,
-                               &info) == (int64_t)rows && status == PCT_OK);
+                               &info, NULL) == (int64_t)rows && status == PCT_OK);
     for (size_t j = 0; j < rows; j++) {
         size_t len = (size_t)(off[j + 1] - off[j]), at;
         ref_check(src + off[j], len, &at);

@@ -410,7 +410,7 @@ typedef struct {
     PyThreadState *ts;  /* this thread's state while the GIL is released */
     PyInterpreterState *interp; /* the caller's, for the state of a new thread */
     int own_ts;         /* 1: ts was made for this piece's thread */
-    struct host_cache *hosts; /* NORMALIZE: IDNA forms met so far */
+    pct_host_cache *hosts; /* NORMALIZE: IDNA forms met so far */
     PyThread_type_lock done;  /* held until the piece's own thread has finished */
 } piece;
 
@@ -434,41 +434,9 @@ static void leave_python(piece *pc)
 
 /* ---------------------------------------------------------------------------
  * IDNA for normalize: pctcodec._idna.to_ascii, with the GIL, once per host
- * and piece (real columns repeat their hosts). Direct-mapped: a new host
- * evicts the one in its slot.
+ * and piece; the forms go to the piece's pct_host_cache, from which the
+ * core writes later rows with the same host itself.
  */
-#define HOST_SLOTS 1024
-#define HOST_CACHED_LENGTH 256
-
-typedef struct {
-    uint8_t *key;   /* the host (NULL: empty slot) */
-    size_t key_len;
-    uint8_t *value; /* its IDNA form; NULL when IDNA failed */
-    size_t value_len;
-} host_slot;
-
-struct host_cache {
-    host_slot slots[HOST_SLOTS];
-};
-
-static void host_cache_free(struct host_cache *c)
-{
-    if (!c)
-        return;
-    for (size_t i = 0; i < HOST_SLOTS; i++) {
-        free(c->slots[i].key);
-        free(c->slots[i].value);
-    }
-    free(c);
-}
-
-static size_t host_hash(const uint8_t *p, size_t n)
-{
-    uint64_t h = 14695981039346656037u; /* FNV-1a */
-    for (size_t i = 0; i < n; i++)
-        h = (h ^ p[i]) * 1099511628211u;
-    return (size_t)(h % HOST_SLOTS);
-}
 
 /* The IDNA form of host[0..n) in a malloc'd *value; NULL when IDNA fails
  * (for any reason: the row then goes through func, which raises what
@@ -493,42 +461,28 @@ static void idna_bytes(PyObject *module, const uint8_t *host, size_t n, uint8_t 
 
 static int python_row(piece *pc, const uint8_t *p, size_t n, int64_t *position);
 
-/* A NORMALIZE row whose host needs IDNA. */
+/* A NORMALIZE row whose host needs IDNA and is not in the cache (or
+ * failed IDNA there). */
 static int host_row(piece *pc, const uint8_t *p, size_t n, const pct_batch_info *info)
 {
-    const uint8_t *host = p + info->host.start;
-    size_t len = info->host.len;
-    host_slot *slot = NULL;
-    if (len <= HOST_CACHED_LENGTH) {
-        if (!pc->hosts && !(pc->hosts = calloc(1, sizeof *pc->hosts)))
-            return PCT_ERR_NO_MEMORY;
-        slot = &pc->hosts->slots[host_hash(host, len)];
-        if (slot->key && slot->key_len == len && memcmp(slot->key, host, len) == 0)
-            return slot->value ? pct_batch_normalize_host(&pc->op->spec, p, n, info, slot->value,
-                                                          slot->value_len, pc->out, pc->limit)
-                               : python_row(pc, p, n, NULL);
-    }
+    const uint8_t *host = p + info->host.start, *form;
+    size_t len = info->host.len, form_len = 0;
+    if (!pc->hosts && !(pc->hosts = pct_host_cache_new()))
+        return PCT_ERR_NO_MEMORY;
+    if (pct_host_cache_get(pc->hosts, host, len, &form, &form_len))
+        return form ? pct_batch_normalize_host(&pc->op->spec, p, n, info, form, form_len, pc->out,
+                                               pc->limit)
+                    : python_row(pc, p, n, NULL);
     uint8_t *value;
-    size_t value_len = 0;
     if (enter_python(pc) < 0)
         return PCT_ERR_NO_MEMORY;
-    idna_bytes(pc->op->module, host, len, &value, &value_len);
+    idna_bytes(pc->op->module, host, len, &value, &form_len);
     leave_python(pc);
-    int rc = value ? pct_batch_normalize_host(&pc->op->spec, p, n, info, value, value_len,
-                                              pc->out, pc->limit)
+    pct_host_cache_put(pc->hosts, host, len, value, form_len);
+    int rc = value ? pct_batch_normalize_host(&pc->op->spec, p, n, info, value, form_len, pc->out,
+                                              pc->limit)
                    : python_row(pc, p, n, NULL);
-    uint8_t *key = slot ? malloc(len + 1) : NULL;
-    if (key) {
-        memcpy(key, host, len);
-        free(slot->key);
-        free(slot->value);
-        slot->key = key;
-        slot->key_len = len;
-        slot->value = value;
-        slot->value_len = value_len;
-    } else {
-        free(value);
-    }
+    free(value);
     return rc;
 }
 
@@ -648,7 +602,7 @@ static int run_chunk(piece *pc, int64_t r0, int64_t count)
         int rc;
         if (by_runs) {
             r += pct_batch_rows(&op->spec, &whole, r, end - r, r, pc->out, pc->limit, pc->ends,
-                                pc->valid, &rc, &info);
+                                pc->valid, &rc, &info, pc->hosts);
             if (r == end)
                 break;
             if (rc != PCT_ROW_MALFORMED)
@@ -808,7 +762,7 @@ static void pieces_free(piece *pcs, int np, shared_run *run)
 {
     for (int k = 0; k < np; k++) {
         pct_out_free(&pcs[k].scratch);
-        host_cache_free(pcs[k].hosts);
+        pct_host_cache_free(pcs[k].hosts);
         Py_XDECREF(pcs[k].exc);
         for (size_t j = 0; j < pcs[k].n_rejects; j++)
             Py_XDECREF(pcs[k].rejects[j].exc);

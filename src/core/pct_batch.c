@@ -120,35 +120,41 @@ static int unquote_row(int plus, int malformed, const pct_kernel *k, const uint8
     return PCT_OK;
 }
 
-/* pct_uri_write of a split row, host replaced when not NULL. */
-static int write_uri(const pct_batch_spec *spec, const uint8_t *src, size_t n,
-                     const pct_uri_row *row, const uint8_t *host, size_t host_len, pct_out *out,
-                     size_t limit)
+/* Room in out for the normalized row of n bytes (host_len: its host
+ * replaced), and the writer's scratch room after it. */
+static pct_status reserve_uri(size_t n, size_t host_len, pct_out *out, size_t limit)
 {
     /* the writer's room is scratch: the limit holds for the bound alone */
-    size_t bound, len = 0, room = PCT_URI_WRITE_ROOM;
+    size_t bound, room = PCT_URI_WRITE_ROOM;
     pct_status rc = pct_uri_size_bound(n, host_len, SIZE_MAX - room, &bound);
     if (rc == PCT_OK)
         rc = pct_out_reserve(out, bound + room, limit > SIZE_MAX - room ? SIZE_MAX : limit + room);
-    if (rc == PCT_OK)
-        rc = pct_uri_write_row(src, row, host, host_len, spec->flags, out->data + out->len, &len);
-    if (rc != PCT_OK)
-        return (int)rc;
+    return rc;
+}
+
+static int take(pct_out *out, size_t len, size_t limit)
+{
     if (len > limit - out->len)
         return PCT_ERR_TOO_LARGE;
     out->len += len;
     return PCT_OK;
 }
 
-int pct_batch_normalize_host(const pct_batch_spec *spec, const uint8_t *src, size_t n,
-                             const pct_batch_info *info, const uint8_t *host, size_t host_len,
-                             pct_out *out, size_t limit)
+/* pct_uri_write of a split row, host replaced when not NULL. */
+static int write_uri(const pct_batch_spec *spec, const uint8_t *src, size_t n,
+                     const pct_uri_row *row, const uint8_t *host, size_t host_len, pct_out *out,
+                     size_t limit)
 {
-    return write_uri(spec, src, n, &info->row, host, host_len, out, limit);
+    size_t len = 0;
+    pct_status rc = reserve_uri(n, host_len, out, limit);
+    if (rc == PCT_OK)
+        rc = pct_uri_write_row(src, row, host, host_len, spec->flags, out->data + out->len, &len);
+    return rc != PCT_OK ? (int)rc : take(out, len, limit);
 }
 
-static int normalize_row(const pct_batch_spec *spec, const uint8_t *src, size_t n, pct_out *out,
-                         size_t limit, pct_batch_info *info)
+/* The split and write of a row by pct_uri.c, when the kernel's pass did not take it. */
+static int normalize_split(const pct_batch_spec *spec, const uint8_t *src, size_t n, pct_out *out,
+                           size_t limit, pct_batch_info *info)
 {
     /* split into info: a row whose host needs IDNA is written from it later */
     pct_uri_row *row = &info->row;
@@ -158,9 +164,59 @@ static int normalize_row(const pct_batch_spec *spec, const uint8_t *src, size_t 
         && pct_uri_row_needs_idna(src, row, (spec->flags & PCT_URI_DECODE_UNRESERVED)
                                                 && row->uri.host_escaped)) {
         info->host = row->uri.host; /* IDNA: the caller's */
+        info->fast = 0;
         return PCT_ROW_HOST;
     }
     return write_uri(spec, src, n, row, NULL, 0, out, limit);
+}
+
+int pct_batch_normalize_host(const pct_batch_spec *spec, const uint8_t *src, size_t n,
+                             const pct_batch_info *info, const uint8_t *host, size_t host_len,
+                             pct_out *out, size_t limit)
+{
+    if (!info->fast)
+        return write_uri(spec, src, n, &info->row, host, host_len, out, limit);
+    size_t len = 0;
+    pct_range unused;
+    pct_status rc = reserve_uri(n, host_len, out, limit);
+    if (rc != PCT_OK)
+        return (int)rc;
+    if (pct_uri_normalize_fast(src, n, spec->flags, host, host_len, out->data + out->len, &len,
+                               &unused) == PCT_URI_FAST_DONE)
+        return take(out, len, limit);
+    /* an IDNA form the pass does not take: split and written here */
+    pct_batch_info split;
+    pct_uri_split_row(src, n, &split.row);
+    return write_uri(spec, src, n, &split.row, host, host_len, out, limit);
+}
+
+static int normalize_row(const pct_batch_spec *spec, const uint8_t *src, size_t n, pct_out *out,
+                         size_t limit, pct_batch_info *info, const pct_host_cache *hosts)
+{
+    /* most rows in one pass of the kernel */
+    size_t len = 0;
+    pct_status rc = reserve_uri(n, 0, out, limit);
+    if (rc != PCT_OK)
+        return (int)rc;
+    int got;
+    switch (pct_uri_normalize_fast(src, n, spec->flags, NULL, 0, out->data + out->len, &len,
+                                   &info->host)) {
+    case PCT_URI_FAST_DONE:
+        return take(out, len, limit);
+    case PCT_URI_FAST_HOST:
+        info->fast = 1;
+        got = PCT_ROW_HOST;
+        break;
+    default:
+        got = normalize_split(spec, src, n, out, limit, info);
+    }
+    /* a host whose IDNA form the caller has found before */
+    const uint8_t *form;
+    size_t form_len;
+    if (got != PCT_ROW_HOST || !hosts
+        || !pct_host_cache_get(hosts, src + info->host.start, info->host.len, &form, &form_len) || !form)
+        return got;
+    return pct_batch_normalize_host(spec, src, n, info, form, form_len, out, limit);
 }
 
 /* QUERY_PARAM: the first value of spec->name, decoded as unquote_plus
@@ -192,7 +248,8 @@ static int clean_query_row(const pct_batch_spec *spec, const uint8_t *src, size_
  * op is a new case here, and both entry points have it). k: as for
  * unquote_row. */
 static inline int batch_row(const pct_batch_spec *spec, const pct_kernel *k, const uint8_t *src,
-                            size_t n, pct_out *out, size_t limit, pct_batch_info *info)
+                            size_t n, pct_out *out, size_t limit, pct_batch_info *info,
+                            const pct_host_cache *hosts)
 {
     size_t size, pos;
     pct_status rc;
@@ -227,7 +284,7 @@ static inline int batch_row(const pct_batch_spec *spec, const pct_kernel *k, con
         out->len += pct_requote(src, n, PCT_URI_UPPER_HEX, out->data + out->len);
         return PCT_OK;
     case PCT_BATCH_NORMALIZE:
-        return normalize_row(spec, src, n, out, limit, info);
+        return normalize_row(spec, src, n, out, limit, info, hosts);
     case PCT_BATCH_CHECK:
         /* the byte offset is the code-point index (see pct_uri_offence) */
         pos = pct_uri_offence(src, n);
@@ -244,7 +301,7 @@ static inline int batch_row(const pct_batch_spec *spec, const pct_kernel *k, con
 int pct_batch_row(const pct_batch_spec *spec, const uint8_t *src, size_t n, pct_out *out,
                   size_t limit, pct_batch_info *info)
 {
-    return batch_row(spec, NULL, src, n, out, limit, info);
+    return batch_row(spec, NULL, src, n, out, limit, info, NULL);
 }
 
 int pct_rows_get(const pct_rows *in, int64_t j, const uint8_t **p, size_t *n)
@@ -370,7 +427,7 @@ static inline int64_t check_rows(const pct_rows *in, int64_t first, int64_t coun
 
 int64_t pct_batch_rows(const pct_batch_spec *spec, const pct_rows *in, int64_t first, int64_t count,
                        int64_t slot, pct_out *out, size_t limit, int64_t *ends, uint8_t *valid,
-                       int *status, pct_batch_info *info)
+                       int *status, pct_batch_info *info, const pct_host_cache *hosts)
 {
     if (spec->op == PCT_BATCH_CHECK)
         return in->width == 4 ? check_rows(in, first, count, slot, ends, valid, status, 4)
@@ -390,7 +447,7 @@ int64_t pct_batch_rows(const pct_batch_spec *spec, const pct_rows *in, int64_t f
          * own prefetcher). */
         if (got > 0)
             pct_prefetch_ahead(p + n, 2048);
-        int rc = got < 0 ? PCT_ROW_MALFORMED : batch_row(spec, k, p, n, out, limit, info);
+        int rc = got < 0 ? PCT_ROW_MALFORMED : batch_row(spec, k, p, n, out, limit, info, hosts);
         if (rc == PCT_ROW_NULL) { /* no value: a null row */
             ends[s] = (int64_t)out->len;
             continue;

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "pct.h"
+#include "pct_host_cache.h"
 #include "pct_query.h"
 #include "pct_uri.h"
 
@@ -68,6 +69,7 @@ pct_status pct_out_reserve(pct_out *out, size_t extra, size_t limit);
 typedef struct {
     int64_t position; /* CHECK: the index of the first offending code point, or -1 */
     pct_range host;   /* PCT_ROW_HOST: the host's bytes in the row */
+    int fast;         /* PCT_ROW_HOST: from the kernel's pass (pct_uri_normalize_fast), row unset */
     pct_uri_row row;  /* PCT_ROW_HOST: the row as split, for pct_batch_normalize_host */
 } pct_batch_info;
 
@@ -79,8 +81,9 @@ int pct_batch_row(const pct_batch_spec *spec, const uint8_t *src, size_t n, pct_
                   size_t limit, pct_batch_info *info);
 
 /* NORMALIZE for a row answered PCT_ROW_HOST, its host replaced by `host`
- * (the IDNA form the caller computed, ASCII): written from the split that
- * answer left in info->row (src[0..n) is that row), not split again. */
+ * (the IDNA form the caller computed, ASCII): by the kernel's pass again
+ * (info->fast), else from the split that answer left in info->row
+ * (src[0..n) is that row), not split again. */
 int pct_batch_normalize_host(const pct_batch_spec *spec, const uint8_t *src, size_t n,
                              const pct_batch_info *info, const uint8_t *host, size_t host_len,
                              pct_out *out, size_t limit);
@@ -125,10 +128,12 @@ static inline int64_t pct_rows_offset(int width, const void *offsets, int64_t j)
  * Returns the number of rows done: when it is less than count, the row
  * after them could not be done and *status says why (PCT_ROW_CALLER,
  * PCT_ROW_HOST with *info, PCT_ROW_MALFORMED, PCT_ERR_*; out unchanged by
- * it), else *status is PCT_OK. The ops are pct_batch_row's, row by row. */
+ * it), else *status is PCT_OK. The ops are pct_batch_row's, row by row;
+ * NORMALIZE writes a row whose host has its IDNA form in `hosts` (may be
+ * NULL) itself. */
 int64_t pct_batch_rows(const pct_batch_spec *spec, const pct_rows *in, int64_t first, int64_t count,
                        int64_t slot, pct_out *out, size_t limit, int64_t *ends, uint8_t *valid,
-                       int *status, pct_batch_info *info);
+                       int *status, pct_batch_info *info, const pct_host_cache *hosts);
 
 /* Row j of `in`: 0 when null, 1 with its bytes in *p, *n, -1 when its
  * offsets are out of range. */

@@ -182,13 +182,25 @@ static inline AVX512_ATTR size_t encode16(__m512i written, __m512i digits, unsig
  * from the hex digits of the step's 64 bytes. The last step is a masked
  * load. Stores are whole vectors where dst has room (3n + PCT_ENCODE_ROOM
  * bytes) or the output still to come covers them, else under a byte mask. */
+static const char hex_upper64[64] = "0123456789ABCDEF0123456789ABCDEF0123456789ABCDEF0123456789ABCDEF";
+
+/* The high and the low hex digits of the 64 bytes of v, as encode16 takes
+ * them: of bytes 0-31 (digits[0]), then of 32-63 (digits[1]). */
+static inline AVX512_ATTR void hex_digits_of(__m512i v, __m512i digits[2])
+{
+    const __m512i nibble = _mm512_set1_epi8(0x0F), hex = _mm512_loadu_si512((const void *)hex_upper64);
+    const __m512i hi = _mm512_permutexvar_epi8(_mm512_and_si512(_mm512_srli_epi16(v, 4), nibble), hex);
+    const __m512i lo = _mm512_permutexvar_epi8(_mm512_and_si512(v, nibble), hex);
+    digits[0] = _mm512_shuffle_i64x2(hi, lo, _MM_SHUFFLE(1, 0, 1, 0));
+    digits[1] = _mm512_shuffle_i64x2(hi, lo, _MM_SHUFFLE(3, 2, 3, 2));
+}
+
 static PCT_ALWAYS_INLINE AVX512_ATTR size_t encode_masked(const uint8_t *src, size_t n, const pct_set *keep,
                                                           int plus, uint8_t *dst, int room)
 {
-    static const char hex[64] = "0123456789ABCDEF0123456789ABCDEF0123456789ABCDEF0123456789ABCDEF";
     const __m512i lut = _mm512_broadcast_i32x4(_mm_loadu_si128((const __m128i *)(const void *)keep->nibbles));
     const __m512i high_bit = _mm512_broadcast_i32x4(_mm_setr_epi8(1, 2, 4, 8, 16, 32, 64, -128, 0, 0, 0, 0, 0, 0, 0, 0));
-    const __m512i nibble = _mm512_set1_epi8(0x0F), hex_digits = _mm512_loadu_si512((const void *)hex);
+    const __m512i nibble = _mm512_set1_epi8(0x0F);
     const __m512i space = _mm512_set1_epi8(' '), plus_sign = _mm512_set1_epi8('+'), pct = _mm512_set1_epi8('%');
     size_t o = 0;
     for (size_t i = 0; i < n; i += 64) {
@@ -211,10 +223,8 @@ static PCT_ALWAYS_INLINE AVX512_ATTR size_t encode_masked(const uint8_t *src, si
             continue;
         }
         const __m512i written = _mm512_mask_mov_epi8(lit, (__mmask64)unsafe, pct);
-        const __m512i hi = _mm512_permutexvar_epi8(high, hex_digits), lo = _mm512_permutexvar_epi8(low, hex_digits);
-        /* the digits of bytes 0-31, then of 32-63: high ones, then low ones */
-        const __m512i digits[2] = {_mm512_shuffle_i64x2(hi, lo, _MM_SHUFFLE(1, 0, 1, 0)),
-                                   _mm512_shuffle_i64x2(hi, lo, _MM_SHUFFLE(3, 2, 3, 2))};
+        __m512i digits[2];
+        hex_digits_of(v, digits);
         for (unsigned j = 0; 16 * j < step; j++) {
             const size_t after = left > 16 * j + 16 ? left - 16 * j - 16 : 0;
             o += encode16(written, digits[j >> 1], j, unsafe >> 16 * j & 0xFFFFu, in >> 16 * j & 0xFFFFu,
@@ -348,6 +358,353 @@ static AVX512_ATTR void avx512_uri_scan(const uint8_t *src, size_t n, const pct_
     }
 }
 
+/* ---- normalize's writer: a component (pct_uri_write_fn) or a whole row
+ * (pct_uri_normalize_fn). A vector's valid escapes are found at once (the
+ * digits loaded at +1 and +2, masked to the input, so a '%' whose digits it
+ * lacks is no escape), their bytes formed, those of `decoded` put in and
+ * their digits dropped by a compress, the digits of the others uppercased
+ * and letters lowercased under masks; the bytes to escape are spread to
+ * three places 16 at a time as encode does. Stores are under byte masks:
+ * nothing is written past the output. */
+
+/* Two tables for one two-table byte permute that gives, of a byte below
+ * 0x80, 0xFF when it is in `set` (bytes >= 0x80 are the caller's). */
+static inline AVX512_ATTR void set_tables(const pct_set *set, __m512i table[2])
+{
+    table[0] = _mm512_movm_epi8(set->bits[0] | (uint64_t)set->bits[1] << 32);
+    table[1] = _mm512_movm_epi8(set->bits[2] | (uint64_t)set->bits[3] << 32);
+}
+
+static inline AVX512_ATTR __mmask64 in_set(const __m512i table[2], __m512i v)
+{
+    return _mm512_movepi8_mask(_mm512_permutex2var_epi8(table[0], v, table[1])) & ~_mm512_movepi8_mask(v);
+}
+
+/* The valid escapes of v, the `left` bytes at s (zero past them), and
+ * their bytes in *byte. */
+static inline AVX512_ATTR __mmask64 escapes_of(const uint8_t *s, size_t left, __m512i v, __m512i *byte)
+{
+    __mmask64 bad1, bad2;
+    const __m512i hi = hex_values(_mm512_maskz_loadu_epi8(first_bytes(left - 1), s + 1), &bad1);
+    const __m512i lo = hex_values(_mm512_maskz_loadu_epi8(left > 2 ? first_bytes(left - 2) : 0, s + 2), &bad2);
+    /* hi << 4 | lo; the bits the 16-bit shift moves across bytes are cleared */
+    *byte = _mm512_ternarylogic_epi32(_mm512_slli_epi16(hi, 4), _mm512_set1_epi8((char)0xF0), lo, 0xEA);
+    return _mm512_cmpeq_epi8_mask(v, _mm512_set1_epi8('%')) & ~(bad1 | bad2);
+}
+
+/* The bytes of v in place: `dec` escapes' bytes put in, `upper` bytes
+ * (digits a-f of kept escapes) uppercased, letters of `lower` lowercased. */
+static inline AVX512_ATTR __m512i changed(__m512i v, __m512i byte, __mmask64 dec, __mmask64 upper,
+                                          __mmask64 lower)
+{
+    const __m512i case_bit = _mm512_set1_epi8(0x20);
+    __m512i out = _mm512_mask_mov_epi8(v, dec, byte);
+    const __mmask64 capital = _mm512_cmplt_epu8_mask(_mm512_sub_epi8(out, _mm512_set1_epi8('A')),
+                                                     _mm512_set1_epi8(26));
+    out = _mm512_mask_add_epi8(out, capital & lower, out, case_bit);
+    /* the digits a-f, the only ones at or above 'a' */
+    return _mm512_mask_sub_epi8(out, upper & _mm512_cmpge_epu8_mask(out, _mm512_set1_epi8('a')), out, case_bit);
+}
+
+/* put_changed with bytes to escape: out of line, as most rows have none. */
+static __attribute__((noinline)) AVX512_ATTR size_t put_spread(__m512i out, __m512i v, __mmask64 keep,
+                                                               __mmask64 expand, uint8_t *d)
+{
+    __m512i hex[2];
+    hex_digits_of(v, hex);
+    const __m512i written = _mm512_mask_mov_epi8(out, expand, _mm512_set1_epi8('%'));
+    size_t o = 0;
+    for (unsigned j = 0; j < 4; j++)
+        if (keep >> 16 * j & 0xFFFFu)
+            o += encode16(written, hex[j >> 1], j, expand >> 16 * j & 0xFFFFu, keep >> 16 * j & 0xFFFFu, d + o,
+                          0, 0);
+    return o;
+}
+
+/* Writes the `keep` bytes of out (their order kept), those of `expand`
+ * among them as %XX of v's byte; returns the bytes written. */
+static inline AVX512_ATTR size_t put_changed(__m512i out, __m512i v, __mmask64 keep, __mmask64 expand,
+                                             uint8_t *d)
+{
+    if (expand)
+        return put_spread(out, v, keep, expand, d);
+    const size_t w = (size_t)pct_popcount64(keep);
+    _mm512_mask_storeu_epi8(d, first_bytes(w), _mm512_maskz_compress_epi8(keep, out));
+    return w;
+}
+
+/* A step ends before an escape at byte 62 or 63 whose digits it would
+ * cut, so steps share nothing but the output length. */
+static AVX512_ATTR size_t avx512_uri_write(const uint8_t *s, size_t n, const pct_set *kept,
+                                           const pct_set *decoded, int lower_case, int upper_hex,
+                                           uint8_t *d)
+{
+    __m512i keep_table[2], decode_table[2];
+    set_tables(kept, keep_table);
+    if (decoded)
+        set_tables(decoded, decode_table);
+    size_t o = 0;
+    for (size_t i = 0; i < n;) {
+        const size_t left = n - i;
+        __mmask64 in = first_bytes(left);
+        const __m512i v = _mm512_maskz_loadu_epi8(in, s + i);
+        __m512i byte;
+        __mmask64 esc = escapes_of(s + i, left, v, &byte);
+        const __mmask64 cut = esc >> 62;
+        if (cut) { /* digits past this step: the escape starts the next */
+            in = first_bytes(cut & 1 ? 62 : 63);
+            esc &= in;
+        }
+        const __mmask64 dec = decoded ? esc & in_set(decode_table, byte) : 0;
+        const __mmask64 digits = (esc & ~dec) << 1 | (esc & ~dec) << 2;
+        const __mmask64 work = ~in_set(keep_table, v) & in;
+        const __m512i out = changed(v, byte, dec, upper_hex ? digits : 0, lower_case ? ~digits : 0);
+        o += put_changed(out, v, in & ~(dec << 1 | dec << 2), work & ~esc, d + o);
+        i += (size_t)pct_popcount64(in);
+    }
+    return o;
+}
+
+/* ---- a whole row of normalize_many of up to 128 bytes, in two vectors
+ * (64-bit class masks each): the split of pct_uri_split (scheme, "//",
+ * userinfo to the last '@', host, port, path, query, fragment) read off the
+ * masks, then the row written from the same vectors: in one range, or
+ * around the host (IDNA), the port, the '/' of an empty path, the path
+ * (dot segments). Rows it leaves to the caller (PCT_URI_FAST_NOT): no
+ * scheme or no authority, an authority past the first 64 bytes, an IP
+ * literal, a host with a byte to change other than non-ASCII ones (escapes),
+ * a port with any or that is not digits, an IDNA form with one or longer
+ * than 64 bytes, flags other than PCT_URI_NORMALIZE (and
+ * PCT_URI_DROP_FRAGMENT). */
+
+/* Bits [0, k) (all of them from k = 64 on). */
+static inline AVX512_ATTR uint64_t low_bits(size_t k)
+{
+    return _bzhi_u64(~0ull, (unsigned)(k < 255 ? k : 255));
+}
+
+/* The bits of positions [a, b) of the row in its word that starts at `base`. */
+static inline AVX512_ATTR uint64_t row_span(size_t a, size_t b, size_t base)
+{
+    return low_bits(b > base ? b - base : 0) & ~low_bits(a > base ? a - base : 0);
+}
+
+static inline AVX512_ATTR uint64_t bytes_equal64(__m512i v, char c)
+{
+    return _mm512_cmpeq_epi8_mask(v, _mm512_set1_epi8(c));
+}
+
+/* The default port of a scheme (RFC 3986 6.2.3) as the bytes of a 32-bit
+ * word, its length in *len; 0 for none. A scheme byte | 0x20 is its
+ * lowercase (letters; the digits, '+', '-', '.' have the bit). */
+static inline uint32_t default_port_of(const uint8_t *s, size_t c, size_t *len)
+{
+    uint8_t w[4] = {0, 0, 0, 0};
+    for (size_t i = 0; i < 4 && i < c; i++)
+        w[i] = (uint8_t)(s[i] | 0x20u);
+    const int http = w[0] == 'h' && w[1] == 't' && w[2] == 't' && w[3] == 'p';
+    const int ws = w[0] == 'w' && w[1] == 's';
+    *len = 2;
+    if ((c == 4 && http) || (c == 2 && ws))
+        return '8' | '0' << 8;
+    if (c == 3 && w[0] == 'f' && w[1] == 't' && w[2] == 'p')
+        return '2' | '1' << 8;
+    *len = 3;
+    if ((c == 5 && http && (s[4] | 0x20u) == 's') || (c == 3 && ws && w[2] == 's'))
+        return '4' | '4' << 8 | '3' << 16;
+    return 0;
+}
+
+/* Writes the `keep` bytes of out (of the row's vector v); a run from the
+ * vector's first byte with nothing to escape is stored as it is. */
+static inline AVX512_ATTR size_t put_row_bytes(__m512i out, __m512i v, uint64_t keep, uint64_t expand,
+                                               uint8_t *d)
+{
+    if (!expand && !(keep & (keep + 1))) {
+        _mm512_mask_storeu_epi8(d, keep, out);
+        return (size_t)pct_popcount64(keep);
+    }
+    return put_changed(out, v, keep, expand, d);
+}
+
+/* The port s[he + 1, e) after its ':' at s[he], written at o when it is
+ * digits: no leading zeros, nothing when it is empty or the scheme's
+ * default (s[0, c)). Returns the bytes written, SIZE_MAX when it is not
+ * digits (the caller's). Out of line: most rows have no port. */
+static __attribute__((noinline)) AVX512_ATTR size_t put_port(const uint8_t *s, size_t c, size_t he, size_t e,
+                                                             __m512i v0, uint8_t *o)
+{
+    const uint64_t port = row_span(he + 1, e, 0);
+    const uint64_t digits = _mm512_cmplt_epu8_mask(_mm512_sub_epi8(v0, _mm512_set1_epi8('0')), _mm512_set1_epi8(10));
+    if ((digits & port) != port)
+        return SIZE_MAX;
+    size_t at = he + 1, len = e - at, dlen;
+    while (len > 1 && s[at] == '0') {
+        at++;
+        len--;
+    }
+    const uint32_t want = default_port_of(s, c, &dlen);
+    uint32_t have = 0;
+    if (len <= 4)
+        memcpy(&have, s + at, len);
+    if (!len || (want && len == dlen && have == want))
+        return 0;
+    o[0] = ':';
+    memcpy(o + 1, s + at, len);
+    return len + 1;
+}
+
+/* The pass over a row of one vector (two = 0: n <= 64) or two. */
+static PCT_ALWAYS_INLINE AVX512_ATTR int normalize_vectors(const uint8_t *s, size_t n, unsigned flags,
+                                                           const pct_set *kept, const pct_set *unreserved,
+                                                           const uint8_t *host, size_t host_len, uint8_t *d,
+                                                           size_t *out_len, pct_uri_fast *fast, const int two)
+{
+    /* 0xFF for the bytes of a scheme: ALPHA DIGIT "+" "-" "." */
+    static const uint8_t scheme_chars[128] = {
+        ['+'] = 0xFF, ['-'] = 0xFF, ['.'] = 0xFF,
+        ['0'] = 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF,
+        ['A'] = 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF,
+        0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF,
+        ['a'] = 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF,
+        0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF,
+    };
+    const __mmask64 in0 = first_bytes(n), in1 = two ? first_bytes(n - 64) : 0;
+    const __m512i v0 = _mm512_maskz_loadu_epi8(in0, s);
+    const __m512i v1 = two ? _mm512_maskz_loadu_epi8(in1, s + 64) : _mm512_setzero_si512();
+    /* the scheme, "//" after it */
+    const uint64_t colon0 = bytes_equal64(v0, ':'), slash0 = bytes_equal64(v0, '/');
+    const size_t c = colon0 ? pct_ctz64(colon0) : 64;
+    if (c == 0 || c > 60 || ((slash0 >> (c + 1)) & 3) != 3 || (uint8_t)((s[0] | 0x20) - 'a') >= 26)
+        return PCT_URI_FAST_NOT;
+    const __m512i scheme_table[2] = {_mm512_loadu_si512((const void *)scheme_chars),
+                                     _mm512_loadu_si512((const void *)(scheme_chars + 64))};
+    if (~in_set(scheme_table, v0) & low_bits(c))
+        return PCT_URI_FAST_NOT;
+    /* the authority up to the first '/', '?', '#' after it: userinfo up
+     * to its last '@', the host, the port after the host's first ':' */
+    const uint64_t hash0 = bytes_equal64(v0, '#'), qh0 = bytes_equal64(v0, '?') | hash0;
+    const size_t a = c + 3;
+    const uint64_t after_a = (slash0 | qh0) & ~low_bits(a);
+    if (!after_a && two)
+        return PCT_URI_FAST_NOT;
+    const size_t e = after_a ? pct_ctz64(after_a) : n;
+    const uint64_t ats = bytes_equal64(v0, '@') & row_span(a, e, 0);
+    const size_t h = ats ? 64 - (size_t)__builtin_clzll(ats) : a;
+    if (h < e && s[h] == '[')
+        return PCT_URI_FAST_NOT;
+    const uint64_t colons = colon0 & row_span(h, e, 0);
+    const size_t he = colons ? pct_ctz64(colons) : e;
+    __m512i keep_table[2];
+    set_tables(kept, keep_table);
+    const uint64_t work0 = ~in_set(keep_table, v0) & in0;
+    const uint64_t work1 = two ? ~in_set(keep_table, v1) & in1 : 0;
+    const uint64_t host_work = work0 & row_span(h, he, 0);
+    if (work0 & row_span(he, e, 0))
+        return PCT_URI_FAST_NOT; /* the port */
+    __m512i host_bytes = v0;
+    if (host) {
+        /* the IDNA form for the host: kept bytes, lowercased below */
+        if (host_len > 64)
+            return PCT_URI_FAST_NOT;
+        host_bytes = _mm512_maskz_loadu_epi8(first_bytes(host_len), host);
+        if (~in_set(keep_table, host_bytes) & first_bytes(host_len))
+            return PCT_URI_FAST_NOT;
+        host_bytes = changed(host_bytes, host_bytes, 0, 0, ~0ull);
+    } else if (host_work) {
+        if (host_work & ~_mm512_movepi8_mask(v0))
+            return PCT_URI_FAST_NOT; /* an escape or ASCII to escape */
+        fast->host.start = h;
+        fast->host.len = he - h;
+        return PCT_URI_FAST_HOST;
+    }
+    /* the path up to the first '?' or '#'; the end of what is written */
+    const uint64_t hash1 = two ? bytes_equal64(v1, '#') : 0;
+    const uint64_t qh1 = two ? bytes_equal64(v1, '?') | hash1 : 0, slash1 = two ? bytes_equal64(v1, '/') : 0;
+    const uint64_t after_e = ~low_bits(e);
+    const size_t p = qh0 & after_e ? pct_ctz64(qh0 & after_e) : qh1 ? 64 + (size_t)pct_ctz64(qh1) : n;
+    size_t end = n;
+    if (flags & PCT_URI_DROP_FRAGMENT)
+        end = hash0 & after_e ? pct_ctz64(hash0 & after_e) : hash1 ? 64 + (size_t)pct_ctz64(hash1) : n;
+    const uint64_t path0 = row_span(e, p, 0), path1 = row_span(e, p, 64);
+    /* a '.' after a '/' in the path: a dot segment */
+    int dots = ((bytes_equal64(v0, '.') & slash0 << 1 & path0)
+                | (two ? bytes_equal64(v1, '.') & (slash1 << 1 | slash0 >> 63) & path1 : 0)) != 0;
+    /* the valid escapes, and those of unreserved bytes, decoded */
+    __m512i byte0 = v0, byte1 = v1;
+    uint64_t esc0 = 0, esc1 = 0, dec0 = 0, dec1 = 0;
+    if (work0 & bytes_equal64(v0, '%'))
+        esc0 = escapes_of(s, n, v0, &byte0);
+    if (two && (work1 & bytes_equal64(v1, '%')))
+        esc1 = escapes_of(s + 64, n - 64, v1, &byte1);
+    if (esc0 | esc1) {
+        __m512i decode_table[2];
+        set_tables(unreserved, decode_table);
+        dec0 = esc0 & in_set(decode_table, byte0);
+        dec1 = esc1 & in_set(decode_table, byte1);
+        /* a '.' decoded in the path may make a dot segment */
+        dots |= ((dec0 & bytes_equal64(byte0, '.') & path0) | (dec1 & bytes_equal64(byte1, '.') & path1)) != 0;
+    }
+    /* kept escapes' digits (uppercased), decoded escapes' digits (dropped);
+     * those of an escape at byte 62 or 63 reach into the second vector */
+    const uint64_t kept0 = esc0 & ~dec0, kept1 = esc1 & ~dec1;
+    const uint64_t digits0 = kept0 << 1 | kept0 << 2, digits1 = kept1 << 1 | kept1 << 2 | kept0 >> 62 | kept0 >> 63;
+    const uint64_t drop0 = dec0 << 1 | dec0 << 2, drop1 = dec1 << 1 | dec1 << 2 | dec0 >> 62 | dec0 >> 63;
+    /* scheme and host in lowercase (both in the first vector) */
+    const uint64_t lower0 = (low_bits(c) | row_span(h, he, 0)) & ~digits0;
+    const __m512i out0 = changed(v0, byte0, dec0, digits0, lower0);
+    const __m512i out1 = two ? changed(v1, byte1, dec1, digits1, 0) : v1;
+    const uint64_t expand0 = work0 & ~esc0, expand1 = work1 & ~esc1;
+    uint8_t *o = d;
+    size_t from = 0; /* the start of the rest to write */
+    if (host || he < e || e == p || dots) {
+        /* up to the host or port, then the IDNA form, the port, the '/' of an empty path */
+        const size_t head = host ? h : he;
+        o += put_row_bytes(out0, v0, low_bits(head) & ~drop0, expand0 & low_bits(head), o);
+        if (host) {
+            _mm512_mask_storeu_epi8(o, first_bytes(host_len), host_bytes);
+            o += host_len;
+        }
+        if (he < e) {
+            const size_t w = put_port(s, c, he, e, v0, o);
+            if (w == SIZE_MAX)
+                return PCT_URI_FAST_NOT;
+            o += w;
+        }
+        if (e == p)
+            *o++ = '/';
+        from = e;
+        if (dots) { /* the path alone, for the caller's remove_dot_segments */
+            const uint64_t keep0 = path0 & ~drop0, keep1 = path1 & ~drop1;
+            fast->path = (size_t)(o - d);
+            o += put_row_bytes(out0, v0, keep0, expand0 & keep0, o);
+            if (keep1)
+                o += put_changed(out1, v1, keep1, expand1 & keep1, o);
+            fast->path_len = (size_t)(o - d) - fast->path;
+            from = p;
+        }
+    }
+    fast->dots = dots;
+    const uint64_t keep0 = row_span(from, end, 0) & ~drop0, keep1 = row_span(from, end, 64) & ~drop1;
+    if (keep0)
+        o += put_row_bytes(out0, v0, keep0, expand0 & keep0, o);
+    if (keep1)
+        o += put_changed(out1, v1, keep1, expand1 & keep1, o);
+    *out_len = (size_t)(o - d);
+    return PCT_URI_FAST_DONE;
+}
+
+static AVX512_ATTR int avx512_uri_normalize(const uint8_t *s, size_t n, unsigned flags, const pct_set *kept,
+                                            const pct_set *unreserved, const uint8_t *host, size_t host_len,
+                                            uint8_t *d, size_t *out_len, pct_uri_fast *fast)
+{
+    if (n == 0 || n > 128 || (flags & ~(unsigned)PCT_URI_DROP_FRAGMENT) != PCT_URI_NORMALIZE)
+        return PCT_URI_FAST_NOT;
+    if (n <= 64)
+        return normalize_vectors(s, n, flags, kept, unreserved, host, host_len, d, out_len, fast, 0);
+    return normalize_vectors(s, n, flags, kept, unreserved, host, host_len, d, out_len, fast, 1);
+}
+
 /* Designated: entries added to pct_kernel later are NULL (their scalar
  * fallback) until this kernel names one. */
 const pct_kernel pct_kernel_avx512 = {
@@ -367,6 +724,8 @@ const pct_kernel pct_kernel_avx512 = {
     .uri_offence = avx2_uri_offence,
     .uri_offence_bits = avx2_uri_offence_bits,
     .uri_scan = avx512_uri_scan,
+    .uri_write = avx512_uri_write,
+    .uri_normalize = avx512_uri_normalize,
 };
 
 #endif /* PCT_AVX512 */

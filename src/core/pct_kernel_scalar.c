@@ -81,4 +81,6 @@ const pct_kernel pct_kernel_scalar = {
     pct_scalar_uri_offence,
     NULL,
     NULL,
+    NULL,
+    NULL,
 };

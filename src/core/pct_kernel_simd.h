@@ -579,4 +579,6 @@ const pct_kernel PK_KERNEL = {
     PK_FN(uri_offence),
     PK_URI_OFFENCE_BITS,
     PK_URI_SCAN,
+    NULL, /* uri_write: the AVX-512 kernel's alone */
+    NULL, /* uri_normalize */
 };

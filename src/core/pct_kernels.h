@@ -43,6 +43,15 @@ typedef struct {
      * masks of a row of 0 < n <= PCT_URI_SCAN_MAX bytes (pct_uri_scan), with
      * `kept` the bytes a URI holds as they are. */
     void (*uri_scan)(const uint8_t *src, size_t n, const pct_set *kept, pct_uri_scan *scan);
+    /* Optional (NULL: normalize's byte-at-a-time writer): pct_uri_write_fn. */
+    pct_uri_write_fn uri_write;
+    /* Optional (NULL: every row split and written by pct_uri.c): the pass
+     * of pct_uri_normalize_fast, which it returns, with `kept` and
+     * `unreserved` pct_uri.c's sets; a path that may hold a dot segment is
+     * left as it is and reported in *fast. */
+    int (*uri_normalize)(const uint8_t *src, size_t n, unsigned flags, const pct_set *kept,
+                         const pct_set *unreserved, const uint8_t *host, size_t host_len,
+                         uint8_t *dst, size_t *out_len, pct_uri_fast *fast);
 } pct_kernel;
 
 #include "pct_portable.h"

@@ -45,6 +45,13 @@ static const pct_set uri_kept = {
     {0xB8, 0xFC, 0xF8, 0xFC, 0xFC, 0xF8, 0xFC, 0xFC, 0xFC, 0xFC, 0xFC, 0x7C, 0x54, 0x7C, 0xD4, 0x7C},
 };
 
+/* The U bytes, whose escapes PCT_URI_DECODE_UNRESERVED decodes, for the
+ * kernels' component writer. */
+static const pct_set uri_unreserved = {
+    {0x00000000u, 0x03FF6000u, 0x87FFFFFEu, 0x47FFFFFEu, 0, 0, 0, 0},
+    {0xA8, 0xF8, 0xF8, 0xF8, 0xF8, 0xF8, 0xF8, 0xF8, 0xF8, 0xF8, 0xF0, 0x50, 0x50, 0x54, 0xD4, 0x70},
+};
+
 const pct_set *pct_uri_kept_set(void)
 {
     return &uri_kept;
@@ -576,6 +583,7 @@ void pct_uri_split_row(const uint8_t *s, size_t n, pct_uri_row *row)
         return;
     }
     k->uri_scan(s, n, &uri_kept, &row->scan);
+    row->scan.write = k->uri_write;
     row->words = n <= 64 ? 1 : 2; /* one word, or more */
     if (n <= 64)
         split(s, n, &row->scan, 1, &row->uri);
@@ -611,6 +619,21 @@ static size_t first_dot_segment(const uint8_t *b, size_t n)
     return n;
 }
 
+/* The first '/' at or after b[from] that a '.' follows, or n. */
+static size_t next_dot_segment(const uint8_t *b, size_t from, size_t n)
+{
+    size_t i = from;
+    for (; n >= 9 && i <= n - 9; i += 8) { /* a byte of each word and the byte after it */
+        uint64_t hits = bytes_equal(load8(b + i), '/') & bytes_equal(load8(b + i + 1), '.');
+        if (hits)
+            return i + first_hit(hits);
+    }
+    for (; i + 1 < n; i++)
+        if (b[i] == '/' && b[i + 1] == '.')
+            return i;
+    return n;
+}
+
 size_t pct_remove_dot_segments(uint8_t *b, size_t n)
 {
     size_t r = first_dot_segment(b, n), w = r;
@@ -635,10 +658,11 @@ size_t pct_remove_dot_segments(uint8_t *b, size_t n)
                 w--;
         } else if ((left == 1 && p[0] == '.') || (left == 2 && p[0] == '.' && p[1] == '.')) {
             r = n; /* D */
-        } else { /* E: the first segment, with its leading '/' */
-            size_t e = r + (p[0] == '/');
-            while (e < n && b[e] != '/')
-                e++;
+        } else {
+            /* E: the first segment, with its leading '/'; the segments after
+             * it up to the next one that starts with '.' go by E as well,
+             * so they move with it as one block */
+            size_t e = next_dot_segment(b, r + (p[0] == '/'), n);
             if (w != r)
                 memmove(b + w, b + r, e - r);
             w += e - r;
@@ -857,6 +881,10 @@ static PCT_ALWAYS_INLINE uint8_t *write_scanned(const uint8_t *s, size_t a, size
         d = copy_block(d, s + i, j - i, lower_case);
         if (j == b)
             break;
+        if (sc->write) /* the rest in the kernel's vectors */
+            return d + sc->write(s + j, b - j, &uri_kept,
+                                 flags & PCT_URI_DECODE_UNRESERVED ? &uri_unreserved : NULL,
+                                 lower_case, (flags & PCT_URI_UPPER_HEX) != 0, d);
         /* the bytes to change up to the next kept one (UTF-8 comes in runs) */
         for (i = j - a; i < b - a && !IS_ALLOWED(s[a + i]);)
             i = write_change(s + a, i, b - a, flags, lower_case, &d);
@@ -1008,6 +1036,19 @@ static PCT_ALWAYS_INLINE pct_status write_uri(const uint8_t *s, const pct_uri *u
             d = write_authority(s, u, sc, one, host, host_len, flags, d);
     }
     uint8_t *path = d;
+    if (sc && sc->write && u->has_authority && !(flags & PCT_URI_SORT_QUERY)
+        && !((flags & PCT_URI_DOT_SEGMENTS) && may_hold_dot_segment(s, u->path, sc, one))) {
+        /* path, query and fragment in one pass of the kernel's writer: its
+         * delimiters are kept bytes and no escape spans one */
+        if (u->path.len == 0 && (flags & PCT_URI_EMPTY_PATH))
+            *d++ = '/';
+        size_t end = written_end(u, flags);
+        d += sc->write(s + u->path.start, end - u->path.start, &uri_kept,
+                       flags & PCT_URI_DECODE_UNRESERVED ? &uri_unreserved : NULL, 0,
+                       (flags & PCT_URI_UPPER_HEX) != 0, d);
+        *out_len = (size_t)(d - dst);
+        return PCT_OK;
+    }
     d = write_range(s, u->path, sc, one, flags, d);
     /* Most paths hold no dot segment: the masks tell, with no second look. */
     if ((flags & PCT_URI_DOT_SEGMENTS) && (u->has_scheme || u->has_authority)
@@ -1071,4 +1112,25 @@ int pct_uri_row_needs_idna(const uint8_t *s, const pct_uri_row *row, int escapes
                                 h->start + h->len))
         return 0;
     return pct_host_needs_idna(s + h->start, h->len, escapes);
+}
+
+int pct_uri_normalize_fast(const uint8_t *src, size_t n, unsigned flags, const uint8_t *host,
+                           size_t host_len, uint8_t *dst, size_t *out_len, pct_range *idna_host)
+{
+    const pct_kernel *k = pct_kernel_active();
+    pct_uri_fast fast;
+    int r = k->uri_normalize ? k->uri_normalize(src, n, flags, &uri_kept, &uri_unreserved, host,
+                                                host_len, dst, out_len, &fast)
+                             : PCT_URI_FAST_NOT;
+    if (r == PCT_URI_FAST_HOST)
+        *idna_host = fast.host;
+    if (r != PCT_URI_FAST_DONE || !fast.dots)
+        return r;
+    /* the path's dot segments, the query and fragment moved up after it */
+    uint8_t *path = dst + fast.path;
+    size_t len = pct_remove_dot_segments(path, fast.path_len);
+    size_t rest = *out_len - fast.path - fast.path_len;
+    memmove(path + len, path + fast.path_len, rest);
+    *out_len -= fast.path_len - len;
+    return r;
 }

@@ -88,11 +88,24 @@ void pct_uri_split(const uint8_t *src, size_t n, pct_uri *uri);
  * up to PCT_URI_SCAN_MAX bytes, on kernels that have the pass): delimiters
  * are read off the masks, and a component with no byte to change is copied
  * as a block. */
+/* A component s[0, n) repaired as every component is (see the flags
+ * below), into d; returns the bytes written (at most 3n, nothing past
+ * them). `kept`: the bytes kept as they are; a valid escape of a byte of
+ * `decoded` (NULL: none) becomes that byte, the digits of the other valid
+ * escapes are uppercased with upper_hex; letters, decoded ones included
+ * and kept escapes' digits not, are lowercased with lower_case; any other
+ * byte becomes %XX. Reads nothing outside s[0, n). A vector kernel's
+ * entry; pct_uri.c's scalar writer is the reference. */
+typedef size_t (*pct_uri_write_fn)(const uint8_t *s, size_t n, const pct_set *kept,
+                                   const pct_set *decoded, int lower_case, int upper_hex,
+                                   uint8_t *d);
+
 /* The bytes of a row that split and normalize look at, one bit per byte:
  * bit i of m[class][b] is set when byte 64b + i is in the class; bits past
  * the row's end are 0. WORK: a byte not kept as it is (pct_uri_kept_set),
  * '%' and bytes >= 0x80 among them. `bytes`: a copy of the row and 32 zero
- * bytes after it, which the writer reads whole words of. */
+ * bytes after it, which the writer reads whole words of. `write`: the
+ * kernel's component writer, NULL where it has none. */
 #define PCT_URI_SCAN_MAX 256
 enum {
     PCT_SCAN_COLON, PCT_SCAN_SLASH, PCT_SCAN_QUERY, PCT_SCAN_HASH,
@@ -101,6 +114,7 @@ enum {
 typedef struct pct_uri_scan {
     uint64_t m[PCT_SCAN_CLASSES][PCT_URI_SCAN_MAX / 64];
     uint8_t bytes[PCT_URI_SCAN_MAX + 32];
+    pct_uri_write_fn write;
 } pct_uri_scan;
 
 /* pct_uri_write_row writes up to this many bytes past the end of its output
@@ -116,6 +130,25 @@ typedef struct {
 void pct_uri_split_row(const uint8_t *src, size_t n, pct_uri_row *row);
 /* pct_host_needs_idna of the row's host (it has an authority). */
 int pct_uri_row_needs_idna(const uint8_t *src, const pct_uri_row *row, int escapes);
+/* pct_uri_split and pct_uri_write of a row in one pass of the kernel,
+ * where it has one and the row is of the kind it takes (most URLs of up
+ * to 128 bytes with a scheme and an authority): PCT_URI_FAST_DONE with the
+ * result in dst (which has room as for pct_uri_write_row) and its length
+ * in *out_len; PCT_URI_FAST_HOST when the host needs IDNA (host NULL): its
+ * range in *idna_host, for a call with its IDNA form in host; else
+ * PCT_URI_FAST_NOT (dst's bytes undefined) and the row is the caller's to
+ * split and write. */
+enum { PCT_URI_FAST_NOT, PCT_URI_FAST_DONE, PCT_URI_FAST_HOST };
+/* What the kernel's pass tells its caller: the path's place in the output
+ * when it may hold a dot segment (remove_dot_segments is pct_uri.c's);
+ * the host's place in the row for PCT_URI_FAST_HOST. */
+typedef struct {
+    int dots;
+    size_t path, path_len;
+    pct_range host;
+} pct_uri_fast;
+int pct_uri_normalize_fast(const uint8_t *src, size_t n, unsigned flags, const uint8_t *host,
+                           size_t host_len, uint8_t *dst, size_t *out_len, pct_range *idna_host);
 /* pct_uri_write of the row, into a dst with PCT_URI_WRITE_ROOM bytes more. */
 pct_status pct_uri_write_row(const uint8_t *src, const pct_uri_row *row, const uint8_t *host,
                              size_t host_len, unsigned flags, uint8_t *dst, size_t *out_len);

@@ -101,7 +101,7 @@ static void compare(const pct_batch_spec *spec, const pct_rows *in, int64_t firs
         int status;
         pct_batch_info info;
         i += pct_batch_rows(spec, in, first + i, count - i, slot + i, &got, SIZE_MAX, got_ends,
-                            got_valid, &status, &info);
+                            got_valid, &status, &info, NULL);
         if (i == count) {
             CHECK(status == PCT_OK);
             break;
@@ -177,20 +177,20 @@ static void test_stops(void)
     uint8_t valid[1] = {0};
     int status;
     pct_batch_info info;
-    CHECK(pct_batch_rows(&spec, &in, 0, 4, 0, &out, SIZE_MAX, ends, valid, &status, &info) == 2);
+    CHECK(pct_batch_rows(&spec, &in, 0, 4, 0, &out, SIZE_MAX, ends, valid, &status, &info, NULL) == 2);
     CHECK(status == PCT_ROW_MALFORMED && out.len == 15 && ends[1] == 15 && valid[0] == 3);
     /* "aaa" is 9 bytes quoted, " b" 6 more: a limit of 12 stops row 1 */
     off[2] = 5;
     off[3] = 7;
     pct_out_free(&out);
     valid[0] = 0;
-    CHECK(pct_batch_rows(&spec, &in, 0, 4, 0, &out, 12, ends, valid, &status, &info) == 1);
+    CHECK(pct_batch_rows(&spec, &in, 0, 4, 0, &out, 12, ends, valid, &status, &info, NULL) == 1);
     CHECK(status == PCT_ERR_TOO_LARGE && out.len == 9 && valid[0] == 1);
     /* data NULL: empty rows only */
     int32_t zeros[3] = {0, 0, 1};
     pct_rows none = {4, zeros, NULL, NULL, 0};
     valid[0] = 0;
-    CHECK(pct_batch_rows(&spec, &none, 0, 2, 0, &out, SIZE_MAX, ends, valid, &status, &info) == 1);
+    CHECK(pct_batch_rows(&spec, &none, 0, 2, 0, &out, SIZE_MAX, ends, valid, &status, &info, NULL) == 1);
     CHECK(status == PCT_ROW_MALFORMED && ends[0] == 9);
     /* CHECK's own loop: the same stops, a null row before them */
     static const uint8_t second_null[1] = {0xFD};
@@ -198,14 +198,14 @@ static void test_stops(void)
     off[2] = 5;
     off[3] = 4;
     valid[0] = 0;
-    CHECK(pct_batch_rows(&spec, &in, 0, 4, 0, &out, SIZE_MAX, ends, valid, &status, &info) == 2);
+    CHECK(pct_batch_rows(&spec, &in, 0, 4, 0, &out, SIZE_MAX, ends, valid, &status, &info, NULL) == 2);
     CHECK(status == PCT_ROW_MALFORMED && ends[0] == -1 && ends[1] == 0 && valid[0] == 2);
     pct_rows some = {4, off, (const uint8_t *)data, second_null, 0};
     valid[0] = 0;
-    CHECK(pct_batch_rows(&spec, &some, 0, 4, 0, &out, SIZE_MAX, ends, valid, &status, &info) == 2);
+    CHECK(pct_batch_rows(&spec, &some, 0, 4, 0, &out, SIZE_MAX, ends, valid, &status, &info, NULL) == 2);
     CHECK(status == PCT_ROW_MALFORMED && ends[0] == -1 && ends[1] == -1 && valid[0] == 0);
     valid[0] = 0;
-    CHECK(pct_batch_rows(&spec, &none, 0, 2, 0, &out, SIZE_MAX, ends, valid, &status, &info) == 1);
+    CHECK(pct_batch_rows(&spec, &none, 0, 2, 0, &out, SIZE_MAX, ends, valid, &status, &info, NULL) == 1);
     CHECK(status == PCT_ROW_MALFORMED && ends[0] == -1 && valid[0] == 0);
     pct_out_free(&out);
 }
@@ -267,7 +267,7 @@ static void test_check_runs(void)
             }
             pct_rows in = {width, offsets, text, validity, 0};
             memset(valid, 0, sizeof valid);
-            CHECK(pct_batch_rows(&spec, &in, 0, N, 0, &out, SIZE_MAX, ends, valid, &status, &info) == N);
+            CHECK(pct_batch_rows(&spec, &in, 0, N, 0, &out, SIZE_MAX, ends, valid, &status, &info, NULL) == N);
             CHECK(status == PCT_OK);
             for (int j = 0; j < N; j++) {
                 int null = !bit(validity, j);

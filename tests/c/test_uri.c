@@ -758,12 +758,191 @@ static void test_uri_scan_on_every_kernel(void)
     CHECK(pct_kernel_select(NULL) == 0);
 }
 
+/* ---- uri_write: normalize's component writer, every kernel that has one --
+ * Against a byte-at-a-time model of the documented rule, with every
+ * combination of decoded set, lowercase and uppercase hex, at every length
+ * up to 200 (escapes across the 62nd and 64th bytes). Input and output are
+ * allocated exactly, so a read or a write past them is caught under
+ * AddressSanitizer. */
+static int model_unreserved(unsigned c)
+{
+    return isalnum((int)c) || c == '-' || c == '.' || c == '_' || c == '~';
+}
+
+static size_t model_write(const uint8_t *s, size_t n, int decode, int lower, int upper, uint8_t *d)
+{
+    static const char hex[] = "0123456789ABCDEF";
+    size_t o = 0;
+    for (size_t i = 0; i < n;) {
+        unsigned c = s[i];
+        if (c == '%' && i + 2 < n && isxdigit(s[i + 1]) && isxdigit(s[i + 2])) {
+            unsigned v = (unsigned)strtol((const char[]){(char)s[i + 1], (char)s[i + 2], 0}, NULL, 16);
+            if (decode && model_unreserved(v)) {
+                d[o++] = (uint8_t)(lower ? tolower((int)v) : (int)v);
+            } else {
+                d[o++] = '%';
+                d[o++] = (uint8_t)(upper ? toupper(s[i + 1]) : s[i + 1]);
+                d[o++] = (uint8_t)(upper ? toupper(s[i + 2]) : s[i + 2]);
+            }
+            i += 3;
+        } else if (model_kept(c)) {
+            d[o++] = (uint8_t)(lower ? tolower((int)c) : (int)c);
+            i++;
+        } else {
+            d[o++] = '%';
+            d[o++] = (uint8_t)hex[c >> 4];
+            d[o++] = (uint8_t)hex[c & 15];
+            i++;
+        }
+    }
+    return o;
+}
+
+static void test_uri_write_on_every_kernel(void)
+{
+    static const char alphabet[] = "aZfF09-._~:/?#@!$&'+=%%%%%% \"<>\x7F\x80\xC3\xA9\xFF";
+    static const pct_set unreserved = {
+        {0x00000000u, 0x03FF6000u, 0x87FFFFFEu, 0x47FFFFFEu, 0, 0, 0, 0},
+        {0xA8, 0xF8, 0xF8, 0xF8, 0xF8, 0xF8, 0xF8, 0xF8, 0xF8, 0xF8, 0xF0, 0x50, 0x50, 0x54, 0xD4, 0x70},
+    };
+    uint64_t x = 0x9E3779B97F4A7C15ull;
+    uint8_t src[200], want[600];
+    for (size_t k = 0; pct_kernel_available(k); k++) {
+        CHECK(pct_kernel_select(pct_kernel_available(k)) == 0);
+        const pct_kernel *kernel = pct_kernel_active();
+        if (!kernel->uri_write)
+            continue;
+        for (size_t n = 1; n <= sizeof src; n++) {
+            for (int r = 0; r < 24; r++) {
+                for (size_t i = 0; i < n; i++) {
+                    x ^= x << 13; x ^= x >> 7; x ^= x << 17;
+                    src[i] = r == 0 ? (uint8_t)(x >> 24) : (uint8_t)alphabet[(x >> 8) % (sizeof alphabet - 1)];
+                }
+                int decode = r & 1, lower = r >> 1 & 1, upper = r >> 2 & 1;
+                size_t len = model_write(src, n, decode, lower, upper, want);
+                uint8_t *row = malloc(n), *got = malloc(len ? len : 1);
+                CHECK(row && got);
+                if (!row || !got)
+                    return;
+                memcpy(row, src, n);
+                size_t w = kernel->uri_write(row, n, pct_uri_kept_set(), decode ? &unreserved : NULL, lower,
+                                             upper, got);
+                CHECK(w == len && memcmp(got, want, len) == 0);
+                free(row);
+                free(got);
+            }
+        }
+    }
+    CHECK(pct_kernel_select(NULL) == 0);
+}
+
+/* ---- pct_uri_normalize_fast: the kernel's pass over whole rows ------------
+ * Against pct_uri_split and pct_uri_write for URL-shaped rows of every
+ * length up to 140 (past the pass's 64 and 128): the same bytes where it
+ * takes a row, and, where it asks for a host's IDNA form, the same bytes
+ * again with a form given. It must take a good part of them (with and
+ * without escapes, ports, dot segments, empty paths). Rows and outputs are
+ * allocated to their size (the output to the writer's bound and room). */
+static void check_fast_row(const uint8_t *src, size_t n, unsigned flags, long *taken)
+{
+    static const uint8_t form[] = "xn--Form.Example";
+    uint8_t *row = malloc(n ? n : 1);
+    size_t bound = 0, len = 0, want_len = 0;
+    CHECK(row && pct_uri_size_bound(n, sizeof form, SIZE_MAX, &bound) == PCT_OK);
+    uint8_t *got = malloc(bound + PCT_URI_WRITE_ROOM), *want = malloc(bound);
+    CHECK(got && want);
+    if (!row || !got || !want) {
+        free(row);
+        free(got);
+        free(want);
+        return;
+    }
+    memcpy(row, src, n);
+    pct_range host = {0, 0};
+    pct_uri u;
+    pct_uri_split(row, n, &u);
+    int r = pct_uri_normalize_fast(row, n, flags, NULL, 0, got, &len, &host);
+    if (r == PCT_URI_FAST_HOST) {
+        CHECK(u.has_authority && host.start == u.host.start && host.len == u.host.len
+              && pct_host_needs_idna(row + host.start, host.len, 0));
+        r = pct_uri_normalize_fast(row, n, flags, form, sizeof form - 1, got, &len, &host);
+        CHECK(r != PCT_URI_FAST_HOST);
+        CHECK(pct_uri_write(row, &u, form, sizeof form - 1, flags, want, &want_len) == PCT_OK);
+    } else {
+        CHECK(pct_uri_write(row, &u, NULL, 0, flags, want, &want_len) == PCT_OK);
+        CHECK(r == PCT_URI_FAST_NOT || !u.has_authority
+              || !pct_host_needs_idna(row + u.host.start, u.host.len, 0));
+    }
+    if (r == PCT_URI_FAST_DONE) {
+        CHECK(len == want_len && memcmp(got, want, len) == 0);
+        ++*taken;
+    }
+    free(row);
+    free(got);
+    free(want);
+}
+
+static uint64_t next_random(uint64_t *x)
+{
+    *x ^= *x << 13;
+    *x ^= *x >> 7;
+    *x ^= *x << 17;
+    return *x >> 8;
+}
+
+static void test_normalize_fast_on_every_kernel(void)
+{
+    static const char *const heads[] = {"http://", "HTTPS://", "ws://u:P@", "ftp://a@b@", "wss://",
+                                        "s+v.1://", "x://", "h://[::1]", "ab:/", "1a://", "//", ""};
+    static const char *const hosts[] = {"ex.com", "Ex.COM", "h", "", "\xC3\xA9" "cole.fr", "a%41.b",
+                                        "x y", "\xE4\xB8\xAD.cn"};
+    static const char *const ports[] = {"", "", "", ":80", ":0443", ":", ":00", ":8a", ":21", ":443"};
+    static const char *const pieces[] = {"a", "Z", "%41", "%2e", "%2E", "%7E", "%3a", "%C3%A9", "%",
+                                         "%g", "%2", ".", "..", "/", "/./", "/../", "?", "#", ":",
+                                         "@", " ", "\xC3\xA9", "\xE4\xB8\xAD", "&b=1", "=", "~", "[",
+                                         "%25", "%2F", "/seg", "/x.y"};
+    uint64_t x = 0x2545F4914F6CDD1Dull;
+    uint8_t src[160];
+#define PICK(list) list[next_random(&x) % (sizeof list / sizeof *list)]
+    for (size_t k = 0; pct_kernel_available(k); k++) {
+        CHECK(pct_kernel_select(pct_kernel_available(k)) == 0);
+        if (!pct_kernel_active()->uri_normalize)
+            continue;
+        long taken = 0, rows = 0;
+        for (size_t n = 0; n <= 140; n++) {
+            for (int r = 0; r < 60; r++) {
+                /* a head, a host and a port (from the second row on), most often a
+                 * '/', then pieces, cut at n */
+                char start[64];
+                const char *head = PICK(heads), *host = r ? PICK(hosts) : "", *port = r ? PICK(ports) : "";
+                snprintf(start, sizeof start, "%s%s%s%s", head, host, port, r % 4 ? "/" : "");
+                size_t len = strlen(start) < n ? strlen(start) : n;
+                memcpy(src, start, len);
+                while (len < n) {
+                    const char *piece = PICK(pieces);
+                    size_t m = strlen(piece) < n - len ? strlen(piece) : n - len;
+                    memcpy(src + len, piece, m);
+                    len += m;
+                }
+                check_fast_row(src, n, PCT_URI_NORMALIZE, &taken);
+                check_fast_row(src, n, PCT_URI_NORMALIZE | PCT_URI_DROP_FRAGMENT, &taken);
+                rows += 2;
+            }
+        }
+        CHECK(taken > rows / 4); /* about 30%: the others have no authority, an escape in the host, ... */
+    }
+#undef PICK
+    CHECK(pct_kernel_select(NULL) == 0);
+}
+
 int main(void)
 {
     test_escape_digits_are_kept();
     test_offence_on_every_kernel();
     test_scans_on_every_kernel();
     test_uri_scan_on_every_kernel();
+    test_uri_write_on_every_kernel();
+    test_normalize_fast_on_every_kernel();
     test_dot_segments();
     test_examples();
     test_size_limits();
