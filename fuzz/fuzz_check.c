@@ -142,7 +142,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
         pct_uri uri;
         pct_uri_split(src, n, &uri);
-        size_t bound;
+        size_t bound = 0;
         FUZZ_ASSERT(pct_uri_size_bound(n, 0, SIZE_MAX, &bound) == PCT_OK);
         out = alloc_exact(bound);
         FUZZ_ASSERT(pct_uri_write(src, &uri, NULL, 0, 0, out, &len) == PCT_OK);

@@ -177,12 +177,12 @@ int pct_batch_normalize_host(const pct_batch_spec *spec, const uint8_t *src, siz
     if (!info->fast)
         return write_uri(spec, src, n, &info->row, host, host_len, out, limit);
     size_t len = 0;
-    pct_range unused;
+    pct_uri_fast fast = {host, host_len, NULL, NULL, {0, 0}, 0, 0, 0};
     pct_status rc = reserve_uri(n, host_len, out, limit);
     if (rc != PCT_OK)
         return (int)rc;
-    if (pct_uri_normalize_fast(src, n, spec->flags, host, host_len, out->data + out->len, &len,
-                               &unused) == PCT_URI_FAST_DONE)
+    if (pct_uri_normalize_fast(src, n, spec->flags, out->data + out->len, &len, &fast)
+        == PCT_URI_FAST_DONE)
         return take(out, len, limit);
     /* an IDNA form the pass does not take: split and written here */
     pct_batch_info split;
@@ -190,23 +190,38 @@ int pct_batch_normalize_host(const pct_batch_spec *spec, const uint8_t *src, siz
     return write_uri(spec, src, n, &split.row, host, host_len, out, limit);
 }
 
+/* pct_host_form_fn of a pct_host_cache: forms for which IDNA failed are
+ * not given (the row goes to the caller). */
+static const uint8_t *cached_form(const void *hosts, const uint8_t *host, size_t n, size_t *form_len)
+{
+    const uint8_t *form;
+    return pct_host_cache_get(hosts, host, n, &form, form_len) ? form : NULL;
+}
+
 static int normalize_row(const pct_batch_spec *spec, const uint8_t *src, size_t n, pct_out *out,
                          size_t limit, pct_batch_info *info, const pct_host_cache *hosts)
 {
-    /* most rows in one pass of the kernel */
+    /* most rows in one pass of the kernel, the IDNA forms of their hosts
+     * from the cache */
     size_t len = 0;
-    pct_status rc = reserve_uri(n, 0, out, limit);
-    if (rc != PCT_OK)
-        return (int)rc;
+    pct_uri_fast fast; /* its inputs: the rest is the pass's to write */
+    fast.host = NULL;
+    fast.lookup = hosts ? cached_form : NULL;
+    fast.forms = hosts;
+    pct_status rc = reserve_uri(n, PCT_URI_FAST_FORM_MAX, out, limit);
+    if (rc != PCT_OK) { /* near the limit: no form from the cache, the row's own room */
+        fast.lookup = NULL;
+        if ((rc = reserve_uri(n, 0, out, limit)) != PCT_OK)
+            return (int)rc;
+    }
     int got;
-    switch (pct_uri_normalize_fast(src, n, spec->flags, NULL, 0, out->data + out->len, &len,
-                                   &info->host)) {
+    switch (pct_uri_normalize_fast(src, n, spec->flags, out->data + out->len, &len, &fast)) {
     case PCT_URI_FAST_DONE:
         return take(out, len, limit);
     case PCT_URI_FAST_HOST:
         info->fast = 1;
-        got = PCT_ROW_HOST;
-        break;
+        info->host = fast.idna_host;
+        return PCT_ROW_HOST;
     default:
         got = normalize_split(spec, src, n, out, limit, info);
     }

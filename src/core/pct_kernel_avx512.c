@@ -465,8 +465,8 @@ static AVX512_ATTR size_t avx512_uri_write(const uint8_t *s, size_t n, const pct
     return o;
 }
 
-/* ---- a whole row of normalize_many of up to 128 bytes, in two vectors
- * (64-bit class masks each): the split of pct_uri_split (scheme, "//",
+/* ---- a whole row of normalize_many of up to 256 bytes, in up to four
+ * vectors (64-bit class masks each): the split of pct_uri_split (scheme, "//",
  * userinfo to the last '@', host, port, path, query, fragment) read off the
  * masks, then the row written from the same vectors: in one range, or
  * around the host (IDNA), the port, the '/' of an empty path, the path
@@ -517,16 +517,6 @@ static inline uint32_t default_port_of(const uint8_t *s, size_t c, size_t *len)
 
 /* Writes the `keep` bytes of out (of the row's vector v); a run from the
  * vector's first byte with nothing to escape is stored as it is. */
-static inline AVX512_ATTR size_t put_row_bytes(__m512i out, __m512i v, uint64_t keep, uint64_t expand,
-                                               uint8_t *d)
-{
-    if (!expand && !(keep & (keep + 1))) {
-        _mm512_mask_storeu_epi8(d, keep, out);
-        return (size_t)pct_popcount64(keep);
-    }
-    return put_changed(out, v, keep, expand, d);
-}
-
 /* The port s[he + 1, e) after its ':' at s[he], written at o when it is
  * digits: no leading zeros, nothing when it is empty or the scheme's
  * default (s[0, c)). Returns the bytes written, SIZE_MAX when it is not
@@ -554,11 +544,12 @@ static __attribute__((noinline)) AVX512_ATTR size_t put_port(const uint8_t *s, s
     return len + 1;
 }
 
-/* The pass over a row of one vector (two = 0: n <= 64) or two. */
+/* The pass over a row in nv vectors (1, 2 or 4: a constant in each
+ * inlined copy); vector k holds bytes [64k, 64k + 64), zero past n. */
 static PCT_ALWAYS_INLINE AVX512_ATTR int normalize_vectors(const uint8_t *s, size_t n, unsigned flags,
                                                            const pct_set *kept, const pct_set *unreserved,
-                                                           const uint8_t *host, size_t host_len, uint8_t *d,
-                                                           size_t *out_len, pct_uri_fast *fast, const int two)
+                                                           uint8_t *d, size_t *out_len, pct_uri_fast *fast,
+                                                           const int nv)
 {
     /* 0xFF for the bytes of a scheme: ALPHA DIGIT "+" "-" "." */
     static const uint8_t scheme_chars[128] = {
@@ -569,27 +560,33 @@ static PCT_ALWAYS_INLINE AVX512_ATTR int normalize_vectors(const uint8_t *s, siz
         ['a'] = 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF,
         0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF,
     };
-    const __mmask64 in0 = first_bytes(n), in1 = two ? first_bytes(n - 64) : 0;
-    const __m512i v0 = _mm512_maskz_loadu_epi8(in0, s);
-    const __m512i v1 = two ? _mm512_maskz_loadu_epi8(in1, s + 64) : _mm512_setzero_si512();
+    __m512i v[4], byte[4], out[4];
+    uint64_t in[4], slash[4], qh[4], hash[4], work[4], esc[4], dec[4], digits[4], drop[4];
+    for (int k = 0; k < nv; k++) {
+        in[k] = first_bytes(n > 64 * (size_t)k ? n - 64 * (size_t)k : 0);
+        v[k] = _mm512_maskz_loadu_epi8(in[k], s + 64 * k);
+        slash[k] = bytes_equal64(v[k], '/');
+        hash[k] = bytes_equal64(v[k], '#');
+        qh[k] = bytes_equal64(v[k], '?') | hash[k];
+    }
     /* the scheme, "//" after it */
-    const uint64_t colon0 = bytes_equal64(v0, ':'), slash0 = bytes_equal64(v0, '/');
+    const uint64_t colon0 = bytes_equal64(v[0], ':');
     const size_t c = colon0 ? pct_ctz64(colon0) : 64;
-    if (c == 0 || c > 60 || ((slash0 >> (c + 1)) & 3) != 3 || (uint8_t)((s[0] | 0x20) - 'a') >= 26)
+    if (c == 0 || c > 60 || ((slash[0] >> (c + 1)) & 3) != 3 || (uint8_t)((s[0] | 0x20) - 'a') >= 26)
         return PCT_URI_FAST_NOT;
     const __m512i scheme_table[2] = {_mm512_loadu_si512((const void *)scheme_chars),
                                      _mm512_loadu_si512((const void *)(scheme_chars + 64))};
-    if (~in_set(scheme_table, v0) & low_bits(c))
+    if (~in_set(scheme_table, v[0]) & low_bits(c))
         return PCT_URI_FAST_NOT;
-    /* the authority up to the first '/', '?', '#' after it: userinfo up
-     * to its last '@', the host, the port after the host's first ':' */
-    const uint64_t hash0 = bytes_equal64(v0, '#'), qh0 = bytes_equal64(v0, '?') | hash0;
+    /* the authority (in the first vector) up to the first '/', '?', '#'
+     * after it: userinfo up to its last '@', the host, the port after the
+     * host's first ':' */
     const size_t a = c + 3;
-    const uint64_t after_a = (slash0 | qh0) & ~low_bits(a);
-    if (!after_a && two)
+    const uint64_t after_a = (slash[0] | qh[0]) & ~low_bits(a);
+    if (!after_a && nv > 1)
         return PCT_URI_FAST_NOT;
     const size_t e = after_a ? pct_ctz64(after_a) : n;
-    const uint64_t ats = bytes_equal64(v0, '@') & row_span(a, e, 0);
+    const uint64_t ats = bytes_equal64(v[0], '@') & row_span(a, e, 0);
     const size_t h = ats ? 64 - (size_t)__builtin_clzll(ats) : a;
     if (h < e && s[h] == '[')
         return PCT_URI_FAST_NOT;
@@ -597,76 +594,83 @@ static PCT_ALWAYS_INLINE AVX512_ATTR int normalize_vectors(const uint8_t *s, siz
     const size_t he = colons ? pct_ctz64(colons) : e;
     __m512i keep_table[2];
     set_tables(kept, keep_table);
-    const uint64_t work0 = ~in_set(keep_table, v0) & in0;
-    const uint64_t work1 = two ? ~in_set(keep_table, v1) & in1 : 0;
-    const uint64_t host_work = work0 & row_span(h, he, 0);
-    if (work0 & row_span(he, e, 0))
+    for (int k = 0; k < nv; k++)
+        work[k] = ~in_set(keep_table, v[k]) & in[k];
+    const uint64_t host_work = work[0] & row_span(h, he, 0);
+    if (work[0] & row_span(he, e, 0))
         return PCT_URI_FAST_NOT; /* the port */
-    __m512i host_bytes = v0;
+    /* a host's IDNA form: the one given, or the caller's from before */
+    const uint8_t *host = fast->host;
+    size_t host_len = fast->host_len;
+    if (!host && host_work) {
+        if (host_work & ~_mm512_movepi8_mask(v[0]))
+            return PCT_URI_FAST_NOT; /* an escape or ASCII to escape */
+        if (fast->lookup)
+            host = fast->lookup(fast->forms, s + h, he - h, &host_len);
+        if (!host) {
+            fast->idna_host.start = h;
+            fast->idna_host.len = he - h;
+            return PCT_URI_FAST_HOST;
+        }
+    }
+    __m512i host_bytes = v[0];
     if (host) {
-        /* the IDNA form for the host: kept bytes, lowercased below */
-        if (host_len > 64)
+        /* the form: kept bytes, lowercased */
+        if (host_len > PCT_URI_FAST_FORM_MAX)
             return PCT_URI_FAST_NOT;
         host_bytes = _mm512_maskz_loadu_epi8(first_bytes(host_len), host);
         if (~in_set(keep_table, host_bytes) & first_bytes(host_len))
             return PCT_URI_FAST_NOT;
         host_bytes = changed(host_bytes, host_bytes, 0, 0, ~0ull);
-    } else if (host_work) {
-        if (host_work & ~_mm512_movepi8_mask(v0))
-            return PCT_URI_FAST_NOT; /* an escape or ASCII to escape */
-        fast->host.start = h;
-        fast->host.len = he - h;
-        return PCT_URI_FAST_HOST;
     }
-    /* the path up to the first '?' or '#'; the end of what is written */
-    const uint64_t hash1 = two ? bytes_equal64(v1, '#') : 0;
-    const uint64_t qh1 = two ? bytes_equal64(v1, '?') | hash1 : 0, slash1 = two ? bytes_equal64(v1, '/') : 0;
+    /* the path up to the first '?' or '#' after it; the end of what is
+     * written (the first '#' with DROP_FRAGMENT): the lowest vector's hit */
     const uint64_t after_e = ~low_bits(e);
-    const size_t p = qh0 & after_e ? pct_ctz64(qh0 & after_e) : qh1 ? 64 + (size_t)pct_ctz64(qh1) : n;
-    size_t end = n;
-    if (flags & PCT_URI_DROP_FRAGMENT)
-        end = hash0 & after_e ? pct_ctz64(hash0 & after_e) : hash1 ? 64 + (size_t)pct_ctz64(hash1) : n;
-    const uint64_t path0 = row_span(e, p, 0), path1 = row_span(e, p, 64);
-    /* a '.' after a '/' in the path: a dot segment */
-    int dots = ((bytes_equal64(v0, '.') & slash0 << 1 & path0)
-                | (two ? bytes_equal64(v1, '.') & (slash1 << 1 | slash0 >> 63) & path1 : 0)) != 0;
-    /* the valid escapes, and those of unreserved bytes, decoded */
-    __m512i byte0 = v0, byte1 = v1;
-    uint64_t esc0 = 0, esc1 = 0, dec0 = 0, dec1 = 0;
-    if (work0 & bytes_equal64(v0, '%'))
-        esc0 = escapes_of(s, n, v0, &byte0);
-    if (two && (work1 & bytes_equal64(v1, '%')))
-        esc1 = escapes_of(s + 64, n - 64, v1, &byte1);
-    if (esc0 | esc1) {
-        __m512i decode_table[2];
-        set_tables(unreserved, decode_table);
-        dec0 = esc0 & in_set(decode_table, byte0);
-        dec1 = esc1 & in_set(decode_table, byte1);
-        /* a '.' decoded in the path may make a dot segment */
-        dots |= ((dec0 & bytes_equal64(byte0, '.') & path0) | (dec1 & bytes_equal64(byte1, '.') & path1)) != 0;
+    size_t p = n, end = n;
+    for (int k = nv - 1; k >= 0; k--) {
+        const uint64_t q = qh[k] & (k ? ~0ull : after_e), f = hash[k] & (k ? ~0ull : after_e);
+        if (q)
+            p = 64 * (size_t)k + pct_ctz64(q);
+        if (f && (flags & PCT_URI_DROP_FRAGMENT))
+            end = 64 * (size_t)k + pct_ctz64(f);
+    }
+    /* the valid escapes, and those of unreserved bytes, decoded: with no
+     * branch on whether there are any (rows with and without mix); a '.'
+     * after a '/' in the path, or decoded there, may make a dot segment */
+    __m512i decode_table[2];
+    set_tables(unreserved, decode_table);
+    int dots = 0;
+    for (int k = 0; k < nv; k++) {
+        byte[k] = v[k];
+        esc[k] = k == 0 || n > 64 * (size_t)k ? escapes_of(s + 64 * k, n - 64 * (size_t)k, v[k], &byte[k]) : 0;
+        dec[k] = esc[k] & in_set(decode_table, byte[k]);
+        const uint64_t path = row_span(e, p, 64 * (size_t)k);
+        const uint64_t after_slash = slash[k] << 1 | (k ? slash[k - 1] >> 63 : 0);
+        dots |= ((bytes_equal64(v[k], '.') & after_slash) | (dec[k] & bytes_equal64(byte[k], '.'))) & path ? 1 : 0;
     }
     /* kept escapes' digits (uppercased), decoded escapes' digits (dropped);
-     * those of an escape at byte 62 or 63 reach into the second vector */
-    const uint64_t kept0 = esc0 & ~dec0, kept1 = esc1 & ~dec1;
-    const uint64_t digits0 = kept0 << 1 | kept0 << 2, digits1 = kept1 << 1 | kept1 << 2 | kept0 >> 62 | kept0 >> 63;
-    const uint64_t drop0 = dec0 << 1 | dec0 << 2, drop1 = dec1 << 1 | dec1 << 2 | dec0 >> 62 | dec0 >> 63;
-    /* scheme and host in lowercase (both in the first vector) */
-    const uint64_t lower0 = (low_bits(c) | row_span(h, he, 0)) & ~digits0;
-    const __m512i out0 = changed(v0, byte0, dec0, digits0, lower0);
-    const __m512i out1 = two ? changed(v1, byte1, dec1, digits1, 0) : v1;
-    const uint64_t expand0 = work0 & ~esc0, expand1 = work1 & ~esc1;
+     * those of an escape at byte 62 or 63 of a vector reach into the next */
+    for (int k = 0; k < nv; k++) {
+        const uint64_t kept_k = esc[k] & ~dec[k], kept_before = k ? esc[k - 1] & ~dec[k - 1] : 0;
+        digits[k] = kept_k << 1 | kept_k << 2 | (k ? kept_before >> 62 | kept_before >> 63 : 0);
+        drop[k] = dec[k] << 1 | dec[k] << 2 | (k ? dec[k - 1] >> 62 | dec[k - 1] >> 63 : 0);
+        /* scheme and host in lowercase (both in the first vector) */
+        const uint64_t lower = k ? 0 : (low_bits(c) | row_span(h, he, 0)) & ~digits[0];
+        out[k] = changed(v[k], byte[k], dec[k], digits[k], lower);
+    }
+#define EXPAND(k) (work[k] & ~esc[k])
     uint8_t *o = d;
     size_t from = 0; /* the start of the rest to write */
     if (host || he < e || e == p || dots) {
         /* up to the host or port, then the IDNA form, the port, the '/' of an empty path */
         const size_t head = host ? h : he;
-        o += put_row_bytes(out0, v0, low_bits(head) & ~drop0, expand0 & low_bits(head), o);
+        o += put_changed(out[0], v[0], low_bits(head) & ~drop[0], EXPAND(0) & low_bits(head), o);
         if (host) {
             _mm512_mask_storeu_epi8(o, first_bytes(host_len), host_bytes);
             o += host_len;
         }
         if (he < e) {
-            const size_t w = put_port(s, c, he, e, v0, o);
+            const size_t w = put_port(s, c, he, e, v[0], o);
             if (w == SIZE_MAX)
                 return PCT_URI_FAST_NOT;
             o += w;
@@ -675,34 +679,38 @@ static PCT_ALWAYS_INLINE AVX512_ATTR int normalize_vectors(const uint8_t *s, siz
             *o++ = '/';
         from = e;
         if (dots) { /* the path alone, for the caller's remove_dot_segments */
-            const uint64_t keep0 = path0 & ~drop0, keep1 = path1 & ~drop1;
             fast->path = (size_t)(o - d);
-            o += put_row_bytes(out0, v0, keep0, expand0 & keep0, o);
-            if (keep1)
-                o += put_changed(out1, v1, keep1, expand1 & keep1, o);
+            for (int k = 0; k < nv; k++) {
+                const uint64_t keep = row_span(e, p, 64 * (size_t)k) & ~drop[k];
+                if (keep)
+                    o += put_changed(out[k], v[k], keep, EXPAND(k) & keep, o);
+            }
             fast->path_len = (size_t)(o - d) - fast->path;
             from = p;
         }
     }
     fast->dots = dots;
-    const uint64_t keep0 = row_span(from, end, 0) & ~drop0, keep1 = row_span(from, end, 64) & ~drop1;
-    if (keep0)
-        o += put_row_bytes(out0, v0, keep0, expand0 & keep0, o);
-    if (keep1)
-        o += put_changed(out1, v1, keep1, expand1 & keep1, o);
+    for (int k = 0; k < nv; k++) {
+        const uint64_t keep = row_span(from, end, 64 * (size_t)k) & ~drop[k];
+        if (keep)
+            o += put_changed(out[k], v[k], keep, EXPAND(k) & keep, o);
+    }
+#undef EXPAND
     *out_len = (size_t)(o - d);
     return PCT_URI_FAST_DONE;
 }
 
 static AVX512_ATTR int avx512_uri_normalize(const uint8_t *s, size_t n, unsigned flags, const pct_set *kept,
-                                            const pct_set *unreserved, const uint8_t *host, size_t host_len,
-                                            uint8_t *d, size_t *out_len, pct_uri_fast *fast)
+                                            const pct_set *unreserved, uint8_t *d, size_t *out_len,
+                                            pct_uri_fast *fast)
 {
-    if (n == 0 || n > 128 || (flags & ~(unsigned)PCT_URI_DROP_FRAGMENT) != PCT_URI_NORMALIZE)
+    if (n == 0 || n > 256 || (flags & ~(unsigned)PCT_URI_DROP_FRAGMENT) != PCT_URI_NORMALIZE)
         return PCT_URI_FAST_NOT;
     if (n <= 64)
-        return normalize_vectors(s, n, flags, kept, unreserved, host, host_len, d, out_len, fast, 0);
-    return normalize_vectors(s, n, flags, kept, unreserved, host, host_len, d, out_len, fast, 1);
+        return normalize_vectors(s, n, flags, kept, unreserved, d, out_len, fast, 1);
+    if (n <= 128)
+        return normalize_vectors(s, n, flags, kept, unreserved, d, out_len, fast, 2);
+    return normalize_vectors(s, n, flags, kept, unreserved, d, out_len, fast, 4);
 }
 
 /* Designated: entries added to pct_kernel later are NULL (their scalar

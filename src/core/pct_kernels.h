@@ -50,8 +50,8 @@ typedef struct {
      * `unreserved` pct_uri.c's sets; a path that may hold a dot segment is
      * left as it is and reported in *fast. */
     int (*uri_normalize)(const uint8_t *src, size_t n, unsigned flags, const pct_set *kept,
-                         const pct_set *unreserved, const uint8_t *host, size_t host_len,
-                         uint8_t *dst, size_t *out_len, pct_uri_fast *fast);
+                         const pct_set *unreserved, uint8_t *dst, size_t *out_len,
+                         pct_uri_fast *fast);
 } pct_kernel;
 
 #include "pct_portable.h"

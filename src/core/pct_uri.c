@@ -748,16 +748,6 @@ static pct_status sort_query(uint8_t *q, size_t n)
 
 /* ---- recomposing ----------------------------------------------------------- */
 
-pct_status pct_uri_size_bound(size_t n, size_t host_len, size_t limit, size_t *bound)
-{
-    /* 3 bytes out per byte in, for the string and a replacement host, plus
-     * the "/" of an empty path or the "/." that guards a path "//". */
-    if (limit < 3 || n > (limit - 3) / 3 || host_len > (limit - 3) / 3 - n)
-        return PCT_ERR_TOO_LARGE;
-    *bound = 3 * (n + host_len) + 3;
-    return PCT_OK;
-}
-
 static int scheme_is(const uint8_t *s, const pct_range *r, const char *name)
 {
     size_t len = strlen(name);
@@ -1114,23 +1104,20 @@ int pct_uri_row_needs_idna(const uint8_t *s, const pct_uri_row *row, int escapes
     return pct_host_needs_idna(s + h->start, h->len, escapes);
 }
 
-int pct_uri_normalize_fast(const uint8_t *src, size_t n, unsigned flags, const uint8_t *host,
-                           size_t host_len, uint8_t *dst, size_t *out_len, pct_range *idna_host)
+int pct_uri_normalize_fast(const uint8_t *src, size_t n, unsigned flags, uint8_t *dst,
+                           size_t *out_len, pct_uri_fast *fast)
 {
     const pct_kernel *k = pct_kernel_active();
-    pct_uri_fast fast;
-    int r = k->uri_normalize ? k->uri_normalize(src, n, flags, &uri_kept, &uri_unreserved, host,
-                                                host_len, dst, out_len, &fast)
+    int r = k->uri_normalize ? k->uri_normalize(src, n, flags, &uri_kept, &uri_unreserved, dst,
+                                                out_len, fast)
                              : PCT_URI_FAST_NOT;
-    if (r == PCT_URI_FAST_HOST)
-        *idna_host = fast.host;
-    if (r != PCT_URI_FAST_DONE || !fast.dots)
+    if (r != PCT_URI_FAST_DONE || !fast->dots)
         return r;
     /* the path's dot segments, the query and fragment moved up after it */
-    uint8_t *path = dst + fast.path;
-    size_t len = pct_remove_dot_segments(path, fast.path_len);
-    size_t rest = *out_len - fast.path - fast.path_len;
-    memmove(path + len, path + fast.path_len, rest);
-    *out_len -= fast.path_len - len;
+    uint8_t *path = dst + fast->path;
+    size_t len = pct_remove_dot_segments(path, fast->path_len);
+    size_t rest = *out_len - fast->path - fast->path_len;
+    memmove(path + len, path + fast->path_len, rest);
+    *out_len -= fast->path_len - len;
     return r;
 }

@@ -132,23 +132,35 @@ void pct_uri_split_row(const uint8_t *src, size_t n, pct_uri_row *row);
 int pct_uri_row_needs_idna(const uint8_t *src, const pct_uri_row *row, int escapes);
 /* pct_uri_split and pct_uri_write of a row in one pass of the kernel,
  * where it has one and the row is of the kind it takes (most URLs of up
- * to 128 bytes with a scheme and an authority): PCT_URI_FAST_DONE with the
+ * to 256 bytes with a scheme and an authority): PCT_URI_FAST_DONE with the
  * result in dst (which has room as for pct_uri_write_row) and its length
- * in *out_len; PCT_URI_FAST_HOST when the host needs IDNA (host NULL): its
- * range in *idna_host, for a call with its IDNA form in host; else
- * PCT_URI_FAST_NOT (dst's bytes undefined) and the row is the caller's to
- * split and write. */
+ * in *out_len; PCT_URI_FAST_HOST when the host needs IDNA and `fast` gives
+ * no form for it: its range in fast->idna_host, for a call with the form
+ * in fast->host; else PCT_URI_FAST_NOT (dst's bytes undefined) and the row
+ * is the caller's to split and write. */
 enum { PCT_URI_FAST_NOT, PCT_URI_FAST_DONE, PCT_URI_FAST_HOST };
-/* What the kernel's pass tells its caller: the path's place in the output
- * when it may hold a dot segment (remove_dot_segments is pct_uri.c's);
- * the host's place in the row for PCT_URI_FAST_HOST. */
+/* The longest IDNA form the pass takes (dst's room: the bound for a host
+ * of this length). */
+#define PCT_URI_FAST_FORM_MAX 64
+/* A host's IDNA form from the caller's store, or NULL. */
+typedef const uint8_t *(*pct_host_form_fn)(const void *forms, const uint8_t *host, size_t n,
+                                           size_t *form_len);
 typedef struct {
+    /* in: the IDNA form for the row's host (NULL: none), else `lookup` in
+     * `forms` (NULL: no store) */
+    const uint8_t *host;
+    size_t host_len;
+    pct_host_form_fn lookup;
+    const void *forms;
+    /* out: the host to map (PCT_URI_FAST_HOST); from the kernel's pass,
+     * the path's place in the output when it may hold a dot segment
+     * (remove_dot_segments is pct_uri.c's) */
+    pct_range idna_host;
     int dots;
     size_t path, path_len;
-    pct_range host;
 } pct_uri_fast;
-int pct_uri_normalize_fast(const uint8_t *src, size_t n, unsigned flags, const uint8_t *host,
-                           size_t host_len, uint8_t *dst, size_t *out_len, pct_range *idna_host);
+int pct_uri_normalize_fast(const uint8_t *src, size_t n, unsigned flags, uint8_t *dst,
+                           size_t *out_len, pct_uri_fast *fast);
 /* pct_uri_write of the row, into a dst with PCT_URI_WRITE_ROOM bytes more. */
 pct_status pct_uri_write_row(const uint8_t *src, const pct_uri_row *row, const uint8_t *host,
                              size_t host_len, unsigned flags, uint8_t *dst, size_t *out_len);
@@ -168,7 +180,16 @@ int pct_host_needs_idna(const uint8_t *host, size_t n, int escapes);
  * the address is lowercased: a zone id (RFC 6874) keeps its case. dst needs the capacity
  * given by pct_uri_size_bound; *out_len receives the length written.
  * PCT_URI_SORT_QUERY allocates scratch memory (PCT_ERR_NO_MEMORY). */
-pct_status pct_uri_size_bound(size_t n, size_t host_len, size_t limit, size_t *bound);
+static inline pct_status pct_uri_size_bound(size_t n, size_t host_len, size_t limit, size_t *bound)
+{
+    /* 3 bytes out per byte in, for the string and a replacement host, plus
+     * the "/" of an empty path or the "/." that guards a path "//". */
+    if (limit < 3 || n > (limit - 3) / 3 || host_len > (limit - 3) / 3 - n)
+        return PCT_ERR_TOO_LARGE;
+    *bound = 3 * (n + host_len) + 3;
+    return PCT_OK;
+}
+
 pct_status pct_uri_write(const uint8_t *src, const pct_uri *uri, const uint8_t *host,
                          size_t host_len, unsigned flags, uint8_t *dst, size_t *out_len);
 

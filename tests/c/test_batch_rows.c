@@ -283,12 +283,86 @@ static void test_check_runs(void)
     free(text);
 }
 
+/* ---- the IDNA forms of hosts: pct_host_cache, and NORMALIZE rows whose
+ * host form is in it written by the loop itself ----------------------- */
+static void test_host_cache(void)
+{
+    pct_host_cache *cache = pct_host_cache_new();
+    CHECK(cache != NULL);
+    if (!cache)
+        return;
+    const uint8_t *form = NULL;
+    size_t len = 0;
+    CHECK(!pct_host_cache_get(cache, (const uint8_t *)"b\xC3\xBC" "cher.de", 10, &form, &len));
+    pct_host_cache_put(cache, (const uint8_t *)"b\xC3\xBC" "cher.de", 10, (const uint8_t *)"xn--bcher-kva.de", 16);
+    CHECK(pct_host_cache_get(cache, (const uint8_t *)"b\xC3\xBC" "cher.de", 10, &form, &len) && len == 16
+          && memcmp(form, "xn--bcher-kva.de", 16) == 0);
+    CHECK(!pct_host_cache_get(cache, (const uint8_t *)"b\xC3\xBC" "cher.d", 9, &form, &len));
+    /* a failed form is kept as failed; a longer host is not kept */
+    pct_host_cache_put(cache, (const uint8_t *)"\xE2\x98\x83", 3, NULL, 0);
+    CHECK(pct_host_cache_get(cache, (const uint8_t *)"\xE2\x98\x83", 3, &form, &len) && form == NULL);
+    uint8_t long_host[PCT_HOST_CACHED + 1];
+    memset(long_host, 0xC3, sizeof long_host);
+    pct_host_cache_put(cache, long_host, sizeof long_host, (const uint8_t *)"x", 1);
+    CHECK(!pct_host_cache_get(cache, long_host, sizeof long_host, &form, &len));
+    /* many hosts: each one found is its own (slots are shared, keys compared) */
+    char host[32], want[40];
+    for (int i = 0; i < 5000; i++) {
+        int hn = snprintf(host, sizeof host, "h\xC3\xA9%d.example", i);
+        int wn = snprintf(want, sizeof want, "xn--h-%d.example", i);
+        pct_host_cache_put(cache, (const uint8_t *)host, (size_t)hn, (const uint8_t *)want, (size_t)wn);
+    }
+    int found = 0;
+    for (int i = 0; i < 5000; i++) {
+        int hn = snprintf(host, sizeof host, "h\xC3\xA9%d.example", i);
+        int wn = snprintf(want, sizeof want, "xn--h-%d.example", i);
+        if (pct_host_cache_get(cache, (const uint8_t *)host, (size_t)hn, &form, &len)) {
+            CHECK(len == (size_t)wn && memcmp(form, want, len) == 0);
+            found++;
+        }
+    }
+    CHECK(found > 500 && found <= 1024); /* the last of each slot */
+
+    /* rows: the cached host's row is written, the other stops the run */
+    pct_host_cache_put(cache, (const uint8_t *)"b\xC3\xBC" "cher.de", 10, (const uint8_t *)"xn--bcher-kva.de", 16);
+    static const char data[] = "HTTP://B\xC3\xBC" "cher.de/a/./b?q#f" "http://b\xC3\xBC" "cher.de:80/%7e"
+                               "http://\xC3\xA9" "cole.fr/";
+    int32_t off[4] = {0, 27, 51, 68};
+    pct_rows in = {4, off, (const uint8_t *)data, NULL, 0};
+    pct_batch_spec spec;
+    memset(&spec, 0, sizeof spec);
+    spec.op = PCT_BATCH_NORMALIZE;
+    spec.flags = PCT_URI_NORMALIZE;
+    pct_out out;
+    pct_out_init(&out);
+    int64_t ends[3];
+    uint8_t valid[1] = {0};
+    int status;
+    pct_batch_info info;
+    /* row 0's host differs in case: not the cached bytes, so it stops */
+    CHECK(pct_batch_rows(&spec, &in, 0, 3, 0, &out, SIZE_MAX, ends, valid, &status, &info, cache) == 0);
+    CHECK(status == PCT_ROW_HOST && info.host.start == 7 && info.host.len == 10);
+    CHECK(pct_batch_normalize_host(&spec, (const uint8_t *)data, 27, &info, (const uint8_t *)"xn--bcher-kva.de", 16,
+                                   &out, SIZE_MAX) == PCT_OK);
+    CHECK(out.len == 31 && memcmp(out.data, "http://xn--bcher-kva.de/a/b?q#f", 31) == 0);
+    ends[0] = (int64_t)out.len;
+    CHECK(pct_batch_rows(&spec, &in, 1, 2, 1, &out, SIZE_MAX, ends, valid, &status, &info, cache) == 1);
+    CHECK(status == PCT_ROW_HOST && info.host.start == 7 && info.host.len == 9);
+    CHECK(ends[1] == 31 + 25 && memcmp(out.data + 31, "http://xn--bcher-kva.de/~", 25) == 0);
+    /* without the cache, the same row stops */
+    CHECK(pct_batch_rows(&spec, &in, 1, 2, 1, &out, SIZE_MAX, ends, valid, &status, &info, NULL) == 0);
+    CHECK(status == PCT_ROW_HOST);
+    pct_out_free(&out);
+    pct_host_cache_free(cache);
+}
+
 int main(void)
 {
     test_check_runs();
     srand(14);
     test_same_as_rows();
     test_stops();
+    test_host_cache();
     printf("test_batch_rows: %ld checks, %ld failures\n", checks, failures);
     return failures != 0;
 }

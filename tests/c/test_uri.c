@@ -110,7 +110,7 @@ static const char *const TOKENS[] = {"%", "a", "F", "f", "2", "/", ".", ":", "@"
 
 static uint8_t *normalize_bytes(const uint8_t *s, size_t n, unsigned flags, size_t *out_len)
 {
-    size_t bound;
+    size_t bound = 0;
     CHECK(pct_uri_size_bound(n, 0, SIZE_MAX, &bound) == PCT_OK);
     uint8_t *out = malloc(bound ? bound : 1);
     pct_uri u;
@@ -838,17 +838,27 @@ static void test_uri_write_on_every_kernel(void)
 
 /* ---- pct_uri_normalize_fast: the kernel's pass over whole rows ------------
  * Against pct_uri_split and pct_uri_write for URL-shaped rows of every
- * length up to 140 (past the pass's 64 and 128): the same bytes where it
+ * length up to 300 (past the pass's 64, 128 and 256): the same bytes where it
  * takes a row, and, where it asks for a host's IDNA form, the same bytes
  * again with a form given. It must take a good part of them (with and
  * without escapes, ports, dot segments, empty paths). Rows and outputs are
  * allocated to their size (the output to the writer's bound and room). */
+static const uint8_t fast_form[] = "xn--Form.Example";
+
+/* A store that holds one form, fast_form, for every host. */
+static const uint8_t *one_form(const void *forms, const uint8_t *host, size_t n, size_t *form_len)
+{
+    (void)host;
+    (void)n;
+    *form_len = sizeof fast_form - 1;
+    return forms;
+}
+
 static void check_fast_row(const uint8_t *src, size_t n, unsigned flags, long *taken)
 {
-    static const uint8_t form[] = "xn--Form.Example";
     uint8_t *row = malloc(n ? n : 1);
     size_t bound = 0, len = 0, want_len = 0;
-    CHECK(row && pct_uri_size_bound(n, sizeof form, SIZE_MAX, &bound) == PCT_OK);
+    CHECK(row && pct_uri_size_bound(n, PCT_URI_FAST_FORM_MAX, SIZE_MAX, &bound) == PCT_OK);
     uint8_t *got = malloc(bound + PCT_URI_WRITE_ROOM), *want = malloc(bound);
     CHECK(got && want);
     if (!row || !got || !want) {
@@ -858,16 +868,23 @@ static void check_fast_row(const uint8_t *src, size_t n, unsigned flags, long *t
         return;
     }
     memcpy(row, src, n);
-    pct_range host = {0, 0};
     pct_uri u;
     pct_uri_split(row, n, &u);
-    int r = pct_uri_normalize_fast(row, n, flags, NULL, 0, got, &len, &host);
+    pct_uri_fast fast = {NULL, 0, NULL, NULL, {0, 0}, 0, 0, 0};
+    int r = pct_uri_normalize_fast(row, n, flags, got, &len, &fast);
     if (r == PCT_URI_FAST_HOST) {
-        CHECK(u.has_authority && host.start == u.host.start && host.len == u.host.len
-              && pct_host_needs_idna(row + host.start, host.len, 0));
-        r = pct_uri_normalize_fast(row, n, flags, form, sizeof form - 1, got, &len, &host);
-        CHECK(r != PCT_URI_FAST_HOST);
-        CHECK(pct_uri_write(row, &u, form, sizeof form - 1, flags, want, &want_len) == PCT_OK);
+        /* the form given, then the form from a store: the same bytes */
+        CHECK(u.has_authority && fast.idna_host.start == u.host.start && fast.idna_host.len == u.host.len
+              && pct_host_needs_idna(row + u.host.start, u.host.len, 0));
+        CHECK(pct_uri_write(row, &u, fast_form, sizeof fast_form - 1, flags, want, &want_len) == PCT_OK);
+        pct_uri_fast given = {fast_form, sizeof fast_form - 1, NULL, NULL, {0, 0}, 0, 0, 0};
+        pct_uri_fast stored = {NULL, 0, one_form, fast_form, {0, 0}, 0, 0, 0};
+        r = pct_uri_normalize_fast(row, n, flags, got, &len, &given);
+        CHECK(r != PCT_URI_FAST_HOST); /* NOT: a port it leaves */
+        CHECK(r != PCT_URI_FAST_DONE || (len == want_len && memcmp(got, want, len) == 0));
+        int again = pct_uri_normalize_fast(row, n, flags, got, &len, &stored);
+        CHECK(again == r);
+        r = again;
     } else {
         CHECK(pct_uri_write(row, &u, NULL, 0, flags, want, &want_len) == PCT_OK);
         CHECK(r == PCT_URI_FAST_NOT || !u.has_authority
@@ -902,14 +919,14 @@ static void test_normalize_fast_on_every_kernel(void)
                                          "@", " ", "\xC3\xA9", "\xE4\xB8\xAD", "&b=1", "=", "~", "[",
                                          "%25", "%2F", "/seg", "/x.y"};
     uint64_t x = 0x2545F4914F6CDD1Dull;
-    uint8_t src[160];
+    uint8_t src[320];
 #define PICK(list) list[next_random(&x) % (sizeof list / sizeof *list)]
     for (size_t k = 0; pct_kernel_available(k); k++) {
         CHECK(pct_kernel_select(pct_kernel_available(k)) == 0);
         if (!pct_kernel_active()->uri_normalize)
             continue;
         long taken = 0, rows = 0;
-        for (size_t n = 0; n <= 140; n++) {
+        for (size_t n = 0; n <= 300; n++) {
             for (int r = 0; r < 60; r++) {
                 /* a head, a host and a port (from the second row on), most often a
                  * '/', then pieces, cut at n */
