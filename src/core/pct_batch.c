@@ -83,16 +83,19 @@ static int unquote_row(int plus, int malformed, const pct_kernel *k, const uint8
         && pct_out_reserve(out, n + PCT_DECODE_ROOM, limit) == PCT_OK) {
         int high;
         dst = out->data + out->len;
-        len = k && k->decode_room ? k->decode_room(src, n, plus, dst, &high)
-                                  : pct_decode_room(src, n, plus, dst, &high);
-        if (!high) {
-            out->len += len;
-            return PCT_OK;
+        if (k && k->decode_utf8_room) { /* checked as it is written */
+            len = k->decode_utf8_room(src, n, plus, dst, &high);
+            info.valid = high != 2;
+        } else {
+            len = k && k->decode_room ? k->decode_room(src, n, plus, dst, &high)
+                                      : pct_decode_room(src, n, plus, dst, &high);
+            if (!high)
+                info.valid = 1;
+            else if (k && k->utf8_check && len >= 8) /* the kernels' check takes 8 bytes on */
+                k->utf8_check(dst, len, &info);
+            else
+                pct_utf8_check(dst, len, &info);
         }
-        if (k && k->utf8_check && len >= 8) /* the kernels' check takes 8 bytes on */
-            k->utf8_check(dst, len, &info);
-        else
-            pct_utf8_check(dst, len, &info);
     } else {
         if ((rc = pct_out_reserve(out, n, limit)) != PCT_OK)
             return (int)rc;

@@ -63,12 +63,34 @@ static inline AVX512_ATTR __m512i hex_values(__m512i x, __mmask64 *bad)
  * low bits) and the output length pass from one to the next. Loads are
  * masked to the input (nothing is read past src + n), and so are stores
  * without room. Sets *high when a byte >= 0x80 is written. */
+static inline AVX512_ATTR __m512i u8_block_errors(__m512i input, __m512i prev);
+static inline AVX512_ATTR __m512i u8_incomplete(void);
+
+/* The UTF-8 check of a decode's output as it is written (`check`): each
+ * step's w bytes (zeros after them) against the three written before
+ * them, which `tail` holds in its last lanes; errors past the w bytes are
+ * left out (the bytes after come in the next step). Only once a byte >=
+ * 0x80 has been written. */
+static inline AVX512_ATTR void check_step(__m512i written, size_t w, __mmask64 any, __m512i *tail,
+                                          __m512i *errors)
+{
+    const __m512i iota = _mm512_set_epi8(63, 62, 61, 60, 59, 58, 57, 56, 55, 54, 53, 52, 51, 50, 49, 48,
+                                         47, 46, 45, 44, 43, 42, 41, 40, 39, 38, 37, 36, 35, 34, 33, 32,
+                                         31, 30, 29, 28, 27, 26, 25, 24, 23, 22, 21, 20, 19, 18, 17, 16,
+                                         15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0);
+    if (any)
+        *errors = _mm512_or_si512(*errors, _mm512_maskz_mov_epi8(first_bytes(w), u8_block_errors(written, *tail)));
+    /* the tail after these w bytes: lane k takes byte w + k of tail ++ written */
+    *tail = _mm512_permutex2var_epi8(*tail, _mm512_add_epi8(iota, _mm512_set1_epi8((char)w)), written);
+}
+
 static PCT_ALWAYS_INLINE AVX512_ATTR size_t decode_masked(const uint8_t *src, size_t n, int plus,
-                                                          uint8_t *dst, int *high, int room)
+                                                          uint8_t *dst, int *high, int room, int check)
 {
     const __m512i pct = _mm512_set1_epi8('%'), plus_sign = _mm512_set1_epi8('+');
     const __m512i space = _mm512_set1_epi8(' '), high_nibble = _mm512_set1_epi8((char)0xF0);
     __mmask64 any = 0, carry = 0;
+    __m512i tail = _mm512_setzero_si512(), errors = tail;
     size_t o = 0;
     for (size_t i = 0; i < n; i += 64) {
         const size_t left = n - i;
@@ -84,6 +106,8 @@ static PCT_ALWAYS_INLINE AVX512_ATTR size_t decode_masked(const uint8_t *src, si
             else
                 _mm512_mask_storeu_epi8(dst + o, in, lit);
             any |= _mm512_movepi8_mask(lit);
+            if (check)
+                check_step(lit, left < 64 ? left : 64, any, &tail, &errors);
             o += left < 64 ? left : 64;
             continue;
         }
@@ -106,9 +130,15 @@ static PCT_ALWAYS_INLINE AVX512_ATTR size_t decode_masked(const uint8_t *src, si
         else
             _mm512_mask_storeu_epi8(dst + o, first_bytes(w), packed);
         any |= _mm512_movepi8_mask(out) & keep;
+        if (check)
+            check_step(packed, w, any, &tail, &errors);
         o += w;
     }
     *high = any != 0;
+    if (check && any) { /* 2: not UTF-8, a sequence at the end left open included */
+        errors = _mm512_or_si512(errors, _mm512_subs_epu8(tail, u8_incomplete()));
+        *high = _mm512_test_epi8_mask(errors, errors) ? 2 : 1;
+    }
     return o;
 }
 
@@ -117,13 +147,22 @@ static PCT_ALWAYS_INLINE AVX512_ATTR size_t decode_masked(const uint8_t *src, si
 static AVX512_ATTR size_t avx512_decode_room(const uint8_t *src, size_t n, int plus, uint8_t *dst,
                                              int *high)
 {
-    return decode_masked(src, n, plus, dst, high, 1);
+    return decode_masked(src, n, plus, dst, high, 1, 0);
+}
+
+/* decode_room with the UTF-8 check of what it writes (decode_utf8_room):
+ * the check never loads the output back, which waits for the compressed
+ * stores to reach the cache. */
+static AVX512_ATTR size_t avx512_decode_utf8_room(const uint8_t *src, size_t n, int plus, uint8_t *dst,
+                                                  int *state)
+{
+    return decode_masked(src, n, plus, dst, state, 1, 1);
 }
 
 static AVX512_ATTR size_t avx512_decode(const uint8_t *src, size_t n, int plus, uint8_t *dst)
 {
     int high;
-    return decode_masked(src, n, plus, dst, &high, 0);
+    return decode_masked(src, n, plus, dst, &high, 0, 0);
 }
 
 /* ---- encoding: each 16 bytes spread to 48 places (byte k to 3k, 3k+1,
@@ -288,15 +327,20 @@ static inline AVX512_ATTR __m512i u8_block_errors(__m512i input, __m512i prev)
     return _mm512_xor_si512(_mm512_ternarylogic_epi32(byte_1_high, byte_1_low, byte_2_high, 0x80), must23);
 }
 
-static AVX512_ATTR void avx512_utf8_check(const uint8_t *src, size_t n, pct_utf8_info *info)
+/* Saturating-subtracted from a vector, nonzero where its last bytes start
+ * a sequence it does not end. */
+static inline AVX512_ATTR __m512i u8_incomplete(void)
 {
-    const __m512i below_c0 = _mm512_set1_epi8(-64);
-    /* nonzero where the last bytes of a vector start a sequence it does not end */
-    const __m512i incomplete = _mm512_set_epi8(
+    return _mm512_set_epi8(
         (char)(0xC0 - 1), (char)(0xE0 - 1), (char)(0xF0 - 1), -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
         -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
         -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
         -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1);
+}
+
+static AVX512_ATTR void avx512_utf8_check(const uint8_t *src, size_t n, pct_utf8_info *info)
+{
+    const __m512i below_c0 = _mm512_set1_epi8(-64), incomplete = u8_incomplete();
     __m512i prev = _mm512_setzero_si512(), errors = _mm512_setzero_si512(), pending = errors;
     __mmask64 high = 0, wide = 0, astral = 0; /* bytes >= 0x80, >= 0xC4, >= 0xF0 seen */
     size_t cont = 0;
@@ -359,7 +403,7 @@ static AVX512_ATTR void avx512_uri_scan(const uint8_t *src, size_t n, const pct_
 }
 
 /* ---- normalize's writer: a component (pct_uri_write_fn) or a whole row
- * (pct_uri_normalize_fn). A vector's valid escapes are found at once (the
+ * (the kernel's uri_normalize). A vector's valid escapes are found at once (the
  * digits loaded at +1 and +2, masked to the input, so a '%' whose digits it
  * lacks is no escape), their bytes formed, those of `decoded` put in and
  * their digits dropped by a compress, the digits of the others uppercased
@@ -380,8 +424,8 @@ static inline AVX512_ATTR __mmask64 in_set(const __m512i table[2], __m512i v)
     return _mm512_movepi8_mask(_mm512_permutex2var_epi8(table[0], v, table[1])) & ~_mm512_movepi8_mask(v);
 }
 
-/* The valid escapes of v, the `left` bytes at s (zero past them), and
- * their bytes in *byte. */
+/* The valid escapes of v, the `left` >= 1 bytes at s (zero past them),
+ * and their bytes in *byte. */
 static inline AVX512_ATTR __mmask64 escapes_of(const uint8_t *s, size_t left, __m512i v, __m512i *byte)
 {
     __mmask64 bad1, bad2;
@@ -734,6 +778,7 @@ const pct_kernel pct_kernel_avx512 = {
     .uri_scan = avx512_uri_scan,
     .uri_write = avx512_uri_write,
     .uri_normalize = avx512_uri_normalize,
+    .decode_utf8_room = avx512_decode_utf8_room,
 };
 
 #endif /* PCT_AVX512 */

@@ -83,4 +83,5 @@ const pct_kernel pct_kernel_scalar = {
     NULL,
     NULL,
     NULL,
+    NULL,
 };

@@ -581,4 +581,5 @@ const pct_kernel PK_KERNEL = {
     PK_URI_SCAN,
     NULL, /* uri_write: the AVX-512 kernel's alone */
     NULL, /* uri_normalize */
+    NULL, /* decode_utf8_room */
 };

@@ -52,6 +52,10 @@ typedef struct {
     int (*uri_normalize)(const uint8_t *src, size_t n, unsigned flags, const pct_set *kept,
                          const pct_set *unreserved, uint8_t *dst, size_t *out_len,
                          pct_uri_fast *fast);
+    /* Optional (NULL: decode_room, then utf8_check where a byte >= 0x80 was
+     * written): pct_decode_room with *state 0 when it wrote ASCII, 1 valid
+     * UTF-8 with bytes >= 0x80, 2 bytes that are not UTF-8. */
+    size_t (*decode_utf8_room)(const uint8_t *src, size_t n, int plus, uint8_t *dst, int *state);
 } pct_kernel;
 
 #include "pct_portable.h"

@@ -536,6 +536,12 @@ static void check_decode_at(const uint8_t *data, size_t n, int plus)
         long count = ref_utf8(want, rw, NULL, &maxchar);
         pct_utf8_check(want, rw, &info);
         CHECK(info.valid == (count >= 0) && (count < 0 || (info.nchars == (size_t)count && info.maxchar == maxchar)));
+        if (k->decode_utf8_room) { /* both at once: 0 ASCII, 1 UTF-8, 2 not */
+            memcpy(src, data, n);
+            int state = -1;
+            CHECK(k->decode_utf8_room(src, n, plus, dst, &state) == rw && memcmp(dst, want, rw) == 0
+                  && state == (!rhigh ? 0 : count >= 0 ? 1 : 2));
+        }
     }
     free(src);
     free(dst);
@@ -544,20 +550,23 @@ static void check_decode_at(const uint8_t *data, size_t n, int plus)
 
 /* Decoding across the 64-byte steps of the widest kernel (and the 32- and
  * 16-byte ones): at every length 0..200, '%', '%X', '%XY' (ASCII and
- * >= 0x80) and '+' at every position, on ASCII and on text with bytes >=
- * 0x80; then random bytes dense in '%' and hex digits. */
+ * >= 0x80), escaped and raw UTF-8 (whole and cut) and '+' at every
+ * position, on ASCII, on valid UTF-8 and on text with stray bytes >= 0x80;
+ * then random bytes dense in '%' and hex digits. */
 static void test_decode_blocks(void)
 {
-    static const char *const pieces[] = {"%", "%4", "%41", "%e9", "%C3%A9", "+", "%%41", "%4%41", "%G1"};
+    static const char *const pieces[] = {"%", "%4", "%41", "%e9", "%C3%A9", "+", "%%41", "%4%41", "%G1",
+                                         "%E4%B8%AD", "%E4%B8", "\xE4\xB8\xAD", "%F0%9F%8E%89", "\xC3"};
     const size_t n_pieces = sizeof pieces / sizeof pieces[0];
     uint8_t buf[210];
     for (size_t n = 0; n <= 200; n++) {
-        for (int base = 0; base < 2; base++) {
+        for (int base = 0; base < 3; base++) {
             for (size_t p = 0; p < n_pieces; p++) {
                 size_t len = strlen(pieces[p]);
                 for (size_t at = 0; at < n; at++) {
                     for (size_t i = 0; i < n; i++)
-                        buf[i] = base ? (uint8_t)(i % 3 ? 'b' : 0xC3 + (i & 1)) : (uint8_t)('a' + i % 26);
+                        buf[i] = base == 2 ? (uint8_t)"\xE4\xB8\xAD"[i % 3] /* valid UTF-8 */
+                               : base ? (uint8_t)(i % 3 ? 'b' : 0xC3 + (i & 1)) : (uint8_t)('a' + i % 26);
                     memcpy(buf + at, pieces[p], len > n - at ? n - at : len);
                     check_decode_at(buf, n, (int)(at & 1));
                 }
