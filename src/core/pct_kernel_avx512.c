@@ -645,7 +645,7 @@ static PCT_ALWAYS_INLINE AVX512_ATTR int normalize_vectors(const uint8_t *s, siz
         return PCT_URI_FAST_NOT; /* the port */
     /* a host's IDNA form: the one given, or the caller's from before */
     const uint8_t *host = fast->host;
-    size_t host_len = fast->host_len;
+    size_t host_len = host ? fast->host_len : 0;
     if (!host && host_work) {
         if (host_work & ~_mm512_movepi8_mask(v[0]))
             return PCT_URI_FAST_NOT; /* an escape or ASCII to escape */

@@ -146,8 +146,8 @@ enum { PCT_URI_FAST_NOT, PCT_URI_FAST_DONE, PCT_URI_FAST_HOST };
 typedef const uint8_t *(*pct_host_form_fn)(const void *forms, const uint8_t *host, size_t n,
                                            size_t *form_len);
 typedef struct {
-    /* in: the IDNA form for the row's host (NULL: none), else `lookup` in
-     * `forms` (NULL: no store) */
+    /* in: the IDNA form for the row's host (NULL: none, host_len unread),
+     * else `lookup` in `forms` (NULL: no store, forms unread) */
     const uint8_t *host;
     size_t host_len;
     pct_host_form_fn lookup;
