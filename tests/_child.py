@@ -22,3 +22,12 @@ def run_python(args, extra_env=None, **kwargs):
     with tempfile.TemporaryDirectory() as cwd:
         return subprocess.run([sys.executable, *args], cwd=cwd, env=child_env(extra_env),
                               capture_output=True, **kwargs)
+
+
+def assert_kernel_child_clean(source, kernel):
+    """Runs `source` (python -c, with the kernel's name as argv[1]) under
+    PCTCODEC_KERNEL=kernel and asserts that it exits cleanly and that its
+    last output ends with a failure count of 0."""
+    r = run_python(["-c", source, kernel], extra_env={"PCTCODEC_KERNEL": kernel}, text=True)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.rstrip().endswith(" 0"), r.stdout
