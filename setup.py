@@ -13,6 +13,7 @@ from setuptools.command.build_ext import build_ext
 
 # The core is plain C99 with no Python.h; the binding (src/_pctcodec*.c, one
 # job per file, listed in src/_pctcodec.h) is the extension module around it.
+# The Python package is src/pctcodec (package-dir in pyproject.toml).
 CORE_SOURCES = sorted(glob.glob(os.path.join("src", "core", "*.c")))
 BINDING_SOURCES = sorted(glob.glob(os.path.join("src", "_pctcodec*.c")))
 HEADERS = sorted(glob.glob(os.path.join("src", "core", "*.h")) + glob.glob(os.path.join("src", "*.h")))

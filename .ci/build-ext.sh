@@ -36,7 +36,9 @@ fi
 export PCTCODEC_DEBUG=1
 echo "building pctcodec with $CC ${CFLAGS:-} into $OUT"
 rm -rf "$OUT"
-mkdir -p "$OUT/pctcodec"
-cp pctcodec/*.py pctcodec/*.pyi pctcodec/py.typed "$OUT/pctcodec/"
+mkdir -p "$OUT"
+# The package's Python files, subpackages included (no build left in src/).
+(cd src && find pctcodec \( -name '*.py' -o -name '*.pyi' -o -name py.typed \) -print0 |
+    xargs -0 cp --parents -t "$OUT")
 CC=$CC LDSHARED="$CC -shared" \
     "$PYTHON" -W ignore setup.py -q build_ext --build-lib "$OUT" --build-temp "$OUT/tmp" --force

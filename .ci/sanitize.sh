@@ -5,7 +5,7 @@
 #   .ci/sanitize.sh [pytest arguments...]     (default: the whole tests/)
 #
 # The extension is built with gcc into build/sanitize (the source tree's own
-# pctcodec/ and any in-place build are left alone) and imported from there by
+# src/pctcodec/ and any in-place build are left alone) and imported from there by
 # an interpreter that preloads the sanitizer runtimes. Every object is then
 # allocated by malloc (PYTHONMALLOC=malloc), so that an out-of-bounds read of
 # a str or bytes is caught too. Any sanitizer report ends the run with a

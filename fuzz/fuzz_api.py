@@ -6,7 +6,7 @@ str/bytes, safe sets, encodings and error handlers, and wrong argument
 types. The rest of the API gets smoke calls with properties: requote and
 normalize give valid URIs and are idempotent, never raise on text without a
 lone surrogate (non-ASCII and escaped hosts go through the host mapping of
-pctcodec/_idna.py) and raise PercentEncodingError on one, check fails exactly when
+src/pctcodec/_idna.py) and raise PercentEncodingError on one, check fails exactly when
 is_valid is false, encode/decode and the ECMAScript pairs round-trip.
 Any other exception (TypeError, SystemError, ...) or a sanitizer report
 from the extension is a finding.

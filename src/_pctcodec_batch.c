@@ -1,5 +1,5 @@
 /* CPython binding of the batch engine (src/core/pct_batch.c): the work of
- * quote_many ... check_many (pctcodec/batch.py) on a list or tuple of str,
+ * quote_many ... check_many (src/pctcodec/batch.py) on a list or tuple of str,
  * and on Arrow arrays and streams through the Arrow C data interface.
  *
  * Arrow input is read in place (offsets or views, data buffers; see
@@ -22,7 +22,7 @@
 #include "pct_batch.h"
 #include "pct_uri.h"
 
-/* Operation codes, as pctcodec/batch.py passes them. */
+/* Operation codes, as src/pctcodec/batch.py passes them. */
 enum { OP_QUOTE, OP_QUOTE_PLUS, OP_UNQUOTE, OP_UNQUOTE_PLUS, OP_REQUOTE, OP_NORMALIZE, OP_CHECK,
        OP_QUERY_PARAM, OP_CLEAN_QUERY, N_OPS };
 static const char *const OP_NAMES[N_OPS] = {"quote_many",   "quote_plus_many", "unquote_many",
@@ -275,7 +275,7 @@ static PyObject *str_row(const batch_op *op, PyObject *item, pct_out *out)
 PyDoc_STRVAR(many_list_doc,
 "_many_list($module, values, op, func, safe, encoding, errors, opts, on_error, rejects, /)\n--\n\n"
 "The batch operation `op` over a list or tuple of str or None (see\n"
-"pctcodec/batch.py); `func` is the single-value function.");
+"src/pctcodec/batch.py); `func` is the single-value function.");
 
 static PyObject *py_many_list(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 {

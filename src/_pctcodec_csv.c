@@ -1,5 +1,5 @@
 /* CPython binding of the CSV record cutter (src/core/pct_csv.c), for the
- * table mode of the command line (pctcodec/_csv.py, pctcodec/_tables.py):
+ * table mode of the command line (src/pctcodec/cli/_csv.py, src/pctcodec/cli/_tables.py):
  * _csv_cut gives the chosen field of each record of a buffer as text and the
  * bytes between those fields as they are; _csv_join puts new fields back
  * between them. The per-row work of the table mode is all here. */

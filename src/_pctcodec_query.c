@@ -1,7 +1,7 @@
 /* query_param and clean_query on one str: the batch core's row
  * (src/core/pct_batch.c, pct_query.c) on its UTF-8 text. The public
  * functions, which check the arguments and compile the patterns, are in
- * pctcodec/query.py. */
+ * src/pctcodec/query.py. */
 #include <string.h>
 
 #include "_pctcodec.h"

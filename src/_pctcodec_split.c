@@ -1,4 +1,4 @@
-/* CPython binding of split and split_many (pctcodec/parts.py): the
+/* CPython binding of split and split_many (src/pctcodec/parts.py): the
  * components of URIs as RFC 3986 Appendix B cuts them (pct_uri_split), as
  * written -- no escape decoded, no case changed, so that the parts put back
  * together (RFC 3986 5.3) give the input back.
@@ -26,7 +26,7 @@
 
 #define N_PARTS 7
 
-/* The field names, in order: URIParts's (pctcodec/parts.py) and the
+/* The field names, in order: URIParts's (src/pctcodec/parts.py) and the
  * struct's children. */
 static const char *const PART_NAMES[N_PARTS] = {"scheme", "userinfo", "host", "port",
                                                 "path",   "query",    "fragment"};
@@ -166,7 +166,7 @@ static PyObject *py_split(PyObject *module, PyObject *uri)
  * Lists and tuples.
  */
 
-/* on_error, as pctcodec/batch.py codes it. */
+/* on_error, as src/pctcodec/batch.py codes it. */
 enum { ON_ERROR_RAISE, ON_ERROR_NULL, ON_ERROR_KEEP };
 
 PyDoc_STRVAR(split_list_doc,

@@ -1,4 +1,4 @@
-/* The loop behind pctcodec.urlencode (pctcodec/_urlencode.py).
+/* The loop behind pctcodec.urlencode (src/pctcodec/_urlencode.py).
  */
 #include <string.h>
 

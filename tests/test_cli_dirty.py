@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 from _child import child_env
 from _profiles import examples
-from pctcodec._csv import Reader
+from pctcodec.cli._csv import Reader
 from pctcodec import _pctcodec
 from pctcodec.cli import main
 

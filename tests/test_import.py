@@ -43,12 +43,12 @@ def test_host_mapping_on_first_non_ascii_host():
 
 def test_command_line_imports_no_typing():
     # The command line's modules are annotated with typing's names in
-    # quotes only (pctcodec/_typecheck.py): its start-up does not pay for typing.
-    script = ("import sys, json; before = set(sys.modules); import pctcodec.cli, pctcodec._tables; "
+    # quotes only (src/pctcodec/_typecheck.py): its start-up does not pay for typing.
+    script = ("import sys, json; before = set(sys.modules); import pctcodec.cli, pctcodec.cli._tables; "
               "print(json.dumps(sorted(set(sys.modules) - before)))")
     out = run_python(["-c", script], text=True, check=True)
     added = json.loads(out.stdout)
-    assert "pctcodec._tables" in added
+    assert "pctcodec.cli._tables" in added
     assert "typing" not in added
 
 

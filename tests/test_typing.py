@@ -33,7 +33,7 @@ def test_mypy_strict():
         "--config-file", os.path.join(ROOT, "pyproject.toml"),
         "--python-version", "%d.%d" % sys.version_info[:2],
         "--cache-dir", os.path.join(ROOT, ".mypy_cache"),
-        os.path.join(ROOT, "pctcodec"),
+        os.path.join(ROOT, "src", "pctcodec"),
         USAGE,
     ])
     assert status == 0, stdout + stderr

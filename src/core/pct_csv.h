@@ -1,5 +1,5 @@
 /* pct_csv: cut one CSV/TSV record around one field, on bytes, in one pass.
- * Plain C99, no Python. The table mode of the command line (pctcodec/_csv.py)
+ * Plain C99, no Python. The table mode of the command line (src/pctcodec/cli/_csv.py)
  * reads with it; the syntax is the one documented there:
  *
  * - a field that starts with '"' is quoted: quotes toggle "inside" until a

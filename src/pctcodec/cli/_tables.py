@@ -30,12 +30,12 @@ import io
 import os
 import sys
 
-from . import PercentEncodingError, batch, check
-from . import _pctcodec
+from .. import PercentEncodingError, batch, check
+from .. import _pctcodec
 from ._csv import MALFORMED, PLAIN, QUOTED, MissingField, Reader, UnclosedQuote
 from ._progress import Progress
 from ._streams import Output, binary_stdin, check_reason
-from ._typecheck import cast, overload
+from .._typecheck import cast, overload
 
 TYPE_CHECKING = False  # typing is not imported at run time: annotations in quotes
 if TYPE_CHECKING:
@@ -48,7 +48,7 @@ if TYPE_CHECKING:
 
     from ._commands import Command
     from ._streams import BinaryReader, BinaryWriter, Failures
-    from .batch import Reject
+    from ..batch import Reject
 
     # a value that failed before the batch function: (index, value, error)
     Failed = tuple[int, object, BaseException]

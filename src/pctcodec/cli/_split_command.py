@@ -7,7 +7,7 @@ text that keeps absent and empty parts apart, so ``split`` without
 ``--column`` is a usage error.
 """
 from ._tables import AddColumns
-from .parts import URIParts, split_many
+from ..parts import URIParts, split_many
 
 TYPE_CHECKING = False  # typing is not imported at run time: annotations in quotes
 if TYPE_CHECKING:

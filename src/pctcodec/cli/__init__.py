@@ -10,14 +10,14 @@ one value per line, or one column of a table.
 Lines are read from FILE (or standard input) as bytes and written to standard
 output one by one, each with the line terminator it had (``\\n``, ``\\r\\n`` or
 none on the last line). With ``--column``, FILE is a CSV, TSV or Parquet file
-and only that column changes (see ``pctcodec._tables``).
+and only that column changes (see ``pctcodec.cli._tables``).
 """
 import argparse
 import codecs
 import os
 import sys
 
-from . import TRACKING_PARAMS, PercentEncodingError, __version__, check
+from .. import TRACKING_PARAMS, PercentEncodingError, __version__, check
 from ._commands import COMMANDS, URI_COMMANDS, Command
 from ._streams import (
     Failures,

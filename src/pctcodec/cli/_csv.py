@@ -17,7 +17,7 @@ that does not end in the data read so far is cut again once more data is in;
 the block read then is at least as long as what is pending, so that every
 byte is scanned a bounded number of times.
 """
-from . import _pctcodec
+from .. import _pctcodec
 
 TYPE_CHECKING = False  # typing is not imported at run time: annotations in quotes
 if TYPE_CHECKING:

@@ -5,7 +5,7 @@ Parquet). An ``_tables.AddColumns`` over ``query_param_many``.
 """
 from ._streams import escape_undecoded
 from ._tables import AddColumns
-from .query import query_param_many
+from ..query import query_param_many
 
 TYPE_CHECKING = False  # typing is not imported at run time: annotations in quotes
 if TYPE_CHECKING:

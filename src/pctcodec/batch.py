@@ -190,7 +190,7 @@ _OPS = {
     "requote_many": 4,
     "normalize_many": 5,
     "check_many": 6,
-    "query_param_many": 7,  # pctcodec/query.py
+    "query_param_many": 7,  # src/pctcodec/query.py
     "clean_query_many": 8,
 }
 

@@ -18,7 +18,7 @@ TYPE_CHECKING = False  # typing is not imported at run time: annotations in quot
 if TYPE_CHECKING:
     from typing import BinaryIO, Callable, Iterator, Protocol, TextIO
 
-    from ._errors import PercentEncodingError
+    from .._errors import PercentEncodingError
 
     class BinaryWriter(Protocol):
         """Where output bytes go: sys.stdout.buffer, a binary file, _TextWriter."""

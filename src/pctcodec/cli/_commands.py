@@ -4,10 +4,10 @@ line mode (one value at a time) and the table mode (a column at a time).
 Values come in as ``_streams.decode`` makes them (a byte that is not valid
 UTF-8 as a lone surrogate) and go out through ``_streams.encode``.
 """
-from . import batch, normalize, quote, quote_plus, requote, unquote, unquote_plus
-from . import query
+from .. import batch, normalize, quote, quote_plus, requote, unquote, unquote_plus
+from .. import query
 from ._streams import escape_undecoded, quote_errors
-from ._typecheck import overload
+from .._typecheck import overload
 
 TYPE_CHECKING = False  # typing is not imported at run time: annotations in quotes
 if TYPE_CHECKING:
@@ -15,7 +15,7 @@ if TYPE_CHECKING:
 
     import pyarrow
 
-    from .batch import Reject
+    from ..batch import Reject
 
     # A batch function's result is of its input's type (list in, list out;
     # Arrow in, Arrow out: see batch.pyi's overloads): Command.many's
