@@ -1,8 +1,6 @@
 """Hosts the way browsers read them: the web-platform-tests "domain to ASCII"
 vectors through normalize and iri_to_uri, the reference model against the
 same vectors, and normalize as a total function over text."""
-import json
-import os
 import unicodedata
 import urllib.parse
 
@@ -10,18 +8,20 @@ import pytest
 from hypothesis import example, given
 from hypothesis import strategies as st
 
+import _testdata
 import _uri_reference as ref
 import _uts46_reference as uts46
 import pctcodec
 
-DATA = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data", "wpt")
+# The WPT vectors are read from the test data beside the repository
+# (tests/_testdata.py); without them the tests that use them skip.
+needs_wpt = _testdata.needs("wpt", "IdnaTestV2.json")
 
 
 def _vectors():
     out = []
     for name in ("IdnaTestV2.json", "toascii.json"):
-        with open(os.path.join(DATA, name), encoding="utf-8") as f:
-            out += [t for t in json.load(f) if isinstance(t, dict)]
+        out += [t for t in _testdata.load_json("wpt", name) or [] if isinstance(t, dict)]
     return out
 
 
@@ -56,6 +56,7 @@ def _params(vectors):
             for t in vectors]
 
 
+@needs_wpt
 def test_vectors_present():
     assert len(WITH_OUTPUT) >= 1600 and len(WITHOUT_OUTPUT) >= 1100
     assert sum(not t["input"].isascii() for t in WITH_OUTPUT) >= 600
@@ -67,6 +68,7 @@ def _as_uri_host(output):
     return urllib.parse.quote(output, safe="!$&'()*+,;=-._~")
 
 
+@needs_wpt
 @pytest.mark.parametrize("case", _params(WITH_OUTPUT))
 def test_wpt_host_with_output(case):
     host, expected = case["input"], "http://" + _as_uri_host(case["output"]) + "/"
@@ -86,6 +88,7 @@ def _splits_elsewhere(host):
     return any(c in host for c in ":/?#@[")
 
 
+@needs_wpt
 @pytest.mark.parametrize("case", _params(WITHOUT_OUTPUT))
 def test_wpt_host_without_output(case):
     host = case["input"]
@@ -104,12 +107,14 @@ def test_wpt_host_without_output(case):
         pctcodec.iri_to_uri(uri, strict_idna=True)
 
 
+@needs_wpt
 @pytest.mark.parametrize("case", HOSTS, ids=lambda t: ascii(t["input"])[:60])
 def test_reference_model_passes_the_vectors(case):
     # The model the differential tests compare with reads hosts as the vectors do.
     assert uts46.domain_to_ascii(case["input"]) == case["output"]
 
 
+@needs_wpt
 @pytest.mark.parametrize("case", [t for t in VECTORS if any(map(_is_surrogate, t["input"]))],
                          ids=lambda t: ascii(t["input"]))
 def test_wpt_host_with_lone_surrogate(case):

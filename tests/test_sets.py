@@ -1,16 +1,14 @@
 """Tests of pctcodec.sets: RFC 3986 and WHATWG safe sets for quote()."""
-import json
-import os
 import re
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+import _testdata
 import pctcodec
 from pctcodec import sets
 
-DATA = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data", "wpt")
 
 ALWAYS_SAFE = set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.-~")
 
@@ -156,19 +154,23 @@ def test_spec_examples():
 # --- web-platform-tests vectors ------------------------------------------------
 
 def _load(name):
-    with open(os.path.join(DATA, name), encoding="utf-8") as f:
-        return json.load(f)
+    return _testdata.load_json("wpt", name) or []
+
+
+needs_wpt = _testdata.needs("wpt", "percent-encoding.json")
 
 
 PERCENT_ENCODING = [t for t in _load("percent-encoding.json") if isinstance(t, dict)]
 URLENCODED = _load("urlencoded-parser-data.json")
 
 
+@needs_wpt
 def test_wpt_data_present():
     assert len(PERCENT_ENCODING) >= 7
     assert len(URLENCODED) >= 30
 
 
+@needs_wpt
 @pytest.mark.parametrize("case", PERCENT_ENCODING, ids=lambda c: ascii(c["input"]))
 def test_wpt_percent_encoding(case):
     # WPT puts the input in https://doesnotmatter.invalid/?INPUT#INPUT: the
@@ -197,6 +199,7 @@ def _parse_urlencoded(s):
     return pairs
 
 
+@needs_wpt
 @pytest.mark.parametrize("case", URLENCODED, ids=lambda c: ascii(c["input"]))
 def test_wpt_urlencoded_parser(case):
     assert _parse_urlencoded(case["input"]) == case["output"]
