@@ -368,6 +368,9 @@ def _run(args: argparse.Namespace, command: "Command | AddColumns", failures: Fa
     except _tables.TableError as exc:
         return _error(f"{where}: {exc}", 2)
     except OutputError as exc:
+        # What is left in stdout's buffer cannot be written either: dropped
+        # here, not at exit (where 3.14 reports it and exits 120).
+        quiet_broken_pipe()
         return _error(exc, 2)
     except OSError as exc:
         return _error(f"{getattr(exc, 'filename', None) or where}: {exc.strerror or exc}", 2)

@@ -201,7 +201,13 @@ class Output:
             os.chmod(temp, mode)
             self.stream = self._file = os.fdopen(handle, "wb")
         except BaseException:  # no finish() to remove it: the caller has no Output
-            os.close(handle)
+            # A signal (Terminated, KeyboardInterrupt) can land inside fdopen
+            # after the file object took the descriptor and was dropped,
+            # which closed it: EBADF here must not replace the signal.
+            try:
+                os.close(handle)
+            except OSError:
+                pass
             os.unlink(temp)
             raise
         self.temp = temp
