@@ -55,6 +55,10 @@ def _indexed(exc, index):
     original is annotated like a UnicodeError.
     """
     where = "at index %d" % index
+    if not isinstance(exc, UnicodeError) and where in str(exc):
+        # The engines' TypeError for a value that is no str names the index already.
+        exc.index = index
+        return exc
     if not isinstance(exc, UnicodeError):
         try:
             new = type(exc)("%s: %s" % (where, exc))
