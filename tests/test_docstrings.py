@@ -29,11 +29,20 @@ PARAM = re.compile(r"^(?P<names>\*{0,2}[A-Za-z_]\w*(?:, \*{0,2}[A-Za-z_]\w*)*)(?
 
 
 def _public_modules():
+    """pctcodec and its public modules but the command line's; a module that
+    needs an optional package that is not installed is left out."""
     yield pctcodec
-    for info in pkgutil.walk_packages(pctcodec.__path__, "pctcodec."):
-        if not any(part.startswith("_") for part in info.name.split(".")[1:]) and \
-                not info.name.startswith("pctcodec.cli"):
-            yield importlib.import_module(info.name)
+    for info in pkgutil.walk_packages(pctcodec.__path__, "pctcodec.", onerror=lambda name: None):
+        if any(part.startswith("_") for part in info.name.split(".")[1:]) or \
+                info.name.startswith("pctcodec.cli"):
+            continue
+        try:
+            module = importlib.import_module(info.name)
+        except ModuleNotFoundError as exc:
+            if (exc.name or "pctcodec").split(".")[0] == "pctcodec":
+                raise
+            continue
+        yield module
 
 
 def public_functions():
