@@ -192,3 +192,25 @@ def test_supported_versions_claims():
     claims = [(path.name, claim) for path in DOCS
               for claim in re.findall(r"CPython 3\.\d+ to 3\.\d+", path.read_text(encoding="utf-8"))]
     assert claims and all(claim == want for _, claim in claims), (want, claims)
+
+
+def test_readme_command_lines_run(tmp_path, monkeypatch, capsysbinary):
+    # The README's `pctcodec ...` lines, on the bundled examples, from a
+    # folder of their own (status 1 is check's "some URLs are not valid").
+    import shlex
+    import shutil
+
+    from pctcodec.cli import main
+
+    shutil.copytree(ROOT / "examples", tmp_path / "examples")
+    monkeypatch.chdir(tmp_path)
+    lines = [line for info, body in fenced_blocks((ROOT / "README.md").read_text(encoding="utf-8"))
+             if info == "sh" for line in body.splitlines() if line.startswith("pctcodec ")]
+    assert len(lines) >= 3
+    for line in lines:
+        argv = shlex.split(line.split("  #")[0])[1:]
+        status = main(argv)
+        out, err = capsysbinary.readouterr()
+        assert status in (0, 1) and b"error" not in err.lower(), (line, err)
+        assert out or "-o" in argv, line
+    assert (tmp_path / "clean.csv").exists()
