@@ -142,6 +142,16 @@ def test_docstring_examples_run(name, obj):
     assert runner.failures == 0 and runner.tries > 0, name
 
 
+def test_context_manager_example_runs():
+    # installed is a class: its example is run here.
+    test = doctest.DocTestParser().get_doctest(inspect.getdoc(pctcodec.installed),
+                                               {n: getattr(pctcodec, n) for n in pctcodec.__all__},
+                                               "installed", None, 0)
+    runner = doctest.DocTestRunner()
+    runner.run(test)
+    assert runner.failures == 0 and runner.tries == 3
+
+
 def test_a_wrong_docstring_fails():
     doc = "Summary.\n\nParameters\n----------\nvalues : list\n    x\nthread : int\n    y\n"
     assert documented_parameters(sections(doc)["Parameters"]) == ["values", "thread"]

@@ -146,9 +146,21 @@ def uninstall() -> None:
 
 
 class installed:
-    """``with pctcodec.installed(): ...`` runs the block with pctcodec
-    installed, then puts urllib.parse back unless it was installed before.
-    Blocks nest."""
+    """A context manager: the block runs with pctcodec installed.
+
+    On entry it calls :func:`install`; on exit it puts urllib.parse back
+    (:func:`uninstall`) unless pctcodec was installed before the block.
+    Blocks nest.
+
+    Examples
+    --------
+    >>> import urllib.parse
+    >>> with installed():
+    ...     urllib.parse.quote is quote
+    True
+    >>> urllib.parse.quote is quote
+    False
+    """
 
     def __init__(self) -> None:
         self._was = False
