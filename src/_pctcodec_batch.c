@@ -24,10 +24,11 @@
 
 /* Operation codes, as src/pctcodec/batch.py passes them. */
 enum { OP_QUOTE, OP_QUOTE_PLUS, OP_UNQUOTE, OP_UNQUOTE_PLUS, OP_REQUOTE, OP_NORMALIZE, OP_CHECK,
-       OP_QUERY_PARAM, OP_CLEAN_QUERY, N_OPS };
+       OP_QUERY_PARAM, OP_CLEAN_QUERY, OP_DOMAIN, N_OPS };
 static const char *const OP_NAMES[N_OPS] = {"quote_many",   "quote_plus_many", "unquote_many",
                                             "unquote_plus_many", "requote_many", "normalize_many",
-                                            "check_many", "query_param_many", "clean_query_many"};
+                                            "check_many", "query_param_many", "clean_query_many",
+                                            "domain_many"};
 
 /* normalize_many's options, as batch.py packs them. */
 #define OPT_SORT_QUERY 1
@@ -152,6 +153,13 @@ static int setup_op(PyObject *module, PyObject *const *args, Py_ssize_t nargs, i
         op->spec.filter.sort = (opts & OPT_SORT_PARAMS) != 0;
         pct_query_filter_init(&op->spec.filter);
         break;
+    case OP_DOMAIN:
+        /* the compiled list comes in `safe`, PCT_DOMAIN_* flags in opts */
+        if (!(op->spec.psl = domain_psl(safe)))
+            return -1;
+        op->spec.op = PCT_BATCH_DOMAIN;
+        op->spec.flags = (unsigned)opts;
+        break;
     default:
         op->spec.op = PCT_BATCH_CHECK;
         break;
@@ -226,7 +234,7 @@ static PyObject *row_object(const batch_op *op, const pct_out *out, int64_t posi
     if (op->code == OP_CHECK)
         return position < 0 ? Py_NewRef(Py_None) : PyLong_FromLongLong(position);
     if (op->spec.op == PCT_BATCH_UNQUOTE || op->spec.op == PCT_BATCH_QUERY_PARAM
-        || op->spec.op == PCT_BATCH_CLEAN_QUERY)
+        || op->spec.op == PCT_BATCH_CLEAN_QUERY)  /* (DOMAIN's results are ASCII) */
         return PyUnicode_DecodeUTF8((const char *)out->data, (Py_ssize_t)out->len, "strict");
     PyObject *s = PyUnicode_New((Py_ssize_t)out->len, 127);
     if (s && out->len)

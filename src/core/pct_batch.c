@@ -267,6 +267,25 @@ static int clean_query_row(const pct_batch_spec *spec, const uint8_t *src, size_
     return PCT_OK;
 }
 
+/* DOMAIN: the part is at most the row's length. */
+static int domain_row(const pct_batch_spec *spec, const uint8_t *src, size_t n, pct_out *out,
+                      size_t limit)
+{
+    size_t len;
+    pct_status rc = pct_out_reserve(out, n, limit);
+    if (rc != PCT_OK)
+        return (int)rc;
+    switch (pct_domain_part(spec->psl, spec->flags, src, n, out->data + out->len, &len)) {
+    case PCT_OK:
+        out->len += len;
+        return PCT_OK;
+    case PCT_DOMAIN_NONE:
+        return PCT_ROW_NULL;
+    default:
+        return PCT_ROW_CALLER;
+    }
+}
+
 /* The per-op dispatch of one row, inlined into pct_batch_rows' loop (a new
  * op is a new case here, and both entry points have it). k: as for
  * unquote_row. */
@@ -317,6 +336,8 @@ static inline int batch_row(const pct_batch_spec *spec, const pct_kernel *k, con
         return query_param_row(spec, k, src, n, out, limit);
     case PCT_BATCH_CLEAN_QUERY:
         return clean_query_row(spec, src, n, out, limit);
+    case PCT_BATCH_DOMAIN:
+        return domain_row(spec, src, n, out, limit);
     }
     return PCT_ROW_CALLER;
 }
