@@ -24,11 +24,12 @@
 
 /* Operation codes, as src/pctcodec/batch.py passes them. */
 enum { OP_QUOTE, OP_QUOTE_PLUS, OP_UNQUOTE, OP_UNQUOTE_PLUS, OP_REQUOTE, OP_NORMALIZE, OP_CHECK,
-       OP_QUERY_PARAM, OP_CLEAN_QUERY, OP_DOMAIN, N_OPS };
+       OP_QUERY_PARAM, OP_CLEAN_QUERY, OP_DOMAIN, OP_SUFFIX, OP_PARTS, N_OPS };
 static const char *const OP_NAMES[N_OPS] = {"quote_many",   "quote_plus_many", "unquote_many",
                                             "unquote_plus_many", "requote_many", "normalize_many",
                                             "check_many", "query_param_many", "clean_query_many",
-                                            "domain_many"};
+                                            "registered_domain_many", "public_suffix_many",
+                                            "domain_parts_many"};
 
 /* normalize_many's options, as batch.py packs them. */
 #define OPT_SORT_QUERY 1
@@ -154,7 +155,10 @@ static int setup_op(PyObject *module, PyObject *const *args, Py_ssize_t nargs, i
         pct_query_filter_init(&op->spec.filter);
         break;
     case OP_DOMAIN:
-        /* the compiled list comes in `safe`, PCT_DOMAIN_* flags in opts */
+    case OP_SUFFIX:
+    case OP_PARTS:
+        /* the compiled list comes in `safe`, PCT_DOMAIN_* flags (the part
+         * among them) in opts */
         if (!(op->spec.psl = domain_psl(safe)))
             return -1;
         op->spec.op = PCT_BATCH_DOMAIN;
