@@ -267,11 +267,31 @@ static int clean_query_row(const pct_batch_spec *spec, const uint8_t *src, size_
     return PCT_OK;
 }
 
-/* DOMAIN: the part is at most the row's length. */
-static int domain_row(const pct_batch_spec *spec, const uint8_t *src, size_t n, pct_out *out,
-                      size_t limit)
+/* DOMAIN: the part of the ASCII host[0..n) (a row's IDNA form, or the row). */
+int pct_batch_domain_host(const pct_batch_spec *spec, const uint8_t *host, size_t n, pct_out *out,
+                          size_t limit)
 {
     size_t len;
+    pct_status rc = pct_out_reserve(out, n, limit); /* the part is no longer than the host */
+    if (rc != PCT_OK)
+        return (int)rc;
+    switch (pct_domain_part(spec->psl, spec->flags, host, n, out->data + out->len, &len)) {
+    case PCT_OK:
+        out->len += len;
+        return PCT_OK;
+    case PCT_DOMAIN_NONE:
+        return PCT_ROW_NULL;
+    default:
+        return PCT_ROW_CALLER;
+    }
+}
+
+/* DOMAIN: a host that needs IDNA is written from its form in the cache,
+ * else left to the caller (PCT_ROW_HOST, info->host). */
+static int domain_row(const pct_batch_spec *spec, const uint8_t *src, size_t n, pct_out *out,
+                      size_t limit, pct_batch_info *info, const pct_host_cache *hosts)
+{
+    size_t len, start, host_len;
     pct_status rc = pct_out_reserve(out, n, limit);
     if (rc != PCT_OK)
         return (int)rc;
@@ -281,6 +301,16 @@ static int domain_row(const pct_batch_spec *spec, const uint8_t *src, size_t n, 
         return PCT_OK;
     case PCT_DOMAIN_NONE:
         return PCT_ROW_NULL;
+    case PCT_DOMAIN_IDNA: {
+        pct_domain_host(src, n, &start, &host_len);
+        const uint8_t *form;
+        size_t form_len;
+        if (hosts && pct_host_cache_get(hosts, src + start, host_len, &form, &form_len) && form)
+            return pct_batch_domain_host(spec, form, form_len, out, limit);
+        info->host.start = start;
+        info->host.len = host_len;
+        return PCT_ROW_HOST;
+    }
     default:
         return PCT_ROW_CALLER;
     }
@@ -337,7 +367,7 @@ static inline int batch_row(const pct_batch_spec *spec, const pct_kernel *k, con
     case PCT_BATCH_CLEAN_QUERY:
         return clean_query_row(spec, src, n, out, limit);
     case PCT_BATCH_DOMAIN:
-        return domain_row(spec, src, n, out, limit);
+        return domain_row(spec, src, n, out, limit, info, hosts);
     }
     return PCT_ROW_CALLER;
 }

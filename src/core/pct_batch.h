@@ -66,7 +66,8 @@ pct_status pct_out_reserve(pct_out *out, size_t extra, size_t limit);
 
 /* The row's outcomes beyond pct_status. */
 #define PCT_ROW_CALLER 100 /* the caller computes the row */
-#define PCT_ROW_HOST 101   /* NORMALIZE: the host needs IDNA (see pct_batch_normalize_host) */
+#define PCT_ROW_HOST 101   /* NORMALIZE, DOMAIN: the host needs IDNA (see pct_batch_normalize_host,
+                            * pct_batch_domain_host) */
 #define PCT_ROW_NULL 110   /* QUERY_PARAM: no such parameter; DOMAIN: no such part. The result is null */
 
 typedef struct {
@@ -90,6 +91,12 @@ int pct_batch_row(const pct_batch_spec *spec, const uint8_t *src, size_t n, pct_
 int pct_batch_normalize_host(const pct_batch_spec *spec, const uint8_t *src, size_t n,
                              const pct_batch_info *info, const uint8_t *host, size_t host_len,
                              pct_out *out, size_t limit);
+
+/* DOMAIN for a row answered PCT_ROW_HOST: the part of `host`, the ASCII
+ * form the caller computed for the row's host. PCT_OK, PCT_ROW_NULL (no
+ * such part), PCT_ROW_CALLER (the form is no domain name), PCT_ERR_*. */
+int pct_batch_domain_host(const pct_batch_spec *spec, const uint8_t *host, size_t n, pct_out *out,
+                          size_t limit);
 
 /* The rows of a column of UTF-8 strings as Arrow lays out string and
  * large_string arrays: row j's bytes are data[offsets[offset + j] ..

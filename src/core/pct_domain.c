@@ -125,8 +125,12 @@ int pct_domain_part(const pct_psl *psl, unsigned flags, const uint8_t *src, size
         seen |= kind ? 0u : 1u;
         dst[i] = kind == 2 ? (uint8_t)(c | 0x20) : c;
     }
-    if (seen)
-        return PCT_DOMAIN_CALLER; /* IDNA or an error */
+    if (seen) { /* IDNA, unless a byte no host may hold comes first */
+        for (size_t i = 0; i < hn; i++)
+            if (!HOST_BYTE[host[i]] && host[i] < 0x80 && host[i] != '%')
+                return PCT_DOMAIN_CALLER;
+        return PCT_DOMAIN_IDNA;
+    }
     if (hn && dst[hn - 1] == '.')
         hn--;
     if (hn == 0 || dst[0] == '.' || dst[hn - 1] == '.')

@@ -10,9 +10,9 @@
  * in "[...]" is an IP literal).
  *
  * The host in ASCII (lowercased) is looked up as it is when every byte is
- * a letter, digit or one of "-._~!$&'()*+,;=\"`{}": other bytes (non-ASCII,
- * "%", a forbidden code point) leave the row to the caller (IDNA, or an
- * error). One trailing dot is dropped. A host that is empty, has an empty
+ * a letter, digit or one of "-._~!$&'()*+,;=\"`{}": a non-ASCII byte or
+ * "%" leaves the row to the caller's IDNA, another byte (a forbidden code
+ * point) to the caller's error. One trailing dot is dropped. A host that is empty, has an empty
  * label, or whose last label is a number (decimal, or "0x" hex: an IPv4
  * address by the URL Standard), and an IP literal, have no parts.
  */
@@ -34,7 +34,10 @@
 
 /* pct_domain_part's outcomes beyond PCT_OK. */
 #define PCT_DOMAIN_NONE 1   /* the part does not exist: nothing written */
-#define PCT_DOMAIN_CALLER 2 /* the caller must do the row (IDNA, an error): nothing written */
+#define PCT_DOMAIN_CALLER 2 /* the caller must do the row (an error, Unicode output): nothing written */
+#define PCT_DOMAIN_IDNA 3   /* the host has non-ASCII bytes or escapes: nothing written; the
+                             * part of its ASCII form (the caller's IDNA) is pct_domain_part
+                             * of that form */
 
 /* Writes the part of src[0..n) that `flags` chooses to dst, which has room
  * for n bytes, and its length to *len. */
