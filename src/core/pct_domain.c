@@ -4,23 +4,30 @@
 
 #include "pct_domain.h"
 
-/* The bytes a host is looked up with as they are (lowercased): letters,
- * digits, "-._~", the sub-delims and the few others the URL Standard does
- * not forbid in a domain. Everything else is the caller's. */
-static const uint8_t HOST_BYTE[256] = {
-    ['-'] = 1, ['.'] = 1, ['_'] = 1, ['~'] = 1, ['!'] = 1, ['$'] = 1, ['&'] = 1, ['\''] = 1,
-    ['('] = 1, [')'] = 1, ['*'] = 1, ['+'] = 1, [','] = 1, [';'] = 1, ['='] = 1, ['"'] = 1,
-    ['`'] = 1, ['{'] = 1, ['}'] = 1,
-    ['0'] = 1, ['1'] = 1, ['2'] = 1, ['3'] = 1, ['4'] = 1, ['5'] = 1, ['6'] = 1, ['7'] = 1,
-    ['8'] = 1, ['9'] = 1,
-    ['a'] = 1, ['b'] = 1, ['c'] = 1, ['d'] = 1, ['e'] = 1, ['f'] = 1, ['g'] = 1, ['h'] = 1,
-    ['i'] = 1, ['j'] = 1, ['k'] = 1, ['l'] = 1, ['m'] = 1, ['n'] = 1, ['o'] = 1, ['p'] = 1,
-    ['q'] = 1, ['r'] = 1, ['s'] = 1, ['t'] = 1, ['u'] = 1, ['v'] = 1, ['w'] = 1, ['x'] = 1,
-    ['y'] = 1, ['z'] = 1,
-    ['A'] = 2, ['B'] = 2, ['C'] = 2, ['D'] = 2, ['E'] = 2, ['F'] = 2, ['G'] = 2, ['H'] = 2,
-    ['I'] = 2, ['J'] = 2, ['K'] = 2, ['L'] = 2, ['M'] = 2, ['N'] = 2, ['O'] = 2, ['P'] = 2,
-    ['Q'] = 2, ['R'] = 2, ['S'] = 2, ['T'] = 2, ['U'] = 2, ['V'] = 2, ['W'] = 2, ['X'] = 2,
-    ['Y'] = 2, ['Z'] = 2,
+/* Byte classes: B_HOST, a byte a host is looked up with as it is
+ * (lowercased): letters, digits, "-._~", the sub-delims and the few others
+ * the URL Standard does not forbid in a domain (everything else is the
+ * caller's); B_UPPER, an ASCII capital; B_SCHEME, a byte of a scheme after
+ * its first letter; B_STOP, a byte that ends an authority ("/?#"); B_AT
+ * "@"; B_COLON ":". One table for every test of the row's single pass. */
+enum { B_HOST = 1, B_UPPER = 2, B_SCHEME = 4, B_STOP = 8, B_AT = 16, B_COLON = 32 };
+static const uint8_t CLASS[256] = {
+     0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,
+     0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,
+     0,  1,  1,  8,  1,  0,  1,  1,  1,  1,  1,  5,  1,  5,  5,  8,
+     5,  5,  5,  5,  5,  5,  5,  5,  5,  5, 32,  1,  0,  1,  0,  8,
+    16,  7,  7,  7,  7,  7,  7,  7,  7,  7,  7,  7,  7,  7,  7,  7,
+     7,  7,  7,  7,  7,  7,  7,  7,  7,  7,  7,  0,  0,  0,  0,  1,
+     1,  5,  5,  5,  5,  5,  5,  5,  5,  5,  5,  5,  5,  5,  5,  5,
+     5,  5,  5,  5,  5,  5,  5,  5,  5,  5,  5,  1,  0,  1,  1,  0,
+     0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,
+     0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,
+     0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,
+     0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,
+     0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,
+     0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,
+     0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,
+     0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,
 };
 
 static int is_alpha(uint8_t c)
@@ -39,33 +46,33 @@ int pct_domain_host(const uint8_t *src, size_t n, size_t *start, size_t *len)
     size_t j = i;
     if (j < n && is_alpha(src[j])) {
         j++;
-        while (j < n && (is_alpha(src[j]) || (src[j] >= '0' && src[j] <= '9') || src[j] == '+'
-                         || src[j] == '-' || src[j] == '.'))
+        while (j < n && (CLASS[src[j]] & B_SCHEME))
             j++;
-        if (j < n && src[j] == ':')
-            j++;
-        else
-            j = i;
+        j = j < n && src[j] == ':' ? j + 1 : i;
     }
     if (n - j >= 2 && src[j] == '/' && src[j + 1] == '/')
         i = j + 2;
-    size_t end = i;
-    while (end < n && src[end] != '/' && src[end] != '?' && src[end] != '#')
-        end++;
-    for (size_t k = end; k > i; k--)
-        if (src[k - 1] == '@') {
-            i = k;
+    /* one pass over the authority: its end, its last '@', the first ':' after it */
+    size_t end = i, colon = SIZE_MAX;
+    for (; end < n; end++) {
+        uint8_t k = CLASS[src[end]];
+        if (!(k & (B_STOP | B_AT | B_COLON)))
+            continue;
+        if (k & B_STOP)
             break;
+        if (k & B_AT) {
+            i = end + 1;
+            colon = SIZE_MAX;
+        } else if (colon == SIZE_MAX) {
+            colon = end;
         }
+    }
     *start = i;
     if (i < end && src[i] == '[') {
         *len = end - i;
         return 0;
     }
-    size_t stop = i;
-    while (stop < end && src[stop] != ':')
-        stop++;
-    *len = stop - i;
+    *len = (colon < end ? colon : end) - i;
     return 1;
 }
 
@@ -89,16 +96,26 @@ static int ends_in_number(const uint8_t *h, size_t n)
     return 1;
 }
 
-/* The start of the last `labels` labels of h[0..n) (0 when it has no more). */
-static size_t last_labels(const uint8_t *h, size_t n, size_t labels)
+/* The starts of the last `labels` and `labels` + 1 labels of h[0..n), or
+ * SIZE_MAX when it has no more labels than that. */
+static void last_labels(const uint8_t *h, size_t n, size_t labels, size_t *suffix, size_t *above)
 {
-    size_t s = n;
-    while (s > 0) {
-        if (h[s - 1] == '.' && --labels == 0)
-            return s;
-        s--;
+    *suffix = *above = SIZE_MAX;
+    size_t seen = 0;
+    for (size_t s = n; s > 0; s--) {
+        if (h[s - 1] != '.')
+            continue;
+        if (++seen == labels) {
+            *suffix = s;
+        } else if (seen == labels + 1) {
+            *above = s;
+            return;
+        }
     }
-    return 0;
+    if (seen + 1 == labels)
+        *suffix = 0;
+    else if (seen == labels)
+        *above = 0;
 }
 
 static int has_xn(const uint8_t *p, size_t n)
@@ -118,37 +135,37 @@ int pct_domain_part(const pct_psl *psl, unsigned flags, const uint8_t *src, size
     if (!pct_domain_host(src, n, &start, &hn))
         return PCT_DOMAIN_NONE; /* an IP literal */
     const uint8_t *host = src + start;
-    /* lowercased into dst, every byte checked */
-    unsigned seen = 0;
+    /* one pass: lowercased into dst, every byte checked, empty labels seen */
+    unsigned other = 0, empty = 0, dot = 1;
     for (size_t i = 0; i < hn; i++) {
-        uint8_t c = host[i], kind = HOST_BYTE[c];
-        seen |= kind ? 0u : 1u;
-        dst[i] = kind == 2 ? (uint8_t)(c | 0x20) : c;
+        uint8_t c = host[i], k = CLASS[c];
+        other |= ~k & B_HOST;
+        dst[i] = (uint8_t)(c | (k & B_UPPER ? 0x20 : 0));
+        unsigned is_dot = c == '.';
+        empty |= dot & is_dot;
+        dot = is_dot;
     }
-    if (seen) { /* IDNA, unless a byte no host may hold comes first */
+    if (other) { /* IDNA, unless a byte no host may hold comes first */
         for (size_t i = 0; i < hn; i++)
-            if (!HOST_BYTE[host[i]] && host[i] < 0x80 && host[i] != '%')
+            if (!(CLASS[host[i]] & B_HOST) && host[i] < 0x80 && host[i] != '%')
                 return PCT_DOMAIN_CALLER;
         return PCT_DOMAIN_IDNA;
     }
     if (hn && dst[hn - 1] == '.')
-        hn--;
-    if (hn == 0 || dst[0] == '.' || dst[hn - 1] == '.')
-        return PCT_DOMAIN_NONE; /* empty, or an empty first or last label */
-    for (size_t i = 1; i < hn; i++)
-        if (dst[i] == '.' && dst[i - 1] == '.')
-            return PCT_DOMAIN_NONE; /* an empty label */
+        hn--; /* one trailing dot */
+    if (empty || hn == 0 || dst[hn - 1] == '.')
+        return PCT_DOMAIN_NONE; /* empty, or an empty label */
     if (ends_in_number(dst, hn))
         return PCT_DOMAIN_NONE;
     unsigned part = flags & PCT_DOMAIN_PART;
     size_t from = 0, to = hn;
     if (part != PCT_DOMAIN_HOST) {
         size_t labels = pct_psl_suffix_labels(psl, dst, hn, (flags & PCT_DOMAIN_PRIVATE) != 0);
-        size_t suffix = last_labels(dst, hn, labels);
-        size_t registered = suffix ? last_labels(dst, hn, labels + 1) : 0;
+        size_t suffix, registered;
+        last_labels(dst, hn, labels, &suffix, &registered);
         if (part == PCT_DOMAIN_SUFFIX) {
             from = suffix;
-        } else if (!suffix) {
+        } else if (registered == SIZE_MAX) {
             return PCT_DOMAIN_NONE; /* the host is a suffix: no registered domain */
         } else if (part == PCT_DOMAIN_REGISTERED) {
             from = registered;
