@@ -269,10 +269,12 @@ static int read_rules(const uint8_t *text, size_t n, blob *b, rule **rs, size_t 
         uint32_t kind = F_RULE;
         if (s[0] == '!') {
             kind = F_EXCEPT;
-            s++, len--;
+            s++;
+            len--;
         } else if (len >= 2 && s[0] == '*' && s[1] == '.') {
             kind = F_WILD;
-            s += 2, len -= 2;
+            s += 2;
+            len -= 2;
         }
         size_t off = b->len;
         int rc = add_domain(b, s, len);
