@@ -2,8 +2,7 @@
  * rules, keyed by the rule's domain in ASCII form. Every suffix of a rule
  * is in the table too (as a node without rule bits), so a lookup walks the
  * host's suffixes from its last label and stops at the first one absent:
- * no longer rule can match then. Hashes run backwards over the bytes, so
- * the hash of each longer suffix extends the one before it.
+ * no longer rule can match then.
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -17,29 +16,49 @@
 #define F_EXCEPT 16u   /* "!" followed by the domain is a rule */
 #define F_NODE 64u     /* a suffix of some rule (every entry) */
 
+/* 12 bytes a slot: a miss (the common lookup, "example" under "com") reads
+ * one slot of a table that stays in the caches. */
 typedef struct {
-    uint64_t hash;
-    uint32_t off, len; /* the key: keys[off .. off + len) */
-    uint32_t flags;    /* 0: an empty slot */
+    uint32_t hash;  /* the high half of the mixed hash */
+    uint32_t off;   /* the key: keys[off .. off + len) */
+    uint16_t len;
+    uint16_t flags; /* 0: an empty slot */
 } psl_slot;
+
+/* A filter before the table: bit (h >> FILTER_SHIFT) of a 2^FILTER_BITS-bit
+ * set is on for every key, so most misses never touch the table. */
+#define FILTER_BITS 18
+#define FILTER_SHIFT (64 - FILTER_BITS)
 
 struct pct_psl {
     psl_slot *slots;
     size_t mask; /* slots - 1, a power of two minus one */
     uint8_t *keys;
+    uint64_t filter[(1u << FILTER_BITS) / 64];
 };
 
-#define SEED 0xcbf29ce484222325ULL
-#define PRIME 0x100000001b3ULL
+/* The hash of a key runs backwards over its bytes (rotate and xor, cheap
+ * per byte), so the hash of each longer suffix of a host extends the one
+ * before it; mix() spreads it before use. */
+#define SEED 0x243f6a8885a308d3ULL
 
 static inline uint64_t step(uint64_t h, uint8_t b)
 {
-    return (h ^ b) * PRIME;
+    return ((h << 7) | (h >> 57)) ^ b;
 }
 
-static inline size_t slot_of(uint64_t h, size_t mask)
+static inline uint64_t mix(uint64_t h)
 {
-    return (size_t)(h ^ (h >> 29) ^ (h >> 47)) & mask;
+    h ^= h >> 33;
+    h *= 0xff51afd7ed558ccdULL;
+    h ^= h >> 33;
+    h *= 0xc4ceb9fe1a85ec53ULL;
+    return h ^ (h >> 33);
+}
+
+static inline size_t slot_of(uint64_t m, size_t mask)
+{
+    return (size_t)m & mask;
 }
 
 /* ---------------------------------------------------------------- rules */
@@ -280,6 +299,8 @@ static int read_rules(const uint8_t *text, size_t n, blob *b, rule **rs, size_t 
         int rc = add_domain(b, s, len);
         if (rc != PCT_OK)
             return rc;
+        if (b->len - off > UINT16_MAX)
+            return PCT_PSL_BAD_RULE; /* no domain is that long */
         uint32_t klen = (uint32_t)(b->len - off);
         if (kind == F_EXCEPT && !memchr(b->data + off, '.', klen))
             return PCT_PSL_BAD_RULE; /* an exception needs a parent to be the suffix */
@@ -300,38 +321,79 @@ static uint64_t key_hash(const uint8_t *k, size_t n)
     uint64_t h = SEED;
     while (n)
         h = step(h, k[--n]);
-    return h;
+    return mix(h);
 }
 
-static void table_put(pct_psl *t, uint32_t off, uint32_t len, uint32_t flags)
+static int same_key(const pct_psl *t, const psl_slot *s, const uint8_t *k, size_t len)
+{
+    if (s->len != len)
+        return 0;
+    const uint8_t *a = t->keys + s->off;
+    for (size_t i = 0; i < len; i++)
+        if (a[i] != k[i])
+            return 0;
+    return 1;
+}
+
+/* Puts the key (or ORs its flags into its slot); the number of new keys (0 or 1). */
+static int table_put(pct_psl *t, uint32_t off, uint32_t len, uint32_t flags)
 {
     const uint8_t *k = t->keys + off;
-    uint64_t h = key_hash(k, len);
-    for (size_t i = slot_of(h, t->mask);; i = (i + 1) & t->mask) {
+    uint64_t m = key_hash(k, len);
+    uint32_t hi = (uint32_t)(m >> 32);
+    for (size_t i = slot_of(m, t->mask);; i = (i + 1) & t->mask) {
         psl_slot *s = &t->slots[i];
         if (!s->flags) {
-            s->hash = h;
+            s->hash = hi;
             s->off = off;
-            s->len = len;
-            s->flags = flags;
-            return;
+            s->len = (uint16_t)len;
+            s->flags = (uint16_t)flags;
+            t->filter[(m >> FILTER_SHIFT) / 64] |= 1ULL << ((m >> FILTER_SHIFT) % 64);
+            return 1;
         }
-        if (s->hash == h && s->len == len && memcmp(t->keys + s->off, k, len) == 0) {
-            s->flags |= flags;
-            return;
+        if (s->hash == hi && same_key(t, s, k, len)) {
+            s->flags = (uint16_t)(s->flags | flags);
+            return 0;
         }
     }
 }
 
-static uint32_t table_get(const pct_psl *t, uint64_t h, const uint8_t *k, size_t len)
+static uint32_t table_get(const pct_psl *t, uint64_t m, const uint8_t *k, size_t len)
 {
-    for (size_t i = slot_of(h, t->mask);; i = (i + 1) & t->mask) {
+    if (!(t->filter[(m >> FILTER_SHIFT) / 64] & (1ULL << ((m >> FILTER_SHIFT) % 64))))
+        return 0;
+    uint32_t hi = (uint32_t)(m >> 32);
+    for (size_t i = slot_of(m, t->mask);; i = (i + 1) & t->mask) {
         const psl_slot *s = &t->slots[i];
         if (!s->flags)
             return 0;
-        if (s->hash == h && s->len == len && memcmp(t->keys + s->off, k, len) == 0)
+        if (s->hash == hi && same_key(t, s, k, len))
             return s->flags;
     }
+}
+
+/* A table of 2^k >= 2 * entries slots for the rules rs (keys in `keys`,
+ * which it takes): NULL without memory. */
+static pct_psl *table_new(const rule *rs, size_t nrules, size_t entries, uint8_t *keys)
+{
+    size_t slots = 64;
+    while (slots < 2 * entries && slots <= SIZE_MAX / 4 / sizeof(psl_slot))
+        slots *= 2;
+    pct_psl *t = calloc(1, sizeof *t);
+    if (!t || slots < 2 * entries || !(t->slots = calloc(slots, sizeof(psl_slot)))) {
+        free(t);
+        return NULL;
+    }
+    t->keys = keys;
+    t->mask = slots - 1;
+    for (size_t r = 0; r < nrules; r++) {
+        uint32_t off = rs[r].off, len = rs[r].len;
+        table_put(t, off, len, rs[r].flags | F_NODE);
+        for (uint32_t j = 0; j < len; j++)
+            if (keys[off + j] == '.')
+                table_put(t, off + j + 1, len - j - 1, F_NODE);
+    }
+    return t;
 }
 
 int pct_psl_compile(const uint8_t *text, size_t n, pct_psl **out, pct_psl_counts *counts,
@@ -353,34 +415,28 @@ int pct_psl_compile(const uint8_t *text, size_t n, pct_psl **out, pct_psl_counts
     int rc = read_rules(text, n, &b, &rs, &nrules, counts, line);
     pct_psl *t = NULL;
     if (rc == PCT_OK) {
-        /* entries: each rule and each of its suffixes (one per dot) */
+        /* entries: each rule and each of its suffixes (one per dot), most
+         * of them the same few ("jp"): a first table counts the distinct
+         * ones, and the one kept is sized for those */
         size_t entries = 0;
         for (size_t r = 0; r < nrules; r++) {
             entries++;
             for (uint32_t j = 0; j < rs[r].len; j++)
                 entries += b.data[rs[r].off + j] == '.';
         }
-        size_t slots = 64;
-        while (slots < 2 * entries && slots <= SIZE_MAX / 4 / sizeof(psl_slot))
-            slots *= 2;
-        t = malloc(sizeof *t);
-        if (t) {
-            t->slots = calloc(slots, sizeof(psl_slot));
-            t->keys = b.data;
-            t->mask = slots - 1;
-            b.data = NULL;
+        pct_psl *first = table_new(rs, nrules, entries, b.data);
+        size_t distinct = 0;
+        if (first) {
+            for (size_t i = 0; i <= first->mask; i++)
+                distinct += first->slots[i].flags != 0;
+            free(first->slots);
+            free(first);
+            t = table_new(rs, nrules, distinct, b.data);
         }
-        if (!t || !t->slots || slots < 2 * entries) {
+        if (!t)
             rc = PCT_ERR_NO_MEMORY;
-        } else {
-            for (size_t r = 0; r < nrules; r++) {
-                uint32_t off = rs[r].off, len = rs[r].len;
-                table_put(t, off, len, rs[r].flags | F_NODE);
-                for (uint32_t j = 0; j < len; j++)
-                    if (t->keys[off + j] == '.')
-                        table_put(t, off + j + 1, len - j - 1, F_NODE);
-            }
-        }
+        else
+            b.data = NULL; /* the table's now */
     }
     free(rs);
     free(b.data);
@@ -413,12 +469,12 @@ size_t pct_psl_suffix_labels(const pct_psl *psl, const uint8_t *host, size_t n, 
     int wild_above = 0; /* the suffix one label shorter has a "*." rule */
     while (pos > 0) {
         size_t start = pos;
-        while (start > 0 && host[start - 1] != '.')
+        while (start > 0 && host[start - 1] != '.') {
+            h = step(h, host[start - 1]);
             start--;
-        for (size_t i = pos; i > start; i--)
-            h = step(h, host[i - 1]);
+        }
         labels++;
-        uint32_t f = table_get(psl, h, host + start, n - start);
+        uint32_t f = table_get(psl, mix(h), host + start, n - start);
         if (f & except)
             return labels - 1; /* an exception prevails over every other rule */
         if ((f & rule) || wild_above)
