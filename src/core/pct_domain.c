@@ -35,23 +35,30 @@ static int is_alpha(uint8_t c)
     return (c | 0x20) >= 'a' && (c | 0x20) <= 'z';
 }
 
-int pct_domain_host(const uint8_t *src, size_t n, size_t *start, size_t *len)
+/* Where the authority of src[0..*n) starts; *n loses the trailing C0
+ * controls and spaces. */
+static size_t authority_start(const uint8_t *src, size_t *n)
 {
-    size_t i = 0;
-    while (i < n && src[i] <= 0x20)
+    size_t i = 0, end = *n;
+    while (i < end && src[i] <= 0x20)
         i++;
-    while (n > i && src[n - 1] <= 0x20)
-        n--;
+    while (end > i && src[end - 1] <= 0x20)
+        end--;
+    *n = end;
     /* "scheme://" or "//" */
     size_t j = i;
-    if (j < n && is_alpha(src[j])) {
+    if (j < end && is_alpha(src[j])) {
         j++;
-        while (j < n && (CLASS[src[j]] & B_SCHEME))
+        while (j < end && (CLASS[src[j]] & B_SCHEME))
             j++;
-        j = j < n && src[j] == ':' ? j + 1 : i;
+        j = j < end && src[j] == ':' ? j + 1 : i;
     }
-    if (n - j >= 2 && src[j] == '/' && src[j + 1] == '/')
-        i = j + 2;
+    return end - j >= 2 && src[j] == '/' && src[j + 1] == '/' ? j + 2 : i;
+}
+
+int pct_domain_host(const uint8_t *src, size_t n, size_t *start, size_t *len)
+{
+    size_t i = authority_start(src, &n);
     /* one pass over the authority: its end, its last '@', the first ':' after it */
     size_t end = i, colon = SIZE_MAX;
     for (; end < n; end++) {
@@ -130,39 +137,63 @@ static int has_xn(const uint8_t *p, size_t n)
 int pct_domain_part(const pct_psl *psl, unsigned flags, const uint8_t *src, size_t n, uint8_t *dst,
                     size_t *len)
 {
-    size_t start, hn;
     *len = 0;
-    if (!pct_domain_host(src, n, &start, &hn))
-        return PCT_DOMAIN_NONE; /* an IP literal */
-    const uint8_t *host = src + start;
-    /* one pass: lowercased into dst, every byte checked, empty labels seen */
-    unsigned other = 0, empty = 0, dot = 1;
-    for (size_t i = 0; i < hn; i++) {
-        uint8_t c = host[i], k = CLASS[c];
-        other |= ~k & B_HOST;
-        dst[i] = (uint8_t)(c | (k & B_UPPER ? 0x20 : 0));
+    /* One pass over the authority: its end, the host after its last '@'
+     * up to its first ':', and the host's bytes checked on the way (which
+     * classes, any capital, any empty label). */
+    size_t hs = authority_start(src, &n), end, colon = SIZE_MAX;
+    unsigned classes = B_HOST, upper = 0, empty = 0, dot = 1;
+    for (end = hs; end < n; end++) {
+        uint8_t c = src[end], k = CLASS[c];
+        if (k & (B_STOP | B_AT | B_COLON)) {
+            if (k & B_STOP)
+                break;
+            if (k & B_AT) {
+                hs = end + 1;
+                colon = SIZE_MAX;
+                classes = B_HOST;
+                upper = empty = 0;
+                dot = 1;
+            } else if (colon == SIZE_MAX) {
+                colon = end;
+            }
+            continue;
+        }
+        if (colon != SIZE_MAX)
+            continue; /* the port */
+        classes &= k;
+        upper |= k;
         unsigned is_dot = c == '.';
         empty |= dot & is_dot;
         dot = is_dot;
     }
-    if (other) { /* IDNA, unless a byte no host may hold comes first */
+    if (hs < end && src[hs] == '[')
+        return PCT_DOMAIN_NONE; /* an IP literal */
+    size_t hn = (colon < end ? colon : end) - hs;
+    const uint8_t *h = src + hs;
+    if (!(classes & B_HOST)) { /* IDNA, unless a byte no host may hold comes first */
         for (size_t i = 0; i < hn; i++)
-            if (!(CLASS[host[i]] & B_HOST) && host[i] < 0x80 && host[i] != '%')
+            if (!(CLASS[h[i]] & B_HOST) && h[i] < 0x80 && h[i] != '%')
                 return PCT_DOMAIN_CALLER;
         return PCT_DOMAIN_IDNA;
     }
-    if (hn && dst[hn - 1] == '.')
+    if (upper & B_UPPER) { /* looked up lowercased */
+        for (size_t i = 0; i < hn; i++)
+            dst[i] = (uint8_t)(h[i] | (CLASS[h[i]] & B_UPPER ? 0x20 : 0));
+        h = dst;
+    }
+    if (hn && h[hn - 1] == '.')
         hn--; /* one trailing dot */
-    if (empty || hn == 0 || dst[hn - 1] == '.')
-        return PCT_DOMAIN_NONE; /* empty, or an empty label */
-    if (ends_in_number(dst, hn))
+    if (hn == 0 || h[hn - 1] == '.' || empty)
+        return PCT_DOMAIN_NONE; /* empty, or an empty label (leading, "..", "a..") */
+    if (ends_in_number(h, hn))
         return PCT_DOMAIN_NONE;
     unsigned part = flags & PCT_DOMAIN_PART;
     size_t from = 0, to = hn;
     if (part != PCT_DOMAIN_HOST) {
-        size_t labels = pct_psl_suffix_labels(psl, dst, hn, (flags & PCT_DOMAIN_PRIVATE) != 0);
+        size_t labels = pct_psl_suffix_labels(psl, h, hn, (flags & PCT_DOMAIN_PRIVATE) != 0);
         size_t suffix, registered;
-        last_labels(dst, hn, labels, &suffix, &registered);
+        last_labels(h, hn, labels, &suffix, &registered);
         if (part == PCT_DOMAIN_SUFFIX) {
             from = suffix;
         } else if (registered == SIZE_MAX) {
@@ -173,10 +204,10 @@ int pct_domain_part(const pct_psl *psl, unsigned flags, const uint8_t *src, size
             to = registered ? registered - 1 : 0;
         }
     }
-    if ((flags & PCT_DOMAIN_UNICODE) && has_xn(dst + from, to - from))
+    if ((flags & PCT_DOMAIN_UNICODE) && has_xn(h + from, to - from))
         return PCT_DOMAIN_CALLER;
-    if (from)
-        memmove(dst, dst + from, to - from);
+    if (to > from)
+        memmove(dst, h + from, to - from); /* h may be dst */
     *len = to - from;
     return PCT_OK;
 }
