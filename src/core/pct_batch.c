@@ -267,31 +267,13 @@ static int clean_query_row(const pct_batch_spec *spec, const uint8_t *src, size_
     return PCT_OK;
 }
 
-/* DOMAIN: the part of the ASCII host[0..n) (a row's IDNA form, or the row). */
-int pct_batch_domain_host(const pct_batch_spec *spec, const uint8_t *host, size_t n, pct_out *out,
-                          size_t limit)
+/* DOMAIN: the part of src[0..n) appended to out (it is no longer than the
+ * row): PCT_OK, PCT_ROW_NULL, PCT_ROW_CALLER or PCT_ERR_*; *idna is set
+ * (with PCT_ROW_CALLER) when the host needs IDNA first. */
+static int domain_append(const pct_batch_spec *spec, const uint8_t *src, size_t n, pct_out *out,
+                         size_t limit, int *idna)
 {
     size_t len;
-    pct_status rc = pct_out_reserve(out, n, limit); /* the part is no longer than the host */
-    if (rc != PCT_OK)
-        return (int)rc;
-    switch (pct_domain_part(spec->psl, spec->flags, host, n, out->data + out->len, &len)) {
-    case PCT_OK:
-        out->len += len;
-        return PCT_OK;
-    case PCT_DOMAIN_NONE:
-        return PCT_ROW_NULL;
-    default:
-        return PCT_ROW_CALLER;
-    }
-}
-
-/* DOMAIN: a host that needs IDNA is written from its form in the cache,
- * else left to the caller (PCT_ROW_HOST, info->host). */
-static int domain_row(const pct_batch_spec *spec, const uint8_t *src, size_t n, pct_out *out,
-                      size_t limit, pct_batch_info *info, const pct_host_cache *hosts)
-{
-    size_t len, start, host_len;
     pct_status rc = pct_out_reserve(out, n, limit);
     if (rc != PCT_OK)
         return (int)rc;
@@ -301,19 +283,38 @@ static int domain_row(const pct_batch_spec *spec, const uint8_t *src, size_t n, 
         return PCT_OK;
     case PCT_DOMAIN_NONE:
         return PCT_ROW_NULL;
-    case PCT_DOMAIN_IDNA: {
-        pct_domain_host(src, n, &start, &host_len);
-        const uint8_t *form;
-        size_t form_len;
-        if (hosts && pct_host_cache_get(hosts, src + start, host_len, &form, &form_len) && form)
-            return pct_batch_domain_host(spec, form, form_len, out, limit);
-        info->host.start = start;
-        info->host.len = host_len;
-        return PCT_ROW_HOST;
-    }
+    case PCT_DOMAIN_IDNA:
+        *idna = 1;
+        return PCT_ROW_CALLER;
     default:
         return PCT_ROW_CALLER;
     }
+}
+
+int pct_batch_domain_host(const pct_batch_spec *spec, const uint8_t *host, size_t n, pct_out *out,
+                          size_t limit)
+{
+    int idna = 0;
+    return domain_append(spec, host, n, out, limit, &idna);
+}
+
+/* DOMAIN: a host that needs IDNA is written from its form in the cache,
+ * else left to the caller (PCT_ROW_HOST, info->host). */
+static int domain_row(const pct_batch_spec *spec, const uint8_t *src, size_t n, pct_out *out,
+                      size_t limit, pct_batch_info *info, const pct_host_cache *hosts)
+{
+    int idna = 0;
+    int rc = domain_append(spec, src, n, out, limit, &idna);
+    if (!idna)
+        return rc;
+    size_t start, host_len, form_len;
+    const uint8_t *form;
+    pct_domain_host(src, n, &start, &host_len);
+    if (hosts && pct_host_cache_get(hosts, src + start, host_len, &form, &form_len) && form)
+        return pct_batch_domain_host(spec, form, form_len, out, limit);
+    info->host.start = start;
+    info->host.len = host_len;
+    return PCT_ROW_HOST;
 }
 
 /* The per-op dispatch of one row, inlined into pct_batch_rows' loop (a new

@@ -8,6 +8,7 @@ functions. Without it, each line gives one line: its registered domain, or
 the one part ``--parts`` names, and an empty line where there is none.
 """
 from ._commands import Command
+from ._split_command import parse_parts as split_parts
 from ._tables import AddColumns
 from ..domains import DomainParts, domain_parts_many, public_suffix, registered_domain
 
@@ -19,18 +20,11 @@ PARTS = DomainParts._fields
 
 
 def parse_parts(text: "str | None", lines: bool) -> "list[str]":
-    """The part names of --parts (comma-separated, in the order given; the
-    line mode takes one), or ValueError."""
-    if text is None:
-        return ["registered_domain"] if lines else list(PARTS)
-    chosen = [part.strip() for part in text.split(",") if part.strip()]
-    for part in chosen:
-        if part not in PARTS:
-            raise ValueError(f"--parts: no part {part!r}; the parts are {','.join(PARTS)}")
-    if not chosen:
-        raise ValueError(f"--parts names no part; the parts are {','.join(PARTS)}")
-    if len(set(chosen)) != len(chosen):
-        raise ValueError("--parts names a part twice")
+    """The part names of --parts (as split reads them; the line mode takes
+    one, the registered domain by default), or ValueError."""
+    if text is None and lines:
+        return ["registered_domain"]
+    chosen = split_parts(text, PARTS)
     if lines and len(chosen) > 1:
         raise ValueError("--parts: the line mode writes one part a line; give one, or --column")
     return chosen
