@@ -134,33 +134,55 @@ static int has_xn(const uint8_t *p, size_t n)
     return 0;
 }
 
+/* The first of "/?#@:" in s[i..n), or n: a word at a time (a byte equals
+ * v where x ^ v*ONES has a zero byte), then byte by byte. */
+#define ONES 0x0101010101010101ULL
+#define HIGHS 0x8080808080808080ULL
+
+static inline uint64_t zero_byte(uint64_t y)
+{
+    return (y - ONES) & ~y & HIGHS;
+}
+
+static size_t next_special(const uint8_t *s, size_t i, size_t n)
+{
+    while (n - i >= 8) {
+        uint64_t x;
+        memcpy(&x, s + i, 8);
+        if (zero_byte(x ^ (ONES * '/')) | zero_byte(x ^ (ONES * '?')) | zero_byte(x ^ (ONES * '#'))
+            | zero_byte(x ^ (ONES * '@')) | zero_byte(x ^ (ONES * ':')))
+            break;
+        i += 8;
+    }
+    for (; i < n; i++)
+        if (CLASS[s[i]] & (B_STOP | B_AT | B_COLON))
+            return i;
+    return n;
+}
+
 int pct_domain_part(const pct_psl *psl, unsigned flags, const uint8_t *src, size_t n, uint8_t *dst,
                     size_t *len)
 {
     *len = 0;
-    /* One pass over the authority: its end, the host after its last '@'
-     * up to its first ':', and the host's bytes checked on the way (which
+    /* The authority's end, the host after its last '@' up to the first
+     * ':' after that; then the host's bytes checked in one pass (which
      * classes, any capital, any empty label). */
-    size_t hs = authority_start(src, &n), end, colon = SIZE_MAX;
-    unsigned classes = B_HOST, upper = 0, empty = 0, dot = 1;
-    for (end = hs; end < n; end++) {
-        uint8_t c = src[end], k = CLASS[c];
-        if (k & (B_STOP | B_AT | B_COLON)) {
-            if (k & B_STOP)
-                break;
-            if (k & B_AT) {
-                hs = end + 1;
-                colon = SIZE_MAX;
-                classes = B_HOST;
-                upper = empty = 0;
-                dot = 1;
-            } else if (colon == SIZE_MAX) {
-                colon = end;
-            }
-            continue;
+    size_t hs = authority_start(src, &n), end = hs, colon = SIZE_MAX;
+    for (;; end++) {
+        end = next_special(src, end, n);
+        if (end == n || (CLASS[src[end]] & B_STOP))
+            break;
+        if (src[end] == '@') {
+            hs = end + 1;
+            colon = SIZE_MAX;
+        } else if (colon == SIZE_MAX) {
+            colon = end;
         }
-        if (colon != SIZE_MAX)
-            continue; /* the port */
+    }
+    size_t stop = colon < end ? colon : end;
+    unsigned classes = B_HOST, upper = 0, empty = 0, dot = 1;
+    for (size_t i = hs; i < stop; i++) {
+        uint8_t c = src[i], k = CLASS[c];
         classes &= k;
         upper |= k;
         unsigned is_dot = c == '.';
@@ -169,7 +191,7 @@ int pct_domain_part(const pct_psl *psl, unsigned flags, const uint8_t *src, size
     }
     if (hs < end && src[hs] == '[')
         return PCT_DOMAIN_NONE; /* an IP literal */
-    size_t hn = (colon < end ? colon : end) - hs;
+    size_t hn = stop - hs;
     const uint8_t *h = src + hs;
     if (!(classes & B_HOST)) { /* IDNA, unless a byte no host may hold comes first */
         for (size_t i = 0; i < hn; i++)
