@@ -250,7 +250,7 @@ def run(args):
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--rows", type=int, default=1_000_000)
-    parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--repeats", type=int, default=5)
     parser.add_argument("--quick", action="store_true", help="20 000 rows, one repeat (CI smoke)")
     args = parser.parse_args()
     if args.quick:
