@@ -134,6 +134,9 @@ _OPS = {
     "check_many": 6,
     "query_param_many": 7,  # src/pctcodec/query.py
     "clean_query_many": 8,
+    "registered_domain_many": 9,  # src/pctcodec/domains.py
+    "public_suffix_many": 10,
+    "domain_parts_many": 11,
 }
 
 # The C engine (src/_pctcodec_batch.c): lists, tuples and Arrow data go

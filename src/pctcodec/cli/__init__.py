@@ -6,6 +6,7 @@ one value per line, or one column of a table.
     pctcodec query-param NAME --column COL FILE [-o OUT]
     pctcodec COMMAND --column NAME FILE [-o OUT]
     pctcodec split --column NAME FILE [--parts host,path] [-o OUT]
+    pctcodec domain [--column NAME] FILE [--parts ...] [--private] [--unicode]
 
 Lines are read from FILE (or standard input) as bytes and written to standard
 output one by one, each with the line terminator it had (``\\n``, ``\\r\\n`` or
@@ -65,6 +66,13 @@ commands:
                 it (--parts to choose), as written (RFC 3986 Appendix B; an
                 absent part is an empty field, null in Parquet); there is no
                 line mode
+  domain        the registered domain of each line's URL or host by the
+                Public Suffix List (an empty line where there is none), or
+                the one part --parts names; with --column NAME, add the parts
+                as the columns NAME_subdomain, NAME_registered_domain,
+                NAME_public_suffix right after it (--parts to choose);
+                --private adds the list's PRIVATE section, --unicode gives
+                xn-- labels in Unicode, --suffix-list FILE reads another list
 
 With --column NAME, FILE is a table (CSV, TSV or Parquet, by its extension or
 --format) and the command applies to that column only; check then prints
@@ -94,6 +102,8 @@ examples:
   pctcodec query-param q search-urls.txt
   pctcodec query-param utm_source --column url visits.csv > with-source.csv
   pctcodec split --column url --parts host,path examples/urls.csv > parts.csv
+  pctcodec domain --column url examples/urls.csv > with-domains.csv
+  pctcodec domain --parts public_suffix --private urls.txt
 
 Tables: a CSV file is copied byte for byte except for the fields of the
 column (quoted fields stay quoted; LF or CRLF line endings kept); Parquet
@@ -128,7 +138,7 @@ def _parser() -> argparse.ArgumentParser:
         epilog=EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    parser.add_argument("command", choices=(*COMMANDS, "split"), metavar="COMMAND",
+    parser.add_argument("command", choices=(*COMMANDS, "split", "domain"), metavar="COMMAND",
                         help="one of: %(choices)s")
     parser.add_argument("file", nargs="?", default="-", metavar="FILE",
                         help="input file; '-' or none reads standard input "
@@ -164,7 +174,17 @@ def _parser() -> argparse.ArgumentParser:
                         help="clean-query: sort the kept parameters by decoded name")
     parser.add_argument("--parts", metavar="LIST",
                         help="split: the components to add, comma-separated, from "
-                             "scheme,userinfo,host,port,path,query,fragment (default: all)")
+                             "scheme,userinfo,host,port,path,query,fragment (default: all); "
+                             "domain: from subdomain,registered_domain,public_suffix (default: "
+                             "all with --column, registered_domain for lines)")
+    parser.add_argument("--private", action="store_true",
+                        help="domain: the Public Suffix List's PRIVATE section as well as "
+                             "ICANN's (github.io a public suffix)")
+    parser.add_argument("--unicode", action="store_true",
+                        help="domain: xn-- labels in Unicode (default: ASCII)")
+    parser.add_argument("--suffix-list", metavar="FILE",
+                        help="domain: the Public Suffix List file to use (default: the "
+                             "snapshot shipped with pctcodec)")
     parser.add_argument("--on-error", choices=("stop", "null", "keep"), default="stop",
                         help="a value that fails: stop the run (default), write it empty "
                              "(null), or write it as it was (keep)")
@@ -212,12 +232,14 @@ def _check_args(parser: argparse.ArgumentParser, args: argparse.Namespace) -> No
         parser.error("--safe applies to quote and quote-plus only")
     if (args.sort_query or args.drop_fragment or args.strict_idna) and args.command != "normalize":
         parser.error("--sort-query, --drop-fragment and --strict-idna apply to normalize only")
-    if args.parts is not None and args.command != "split":
-        parser.error("--parts applies to split only")
+    if args.parts is not None and args.command not in ("split", "domain"):
+        parser.error("--parts applies to split and domain only")
+    if (args.private or args.unicode or args.suffix_list) and args.command != "domain":
+        parser.error("--private, --unicode and --suffix-list apply to domain only")
     if args.command == "split" and args.column is None:
         parser.error("split adds columns to a table: give --column NAME and a CSV, TSV or "
                      "Parquet FILE (it has no line mode)")
-    if args.command in (*URI_COMMANDS, "split"):
+    if args.command in (*URI_COMMANDS, "split", "domain"):
         used = [flag for flag, value in (("--encoding", args.encoding), ("--errors", args.errors))
                 if value is not None]
         if used:
@@ -315,6 +337,20 @@ def main(argv: "Sequence[str] | None" = None) -> int:
             command = split_command(parse_parts(args.parts))
         except ValueError as exc:
             return _error(str(exc), 2)
+    elif args.command == "domain":
+        from ._domain_command import DomainLines, domain_columns, parse_parts as domain_parts
+
+        try:
+            chosen = domain_parts(args.parts, args.column is None)
+            if args.suffix_list is not None:
+                from ..domains import suffix_list
+
+                suffix_list(args.suffix_list)  # a list that cannot be read: a usage error
+        except (ValueError, OSError) as exc:
+            return _error(str(exc), 2)
+        options = (args.private, args.unicode, args.suffix_list)
+        command = (DomainLines(chosen[0], *options) if args.column is None
+                   else domain_columns(chosen, *options))
     elif args.command == "query-param" and args.column is not None:
         from ._query_command import query_param_column
 
