@@ -77,8 +77,12 @@ def _clean_query(uri: str, drop: bytes, keep: Optional[bytes], sort: bool, /) ->
 
 # Behind pctcodec.cli._csv and pctcodec.cli._tables
 def _csv_cut(
-    buf: bytes, pos: int, final: bool, delimiter: bytes, index: int, rows: int, /
-) -> Tuple[List[bytes], List[Union[str, bytes]], bytes, int, int, int, int]: ...
+    buf: bytes, pos: int, final: bool, delimiter: bytes, index: int, expect: int, rows: int,
+    line: int, /
+) -> Tuple[List[bytes], List[Union[str, bytes]], bytes, bytes, List[int], int, int, int, int]: ...
+def _csv_header(
+    buf: bytes, pos: int, final: bool, delimiter: bytes, line: int, /
+) -> Tuple[int, List[Union[str, bytes]], bytes, int, int, int, int]: ...
 def _csv_join(
     gaps: List[bytes], fields: List[Union[str, bytes]], flags: bytes, delimiter: bytes, /
 ) -> bytes: ...
