@@ -71,8 +71,9 @@ commands:
 
 With --column NAME, FILE is a table (CSV, TSV or Parquet, by its extension or
 --format) and the command applies to that column only; check then prints
-ROW:POSITION: message, ROW being the 1-based number of the data row (the
-header and blank lines not counted).
+LINE:POSITION: message, LINE being the file line the row starts on (for
+Parquet: ROW, the 1-based number of the row). See docs/csv.md for what the
+CSV reader does with every shape of input.
 """
 
 EPILOG = """\
@@ -98,22 +99,28 @@ examples:
   pctcodec split --column url --parts host,path examples/urls.csv > parts.csv
 
 Tables: a CSV file is copied byte for byte except for the fields of the
-column (quoted fields stay quoted; LF or CRLF line endings kept); Parquet
+column (quoted fields stay quoted; LF, CRLF or CR line endings kept); Parquet
 keeps its schema and compression and needs -o. Rows are processed in chunks
 of --chunk-size, so files larger than memory work.
 
 Dirty data: by default the first value that fails stops the run. With
 --on-error null its output is empty (null in Parquet), with --on-error keep it
 is written as it was; either way the run goes on, --rejects FILE lists each
-failed row as CSV (row, value, reason) and a summary line goes to stderr.
+failed row as CSV (line, row, value, reason) and a summary line goes to
+stderr. A CSV record with another field count than the header's, or whose
+quote never closes (it is then read to the end of its line), is a failed
+row too, written back as it was. In the line mode, a result holding CR or LF
+has them written as %0D and %0A: one output line per input line.
   pctcodec quote --encoding ascii --on-error keep --rejects bad.csv names.txt
 
 exit status:
   0  every value done (and, for check, every value valid)
   1  some values failed (or, for check, are not valid URIs); a CSV field
-     with text after its closing quote is such a failed row
-  2  usage error, a file that cannot be read or written, or malformed input
-     that stops the reading (a missing column, an unclosed quote)
+     with text after its closing quote, a ragged record or an unclosed
+     quote is such a failed row
+  2  usage error (an argument that is not UTF-8 too), a file that cannot be
+     read or written, or a table that cannot be read (no header, no such
+     column, a malformed header)
   130, 143  stopped by Ctrl-C or SIGTERM (no partial -o file is left)
 A closed pipe (`pctcodec check urls.txt | head`) ends the run quietly, with the
 status of what was done so far.
