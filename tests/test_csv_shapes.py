@@ -11,27 +11,26 @@ from pathlib import Path
 import pytest
 
 from pctcodec import _pctcodec
-from pctcodec.cli import _csv, main
+from pctcodec.cli import _csv
 from pctcodec.cli._csv import Reader
+from test_cli_dirty import run, write
 
 DOCS = Path(__file__).resolve().parent.parent / "docs" / "csv.md"
-
-
-def run(argv, capsysbinary):
-    status = main(argv)
-    out, err = capsysbinary.readouterr()
-    return status, out, err
-
-
-def write(tmp_path, data, name="in.csv"):
-    path = tmp_path / name
-    path.write_bytes(data)
-    return str(path)
 
 
 def rejects_of(path):
     with open(path, encoding="utf-8", errors="surrogateescape", newline="") as f:
         return list(csv.reader(f))[1:]
+
+
+def requote(tmp_path, data, on_error, capsysbinary):
+    """requote --column url on data under on_error with --rejects: (status,
+    out, err, the rejected rows, the rejects path)."""
+    path = write(tmp_path, data)
+    rejects = str(tmp_path / "r.csv")
+    status, out, err = run(["requote", "--column", "url", "--on-error", on_error,
+                            "--rejects", rejects, path], capsysbinary)
+    return status, out, err, rejects_of(rejects), rejects
 
 
 def test_every_shape_has_its_test():
@@ -46,20 +45,18 @@ def test_every_shape_has_its_test():
 def test_ragged_rows_are_failed_rows(tmp_path, capsysbinary):
     data = (b"url,x\nhttp://a/ b,1\nonly\nhttp://c/ d,2,extra\n\n"
             b"http://e/ f,3\n,\nhttp://g/ h,4\n")
-    path = write(tmp_path, data)
-    rejects = str(tmp_path / "r.csv")
     for on_error in ("keep", "null"):
-        status, out, err = run(["requote", "--column", "url", "--on-error", on_error,
-                                "--rejects", rejects, path], capsysbinary)
+        status, out, err, rejected, rejects = requote(tmp_path, data, on_error, capsysbinary)
         # the rows around them done; a ragged record written as it was
         assert status == 1
         assert out == (b"url,x\nhttp://a/%20b,1\nonly\nhttp://c/ d,2,extra\n\n"
                        b"http://e/%20f,3\n,\nhttp://g/%20h,4\n")
         assert err == f"pctcodec: 6 rows, 2 failed (see {rejects})\n".encode()
-        assert rejects_of(rejects) == [
+        assert rejected == [
             ["3", "2", "only", "1 fields where the header has 2"],
             ["4", "3", "http://c/ d,2,extra", "3 fields where the header has 2"]]
     # --on-error stop: the first one stops the run, named by its line
+    path = str(tmp_path / "in.csv")
     status, out, err = run(["requote", "--column", "url", path], capsysbinary)
     assert status == 1
     assert err == (f"pctcodec: {path}:3: row 2: 1 fields where the header has 2 "
@@ -87,14 +84,11 @@ def test_stray_quote_costs_its_field_only(tmp_path, capsysbinary):
     # (quotes in it are text), the record keeps its fields, as in Python's csv
     data = b'url,n\n"http://d/?q=3"x"y,3\nhttp://a/ b,4\n'
     assert [len(r) for r in csv.reader(io.StringIO(data.decode(), newline=""))] == [2, 2, 2]
-    path = write(tmp_path, data)
-    rejects = str(tmp_path / "r.csv")
-    status, out, err = run(["requote", "--column", "url", "--on-error", "keep", "--rejects",
-                            rejects, path], capsysbinary)
+    status, out, err, rejected, rejects = requote(tmp_path, data, "keep", capsysbinary)
     assert status == 1
     assert out == b'url,n\n"http://d/?q=3"x"y,3\nhttp://a/%20b,4\n'
     assert err == f"pctcodec: 2 rows, 1 failed (see {rejects})\n".encode()
-    assert rejects_of(rejects) == [
+    assert rejected == [
         ["2", "1", '"http://d/?q=3"x"y', "text after the closing quote of a quoted field"]]
 
 
@@ -102,14 +96,11 @@ def test_unclosed_quote_costs_its_line_only(tmp_path, capsysbinary):
     # a quote that never closes: its record is cut at the end of its line,
     # the next line is read as the next record
     data = b'url,n\nhttp://a/ b,1\n"http://c/ d,2\nhttp://e/ f,3\r\nhttp://g/ h,4'
-    path = write(tmp_path, data)
-    rejects = str(tmp_path / "r.csv")
-    status, out, err = run(["requote", "--column", "url", "--on-error", "null", "--rejects",
-                            rejects, path], capsysbinary)
+    status, out, err, rejected, rejects = requote(tmp_path, data, "null", capsysbinary)
     assert status == 1
     assert out == data.replace(b"/ ", b"/%20").replace(b'"http://c/%20d', b'"http://c/ d')
     assert err == f"pctcodec: 4 rows, 1 failed (see {rejects})\n".encode()
-    assert rejects_of(rejects) == [
+    assert rejected == [
         ["3", "2", '"http://c/ d,2', "the quoted field 1 is not closed by the end of the file "
          "(the row is read to the end of its line)"]]
 
@@ -118,13 +109,10 @@ def test_quoted_newlines(tmp_path, capsysbinary):
     # quoted fields hold delimiters and every line end; lines are counted in them
     data = (b'id,url,note\n1,"http://a/ b","x\ny\r\nz\rw"\n2,"http://c/\n d",q\n'
             b'3,"bad"x,r\n')
-    path = write(tmp_path, data)
-    rejects = str(tmp_path / "r.csv")
-    status, out, err = run(["requote", "--column", "url", "--on-error", "keep", "--rejects",
-                            rejects, path], capsysbinary)
+    status, out, _, rejected, _ = requote(tmp_path, data, "keep", capsysbinary)
     assert status == 1
     assert out == data.replace(b"http://a/ b", b"http://a/%20b").replace(b"\n d", b"%0A%20d")
-    assert rejects_of(rejects)[0][:2] == ["8", "3"]  # file line 8, data row 3
+    assert rejected[0][:2] == ["8", "3"]  # file line 8, data row 3
 
 
 # ---------------------------------------------------------------- line ends
