@@ -63,6 +63,22 @@ def test_ragged_rows_are_failed_rows(tmp_path, capsysbinary):
                    "(value 'only')\n").encode()
 
 
+def test_ragged_rows_get_no_added_columns(tmp_path, capsysbinary):
+    # split and query-param add fields after the column: a record without
+    # the header's fields is written back as it was, without them
+    data = b'url,n\nhttp://a/?q=1,1\nshort\n"http://b/?q=2"x,2\nhttp://c/,3,4\n"http://d/,5\n'
+    path = write(tmp_path, data)
+    status, out, err = run(["split", "--column", "url", "--parts", "host", "--on-error", "keep",
+                            path], capsysbinary)
+    assert status == 1 and err == b"pctcodec: 5 rows, 4 failed\n"
+    assert out == (b'url,url_host,n\nhttp://a/?q=1,a,1\nshort\n"http://b/?q=2"x,,2\n'
+                   b'http://c/,3,4\n"http://d/,5\n')
+    status, out, _ = run(["query-param", "q", "--column", "url", "--on-error", "null", path],
+                         capsysbinary)
+    assert status == 1
+    assert out.splitlines()[:3] == [b"url,url_q,n", b"http://a/?q=1,1,1", b"short"]
+
+
 def test_ragged_row_after_many_rows(tmp_path, capsysbinary):
     # one short row after 10^5 good ones: the summary counts every row
     data = b"url,n\n" + b"HTTP://A/%7e,1\n" * 100_000 + b"x\n"
