@@ -9,8 +9,10 @@ one value per line, or one column of a table.
     pctcodec domain [--column NAME] FILE [--parts ...] [--private] [--unicode]
 
 Lines are read from FILE (or standard input) as bytes and written to standard
-output one by one, each with the line terminator it had (``\\n``, ``\\r\\n`` or
-none on the last line). With ``--column``, FILE is a CSV, TSV or Parquet file
+output one by one, each with the line terminator it had (``\\n``, ``\\r\\n``,
+``\\r`` or none on the last line): one output line per input line, a result
+holding CR or LF (a decoded ``%0D`` or ``%0A``) having them written as
+``%0D`` and ``%0A``. With ``--column``, FILE is a CSV, TSV or Parquet file
 and only that column changes (see ``pctcodec.cli._tables``).
 """
 import argparse
@@ -22,6 +24,7 @@ from .. import TRACKING_PARAMS, PercentEncodingError, __version__, check
 from ._commands import COMMANDS, URI_COMMANDS, Command
 from ._streams import (
     Failures,
+    LineReader,
     Output,
     OutputError,
     RowFailure,
@@ -35,7 +38,7 @@ from ._tables import TABLE_FORMATS
 
 TYPE_CHECKING = False  # typing is not imported at run time: annotations in quotes
 if TYPE_CHECKING:
-    from typing import BinaryIO, Sequence
+    from typing import BinaryIO, Callable, Sequence
 
     from ._streams import BinaryReader
     from ._tables import AddColumns
@@ -76,8 +79,9 @@ commands:
 
 With --column NAME, FILE is a table (CSV, TSV or Parquet, by its extension or
 --format) and the command applies to that column only; check then prints
-ROW:POSITION: message, ROW being the 1-based number of the data row (the
-header and blank lines not counted).
+LINE:POSITION: message, LINE being the file line the row starts on (for
+Parquet: ROW, the 1-based number of the row). See docs/csv.md for what the
+CSV reader does with every shape of input.
 """
 
 EPILOG = """\
@@ -106,22 +110,28 @@ examples:
   pctcodec domain --parts public_suffix --private urls.txt
 
 Tables: a CSV file is copied byte for byte except for the fields of the
-column (quoted fields stay quoted; LF or CRLF line endings kept); Parquet
+column (quoted fields stay quoted; LF, CRLF or CR line endings kept); Parquet
 keeps its schema and compression and needs -o. Rows are processed in chunks
 of --chunk-size, so files larger than memory work.
 
 Dirty data: by default the first value that fails stops the run. With
 --on-error null its output is empty (null in Parquet), with --on-error keep it
 is written as it was; either way the run goes on, --rejects FILE lists each
-failed row as CSV (row, value, reason) and a summary line goes to stderr.
+failed row as CSV (line, row, value, reason) and a summary line goes to
+stderr. A CSV record with another field count than the header's, or whose
+quote never closes (it is then read to the end of its line), is a failed
+row too, written back as it was. In the line mode, a result holding CR or LF
+has them written as %0D and %0A: one output line per input line.
   pctcodec quote --encoding ascii --on-error keep --rejects bad.csv names.txt
 
 exit status:
   0  every value done (and, for check, every value valid)
   1  some values failed (or, for check, are not valid URIs); a CSV field
-     with text after its closing quote is such a failed row
-  2  usage error, a file that cannot be read or written, or malformed input
-     that stops the reading (a missing column, an unclosed quote)
+     with text after its closing quote, a ragged record or an unclosed
+     quote is such a failed row
+  2  usage error (an argument that is not UTF-8 too), a file that cannot be
+     read or written, or a table that cannot be read (no header, no such
+     column, a malformed header)
   130, 143  stopped by Ctrl-C or SIGTERM (no partial -o file is left)
 A closed pipe (`pctcodec check urls.txt | head`) ends the run quietly, with the
 status of what was done so far.
@@ -225,6 +235,7 @@ def _check_args(parser: argparse.ArgumentParser, args: argparse.Namespace) -> No
         args.param, args.file = args.file, args.file2 or "-"
     elif args.file2 is not None:
         parser.error(f"unrecognized arguments: {args.file2}")
+    _check_utf8(parser, args)
     if ((args.drop or args.keep or args.tracking or args.sort)
             and args.command != "clean-query"):
         parser.error("--drop, --keep, --tracking and --sort apply to clean-query only")
@@ -266,6 +277,25 @@ def _check_args(parser: argparse.ArgumentParser, args: argparse.Namespace) -> No
         parser.error("--threads must be between 1 and 1024")
 
 
+def _check_utf8(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:
+    """Values given on the command line (not file names) must be text: an
+    argument whose bytes are not valid UTF-8 (a lone surrogate in argv) is
+    a usage error."""
+    given = [("NAME", args.param), ("--safe", args.safe), ("--encoding", args.encoding),
+             ("--errors", args.errors), ("--column", args.column),
+             ("--delimiter", args.delimiter), ("--parts", args.parts),
+             *(("--drop", pattern) for pattern in args.drop or ()),
+             *(("--keep", pattern) for pattern in args.keep or ())]
+    for flag, value in given:
+        if value is None:
+            continue
+        try:
+            value.encode("utf-8")
+        except UnicodeEncodeError:
+            shown = value.encode("utf-8", "surrogateescape")
+            parser.error(f"{flag} {shown!r}: not valid UTF-8")
+
+
 def _codec_error(args: argparse.Namespace) -> "str | None":
     """An unknown --encoding or --errors, as a message."""
     try:
@@ -278,41 +308,120 @@ def _codec_error(args: argparse.Namespace) -> "str | None":
     return None
 
 
+# Above this size a line is decoded in place and its result written in
+# slices, so that line mode holds about twice the longest line at most.
+_BIG = 1 << 20
+
+
+# Commands that work on each character or each run of %XX escapes alone: a
+# long line goes through them in pieces cut outside escapes, the same result.
+_PIECEWISE = ("quote", "quote-plus", "unquote", "unquote-plus")
+
+
+def _pieces(text: str) -> "list[tuple[int, int]]":
+    """(start, end) of pieces of about _BIG characters that together make
+    `text`, each cut before a character that is no '%' and not within two
+    characters after one (so no run of escapes is cut)."""
+    cuts = [0]
+    while len(text) - cuts[-1] > _BIG:
+        i = cuts[-1] + _BIG
+        while i < len(text) and (text[i] == "%" or "%" in text[i - 2:i]):
+            i += 1
+        cuts.append(i)
+    if cuts[-1] != len(text):
+        cuts.append(len(text))
+    return list(zip(cuts, cuts[1:]))
+
+
+def _long_line(one: "Callable[[str], str]", text: str, piecewise: bool) -> "list[str]":
+    """one(text) for a long line: as the results of its pieces for the
+    commands that allow it (the text held once, not with a whole result and
+    the function's own buffers beside it)."""
+    if not piecewise:
+        return [one(text)]
+    try:
+        return [one(text[start:end]) for start, end in _pieces(text)]
+    except (ValueError, TypeError, LookupError):
+        return [one(text)]  # the error again, its position in the whole line
+
+
+def _one_line(text: str) -> str:
+    """A result as one output line: CR and LF (which a decoded value may
+    hold) written as %0D and %0A."""
+    if "\n" in text or "\r" in text:
+        return text.replace("\r", "%0D").replace("\n", "%0A")
+    return text
+
+
+def _write_text(write: "Callable[[bytes], object]", text: str) -> None:
+    """Writes text as bytes (see _streams.encode), a long one in slices."""
+    if len(text) <= _BIG:
+        write(text.encode("utf-8", "surrogateescape"))
+        return
+    for start in range(0, len(text), _BIG):  # a lone surrogate is one character: any cut is fine
+        write(text[start:start + _BIG].encode("utf-8", "surrogateescape"))
+
+
 def _lines(command: Command, infile: "BinaryReader", out: Output, failures: Failures) -> int:
-    """The line mode; the number of invalid lines (check)."""
+    """The line mode; the number of invalid lines (check). Lines end at LF,
+    CRLF or CR; each gives one output line with the terminator it had."""
     invalid = 0
     null = failures.on_error == "null"
     checking = command.name == "check"
     one = None if checking else command.line_function()
-    write = out.stream.write
+    piecewise = command.name in _PIECEWISE
+    stream_write = out.stream.write
+
+    def write(data: bytes) -> None:
+        try:
+            stream_write(data)
+        except BrokenPipeError:
+            raise
+        except OSError as exc:
+            raise OutputError("standard output", exc) from None
+
     lineno = 0
-    for lineno, line in enumerate(infile, 1):
-        if line[-1:] == b"\n":
-            content, end = (line[:-2], b"\r\n") if line[-2:-1] == b"\r" else (line[:-1], b"\n")
+    # no enumerate: its reused tuple would keep the last line alive
+    for line in LineReader(infile):
+        lineno += 1
+        n = len(line)
+        if line[-1:] == b"\n":  # the line's terminator (inline: this loop is the hot path)
+            size = n - 2 if line[-2:-1] == b"\r" else n - 1
         else:
-            content, end = line, b""
-        text = content.decode("utf-8", "surrogateescape")
+            size = n - 1 if line[-1:] == b"\r" else n
+        end = line[size:]
+        if n <= _BIG:
+            text = line[:size].decode("utf-8", "surrogateescape")
+        else:  # decoded in place, the bytes let go before the work
+            text = str(memoryview(line)[:size], "utf-8", "surrogateescape")
+        del line
         if checking:
             try:
                 check(command.prepare(text))
             except PercentEncodingError as exc:
                 invalid += 1
                 reason = check_reason(text, exc)
-                result = f"{lineno}:{exc.position}: {reason}\n".encode("utf-8", "backslashreplace")
+                write(f"{lineno}:{exc.position}: {reason}\n".encode("utf-8", "backslashreplace"))
             except (ValueError, TypeError) as exc:
-                failures.add(lineno, text, exc)
-                continue
-            else:
-                continue
-        else:
-            assert one is not None  # set unless checking
-            try:
-                result = one(text).encode("utf-8", "surrogateescape") + end
-            except (ValueError, TypeError, LookupError) as exc:  # UnicodeError is a ValueError
-                failures.add(lineno, text, exc)
-                result = end if null else line
+                failures.add(lineno, text, exc, lineno)
+            continue
+        assert one is not None  # set unless checking
         try:
-            write(result)
+            results = _long_line(one, text, piecewise) if n > _BIG else None
+            result = one(text) if results is None else ""
+        except (ValueError, TypeError, LookupError) as exc:  # UnicodeError is a ValueError
+            failures.add(lineno, text, exc, lineno)
+            results, result = None, "" if null else text  # the input's own bytes (see _streams.encode)
+        if results is not None:
+            del text
+            while results:
+                _write_text(write, _one_line(results.pop(0)))
+            write(bytes(end))
+            continue
+        if "\n" in result or "\r" in result:
+            result = _one_line(result)
+        try:
+            stream_write(result.encode("utf-8", "surrogateescape") + end)
         except BrokenPipeError:
             raise
         except OSError as exc:
