@@ -56,12 +56,29 @@ def test_one_output_line_per_input_line(lines, ends, command):
     def line_ends(data):
         return [line[len(line.rstrip(b"\r\n")):] for line in data.splitlines(keepends=True)]
 
+    if command == "query-param":
+        # Its result can be empty: an empty result after a line ended by a
+        # lone CR, itself ended by LF, reads back as one CRLF. So the bytes
+        # are compared, line by line, with what each line must give.
+        from pctcodec import query_param
+        want = b"".join((query_param(line, "q") or "").replace("\r", "%0D").replace("\n", "%0A").encode()
+                        + end.encode() for line, end in zip(_lines(data.decode()), _ends(data.decode())))
+        assert got == want
+        return
     # the same line ends, in the same order: one output line per input line
     assert line_ends(got) == line_ends(data)
     if command == "unquote":
         want = [urllib.parse.unquote(line).replace("\r", "%0D").replace("\n", "%0A")
                 for line in data.decode().splitlines()]
         assert got.decode().splitlines() == want
+
+
+def _lines(text):
+    return [line.rstrip("\r\n") for line in text.splitlines(keepends=True)]
+
+
+def _ends(text):
+    return [line[len(line.rstrip("\r\n")):] for line in text.splitlines(keepends=True)]
 
 
 @pytest.mark.parametrize("block", [1, 2, 3, 7, 1 << 20])
