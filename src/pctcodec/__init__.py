@@ -26,6 +26,9 @@ the components of URIs (as columns); see ``pctcodec.parts``.
 ``query_param`` and ``clean_query`` (and their ``_many`` forms) read one
 query parameter or drop parameters by name pattern (``TRACKING_PARAMS``);
 see ``pctcodec.query``.
+
+``resolve`` and ``resolve_many`` make references absolute against a base
+(RFC 3986 section 5); see ``pctcodec.resolution``.
 """
 from ._pctcodec import (
     decode,
@@ -113,6 +116,9 @@ __all__ = [
     "split",
     "split_many",
     "URIParts",
+    "resolve",
+    "resolve_many",
+    "ResolveError",
 ]
 __version__ = "0.1.0"
 
@@ -122,3 +128,4 @@ __version__ = "0.1.0"
 from . import parts, query
 from .parts import URIParts, split, split_many
 from .query import TRACKING_PARAMS, clean_query, clean_query_many, query_param, query_param_many
+from .resolution import ResolveError, resolve, resolve_many

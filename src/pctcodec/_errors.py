@@ -1,4 +1,5 @@
-"""The exception raised for text that is not valid percent-encoded text."""
+"""The exceptions raised for text that is not valid percent-encoded text,
+and for a base URI that reference resolution cannot use."""
 
 
 class PercentEncodingError(ValueError):
@@ -18,4 +19,22 @@ class PercentEncodingError(ValueError):
     # (annotations in quotes, of builtins: importing typing would slow down `import pctcodec`)
     def __reduce__(self) -> "tuple[type[PercentEncodingError], tuple[str, int]]":
         # Picklable (multiprocessing, Dask workers) despite the two-argument init.
+        return (type(self), (self.reason, self.position))
+
+
+class ResolveError(ValueError):
+    """A base URI that references cannot be resolved against.
+
+    RFC 3986 5.1: a base URI is absolute, it has a scheme. ``position`` is
+    the index in the base of the first character that stops its scheme (0
+    when it does not start with a letter, its length when no ``:`` follows
+    one). The message names the problem and ends with that position.
+    """
+
+    def __init__(self, reason: str, position: int) -> None:
+        super().__init__("%s at position %d" % (reason, position))
+        self.reason = reason
+        self.position = position
+
+    def __reduce__(self) -> "tuple[type[ResolveError], tuple[str, int]]":
         return (type(self), (self.reason, self.position))
