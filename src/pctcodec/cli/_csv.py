@@ -146,13 +146,34 @@ class Reader:
         """Chunks of up to `rows` data rows, as _csv_cut gives them: (gaps,
         values, flags), the bytes between the fields of column `index` as
         they are, those fields as text, and their flags (see _csv_cut)."""
+        for gaps, values, flags, _, _ in self._chunks(index, rows, None):
+            yield gaps, values, flags
+
+    def chunks_with(self, index: int, also: int,
+                    rows: int) -> "Iterator[tuple[Chunk, list[str | bytes], bytes]]":
+        """chunks(), each with the fields of column `also` of its rows and
+        their flags (resolve's base column beside the links)."""
+        for gaps, values, flags, others, other_flags in self._chunks(index, rows, also):
+            yield (gaps, values, flags), others, other_flags
+
+    def _chunks(self, index: int, rows: int, also: "int | None"
+                ) -> "Iterator[tuple[list[bytes], list[str | bytes], bytes, list[str | bytes], bytes]]":
         while True:
             gaps: "list[bytes]" = [b""]
             values: "list[str | bytes]" = []
             flags = b""
+            others: "list[str | bytes]" = []
+            other_flags = b""
             count = 0
             while count < rows:
                 g, v, f, pos, done, status, info = self._cut(index, rows - count)
+                if also is not None and done:  # the same records again, around field `also`
+                    _, v2, f2, _, done2, status2, info2 = _pctcodec._csv_cut(
+                        self.buf, self.pos, self.final, self.delimiter, also, done)
+                    if status2 == MISSING:
+                        raise MissingField(self.rows + count + len(v2) + 1, info2)
+                    others += v2
+                    other_flags += f2
                 gaps[-1] += g[0]
                 gaps += g[1:]
                 values += v
@@ -168,4 +189,4 @@ class Reader:
             self.rows += count
             if not count and gaps == [b""]:
                 return
-            yield gaps, values, flags
+            yield gaps, values, flags, others, other_flags
