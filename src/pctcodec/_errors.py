@@ -2,7 +2,22 @@
 and for a base URI that reference resolution cannot use."""
 
 
-class PercentEncodingError(ValueError):
+class _PositionedError(ValueError):
+    """A ValueError that names a reason and the position in the string
+    where it applies; its message ends with that position."""
+
+    def __init__(self, reason: str, position: int) -> None:
+        super().__init__("%s at position %d" % (reason, position))
+        self.reason = reason
+        self.position = position
+
+    # (annotations in quotes, of builtins: importing typing would slow down `import pctcodec`)
+    def __reduce__(self) -> "tuple[type[_PositionedError], tuple[str, int]]":
+        # Picklable (multiprocessing, Dask workers) despite the two-argument init.
+        return (type(self), (self.reason, self.position))
+
+
+class PercentEncodingError(_PositionedError):
     """A string breaks the rules of percent-encoding.
 
     ``position`` is the index in the string of the first offending character
@@ -11,18 +26,8 @@ class PercentEncodingError(ValueError):
     problem and ends with that position.
     """
 
-    def __init__(self, reason: str, position: int) -> None:
-        super().__init__("%s at position %d" % (reason, position))
-        self.reason = reason
-        self.position = position
 
-    # (annotations in quotes, of builtins: importing typing would slow down `import pctcodec`)
-    def __reduce__(self) -> "tuple[type[PercentEncodingError], tuple[str, int]]":
-        # Picklable (multiprocessing, Dask workers) despite the two-argument init.
-        return (type(self), (self.reason, self.position))
-
-
-class ResolveError(ValueError):
+class ResolveError(_PositionedError):
     """A base URI that references cannot be resolved against.
 
     RFC 3986 5.1: a base URI is absolute, it has a scheme. ``position`` is
@@ -30,11 +35,3 @@ class ResolveError(ValueError):
     when it does not start with a letter, its length when no ``:`` follows
     one). The message names the problem and ends with that position.
     """
-
-    def __init__(self, reason: str, position: int) -> None:
-        super().__init__("%s at position %d" % (reason, position))
-        self.reason = reason
-        self.position = position
-
-    def __reduce__(self) -> "tuple[type[ResolveError], tuple[str, int]]":
-        return (type(self), (self.reason, self.position))
