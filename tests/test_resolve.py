@@ -244,6 +244,20 @@ def test_many_is_a_loop(threads, normalized):
         assert read(got) == want_one, name
 
 
+@settings(max_examples=examples(80))
+@given(st.lists(st.tuples(st.one_of(st.none(), bases, uri_texts), st.one_of(st.none(), uri_texts)),
+                max_size=40),
+       st.sampled_from([1, 2, 4]), st.booleans(), st.booleans())
+def test_many_is_a_loop_everywhere(rows, threads, normalized, arrow):
+    pages, links = [b for b, _ in rows], [r for _, r in rows]
+    want = _loop(pages, links, normalize=normalized)
+    if arrow:
+        pa = pytest.importorskip("pyarrow")
+        pages, links = pa.array(pages, pa.string()), pa.array(links, pa.large_string())
+    got = resolve_many(pages, links, normalize=normalized, threads=threads, on_error="null")
+    assert (got if isinstance(got, list) else got.to_pylist()) == want
+
+
 def test_many_keeps_the_arrow_type():
     pa = pytest.importorskip("pyarrow")
     refs = pa.chunked_array([["a", None], ["b"]], type=pa.large_string())
