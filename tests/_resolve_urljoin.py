@@ -8,6 +8,7 @@ Predicates look at the inputs (split as the model splits them), never at
 urljoin's answer: a class is a property of the input, and the test fails on
 a difference no class explains.
 """
+import re
 import urllib.parse
 
 from _resolve_reference import parse, remove_dot_segments
@@ -92,6 +93,13 @@ def bad_authority(b, r):
                for s in (b, r))
 
 
+def scheme_start(b, r):
+    """urlsplit before Python 3.11 takes any prefix of scheme characters
+    before ':' for a scheme, one that starts with a digit, '+', '-' or '.'
+    too ("..x:" is absolute there); 3.1 wants a letter first."""
+    return any(re.match(r"[0-9+.\-][A-Za-z0-9+.\-]*:", s) for s in (b, r))
+
+
 CLASSES = {
     "controls": controls,
     "scheme_case": scheme_case,
@@ -105,6 +113,7 @@ CLASSES = {
     "no_authority": no_authority,
     "params": params,
     "bad_authority": bad_authority,
+    "scheme_start": scheme_start,
 }
 
 
