@@ -26,6 +26,9 @@ class PercentEncodingError(_PositionedError):
     problem and ends with that position.
     """
 
+    # Its public name, as tracebacks, pickles and the documentation show it.
+    __module__ = "pctcodec"
+
 
 class ResolveError(_PositionedError):
     """A base URI that references cannot be resolved against.
@@ -35,3 +38,5 @@ class ResolveError(_PositionedError):
     when it does not start with a letter, its length when no ``:`` follows
     one). The message names the problem and ends with that position.
     """
+
+    __module__ = "pctcodec"

@@ -52,7 +52,7 @@ FUNCTIONS: "dict[str, _Functions]" = {
     "unquote": (unquote, batch.unquote_many, ("encoding", "errors")),
     "unquote-plus": (unquote_plus, batch.unquote_plus_many, ("encoding", "errors")),
     "requote": (requote, batch.requote_many, ()),
-    "normalize": (normalize, batch.normalize_many, ("sort_query", "drop_fragment")),
+    "normalize": (normalize, batch.normalize_many, ("sort_query", "drop_fragment", "strict_idna")),
     "clean-query": (query.clean_query, query.clean_query_many, ("drop", "keep", "sort")),
     "query-param": (_param_line, query.query_param_many, ("name",)),  # tables: _query_command
     "resolve": (_resolve_line, _resolve_column, ("base", "resolve_normalize", "strict")),
@@ -65,7 +65,8 @@ class Command:
 
     def __init__(self, name: str, safe: "str | None" = None, encoding: str = "utf-8",
                  errors: "str | None" = None, sort_query: bool = False,
-                 drop_fragment: bool = False, drop: "list[str] | None" = None,
+                 drop_fragment: bool = False, strict_idna: bool = False,
+                 drop: "list[str] | None" = None,
                  keep: "list[str] | None" = None, sort: bool = False,
                  param: "str | None" = None, base: "str | None" = None,
                  resolve_normalize: bool = False, strict: bool = True) -> None:
@@ -79,7 +80,7 @@ class Command:
         if errors is None:
             errors = "strict" if name.startswith("quote") else "replace"
         given = {"safe": safe, "encoding": encoding, "errors": errors,
-                 "sort_query": sort_query, "drop_fragment": drop_fragment,
+                 "sort_query": sort_query, "drop_fragment": drop_fragment, "strict_idna": strict_idna,
                  "drop": drop, "keep": keep, "sort": sort, "name": param,
                  "base": base, "resolve_normalize": resolve_normalize, "strict": strict}
         self._one, self._many, names = FUNCTIONS[name]
