@@ -109,6 +109,11 @@ def _valid(f):
         ("public_suffix_many", ((f("a.b.co.uk"), f("a b.com")),), {"on_error": "null"}),
         ("domain_parts_many", ([f("a.b.com"), None, f("a b")],), {"on_error": "keep"}),
         ("suffix_list", (), {}),
+        ("resolve", (f("http://a/b/c"), f("../d?e#f")), {}),
+        ("resolve", (f("HTTP://\u00e9/b/"), f("./%7e%zz \u4e2d")), {"normalize": True, "strict": False}),
+        ("resolve_many", (f("http://a/b/"), [f("c"), None, f("\u00e9")]), {"normalize": True}),
+        ("resolve_many", ([f("http://a/"), f("nope"), None], (f("c"), f("d"), f("e"))),
+         {"on_error": "keep"}),
     ] + _arrow_valid(f)
 
 
@@ -130,6 +135,10 @@ def _arrow_valid(f):
         ("split_many", (pa.chunked_array([pa.array(urls, pa.large_string())]),), {}),
         ("registered_domain_many", (pa.array(urls),), {"threads": 2, "on_error": "null"}),
         ("domain_parts_many", (pa.chunked_array([pa.array(urls[:1])]),), {"unicode": True}),
+        ("resolve_many", (pa.array([f("http://a/b/"), None, f("nope")]), pa.array(urls)),
+         {"on_error": "null", "threads": 2}),
+        ("resolve_many", (f("http://a/b/"), pa.chunked_array([pa.array(urls[:1]), pa.array(urls[1:])])),
+         {"normalize": True}),
     ]
 
 
@@ -143,6 +152,7 @@ def _arrow_invalid(f):
         ("unquote_many", (pa.array([f("%FF")]),), {"errors": f("strict")}),
         ("quote_many", (pa.array([1, 2]),), {}),
         ("query_param_many", (pa.array([1, 2]), f("a")), {}),
+        ("resolve_many", (pa.array([f("http://a/"), f("b")]), pa.array([f("c"), f("d")])), {}),
     ]
 
 
@@ -221,6 +231,12 @@ def _invalid(f):
         ("public_suffix_many", (f("a.com"),), {}),
         ("domain_parts_many", ([f("a.com"), 5],), {}),
         ("suffix_list", (f("/nonexistent/list.dat"),), {}),
+        ("resolve", (f("a/b"), f("c")), {}),                         # ResolveError
+        ("resolve", (f("http://a/"), f("\ud800")), {}),              # PercentEncodingError
+        ("resolve", (f("http://a/"), None), {}),
+        ("resolve_many", ([f("http://a/"), f("/x")], [f("c"), f("d")]), {}),
+        ("resolve_many", ([f("http://a/")], [f("c"), f("d")]), {}),
+        ("resolve_many", (f("x"), [f("c")]), {}),
     ] + _arrow_invalid(f)
 
 

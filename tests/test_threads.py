@@ -111,6 +111,8 @@ def _jobs():
         ("public_suffix_many", ([uri, "a.kobe.jp"],), {}),
         ("domain_parts_many", ([uri, "www.example.com"],), {}),
         ("suffix_list", (), {}),
+        ("resolve", (uri, "../" + quoted + "?" + text), {"normalize": True}),
+        ("resolve_many", ([uri, None, "x"], ["a/../" + text, "b", "c"]), {"on_error": "null"}),
     ]
     try:
         import pyarrow as pa
@@ -127,6 +129,7 @@ def _jobs():
         ("split_many", (urls,), {}),
         ("registered_domain_many", (urls,), {"threads": 2}),
         ("domain_parts_many", (urls,), {}),
+        ("resolve_many", (urls, pa.array([text, "b", "../" + ascii_text] * 4)), {"threads": 2}),
     ]
 
 

@@ -317,6 +317,32 @@ static int domain_row(const pct_batch_spec *spec, const uint8_t *src, size_t n, 
     return PCT_ROW_HOST;
 }
 
+int pct_batch_resolve_row(const pct_batch_spec *spec, const uint8_t *base, size_t bn,
+                          const uint8_t *src, size_t n, pct_out *out, size_t limit,
+                          pct_batch_info *info)
+{
+    size_t bound, len = 0, pos;
+    pct_status rc = pct_resolve_bound(bn, n, SIZE_MAX, &bound);
+    if (rc != PCT_OK)
+        return (int)rc;
+    if (!spec->flags) { /* the target straight into out */
+        if ((rc = pct_out_reserve(out, bound, limit)) != PCT_OK)
+            return (int)rc;
+        if (pct_resolve(base, bn, src, n, spec->resolve_flags, out->data + out->len, &len, &pos)
+            != PCT_OK)
+            return PCT_ROW_CALLER;
+        return take(out, len, limit);
+    }
+    /* normalized: the target in scratch, then written as normalize_many
+     * writes a row (a host that needs IDNA is the caller's) */
+    if ((rc = grow(&out->scratch, &out->scratch_cap, bound)) != PCT_OK)
+        return (int)rc;
+    if (pct_resolve(base, bn, src, n, spec->resolve_flags, out->scratch, &len, &pos) != PCT_OK)
+        return PCT_ROW_CALLER;
+    int got = normalize_row(spec, out->scratch, len, out, limit, info, NULL);
+    return got == PCT_ROW_HOST ? PCT_ROW_CALLER : got;
+}
+
 /* The per-op dispatch of one row, inlined into pct_batch_rows' loop (a new
  * op is a new case here, and both entry points have it). k: as for
  * unquote_row. */
@@ -369,6 +395,8 @@ static inline int batch_row(const pct_batch_spec *spec, const pct_kernel *k, con
         return clean_query_row(spec, src, n, out, limit);
     case PCT_BATCH_DOMAIN:
         return domain_row(spec, src, n, out, limit, info, hosts);
+    case PCT_BATCH_RESOLVE:
+        return pct_batch_resolve_row(spec, spec->base, spec->base_len, src, n, out, limit, info);
     }
     return PCT_ROW_CALLER;
 }

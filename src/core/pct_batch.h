@@ -15,6 +15,7 @@
 #include "pct_domain.h"
 #include "pct_host_cache.h"
 #include "pct_query.h"
+#include "pct_resolve.h"
 #include "pct_uri.h"
 
 typedef enum {
@@ -25,7 +26,8 @@ typedef enum {
     PCT_BATCH_CHECK = 4,     /* the position of the first offence */
     PCT_BATCH_QUERY_PARAM = 5, /* a parameter's value, unquote_plus'd (pct_query.h) */
     PCT_BATCH_CLEAN_QUERY = 6, /* pct_query_clean with `filter` */
-    PCT_BATCH_DOMAIN = 7       /* pct_domain_part of `psl` with `flags` (PCT_DOMAIN_*) */
+    PCT_BATCH_DOMAIN = 7,      /* pct_domain_part of `psl` with `flags` (PCT_DOMAIN_*) */
+    PCT_BATCH_RESOLVE = 8      /* pct_resolve against `base`, then NORMALIZE's write with `flags` (0: none) */
 } pct_batch_op;
 
 /* What unquote does with decoded bytes that are not well-formed UTF-8. */
@@ -45,6 +47,9 @@ typedef struct {
     const uint8_t *name; /* QUERY_PARAM: the parameter's name (UTF-8) */
     size_t name_len;
     pct_query_filter filter; /* CLEAN_QUERY */
+    const uint8_t *base; /* RESOLVE: the base of every row (pct_batch_row; UTF-8) */
+    size_t base_len;
+    unsigned resolve_flags; /* RESOLVE: PCT_RESOLVE_* */
 } pct_batch_spec;
 
 /* A growing byte buffer (malloc'd); scratch is a second one for rows that
@@ -83,6 +88,14 @@ typedef struct {
  * PCT_ROW_HOST or PCT_ROW_NULL (out then unchanged). */
 int pct_batch_row(const pct_batch_spec *spec, const uint8_t *src, size_t n, pct_out *out,
                   size_t limit, pct_batch_info *info);
+
+/* RESOLVE of the reference src[0..n) against base[0..bn), appended as
+ * pct_batch_row does: PCT_ROW_CALLER when the base has no scheme or, with
+ * `flags`, when the target's host needs IDNA (the caller's, as for the
+ * errors it raises). */
+int pct_batch_resolve_row(const pct_batch_spec *spec, const uint8_t *base, size_t bn,
+                          const uint8_t *src, size_t n, pct_out *out, size_t limit,
+                          pct_batch_info *info);
 
 /* NORMALIZE for a row answered PCT_ROW_HOST, its host replaced by `host`
  * (the IDNA form the caller computed, ASCII): by the kernel's pass again

@@ -30,6 +30,8 @@ see ``pctcodec.query``.
 ``registered_domain``, ``public_suffix`` and ``domain_parts`` (and their
 ``_many`` forms) read a URL's host by the Public Suffix List, shipped as a
 dated snapshot; see ``pctcodec.domains``.
+``resolve`` and ``resolve_many`` make references absolute against a base
+(RFC 3986 section 5); see ``pctcodec.resolution``.
 """
 from ._pctcodec import (
     decode,
@@ -127,6 +129,9 @@ __all__ = [
     "SuffixList",
     "suffix_list",
     "HostError",
+    "resolve",
+    "resolve_many",
+    "ResolveError",
 ]
 __version__ = "0.1.0"
 
@@ -149,3 +154,4 @@ from .domains import (
     registered_domain_many,
     suffix_list,
 )
+from .resolution import ResolveError, resolve, resolve_many

@@ -7,6 +7,8 @@ one value per line, or one column of a table.
     pctcodec COMMAND --column NAME FILE [-o OUT]
     pctcodec split --column NAME FILE [--parts host,path] [-o OUT]
     pctcodec domain [--column NAME] FILE [--parts ...] [--private] [--unicode]
+    pctcodec resolve --base URI [FILE]
+    pctcodec resolve --column NAME (--base URI | --base-column NAME) FILE [-o OUT]
 
 Lines are read from FILE (or standard input) as bytes and written to standard
 output one by one, each with the line terminator it had (``\\n``, ``\\r\\n``,
@@ -20,7 +22,7 @@ import codecs
 import os
 import sys
 
-from .. import TRACKING_PARAMS, PercentEncodingError, __version__, check
+from .. import TRACKING_PARAMS, PercentEncodingError, __version__, check, resolve
 from ._commands import COMMANDS, URI_COMMANDS, Command
 from ._streams import (
     Failures,
@@ -76,6 +78,9 @@ commands:
                 NAME_public_suffix right after it (--parts to choose);
                 --private adds the list's PRIVATE section, --unicode gives
                 xn-- labels in Unicode, --suffix-list FILE reads another list
+  resolve       make each line (a link) absolute against --base URI (RFC 3986
+                5.2); with --column COL, against --base URI or the URL of the
+                same row in --base-column NAME (--normalize, --non-strict)
 
 With --column NAME, FILE is a table (CSV, TSV or Parquet, by its extension or
 --format) and the command applies to that column only; check then prints
@@ -108,6 +113,8 @@ examples:
   pctcodec split --column url --parts host,path examples/urls.csv > parts.csv
   pctcodec domain --column url examples/urls.csv > with-domains.csv
   pctcodec domain --parts public_suffix --private urls.txt
+  pctcodec resolve --base https://example.com/docs/ links.txt
+  pctcodec resolve --column href --base-column url crawl.csv > absolute.csv
 
 Tables: a CSV file is copied byte for byte except for the fields of the
 column (quoted fields stay quoted; LF, CRLF or CR line endings kept); Parquet
@@ -182,6 +189,16 @@ def _parser() -> argparse.ArgumentParser:
                              "(pctcodec.TRACKING_PARAMS: utm_*, fbclid, gclid, ...)")
     parser.add_argument("--sort", action="store_true",
                         help="clean-query: sort the kept parameters by decoded name")
+    parser.add_argument("--base", metavar="URI",
+                        help="resolve: the base URI every link is resolved against")
+    parser.add_argument("--base-column", metavar="NAME",
+                        help="resolve (tables): the column holding each row's base URI "
+                             "(the page URL beside its link)")
+    parser.add_argument("--normalize", action="store_true", dest="resolve_normalize",
+                        help="resolve: normalize the result (as the normalize command does)")
+    parser.add_argument("--non-strict", action="store_true",
+                        help="resolve: read a link with the base's scheme without it "
+                             "(RFC 3986 5.2.2's non-strict parser, as urljoin does)")
     parser.add_argument("--parts", metavar="LIST",
                         help="split: the components to add, comma-separated, from "
                              "scheme,userinfo,host,port,path,query,fragment (default: all); "
@@ -247,6 +264,7 @@ def _check_args(parser: argparse.ArgumentParser, args: argparse.Namespace) -> No
         parser.error("--parts applies to split and domain only")
     if (args.private or args.unicode or args.suffix_list) and args.command != "domain":
         parser.error("--private, --unicode and --suffix-list apply to domain only")
+    _check_resolve_args(parser, args)
     if args.command == "split" and args.column is None:
         parser.error("split adds columns to a table: give --column NAME and a CSV, TSV or "
                      "Parquet FILE (it has no line mode)")
@@ -284,6 +302,7 @@ def _check_utf8(parser: argparse.ArgumentParser, args: argparse.Namespace) -> No
     given = [("NAME", args.param), ("--safe", args.safe), ("--encoding", args.encoding),
              ("--errors", args.errors), ("--column", args.column),
              ("--delimiter", args.delimiter), ("--parts", args.parts),
+             ("--base", args.base), ("--base-column", args.base_column),
              *(("--drop", pattern) for pattern in args.drop or ()),
              *(("--keep", pattern) for pattern in args.keep or ())]
     for flag, value in given:
@@ -294,6 +313,25 @@ def _check_utf8(parser: argparse.ArgumentParser, args: argparse.Namespace) -> No
         except UnicodeEncodeError:
             shown = value.encode("utf-8", "surrogateescape")
             parser.error(f"{flag} {shown!r}: not valid UTF-8")
+
+
+def _check_resolve_args(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:
+    """resolve's options: one base, fixed or a column (tables only)."""
+    if args.command != "resolve":
+        if (args.base is not None or args.base_column is not None or args.resolve_normalize
+                or args.non_strict):
+            parser.error("--base, --base-column, --normalize and --non-strict apply to resolve only")
+        return
+    if (args.base is None) == (args.base_column is None):
+        parser.error("resolve needs one of --base URI and --base-column NAME")
+    if args.base_column is not None and args.column is None:
+        parser.error("--base-column reads a table: give --column NAME too (the line mode "
+                     "takes --base URI)")
+    if args.base is not None:
+        try:
+            resolve(args.base, "")
+        except ValueError as exc:
+            parser.error(f"--base {args.base}: {exc}")
 
 
 def _codec_error(args: argparse.Namespace) -> "str | None":
@@ -470,7 +508,8 @@ def main(argv: "Sequence[str] | None" = None) -> int:
                           errors=args.errors, sort_query=args.sort_query,
                           drop_fragment=args.drop_fragment, strict_idna=args.strict_idna,
                           drop=drop, keep=args.keep,
-                          sort=args.sort, param=args.param)
+                          sort=args.sort, param=args.param, base=args.base,
+                          resolve_normalize=args.resolve_normalize, strict=not args.non_strict)
     where = "<stdin>" if args.file == "-" else args.file
     try:
         failures = Failures(args.on_error, args.rejects)

@@ -124,16 +124,36 @@ class Reader:
         each row (native int64) and the field count of each RAGGED or
         UNCLOSED_ROW row (see _csv_cut). A record without `expect` fields (0:
         any) is a RAGGED row."""
+        for gaps, values, flags, lines, counts, _, _ in self._chunks(index, expect, rows, None):
+            yield gaps, values, flags, lines, counts
+
+    def chunks_with(self, index: int, also: int, expect: int,
+                    rows: int) -> "Iterator[tuple[Chunk, list[str | bytes], bytes]]":
+        """chunks(), each with the fields of column `also` of its rows and
+        their flags (resolve's base column beside the links)."""
+        for gaps, values, flags, lines, counts, others, other_flags in self._chunks(index, expect,
+                                                                                   rows, also):
+            yield (gaps, values, flags, lines, counts), others, other_flags
+
+    def _chunks(self, index: int, expect: int, rows: int, also: "int | None"
+                ) -> "Iterator[tuple[list[bytes], list[str | bytes], bytes, bytes, list[int], list[str | bytes], bytes]]":
         while True:
             gaps: "list[bytes]" = [b""]
             values: "list[str | bytes]" = []
             flags = lines = b""
             counts: "list[int]" = []
+            others: "list[str | bytes]" = []
+            other_flags = b""
             count = 0
             while count < rows:
                 g, v, f, ls, c, pos, done, status, line = _pctcodec._csv_cut(
                     self.buf, self.pos, self.final, self.delimiter, index, expect, rows - count,
                     self.line)
+                if also is not None and done:  # the same records again, around field `also`
+                    _, v2, f2, *_ = _pctcodec._csv_cut(self.buf, self.pos, self.final,
+                                                       self.delimiter, also, expect, done, self.line)
+                    others += v2
+                    other_flags += f2
                 gaps[-1] += g[0]
                 gaps += g[1:]
                 values += v
@@ -152,4 +172,4 @@ class Reader:
             self.rows += count
             if not count and gaps == [b""]:
                 return
-            yield gaps, values, flags, lines, counts
+            yield gaps, values, flags, lines, counts, others, other_flags

@@ -45,7 +45,7 @@ TYPE_CHECKING = False  # typing is not imported at run time: annotations in quot
 if TYPE_CHECKING:
     from argparse import Namespace
     from types import ModuleType
-    from typing import Any, BinaryIO, Callable, Sequence
+    from typing import Any, BinaryIO, Callable, Iterator, Sequence
 
     import pyarrow
     import pyarrow.parquet
@@ -117,22 +117,29 @@ class Column:
 
     @overload
     def transform(self, values: "list[str | None]", first_row: int, on_error: str,
-                  failed: "Sequence[Failed]" = (),
-                  lines: "Sequence[int] | None" = None) -> "list[str | None]": ...
+                  failed: "Sequence[Failed]" = (), lines: "Sequence[int] | None" = None,
+                  bases: "object" = None) -> "list[str | None]": ...
     @overload
     def transform(self, values: "pyarrow.Array", first_row: int, on_error: str,
-                  failed: "Sequence[Failed]" = (),
-                  lines: "Sequence[int] | None" = None) -> "pyarrow.Array": ...
+                  failed: "Sequence[Failed]" = (), lines: "Sequence[int] | None" = None,
+                  bases: "object" = None) -> "pyarrow.Array": ...
 
     def transform(self, values: "list[str | None] | pyarrow.Array", first_row: int, on_error: str,
-                  failed: "Sequence[Failed]" = (),
-                  lines: "Sequence[int] | None" = None) -> "list[str | None] | pyarrow.Array":
+                  failed: "Sequence[Failed]" = (), lines: "Sequence[int] | None" = None,
+                  bases: "object" = None) -> "list[str | None] | pyarrow.Array":
         """The results for a list of texts (None for a value that fails) or an
         Arrow array (under on_error "null" or "keep"). `failed`: (index,
         value, error) of the values that failed before (None in values);
-        `lines`: the file line of each value (CSV)."""
+        `lines`: the file line of each value (CSV); `bases`: resolve's base
+        column for these rows (--base-column)."""
         rejects: "list[Reject]" = []
-        out = self.command.many(values, threads=self.threads, on_error=on_error, rejects=rejects)
+        if bases is not None:
+            assert not isinstance(self.command, AddColumns)  # resolve
+            out = self.command.many(values, threads=self.threads, on_error=on_error,
+                                    rejects=rejects, bases=bases)
+        else:
+            out = self.command.many(values, threads=self.threads, on_error=on_error,
+                                    rejects=rejects)
         if rejects or failed:
             found = [(r.index, values[r.index] if isinstance(values, list) else r.value, r.error)
                      for r in rejects]
@@ -182,7 +189,7 @@ def _column_index(names: "list[str]", column: str) -> int:
 
 
 def _csv(column: Column, infile: "BinaryReader", out: Output, name: str, delimiter: bytes,
-         chunk_rows: int, progress: Progress) -> None:
+         chunk_rows: int, progress: Progress, base_name: "str | None" = None) -> None:
     checking = column.command.name == "check"
     adding = isinstance(column.command, AddColumns)
     keep = column.failures.on_error == "keep"
@@ -201,7 +208,8 @@ def _csv(column: Column, infile: "BinaryReader", out: Output, name: str, delimit
         out.write(reader.bom + raw)
     progress.update(len(reader.bom) + reader.done)
     done = reader.done
-    for gaps, fields, flags, line_words, counts in reader.chunks(index, len(names), chunk_rows):
+    for gaps, fields, flags, line_words, counts, bases in _chunks(reader, names, index, chunk_rows,
+                                                                  base_name):
         first = reader.rows - len(fields) + 1
         lines = memoryview(line_words).cast("q")
         values, failed = _failed_rows(fields, flags, counts, len(names))
@@ -211,7 +219,7 @@ def _csv(column: Column, infile: "BinaryReader", out: Output, name: str, delimit
                 column.failures.add(first + index_, value, error, lines[index_])
             out.write(column.report(values, first, lines))
         else:
-            results = column.transform(values, first, "null", failed, lines)
+            results = column.transform(values, first, "null", failed, lines, bases)
             if adding:
                 gaps, written, flags = _added_fields(gaps, values, flags, failed,
                                                      cast("list[list[str | None]]", results),
@@ -221,6 +229,22 @@ def _csv(column: Column, infile: "BinaryReader", out: Output, name: str, delimit
             out.write(_pctcodec._csv_join(gaps, written, flags, delimiter))
         progress.update(reader.done - done)
         done = reader.done
+
+
+def _chunks(reader: Reader, names: "list[str]", index: int, rows: int, base_name: "str | None"
+            ) -> "Iterator[tuple[list[bytes], list[str | bytes], bytes, bytes, list[int], list[str | None] | None]]":
+    """reader's chunks around field `index`, each with the values of the
+    column `base_name` (resolve's --base-column; None without it): a
+    malformed field of it is read as its raw text."""
+    if base_name is None:
+        for gaps, fields, flags, lines, counts in reader.chunks(index, len(names), rows):
+            yield gaps, fields, flags, lines, counts, None
+        return
+    also = _column_index(names, base_name)
+    for (gaps, fields, flags, lines, counts), others, _ in reader.chunks_with(index, also, len(names),
+                                                                            rows):
+        bases = [v.decode("utf-8", "surrogateescape") if isinstance(v, bytes) else v for v in others]
+        yield gaps, fields, flags, lines, counts, cast("list[str | None]", bases)
 
 
 def _failed_rows(values: "list[str | bytes]", flags: bytes, counts: "list[int]",
@@ -381,10 +405,14 @@ def _open_parquet(path: str) -> "pyarrow.parquet.ParquetFile":
 
 
 def _parquet(column: Column, source: "pyarrow.parquet.ParquetFile", out: "Output | BinaryWriter",
-             name: str, chunk_rows: int, progress: Progress) -> None:
+             name: str, chunk_rows: int, progress: Progress, base_name: "str | None" = None) -> None:
     pa, pq = _pyarrow()
     schema = source.schema_arrow
     index = _column_index(schema.names, name)
+    base_index = None if base_name is None else _column_index(schema.names, base_name)
+    if base_index is not None and _plain_type(pa, schema.field(base_index).type) is None:
+        raise TableError(f"column {base_name!r} is of type {schema.field(base_index).type}, "
+                         "not a string type")
     type_ = schema.field(index).type
     plain = _plain_type(pa, type_)
     if plain is None:
@@ -422,7 +450,11 @@ def _parquet(column: Column, source: "pyarrow.parquet.ParquetFile", out: "Output
                     column.failures.rows += len(values)
                 else:
                     arrays = list(chunk.columns)
-                    if adding:
+                    bases = None if base_index is None else _plain_values(pa, chunk.column(base_index))
+                    if bases is not None:
+                        arrays[index] = _typed_as(pa, column.transform(values, row + 1, on_error,
+                                                                       bases=bases), type_)
+                    elif adding:
                         arrays[index + 1:index + 1] = column.transform(values, row + 1, on_error)
                     else:
                         arrays[index] = _typed_as(pa, column.transform(values, row + 1, on_error), type_)
@@ -507,9 +539,10 @@ def run(args: "Namespace", command: "Command | AddColumns", failures: "Failures"
         output = Output(args.output)
         if infile is None:
             _parquet(column, source, output.stream if args.output else output, args.column,
-                     chunk_rows, progress)
+                     chunk_rows, progress, getattr(args, "base_column", None))
         else:
-            _csv(column, infile, output, args.column, separator, chunk_rows, progress)
+            _csv(column, infile, output, args.column, separator, chunk_rows, progress,
+                 getattr(args, "base_column", None))
         ok = True
     finally:
         progress.close()
