@@ -67,7 +67,7 @@ static inline void PyErr_SetRaisedException_compat(PyObject *exc)
  *   urllib.parse in the module state by CACHE_LOCK (a PyMutex there, nothing
  *   on a GIL build); the package attributes of package_attr() are read with
  *   PyDict_GetItemStringRef (a strong reference, never a borrowed one another
- *   thread could drop); pctcodec._idna's functools.lru_cache locks itself.
+ *   thread could drop). IDNA (src/core/pct_idna.c) keeps no state.
  *   Nothing else is written after module init (the kernel is chosen there).
  *
  * - the GIL is released (MAYBE_WITHOUT_GIL) only around loops over memory

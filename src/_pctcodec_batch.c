@@ -20,6 +20,7 @@
 #include "_pctcodec_batch.h"
 #include "_pctcodec_memory.h"
 #include "pct_batch.h"
+#include "pct_idna.h"
 #include "pct_uri.h"
 
 /* Operation codes, as src/pctcodec/batch.py passes them. */
@@ -433,31 +434,11 @@ static void leave_python(piece *pc)
 }
 
 /* ---------------------------------------------------------------------------
- * IDNA for normalize: pctcodec._idna.to_ascii, with the GIL, once per host
- * and piece; the forms go to the piece's pct_host_cache, from which the
- * core writes later rows with the same host itself.
+ * IDNA for normalize: the URL Standard's domain to ASCII in C (pct_idna.h),
+ * without the GIL, once per host and piece; the forms go to the piece's
+ * pct_host_cache, from which the core writes later rows with the same host
+ * itself.
  */
-
-/* The IDNA form of host[0..n) in a malloc'd *value; NULL when IDNA fails
- * (for any reason: the row then goes through func, which raises what
- * normalize raises). Called with the GIL. */
-static void idna_bytes(PyObject *module, const uint8_t *host, size_t n, uint8_t **value,
-                      size_t *value_len)
-{
-    *value = NULL;
-    PyObject *to_ascii = package_attr(module, "_idna_to_ascii", "pctcodec._idna", "to_ascii");
-    PyObject *text = to_ascii ? PyUnicode_DecodeUTF8((const char *)host, (Py_ssize_t)n, "strict") : NULL;
-    PyObject *out = text ? PyObject_CallOneArg(to_ascii, text) : NULL;
-    Py_XDECREF(to_ascii);
-    Py_XDECREF(text);
-    if (out && PyUnicode_Check(out) && PyUnicode_IS_ASCII(out)) {
-        *value_len = (size_t)PyUnicode_GET_LENGTH(out);
-        if ((*value = malloc(*value_len + 1)))
-            memcpy(*value, PyUnicode_1BYTE_DATA(out), *value_len);
-    }
-    Py_XDECREF(out);
-    PyErr_Clear();
-}
 
 static int python_row(piece *pc, const uint8_t *p, size_t n, int64_t *position);
 
@@ -473,16 +454,16 @@ static int host_row(piece *pc, const uint8_t *p, size_t n, const pct_batch_info 
         return form ? pct_batch_normalize_host(&pc->op->spec, p, n, info, form, form_len, pc->out,
                                                pc->limit)
                     : python_row(pc, p, n, NULL);
-    uint8_t *value;
-    if (enter_python(pc) < 0)
+    uint8_t buf[PCT_HOST_CACHED], *heap;
+    pct_idna_status idna = pct_idna_host_form(host, len, buf, sizeof buf, &form, &form_len, &heap);
+    if (idna == PCT_IDNA_NO_MEMORY)
         return PCT_ERR_NO_MEMORY;
-    idna_bytes(pc->op->module, host, len, &value, &form_len);
-    leave_python(pc);
-    pct_host_cache_put(pc->hosts, host, len, value, form_len);
-    int rc = value ? pct_batch_normalize_host(&pc->op->spec, p, n, info, value, form_len, pc->out,
-                                              pc->limit)
-                   : python_row(pc, p, n, NULL);
-    free(value);
+    pct_host_cache_put(pc->hosts, host, len, idna == PCT_IDNA_OK ? form : NULL, form_len);
+    /* a host with no form: written as normalize writes it, or its error */
+    int rc = idna == PCT_IDNA_OK ? pct_batch_normalize_host(&pc->op->spec, p, n, info, form, form_len,
+                                                            pc->out, pc->limit)
+                                 : python_row(pc, p, n, NULL);
+    free(heap);
     return rc;
 }
 

@@ -36,24 +36,8 @@ WITH_OUTPUT = [t for t in HOSTS if t["output"] is not None]
 WITHOUT_OUTPUT = [t for t in HOSTS if t["output"] is None]
 
 
-def _ada_major():
-    import ada_url  # noqa: F401  (the version is in its metadata)
-    from importlib.metadata import version
-
-    return int(version("ada-url").split(".")[0])
-
-
-# ada-url 1.x, the last release for CPython 3.9, has Unicode data older than
-# the vectors': these CJK Extension ideographs are unassigned to it.
-OLD_UNICODE = {"\U00032931" "20.\u97f3.\ua866" "1.", "\U00032b9a" "9\ua369\u17d3.ss",
-               "\U00032b9a" "9\ua369\u17d3.SS"}
-
-
 def _params(vectors):
-    return [pytest.param(t, id=ascii(t["input"])[:60],
-                         marks=pytest.mark.xfail(t["input"] in OLD_UNICODE and _ada_major() < 2,
-                                                 reason="ada-url 1.x: older Unicode data", strict=True))
-            for t in vectors]
+    return [pytest.param(t, id=ascii(t["input"])[:60]) for t in vectors]
 
 
 @needs_wpt
