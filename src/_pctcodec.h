@@ -11,6 +11,7 @@
  *   _pctcodec_ecma.c       the ECMAScript codecs, uri_to_iri
  *   _pctcodec_batch.c      the batch engine (lists, Arrow columns)
  *   _pctcodec_split.c      split, split_many: URI components as columns
+ *   _pctcodec_idna.c       hosts: domain to ASCII and to Unicode (uri_to_iri's labels)
  *   _pctcodec_csv.c        the CSV cutter and joiner of the command line's table mode
  *   _pctcodec_arrow.c      the Arrow C data interface (no Python)
  *   _pctcodec_common.c     helpers they all use (errors, package objects,
@@ -297,6 +298,8 @@ extern PyMethodDef split_methods[];
 
 /* The CSV cutter and joiner of the table mode (src/_pctcodec_csv.c). */
 extern PyMethodDef csv_methods[];
+/* Hosts: domain to ASCII and to Unicode (src/_pctcodec_idna.c). */
+extern PyMethodDef idna_methods[];
 
 /* For the batch engine, from src/_pctcodec_quote.c. The set of bytes quote(s,
  * safe, encoding, errors) keeps for a str s (plus: quote_plus, the space

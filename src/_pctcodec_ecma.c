@@ -9,7 +9,6 @@
  */
 #include "_pctcodec.h"
 #include "pct_ecma.h"
-#include "pct_idna.h"
 
 static int get_text(PyObject *s, const char *fname, pct_text *t)
 {
@@ -198,91 +197,7 @@ static PyObject *py_uri_to_iri(PyObject *module, PyObject *s)
     return result;
 }
 
-/* The Unicode form of one "xn--" label[0..n) (ASCII) appended at *d, or
- * the label as it is when it is not the valid punycode of a label whose
- * ASCII form is the label again (an IRI must name the same host). */
-static int unicode_label(const uint8_t *label, size_t n, uint8_t **d)
-{
-    uint8_t *lower = PyMem_Malloc(n ? n : 1), *text = PyMem_Malloc(4 * n + 4);
-    uint8_t *back = PyMem_Malloc(n + 1);
-    if (!lower || !text || !back) {
-        PyMem_Free(lower);
-        PyMem_Free(text);
-        PyMem_Free(back);
-        PyErr_NoMemory();
-        return -1;
-    }
-    for (size_t i = 0; i < n; i++)
-        lower[i] = (uint8_t)((unsigned)(label[i] - 'A') < 26u ? label[i] + 32 : label[i]);
-    size_t text_len, back_len;
-    pct_idna_status rc = pct_idna_to_unicode(lower, n, text, 4 * n + 4, &text_len);
-    int same = rc != PCT_IDNA_NO_MEMORY && rc != PCT_IDNA_SMALL && text_len &&
-               !(text_len == n && memcmp(text, lower, n) == 0) &&
-               pct_idna_to_ascii(text, text_len, back, n + 1, &back_len) == PCT_IDNA_OK &&
-               back_len == n && memcmp(back, lower, n) == 0;
-    memcpy(*d, same ? text : label, same ? text_len : n);
-    *d += same ? text_len : n;
-    PyMem_Free(lower);
-    PyMem_Free(text);
-    PyMem_Free(back);
-    if (rc == PCT_IDNA_NO_MEMORY) {
-        PyErr_NoMemory();
-        return -1;
-    }
-    return 0;
-}
-
-PyDoc_STRVAR(host_to_unicode_doc,
-"_host_to_unicode($module, host, /)\n--\n\n"
-"The host with each ASCII 'xn--' label that is valid punycode (of a label\n"
-"mapping back to it) in its Unicode form; other labels as they are.");
-
-static PyObject *py_host_to_unicode(PyObject *module, PyObject *s)
-{
-    (void)module;
-    if (!PyUnicode_Check(s)) {
-        PyErr_Format(PyExc_TypeError, "_host_to_unicode() argument must be str, not %.200s",
-                     Py_TYPE(s)->tp_name);
-        return NULL;
-    }
-    Py_ssize_t n;
-    const char *host = PyUnicode_AsUTF8AndSize(s, &n);
-    if (!host)
-        return NULL;
-    /* a decoded label is at most 4 bytes per byte of its punycode */
-    if ((size_t)n > (PY_SSIZE_T_MAX - 4) / 4)
-        return PyErr_NoMemory();
-    uint8_t *buf = PyMem_Malloc(4 * (size_t)n + 4), *d = buf;
-    if (!buf)
-        return PyErr_NoMemory();
-    const uint8_t *h = (const uint8_t *)host;
-    for (size_t at = 0; at <= (size_t)n;) {
-        const uint8_t *l = h + at, *e = at < (size_t)n ? memchr(l, '.', (size_t)n - at) : NULL;
-        size_t len = e ? (size_t)(e - l) : (size_t)n - at;
-        int xn = len >= 4 && (l[0] | 32) == 'x' && (l[1] | 32) == 'n' && l[2] == '-' && l[3] == '-';
-        int ascii = 1;
-        for (size_t i = 0; xn && i < len; i++)
-            ascii &= l[i] < 0x80;
-        if (at)
-            *d++ = '.';
-        if (xn && ascii) {
-            if (unicode_label(l, len, &d) < 0) {
-                PyMem_Free(buf);
-                return NULL;
-            }
-        } else {
-            memcpy(d, l, len);
-            d += len;
-        }
-        at += len + 1;
-    }
-    PyObject *out = PyUnicode_DecodeUTF8((const char *)buf, d - buf, "strict");
-    PyMem_Free(buf);
-    return out;
-}
-
 PyMethodDef ecma_methods[] = {
-    {"_host_to_unicode", py_host_to_unicode, METH_O, host_to_unicode_doc},
     {"_decode_uri", py_decode_uri, METH_O, decode_uri_doc},
     {"_decode_uri_component", py_decode_uri_component, METH_O, decode_uri_component_doc},
     {"_js_escape", py_js_escape, METH_O, js_escape_doc},
