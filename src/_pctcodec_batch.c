@@ -33,6 +33,7 @@ static const char *const OP_NAMES[N_OPS] = {"quote_many",   "quote_plus_many", "
 /* normalize_many's options, as batch.py packs them. */
 #define OPT_SORT_QUERY 1
 #define OPT_DROP_FRAGMENT 2
+#define OPT_STRICT_IDNA 4
 /* clean_query_many's: the kept parameters sorted. Its patterns come as
  * bytes (pct_query.h's pattern sets) in the `safe` (drop) and `errors`
  * (keep, or None) arguments, query_param_many's name as UTF-8 bytes in
@@ -61,6 +62,7 @@ typedef struct {
     PyObject *rejects; /* a list for (index, value, exception), or NULL (borrowed) */
     pct_batch_spec spec;
     int all_python;   /* every row goes through func */
+    int strict_idna;  /* NORMALIZE: a host with no IDNA form is the row's error */
     PyObject *func;   /* the single-value function (borrowed) */
     PyObject *module;
 } batch_op;
@@ -127,6 +129,7 @@ static int setup_op(PyObject *module, PyObject *const *args, Py_ssize_t nargs, i
         op->spec.op = PCT_BATCH_NORMALIZE;
         op->spec.flags = PCT_URI_NORMALIZE | (opts & OPT_SORT_QUERY ? PCT_URI_SORT_QUERY : 0)
                          | (opts & OPT_DROP_FRAGMENT ? PCT_URI_DROP_FRAGMENT : 0);
+        op->strict_idna = (opts & OPT_STRICT_IDNA) != 0;
         break;
     case OP_QUERY_PARAM:
         if (!PyBytes_Check(safe)) {
@@ -235,6 +238,9 @@ static PyObject *row_object(const batch_op *op, const pct_out *out, int64_t posi
     return s;
 }
 
+static int mapped_host_row(const batch_op *op, const uint8_t *p, size_t n, const pct_batch_info *info,
+                           pct_out *out, size_t limit, pct_host_cache *hosts);
+
 /* The result for one exact str, through the core when it can. */
 static PyObject *str_row(const batch_op *op, PyObject *item, pct_out *out)
 {
@@ -261,8 +267,10 @@ static PyObject *str_row(const batch_op *op, PyObject *item, pct_out *out)
     out->len = 0;
     int rc = pct_batch_row(&op->spec, p, n, out, (size_t)PY_SSIZE_T_MAX, &info);
     PyObject *r;
-    if (rc == PCT_ROW_CALLER || rc == PCT_ROW_HOST)
-        r = PyObject_CallOneArg(op->func, item); /* normalize's own IDNA cache serves hosts */
+    if (rc == PCT_ROW_HOST)
+        rc = mapped_host_row(op, p, n, &info, out, (size_t)PY_SSIZE_T_MAX, NULL);
+    if (rc == PCT_ROW_CALLER)
+        r = PyObject_CallOneArg(op->func, item);
     else if (rc == PCT_ROW_NULL)
         r = Py_NewRef(Py_None);
     else if (rc != PCT_OK)
@@ -440,31 +448,42 @@ static void leave_python(piece *pc)
  * itself.
  */
 
-static int python_row(piece *pc, const uint8_t *p, size_t n, int64_t *position);
-
-/* A NORMALIZE row whose host needs IDNA and is not in the cache (or
- * failed IDNA there). */
-static int host_row(piece *pc, const uint8_t *p, size_t n, const pct_batch_info *info)
+/* A NORMALIZE row the core answered PCT_ROW_HOST, written with its host
+ * mapped here (from `hosts` when it is there, kept there after; hosts may
+ * be NULL), or, for a host with no form, written as normalize writes it.
+ * PCT_ROW_CALLER for a host with no form under strict_idna: the row goes
+ * through func, which raises normalize's error. */
+static int mapped_host_row(const batch_op *op, const uint8_t *p, size_t n, const pct_batch_info *info,
+                           pct_out *out, size_t limit, pct_host_cache *hosts)
 {
     const uint8_t *host = p + info->host.start, *form;
     size_t len = info->host.len, form_len = 0;
-    if (!pc->hosts && !(pc->hosts = pct_host_cache_new()))
-        return PCT_ERR_NO_MEMORY;
-    if (pct_host_cache_get(pc->hosts, host, len, &form, &form_len))
-        return form ? pct_batch_normalize_host(&pc->op->spec, p, n, info, form, form_len, pc->out,
-                                               pc->limit)
-                    : python_row(pc, p, n, NULL);
-    uint8_t buf[PCT_HOST_CACHED], *heap;
-    pct_idna_status idna = pct_idna_host_form(host, len, buf, sizeof buf, &form, &form_len, &heap);
-    if (idna == PCT_IDNA_NO_MEMORY)
-        return PCT_ERR_NO_MEMORY;
-    pct_host_cache_put(pc->hosts, host, len, idna == PCT_IDNA_OK ? form : NULL, form_len);
-    /* a host with no form: written as normalize writes it, or its error */
-    int rc = idna == PCT_IDNA_OK ? pct_batch_normalize_host(&pc->op->spec, p, n, info, form, form_len,
-                                                            pc->out, pc->limit)
-                                 : python_row(pc, p, n, NULL);
+    uint8_t buf[PCT_HOST_CACHED], *heap = NULL;
+    if (!hosts || !pct_host_cache_get(hosts, host, len, &form, &form_len)) {
+        pct_idna_status idna = pct_idna_host_form(host, len, buf, sizeof buf, &form, &form_len, &heap);
+        if (idna == PCT_IDNA_NO_MEMORY)
+            return PCT_ERR_NO_MEMORY;
+        if (idna != PCT_IDNA_OK)
+            form = NULL;
+        if (hosts)
+            pct_host_cache_put(hosts, host, len, form, form_len);
+    }
+    int rc = !form && op->strict_idna
+                 ? PCT_ROW_CALLER
+                 : pct_batch_normalize_host(&op->spec, p, n, info, form, form ? form_len : 0, out, limit);
     free(heap);
     return rc;
+}
+
+static int python_row(piece *pc, const uint8_t *p, size_t n, int64_t *position);
+
+/* mapped_host_row for a row of a piece, with the piece's cache. */
+static int host_row(piece *pc, const uint8_t *p, size_t n, const pct_batch_info *info)
+{
+    if (!pc->hosts && !(pc->hosts = pct_host_cache_new()))
+        return PCT_ERR_NO_MEMORY;
+    int rc = mapped_host_row(pc->op, p, n, info, pc->out, pc->limit, pc->hosts);
+    return rc == PCT_ROW_CALLER ? python_row(pc, p, n, NULL) : rc;
 }
 
 /* The row through func, with the GIL held for it. */
