@@ -241,8 +241,9 @@ static PyObject *row_object(const batch_op *op, const pct_out *out, int64_t posi
 static int mapped_host_row(const batch_op *op, const uint8_t *p, size_t n, const pct_batch_info *info,
                            pct_out *out, size_t limit, pct_host_cache *hosts);
 
-/* The result for one exact str, through the core when it can. */
-static PyObject *str_row(const batch_op *op, PyObject *item, pct_out *out)
+/* The result for one exact str, through the core when it can; *hosts: the
+ * call's IDNA forms, made on the first host that needs one. */
+static PyObject *str_row(const batch_op *op, PyObject *item, pct_out *out, pct_host_cache **hosts)
 {
     const uint8_t *p;
     size_t n;
@@ -267,8 +268,11 @@ static PyObject *str_row(const batch_op *op, PyObject *item, pct_out *out)
     out->len = 0;
     int rc = pct_batch_row(&op->spec, p, n, out, (size_t)PY_SSIZE_T_MAX, &info);
     PyObject *r;
-    if (rc == PCT_ROW_HOST)
-        rc = mapped_host_row(op, p, n, &info, out, (size_t)PY_SSIZE_T_MAX, NULL);
+    if (rc == PCT_ROW_HOST) {
+        if (!*hosts)
+            *hosts = pct_host_cache_new(); /* without memory, no cache */
+        rc = mapped_host_row(op, p, n, &info, out, (size_t)PY_SSIZE_T_MAX, *hosts);
+    }
     if (rc == PCT_ROW_CALLER)
         r = PyObject_CallOneArg(op->func, item);
     else if (rc == PCT_ROW_NULL)
@@ -302,6 +306,7 @@ static PyObject *py_many_list(PyObject *module, PyObject *const *args, Py_ssize_
         return NULL;
     pct_out out;
     pct_out_init(&out);
+    pct_host_cache *hosts = NULL;
     Py_ssize_t i;
     /* func may change a list: its current length bounds every step */
     for (i = 0; i < n && i < PySequence_Fast_GET_SIZE(values); i++) {
@@ -314,7 +319,7 @@ static PyObject *py_many_list(PyObject *module, PyObject *const *args, Py_ssize_
                          OP_NAMES[op.code], i, Py_TYPE(item)->tp_name);
             r = NULL;
         } else if (PyUnicode_CheckExact(item)) {
-            r = str_row(&op, item, &out);
+            r = str_row(&op, item, &out, &hosts);
         } else {
             r = PyObject_CallOneArg(op.func, item); /* a subclass: its own methods may count */
         }
@@ -337,11 +342,13 @@ static PyObject *py_many_list(PyObject *module, PyObject *const *args, Py_ssize_
         PyList_SET_ITEM(result, i, r);
     }
     pct_out_free(&out);
+    pct_host_cache_free(hosts);
     if (i < n && PyList_SetSlice(result, i, n, NULL) < 0)
         Py_CLEAR(result);
     return result;
 fail:
     pct_out_free(&out);
+    pct_host_cache_free(hosts);
     /* the slots not yet filled are NULL, which list dealloc skips */
     Py_DECREF(result);
     return NULL;

@@ -30,7 +30,7 @@ OUT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "pct_idna_tables.
 STATUS = {"valid": 0, "mapped": 1, "ignored": 2, "disallowed": 3}
 BIDI = ["other", "L", "R", "AL", "AN", "EN", "ES", "CS", "ET", "ON", "BN", "NSM"]
 JOINING = {"T": 1, "L": 2, "R": 3, "D": 4}
-MARK, NFC_STABLE, DECOMPOSES = 1 << 9, 1 << 10, 1 << 11
+MARK, NFC_YES, DECOMPOSES = 1 << 9, 1 << 10, 1 << 11
 CCC_SHIFT = 16
 BIDI_SHIFT, JOINING_SHIFT = 2, 6
 
@@ -112,8 +112,8 @@ def main():
                 p |= MARK
             if cp in decomp:
                 p |= DECOMPOSES
-            if ccc == 0 and cp not in decomp and cp not in seconds and not is_hangul_syllable(cp):
-                p |= NFC_STABLE
+            if ud.normalize("NFC", c) == c and cp not in seconds:  # NFC_Quick_Check=Yes
+                p |= NFC_YES
         p |= joining.get(cp, 0) << JOINING_SHIFT
         props.append(p)
 

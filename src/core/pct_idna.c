@@ -231,11 +231,6 @@ static unsigned ccc(uint32_t cp)
     return cp < 0x300 ? 0 : PCT_IDNA_CCC(props(cp));
 }
 
-static int stable(uint32_t cp)
-{
-    return cp < 0xC0 || (props(cp) & PCT_IDNA_NFC_STABLE);
-}
-
 /* The primary composite of a and b, or 0. */
 static uint32_t compose(uint32_t a, uint32_t b)
 {
@@ -288,9 +283,20 @@ static int order_run(uint32_t *v, size_t n, cps *tmp)
 static int nfc(const uint32_t *in, size_t n, cps *out, cps *tmp)
 {
     out->len = 0;
+    /* the quick check (UAX #15 9): NFC_Quick_Check=Yes everywhere, marks in
+     * canonical order; below U+0300 every code point passes */
     size_t i = 0;
-    while (i < n && stable(in[i]))
-        i++;
+    for (unsigned last = 0; i < n; i++) {
+        if (in[i] < 0x300) {
+            last = 0;
+            continue;
+        }
+        uint32_t p = props(in[i]);
+        unsigned k = PCT_IDNA_CCC(p);
+        if (!(p & PCT_IDNA_NFC_YES) || (k && last > k))
+            break;
+        last = k;
+    }
     if (i == n)
         return cps_append(out, in, n) < 0 ? NOMEM : OK;
     /* full canonical decomposition */

@@ -17,7 +17,7 @@
 #define PCT_IDNA_BIDI(p) (((p) >> 2) & 15u) /* enum pct_idna_bidi */
 #define PCT_IDNA_JOINING(p) (((p) >> 6) & 7u) /* 0 none, then T L R D */
 #define PCT_IDNA_MARK (1u << 9)       /* general category M */
-#define PCT_IDNA_NFC_STABLE (1u << 10) /* starter, no decomposition, never composed with */
+#define PCT_IDNA_NFC_YES (1u << 10)    /* NFC_Quick_Check=Yes */
 #define PCT_IDNA_DECOMPOSES (1u << 11) /* has a canonical decomposition (not Hangul) */
 #define PCT_IDNA_CCC(p) ((p) >> 16)    /* canonical combining class */
 
