@@ -86,13 +86,16 @@ def ada_path(host, _ada=[]):
 
 # ---------------------------------------------------------------- timing
 
-def best(fn, repeats):
-    times = []
+def best(*fns, repeats):
+    """The best time of each function, their runs interleaved (a burst of
+    load from elsewhere hits both sides of a ratio alike)."""
+    times = [[] for _ in fns]
     for _ in range(repeats):
-        t = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - t)
-    return min(times)
+        for fn, out in zip(fns, times):
+            t = time.perf_counter()
+            fn()
+            out.append(time.perf_counter() - t)
+    return [min(t) for t in times]
 
 
 def column(hosts, rows):
@@ -120,7 +123,7 @@ def main():
     args = parser.parse_args()
     n_hosts = 2_000 if args.quick else 20_000
     rows = 20_000 if args.quick else 400_000
-    repeats = 1 if args.quick else 5
+    repeats = 1 if args.quick else 9
     lines, results = [], {}
 
     # 1. one host, cold
@@ -133,15 +136,15 @@ def main():
         theirs = None
     if theirs is not None:
         assert ours == theirs, [(h, a, b) for h, a, b in zip(hosts, ours, theirs) if a != b][:5]
-        t_c = best(lambda: [c_map(h) for h in hosts], repeats) / len(hosts)
-        t_ada = best(lambda: [ada_path(h) for h in hosts], repeats) / len(hosts)
+        t_c, t_ada = (t / len(hosts) for t in best(lambda: [c_map(h) for h in hosts],
+                                                    lambda: [ada_path(h) for h in hosts], repeats=repeats))
         ratio = t_ada / t_c
         results["cold"] = {"c_ns": t_c * 1e9, "ada_ns": t_ada * 1e9, "ratio": ratio}
         lines.append("one non-ASCII host, cold: C %.0f ns, ada-url path %.0f ns: %.1fx (target %.0fx)"
                      % (t_c * 1e9, t_ada * 1e9, ratio, TARGET_COLD))
     else:
         lines.append("one non-ASCII host, cold: ada-url not installed, skipped")
-    t_norm = best(lambda: [pctcodec.normalize("http://" + h + "/") for h in hosts], repeats) / len(hosts)
+    t_norm = best(lambda: [pctcodec.normalize("http://" + h + "/") for h in hosts], repeats=repeats)[0] / len(hosts)
     lines.append("  (normalize('http://<host>/') with the mapping: %.0f ns a URL)" % (t_norm * 1e9))
 
     # 2. normalize_many, IDN against ASCII hosts, one thread
@@ -152,8 +155,10 @@ def main():
         head = col_idn[:2000]
         assert as_list(pctcodec.normalize_many(head, threads=1)) == [pctcodec.normalize(u) for u in as_list(head)]
         assert as_list(pctcodec.normalize_many(head, threads=2)) == as_list(pctcodec.normalize_many(head))
-        t_idn = best(lambda: pctcodec.normalize_many(col_idn, threads=1), repeats) / rows
-        t_ascii = best(lambda: pctcodec.normalize_many(col_ascii, threads=1), repeats) / rows
+        t_idn, t_ascii, t2 = (t / rows for t in best(lambda: pctcodec.normalize_many(col_idn, threads=1),
+                                                     lambda: pctcodec.normalize_many(col_ascii, threads=1),
+                                                     lambda: pctcodec.normalize_many(col_idn, threads=2),
+                                                     repeats=repeats))
         ratio = t_idn / t_ascii
         key = "column_repeating" if distinct < rows else "column_distinct"
         results[key] = {"idn_ns": t_idn * 1e9, "ascii_ns": t_ascii * 1e9, "ratio": ratio, "rows": rows,
@@ -162,10 +167,8 @@ def main():
                      % (rows, label, t_idn * 1e9, t_ascii * 1e9, ratio, TARGET_COLUMN))
 
         # 3. two threads against one, on the IDN column
-        t1 = t_idn
-        t2 = best(lambda: pctcodec.normalize_many(col_idn, threads=2), repeats) / rows
-        results[key]["threads_ratio"] = t1 / t2
-        lines.append("  two threads against one: %.2fx (target %.1fx)" % (t1 / t2, TARGET_THREADS))
+        results[key]["threads_ratio"] = t_idn / t2
+        lines.append("  two threads against one: %.2fx (target %.1fx)" % (t_idn / t2, TARGET_THREADS))
 
     print("bench_idna (Python %s; ratios in one run, the machine may be shared)" % sys.version.split()[0])
     for line in lines:
