@@ -11,6 +11,7 @@
  *   _pctcodec_ecma.c       the ECMAScript codecs, uri_to_iri
  *   _pctcodec_batch.c      the batch engine (lists, Arrow columns)
  *   _pctcodec_split.c      split, split_many: URI components as columns
+ *   _pctcodec_idna.c       hosts: domain to ASCII and to Unicode (uri_to_iri's labels)
  *   _pctcodec_csv.c        the CSV cutter and joiner of the command line's table mode
  *   _pctcodec_arrow.c      the Arrow C data interface (no Python)
  *   _pctcodec_common.c     helpers they all use (errors, package objects,
@@ -67,7 +68,7 @@ static inline void PyErr_SetRaisedException_compat(PyObject *exc)
  *   urllib.parse in the module state by CACHE_LOCK (a PyMutex there, nothing
  *   on a GIL build); the package attributes of package_attr() are read with
  *   PyDict_GetItemStringRef (a strong reference, never a borrowed one another
- *   thread could drop); pctcodec._idna's functools.lru_cache locks itself.
+ *   thread could drop). IDNA (src/core/pct_idna.c) keeps no state.
  *   Nothing else is written after module init (the kernel is chosen there).
  *
  * - the GIL is released (MAYBE_WITHOUT_GIL) only around loops over memory
@@ -304,6 +305,8 @@ const struct pct_psl *domain_psl(PyObject *capsule);
 
 /* The CSV cutter and joiner of the table mode (src/_pctcodec_csv.c). */
 extern PyMethodDef csv_methods[];
+/* Hosts: domain to ASCII and to Unicode (src/_pctcodec_idna.c). */
+extern PyMethodDef idna_methods[];
 
 /* For the batch engine, from src/_pctcodec_quote.c. The set of bytes quote(s,
  * safe, encoding, errors) keeps for a str s (plus: quote_plus, the space

@@ -20,6 +20,7 @@
 #include "_pctcodec_batch.h"
 #include "_pctcodec_memory.h"
 #include "pct_batch.h"
+#include "pct_idna.h"
 #include "pct_uri.h"
 
 /* Operation codes, as src/pctcodec/batch.py passes them. */
@@ -34,6 +35,7 @@ static const char *const OP_NAMES[N_OPS] = {"quote_many",   "quote_plus_many", "
 /* normalize_many's options, as batch.py packs them. */
 #define OPT_SORT_QUERY 1
 #define OPT_DROP_FRAGMENT 2
+#define OPT_STRICT_IDNA 4
 /* clean_query_many's: the kept parameters sorted. Its patterns come as
  * bytes (pct_query.h's pattern sets) in the `safe` (drop) and `errors`
  * (keep, or None) arguments, query_param_many's name as UTF-8 bytes in
@@ -68,6 +70,7 @@ typedef struct {
     PyObject *rejects; /* a list for (index, value, exception), or NULL (borrowed) */
     pct_batch_spec spec;
     int all_python;   /* every row goes through func */
+    int strict_idna;  /* NORMALIZE: a host with no IDNA form is the row's error */
     PyObject *func;   /* the single-value function (borrowed) */
     PyObject *module;
     PyObject *base_column;      /* RESOLVE: the `errors` argument, or NULL (borrowed) */
@@ -138,6 +141,7 @@ static int setup_op(PyObject *module, PyObject *const *args, Py_ssize_t nargs, i
         op->spec.op = PCT_BATCH_NORMALIZE;
         op->spec.flags = PCT_URI_NORMALIZE | (opts & OPT_SORT_QUERY ? PCT_URI_SORT_QUERY : 0)
                          | (opts & OPT_DROP_FRAGMENT ? PCT_URI_DROP_FRAGMENT : 0);
+        op->strict_idna = (opts & OPT_STRICT_IDNA) != 0;
         break;
     case OP_QUERY_PARAM:
         if (!PyBytes_Check(safe)) {
@@ -278,6 +282,9 @@ static PyObject *row_object(const batch_op *op, const pct_out *out, int64_t posi
     return s;
 }
 
+static int mapped_host_row(const batch_op *op, const uint8_t *p, size_t n, const pct_batch_info *info,
+                           pct_out *out, size_t limit, pct_host_cache *hosts);
+
 /* func of the row `item`; RESOLVE's takes the row's base too (`base`, or
  * the one str of every row). */
 static PyObject *call_func(const batch_op *op, PyObject *base, PyObject *item)
@@ -322,8 +329,10 @@ static int str_utf8(PyObject *item, const uint8_t **p, size_t *n, PyObject **own
 
 /* The result for one exact str, through the core when it can; `base`:
  * RESOLVE's base of the row (an exact str), NULL for the others and for
- * one base for all. */
-static PyObject *str_row(const batch_op *op, PyObject *base, PyObject *item, pct_out *out)
+ * one base for all; *hosts: the call's IDNA forms, made on the first host
+ * that needs one. */
+static PyObject *str_row(const batch_op *op, PyObject *base, PyObject *item, pct_out *out,
+                         pct_host_cache **hosts)
 {
     const uint8_t *p, *bp = op->spec.base;
     size_t n, bn = op->spec.base_len;
@@ -342,8 +351,13 @@ static PyObject *str_row(const batch_op *op, PyObject *base, PyObject *item, pct
                  : pct_batch_row(&op->spec, p, n, out, (size_t)PY_SSIZE_T_MAX, &info);
     Py_XDECREF(base_owner);
     PyObject *r;
-    if (rc == PCT_ROW_CALLER || rc == PCT_ROW_HOST)
-        r = call_func(op, base, item); /* normalize's own IDNA cache serves hosts */
+    if (rc == PCT_ROW_HOST) { /* (RESOLVE's rows never answer it) */
+        if (!*hosts)
+            *hosts = pct_host_cache_new(); /* without memory, no cache */
+        rc = mapped_host_row(op, p, n, &info, out, (size_t)PY_SSIZE_T_MAX, *hosts);
+    }
+    if (rc == PCT_ROW_CALLER)
+        r = call_func(op, base, item);
     else if (rc == PCT_ROW_NULL)
         r = Py_NewRef(Py_None);
     else if (rc != PCT_OK)
@@ -380,6 +394,7 @@ static PyObject *py_many_list(PyObject *module, PyObject *const *args, Py_ssize_
         return NULL;
     pct_out out;
     pct_out_init(&out);
+    pct_host_cache *hosts = NULL;
     Py_ssize_t i;
     /* func may change a list: its current length bounds every step */
     for (i = 0; i < n && i < PySequence_Fast_GET_SIZE(values); i++) {
@@ -400,7 +415,7 @@ static PyObject *py_many_list(PyObject *module, PyObject *const *args, Py_ssize_
                          Py_TYPE(bad)->tp_name);
             r = NULL;
         } else if (PyUnicode_CheckExact(item) && (!base || PyUnicode_CheckExact(base))) {
-            r = str_row(&op, base, item, &out);
+            r = str_row(&op, base, item, &out, &hosts);
         } else {
             r = call_func(&op, base, item); /* a subclass: its own methods may count */
         }
@@ -426,11 +441,13 @@ static PyObject *py_many_list(PyObject *module, PyObject *const *args, Py_ssize_
         PyList_SET_ITEM(result, i, r);
     }
     pct_out_free(&out);
+    pct_host_cache_free(hosts);
     if (i < n && PyList_SetSlice(result, i, n, NULL) < 0)
         Py_CLEAR(result);
     return result;
 fail:
     pct_out_free(&out);
+    pct_host_cache_free(hosts);
     /* the slots not yet filled are NULL, which list dealloc skips */
     Py_DECREF(result);
     return NULL;
@@ -533,66 +550,52 @@ static void leave_python(piece *pc)
 }
 
 /* ---------------------------------------------------------------------------
- * IDNA for normalize and the domain parts: pctcodec._idna.to_ascii, with the GIL, once per host
- * and piece; the forms go to the piece's pct_host_cache, from which the
- * core writes later rows with the same host itself.
+ * IDNA for normalize and the domain parts: the URL Standard's domain to
+ * ASCII in C (pct_idna.h), without the GIL, once per host and piece; the
+ * forms go to the piece's pct_host_cache, from which the core writes later
+ * rows with the same host itself.
  */
 
-/* The IDNA form of host[0..n) in a malloc'd *value; NULL when IDNA fails
- * (for any reason: the row then goes through func, which raises what
- * normalize raises). Called with the GIL. */
-static void idna_bytes(PyObject *module, const uint8_t *host, size_t n, uint8_t **value,
-                      size_t *value_len)
+/* A NORMALIZE or DOMAIN row the core answered PCT_ROW_HOST, written with its host
+ * mapped here (from `hosts` when it is there, kept there after; hosts may
+ * be NULL), or, for a host with no form, written as normalize writes it.
+ * PCT_ROW_CALLER for a host with no form under strict_idna: the row goes
+ * through func, which raises normalize's error. */
+static int mapped_host_row(const batch_op *op, const uint8_t *p, size_t n, const pct_batch_info *info,
+                           pct_out *out, size_t limit, pct_host_cache *hosts)
 {
-    *value = NULL;
-    PyObject *to_ascii = package_attr(module, "_idna_to_ascii", "pctcodec._idna", "to_ascii");
-    PyObject *text = to_ascii ? PyUnicode_DecodeUTF8((const char *)host, (Py_ssize_t)n, "strict") : NULL;
-    PyObject *out = text ? PyObject_CallOneArg(to_ascii, text) : NULL;
-    Py_XDECREF(to_ascii);
-    Py_XDECREF(text);
-    if (out && PyUnicode_Check(out) && PyUnicode_IS_ASCII(out)) {
-        *value_len = (size_t)PyUnicode_GET_LENGTH(out);
-        if ((*value = malloc(*value_len + 1)))
-            memcpy(*value, PyUnicode_1BYTE_DATA(out), *value_len);
+    const uint8_t *host = p + info->host.start, *form;
+    size_t len = info->host.len, form_len = 0;
+    uint8_t buf[PCT_HOST_CACHED], *heap = NULL;
+    if (!hosts || !pct_host_cache_get(hosts, host, len, &form, &form_len)) {
+        pct_idna_status idna = pct_idna_host_form(host, len, buf, sizeof buf, &form, &form_len, &heap);
+        if (idna == PCT_IDNA_NO_MEMORY)
+            return PCT_ERR_NO_MEMORY;
+        if (idna != PCT_IDNA_OK)
+            form = NULL;
+        if (hosts)
+            pct_host_cache_put(hosts, host, len, form, form_len);
     }
-    Py_XDECREF(out);
-    PyErr_Clear();
+    int rc;
+    if (op->spec.op == PCT_BATCH_DOMAIN) /* the part of the form; none: func raises HostError */
+        rc = form ? pct_batch_domain_host(&op->spec, form, form_len, out, limit) : PCT_ROW_CALLER;
+    else
+        rc = !form && op->strict_idna
+                 ? PCT_ROW_CALLER
+                 : pct_batch_normalize_host(&op->spec, p, n, info, form, form ? form_len : 0, out, limit);
+    free(heap);
+    return rc;
 }
 
 static int python_row(piece *pc, const uint8_t *p, size_t n, int64_t *position);
 
-/* The row written with its host's IDNA form: NORMALIZE's URI, DOMAIN's
- * part (PCT_ROW_NULL when it has none); func does it when the form is no
- * domain name. */
-static int form_row(piece *pc, const uint8_t *p, size_t n, const pct_batch_info *info,
-                    const uint8_t *form, size_t form_len)
-{
-    if (pc->op->spec.op != PCT_BATCH_DOMAIN)
-        return pct_batch_normalize_host(&pc->op->spec, p, n, info, form, form_len, pc->out,
-                                        pc->limit);
-    int rc = pct_batch_domain_host(&pc->op->spec, form, form_len, pc->out, pc->limit);
-    return rc == PCT_ROW_CALLER ? python_row(pc, p, n, NULL) : rc;
-}
-
-/* A NORMALIZE or DOMAIN row whose host needs IDNA and is not in the cache
- * (or failed IDNA there). */
+/* mapped_host_row for a row of a piece, with the piece's cache. */
 static int host_row(piece *pc, const uint8_t *p, size_t n, const pct_batch_info *info)
 {
-    const uint8_t *host = p + info->host.start, *form;
-    size_t len = info->host.len, form_len = 0;
     if (!pc->hosts && !(pc->hosts = pct_host_cache_new()))
         return PCT_ERR_NO_MEMORY;
-    if (pct_host_cache_get(pc->hosts, host, len, &form, &form_len))
-        return form ? form_row(pc, p, n, info, form, form_len) : python_row(pc, p, n, NULL);
-    uint8_t *value;
-    if (enter_python(pc) < 0)
-        return PCT_ERR_NO_MEMORY;
-    idna_bytes(pc->op->module, host, len, &value, &form_len);
-    leave_python(pc);
-    pct_host_cache_put(pc->hosts, host, len, value, form_len);
-    int rc = value ? form_row(pc, p, n, info, value, form_len) : python_row(pc, p, n, NULL);
-    free(value);
-    return rc;
+    int rc = mapped_host_row(pc->op, p, n, info, pc->out, pc->limit, pc->hosts);
+    return rc == PCT_ROW_CALLER ? python_row(pc, p, n, NULL) : rc;
 }
 
 /* The row through func, with the GIL held for it. */

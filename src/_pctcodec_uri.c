@@ -7,9 +7,11 @@
  * Results are ASCII str.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "_pctcodec.h"
+#include "pct_idna.h"
 #include "pct_resolve.h"
 #include "pct_uri.h"
 
@@ -268,26 +270,9 @@ static PyObject *py_requote(PyObject *module, PyObject *s)
  * normalize, equivalent, iri_to_uri: split, then write back with flags.
  */
 
-/* The ASCII form of a host that needs IDNA (pct_host_needs_idna), computed
- * by pctcodec._idna (the URL Standard's domain to ASCII): an ASCII str, or
- * None when the host has none. */
-static PyObject *idna_host(PyObject *module, const uint8_t *host, size_t len)
-{
-    PyObject *to_ascii = package_attr(module, "_idna_to_ascii", "pctcodec._idna", "to_ascii");
-    if (!to_ascii)
-        return NULL;
-    PyObject *text = PyUnicode_DecodeUTF8((const char *)host, (Py_ssize_t)len, "strict");
-    PyObject *out = text ? PyObject_CallOneArg(to_ascii, text) : NULL;
-    Py_DECREF(to_ascii);
-    Py_XDECREF(text);
-    if (out && out != Py_None && !(PyUnicode_Check(out) && PyUnicode_IS_ASCII(out))) {
-        PyErr_SetString(PyExc_SystemError, "pctcodec._idna.to_ascii() returned a non-ASCII value");
-        Py_CLEAR(out);
-    }
-    return out;
-}
-
-/* Short URIs are written on the stack, then copied into their str. */
+/* Short URIs are written on the stack, then copied into their str; so are
+ * the IDNA forms of hosts. */
+#define HOST_FORM_BUFFER 256
 #define STACK_BUFFER 1024
 
 /* strict_idna: a host with no ASCII form raises PercentEncodingError at
@@ -298,8 +283,8 @@ static PyObject *rewrite(PyObject *module, PyObject *s, const char *fname, unsig
     utf8_text t;
     if (get_text(module, s, fname, 0, &t) < 0)
         return NULL;
-    PyObject *out = NULL, *host_obj = NULL;
-    uint8_t stack[STACK_BUFFER], *buf = stack;
+    PyObject *out = NULL;
+    uint8_t stack[STACK_BUFFER], *buf = stack, form_buf[HOST_FORM_BUFFER], *form_heap = NULL;
     pct_uri u;
     pct_uri_split(t.data, t.len, &u);
     const uint8_t *host = NULL;
@@ -308,12 +293,20 @@ static PyObject *rewrite(PyObject *module, PyObject *s, const char *fname, unsig
     const uint8_t *h = t.data + u.host.start;
     if (u.has_authority && (t.owner || u.host_escaped) &&
         pct_host_needs_idna(h, u.host.len, flags & PCT_URI_DECODE_UNRESERVED)) {
-        if (!(host_obj = idna_host(module, t.data + u.host.start, u.host.len)))
+        /* the URL Standard's domain to ASCII (src/core/pct_idna.c) */
+        pct_idna_status rc;
+        MAYBE_WITHOUT_GIL(u.host.len >= NOGIL_MIN_LENGTH,
+                          rc = pct_idna_host_form(h, u.host.len, form_buf, sizeof form_buf, &host,
+                                                  &host_len, &form_heap));
+        if (rc == PCT_IDNA_NO_MEMORY) {
+            PyErr_NoMemory();
             goto done;
-        if (host_obj != Py_None) {
-            host = PyUnicode_1BYTE_DATA(host_obj);
-            host_len = (size_t)PyUnicode_GET_LENGTH(host_obj);
-        } else if (strict_idna) {
+        }
+        if (rc != PCT_IDNA_OK) {
+            host = NULL;
+            host_len = 0;
+        }
+        if (rc != PCT_IDNA_OK && strict_idna) {
             raise_percent_error_at(module, "host has no IDNA (UTS #46) form",
                                    char_index(&t, u.host.start));
             goto done;
@@ -335,7 +328,7 @@ static PyObject *rewrite(PyObject *module, PyObject *s, const char *fname, unsig
 done:
     if (buf != stack)
         PyMem_Free(buf);
-    Py_XDECREF(host_obj);
+    free(form_heap);
     Py_XDECREF(t.owner);
     return out;
 }

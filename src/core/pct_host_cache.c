@@ -4,16 +4,26 @@
 
 #include "pct_host_cache.h"
 
-#define SLOTS 1024
+/* 4096 sets of 4 ways: hosts whose slot numbers collide (a few in every
+ * hundred hosts of a direct-mapped table) do not evict each other, which
+ * costs a mapping each time; a full set evicts its ways in turn. calloc
+ * gives the table as untouched zero pages: a call with few hosts pays for
+ * the pages it uses. */
+#define SETS 4096
+#define WAYS 4
+#define SLOTS (SETS * WAYS)
 
 typedef struct {
+    uint64_t tag;   /* the host's hash: most slots of a set are told apart by it alone */
     uint8_t *bytes; /* the host, then its form (NULL: an empty slot) */
-    size_t host_len, form_len;
-    int failed; /* IDNA failed for the host: no form */
+    uint16_t host_len, form_len;
+    uint8_t failed; /* IDNA failed for the host: no form */
 } slot;
 
 struct pct_host_cache {
     slot slots[SLOTS];
+    uint8_t next[SETS];       /* the way a full set evicts next */
+    uint64_t used[SETS / 64]; /* the sets holding a host: what free visits */
 };
 
 pct_host_cache *pct_host_cache_new(void)
@@ -25,41 +35,65 @@ void pct_host_cache_free(pct_host_cache *cache)
 {
     if (!cache)
         return;
-    for (size_t i = 0; i < SLOTS; i++)
-        free(cache->slots[i].bytes);
+    for (size_t k = 0; k < SETS; k++)
+        if (cache->used[k / 64] >> (k % 64) & 1)
+            for (size_t w = 0; w < WAYS; w++)
+                free(cache->slots[k * WAYS + w].bytes);
     free(cache);
 }
 
-/* The slot of host[0..n): its first and last eight bytes (fewer of a
- * shorter host) and its length, mixed by multiplication: a few steps, where
- * a byte-at-a-time hash of a 20-byte host is a chain of 20 multiplies. */
-static size_t slot_of(const uint8_t *host, size_t n)
+/* The set of host[0..n): its bytes eight at a time (the last word
+ * overlapping), each mixed in by a multiply, then murmur3's finalizer; a
+ * hash of the first and last words alone put 18 of 2,000 real-looking hosts
+ * ("b\xC3\xBCcher12.de", ...) into one set. */
+static uint64_t hash_of(const uint8_t *host, size_t n)
 {
-    uint64_t head = 0, tail = 0;
-    memcpy(&head, host, n < 8 ? n : 8);
-    if (n > 8)
-        memcpy(&tail, host + n - 8, 8);
-    uint64_t h = (head * 0x9E3779B97F4A7C15u) ^ (tail * 0xC2B2AE3D27D4EB4Fu) ^ n;
-    return (size_t)((h ^ h >> 29) * 0x165667B19E3779F9u >> 54); /* 10 bits: SLOTS */
+    uint64_t h = n * 0x9E3779B97F4A7C15u, w;
+    size_t i = 0;
+    for (; n - i > 8; i += 8) {
+        memcpy(&w, host + i, 8);
+        h = (h ^ w) * 0xC2B2AE3D27D4EB4Fu;
+        h ^= h >> 31;
+    }
+    w = 0;
+    if (n >= 8)
+        memcpy(&w, host + n - 8, 8);
+    else
+        memcpy(&w, host, n);
+    h = (h ^ w) * 0xC2B2AE3D27D4EB4Fu;
+    h ^= h >> 33;
+    h *= 0xFF51AFD7ED558CCDu;
+    h ^= h >> 33;
+    h *= 0xC4CEB9FE1A85EC53u;
+    h ^= h >> 33;
+    return h;
 }
+
+/* The set of a hash: its top 12 bits (SETS). */
+#define SET_OF(h) ((size_t)((h) >> 52))
 
 int pct_host_cache_get(const pct_host_cache *cache, const uint8_t *host, size_t n,
                        const uint8_t **form, size_t *form_len)
 {
     if (n == 0 || n > PCT_HOST_CACHED)
         return 0;
-    const slot *s = &cache->slots[slot_of(host, n)];
-    if (!s->bytes || s->host_len != n || memcmp(s->bytes, host, n) != 0)
-        return 0;
-    *form = s->failed ? NULL : s->bytes + n;
-    *form_len = s->form_len;
-    return 1;
+    uint64_t h = hash_of(host, n);
+    const slot *set = &cache->slots[SET_OF(h) * WAYS];
+    for (size_t w = 0; w < WAYS; w++) {
+        const slot *s = &set[w];
+        if (s->tag == h && s->bytes && s->host_len == n && memcmp(s->bytes, host, n) == 0) {
+            *form = s->failed ? NULL : s->bytes + n;
+            *form_len = s->form_len;
+            return 1;
+        }
+    }
+    return 0;
 }
 
 void pct_host_cache_put(pct_host_cache *cache, const uint8_t *host, size_t n, const uint8_t *form,
                         size_t form_len)
 {
-    if (n == 0 || n > PCT_HOST_CACHED || (form && form_len > SIZE_MAX - n - 1))
+    if (n == 0 || n > PCT_HOST_CACHED || (form && form_len > UINT16_MAX))
         return;
     size_t len = form ? form_len : 0;
     uint8_t *bytes = malloc(n + len + 1);
@@ -68,10 +102,20 @@ void pct_host_cache_put(pct_host_cache *cache, const uint8_t *host, size_t n, co
     memcpy(bytes, host, n);
     if (len)
         memcpy(bytes + n, form, len);
-    slot *s = &cache->slots[slot_of(host, n)];
+    uint64_t h = hash_of(host, n);
+    size_t k = SET_OF(h), w = 0;
+    while (w < WAYS && cache->slots[k * WAYS + w].bytes)
+        w++;
+    if (w == WAYS) {
+        w = cache->next[k];
+        cache->next[k] = (uint8_t)((w + 1) % WAYS);
+    }
+    slot *s = &cache->slots[k * WAYS + w];
     free(s->bytes);
+    cache->used[k / 64] |= (uint64_t)1 << (k % 64);
+    s->tag = h;
     s->bytes = bytes;
-    s->host_len = n;
-    s->form_len = len;
+    s->host_len = (uint16_t)n;
+    s->form_len = (uint16_t)len;
     s->failed = form == NULL;
 }

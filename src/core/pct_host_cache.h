@@ -1,10 +1,11 @@
 /* pct_host_cache: the IDNA forms of hosts met so far, for normalize_many.
  * Plain C99, no Python.
  *
- * IDNA is the caller's (Python); real columns repeat their hosts, so the
- * caller keeps each form here and the batch loop writes later rows with
- * that host without leaving C. Direct-mapped: a new host evicts the one in
- * its slot. One cache per thread: it has no lock. */
+ * IDNA is pct_idna's (the caller computes a form once); real columns repeat
+ * their hosts, so the caller keeps each form here and the batch loop (and
+ * its vector pass) writes later rows with that host from it. 16384 hosts in
+ * sets of 4: a new host evicts one of its set's. One cache per thread: it
+ * has no lock. */
 #ifndef PCT_HOST_CACHE_H
 #define PCT_HOST_CACHE_H
 

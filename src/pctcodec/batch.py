@@ -767,14 +767,14 @@ def normalize_many(values, *, sort_query=False, drop_fragment=False, strict_idna
     sort_query = bool(sort_query)
     drop_fragment = bool(drop_fragment)
     strict_idna = bool(strict_idna)
-    # strict_idna matters only for non-ASCII or escaped hosts, which the C
-    # engine always hands to this function.
+    # The C engine maps hosts itself; under strict_idna a host with no form
+    # goes through this function, which raises normalize's error.
     op = _Op(
         "normalize_many",
         lambda s: normalize(s, sort_query=sort_query, drop_fragment=drop_fragment,
                             strict_idna=strict_idna),
         threads,
-        opts=sort_query | drop_fragment << 1,
+        opts=sort_query | drop_fragment << 1 | strict_idna << 2,
         on_error=on_error,
     )
     return _run(op, values, rejects)

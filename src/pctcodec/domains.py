@@ -208,19 +208,15 @@ def _ascii_host(host):
     """The ASCII form of a host that is not plain ASCII (non-ASCII, escaped):
     the URL Standard's "domain to ASCII" of its decoded escapes, or None
     when it has none. The one place IDNA is reached from here."""
-    from . import _idna
-
     try:
         host.encode("utf-8")
     except UnicodeEncodeError:
         return None  # a lone surrogate
-    return _idna.to_ascii(host)
+    return _pctcodec._host_to_ascii(host)
 
 
 def _to_unicode(domain):
-    from . import _idna
-
-    return ".".join(_idna.to_unicode(label) for label in domain.split("."))
+    return _pctcodec._host_to_unicode(domain)
 
 
 _C0_SPACE = "".join(map(chr, range(0x21)))

@@ -2,9 +2,9 @@
 
 ``requote``, ``check``, ``is_valid``, ``normalize``, ``equivalent`` and
 ``iri_to_uri`` run in C (``src/core/pct_uri.c``); hosts with non-ASCII
-characters go through the URL Standard's IDNA (UTS #46, see ``_idna``).
-``uri_to_iri`` decodes escapes in C (``src/core/pct_ecma.c``) and leaves
-only punycode host labels to Python.
+characters go through the URL Standard's IDNA (UTS #46, in C:
+``src/core/pct_idna.c``). ``uri_to_iri`` decodes escapes in C
+(``src/core/pct_ecma.c``) and punycode host labels there too.
 
 The rules (RFC 3986 section 2): unreserved characters ``A-Z a-z 0-9 - . _ ~``
 never need escaping, so ``%7E`` and ``~`` are the same URI; reserved
@@ -26,14 +26,6 @@ __all__ = [
     "uri_to_iri",
     "PercentEncodingError",
 ]
-
-
-def _unicode_host(host: str) -> str:
-    from ._idna import to_unicode  # on first use: a light `import pctcodec`
-
-    # A label that is not valid punycode is left as it is.
-    return ".".join(to_unicode(label) if label[:4].lower() == "xn--" else label
-                    for label in host.split("."))
 
 
 def uri_to_iri(uri: str) -> str:
@@ -71,4 +63,4 @@ def uri_to_iri(uri: str) -> str:
         return out
     # A host label in punycode: the escapes are decoded, the host is at [start:end).
     iri, start, end = out
-    return iri[:start] + _unicode_host(iri[start:end]) + iri[end:]
+    return iri[:start] + _pctcodec._host_to_unicode(iri[start:end]) + iri[end:]

@@ -321,7 +321,7 @@ static void test_host_cache(void)
             found++;
         }
     }
-    CHECK(found > 500 && found <= 1024); /* the last of each slot */
+    CHECK(found > 4900 && found <= 5000); /* 4,096 sets of 4: few sets overflow */
 
     /* rows: the cached host's row is written, the other stops the run */
     pct_host_cache_put(cache, (const uint8_t *)"b\xC3\xBC" "cher.de", 10, (const uint8_t *)"xn--bcher-kva.de", 16);

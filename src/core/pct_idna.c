@@ -1,0 +1,876 @@
+/* The URL Standard's domain to ASCII and domain to Unicode (see pct_idna.h).
+ *
+ * Text is processed as code points in growable arrays (a small one inline,
+ * the heap past it): UTF-8 in, UTS #46 mapping, NFC, labels split at '.',
+ * "xn--" labels decoded, every label validated (UTS #46 4.1), the Bidi rule
+ * of RFC 5893 over a bidi domain name, then punycode or UTF-8 out. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "pct_idna.h"
+#include "pct_idna_tables.h"
+
+/* Punycode (encoding and decoding) is quadratic in a label's length, so
+ * labels longer than this many code points that need it have no form: DNS
+ * takes 63 bytes, no real host comes near. */
+#define MAX_PUNYCODE_LABEL 1024
+
+static inline uint32_t props(uint32_t cp)
+{
+    size_t block = (size_t)pct_idna_stage1[cp >> PCT_IDNA_BLOCK_SHIFT] << PCT_IDNA_BLOCK_SHIFT;
+    return pct_idna_props[pct_idna_stage2[block | (cp & ((1u << PCT_IDNA_BLOCK_SHIFT) - 1))]];
+}
+
+/* ---- code point arrays ----------------------------------------------- */
+
+#define INLINE_CPS 96
+
+typedef struct {
+    uint32_t *p;
+    size_t len, cap;
+    uint32_t small[INLINE_CPS];
+} cps;
+
+static void cps_init(cps *v)
+{
+    v->p = v->small;
+    v->len = 0;
+    v->cap = INLINE_CPS;
+}
+
+static void cps_free(cps *v)
+{
+    if (v->p != v->small)
+        free(v->p);
+}
+
+/* Room for `extra` more; -1 without memory or past SIZE_MAX. */
+static int cps_reserve(cps *v, size_t extra)
+{
+    if (extra <= v->cap - v->len)
+        return 0;
+    size_t max = SIZE_MAX / sizeof(uint32_t) / 2;
+    if (extra > max - v->len)
+        return -1;
+    size_t cap = v->cap <= max / 2 ? v->cap * 2 : max;
+    if (cap < v->len + extra)
+        cap = v->len + extra;
+    uint32_t *p = malloc(cap * sizeof *p);
+    if (!p)
+        return -1;
+    memcpy(p, v->p, v->len * sizeof *p);
+    cps_free(v);
+    v->p = p;
+    v->cap = cap;
+    return 0;
+}
+
+static int cps_push(cps *v, uint32_t cp)
+{
+    if (v->len == v->cap && cps_reserve(v, 1) < 0)
+        return -1;
+    v->p[v->len++] = cp;
+    return 0;
+}
+
+static int cps_append(cps *v, const uint32_t *src, size_t n)
+{
+    if (cps_reserve(v, n) < 0)
+        return -1;
+    if (n)
+        memcpy(v->p + v->len, src, n * sizeof *src);
+    v->len += n;
+    return 0;
+}
+
+/* Outcomes of the steps below: OK, FAIL (no form) or NOMEM. */
+enum { OK = 0, FAIL = 1, NOMEM = -1 };
+
+/* ---- UTF-8 ----------------------------------------------------------- */
+
+/* The code points of valid UTF-8 (no surrogates, no overlong forms) into
+ * out: FAIL on any invalid sequence. */
+static int utf8_decode(const uint8_t *s, size_t n, cps *out)
+{
+    if (cps_reserve(out, n) < 0)
+        return NOMEM;
+    uint32_t *d = out->p + out->len;
+    size_t i = 0;
+    while (i < n) {
+        uint32_t c = s[i], cp;
+        size_t k;
+        if (c < 0x80) {
+            *d++ = c;
+            i++;
+            continue;
+        } else if (c >= 0xC2 && c <= 0xDF) {
+            k = 1;
+            cp = c & 0x1F;
+        } else if (c >= 0xE0 && c <= 0xEF) {
+            k = 2;
+            cp = c & 0x0F;
+        } else if (c >= 0xF0 && c <= 0xF4) {
+            k = 3;
+            cp = c & 0x07;
+        } else {
+            return FAIL;
+        }
+        if (n - i <= k)
+            return FAIL;
+        for (size_t j = 1; j <= k; j++) {
+            if ((s[i + j] & 0xC0) != 0x80)
+                return FAIL;
+            cp = cp << 6 | (s[i + j] & 0x3Fu);
+        }
+        if ((k == 2 && (cp < 0x800 || (cp >= 0xD800 && cp <= 0xDFFF))) ||
+            (k == 3 && (cp < 0x10000 || cp > 0x10FFFF)))
+            return FAIL;
+        *d++ = cp;
+        i += k + 1;
+    }
+    out->len = (size_t)(d - out->p);
+    return OK;
+}
+
+static size_t utf8_size(uint32_t cp)
+{
+    return cp < 0x80 ? 1 : cp < 0x800 ? 2 : cp < 0x10000 ? 3 : 4;
+}
+
+static uint8_t *utf8_put(uint8_t *d, uint32_t cp)
+{
+    if (cp < 0x80) {
+        *d++ = (uint8_t)cp;
+    } else if (cp < 0x800) {
+        *d++ = (uint8_t)(0xC0 | cp >> 6);
+        *d++ = (uint8_t)(0x80 | (cp & 0x3F));
+    } else if (cp < 0x10000) {
+        *d++ = (uint8_t)(0xE0 | cp >> 12);
+        *d++ = (uint8_t)(0x80 | (cp >> 6 & 0x3F));
+        *d++ = (uint8_t)(0x80 | (cp & 0x3F));
+    } else {
+        *d++ = (uint8_t)(0xF0 | cp >> 18);
+        *d++ = (uint8_t)(0x80 | (cp >> 12 & 0x3F));
+        *d++ = (uint8_t)(0x80 | (cp >> 6 & 0x3F));
+        *d++ = (uint8_t)(0x80 | (cp & 0x3F));
+    }
+    return d;
+}
+
+/* ---- UTS #46 mapping (section 4, step 1) ------------------------------ */
+
+static const uint32_t *bsearch_cp(const uint32_t *keys, size_t n, uint32_t cp)
+{
+    size_t lo = 0, hi = n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (keys[mid] < cp)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < n && keys[lo] == cp ? keys + lo : NULL;
+}
+
+/* Maps in[0..n) onto out. A disallowed code point fails, or, with *errors
+ * given, is kept and counted there (ToUnicode). */
+static int map(const uint32_t *in, size_t n, cps *out, int *errors)
+{
+    if (cps_reserve(out, n) < 0)
+        return NOMEM;
+    for (size_t i = 0; i < n; i++) {
+        uint32_t cp = in[i];
+        if (cp < 0x80) {
+            if (cps_push(out, cp - 'A' < 26 ? cp + 32 : cp) < 0)
+                return NOMEM;
+            continue;
+        }
+        uint32_t p = props(cp);
+        switch (PCT_IDNA_STATUS(p)) {
+        case PCT_IDNA_VALID:
+            if (cps_push(out, cp) < 0)
+                return NOMEM;
+            break;
+        case PCT_IDNA_IGNORED:
+            break;
+        case PCT_IDNA_MAPPED: {
+            const uint32_t *at = bsearch_cp(pct_idna_mapped_cp, pct_idna_n_mapped, cp);
+            if (!at)
+                return FAIL; /* the tables always have it */
+            size_t k = (size_t)(at - pct_idna_mapped_cp);
+            size_t from = pct_idna_mapped_off[k], to = pct_idna_mapped_off[k + 1];
+            if (cps_append(out, pct_idna_mapped_pool + from, to - from) < 0)
+                return NOMEM;
+            break;
+        }
+        default:
+            if (!errors)
+                return FAIL;
+            ++*errors;
+            if (cps_push(out, cp) < 0)
+                return NOMEM;
+        }
+    }
+    return OK;
+}
+
+/* ---- NFC ------------------------------------------------------------- */
+
+#define S_BASE 0xAC00u
+#define L_BASE 0x1100u
+#define V_BASE 0x1161u
+#define T_BASE 0x11A7u
+#define L_COUNT 19u
+#define V_COUNT 21u
+#define T_COUNT 28u
+#define N_COUNT (V_COUNT * T_COUNT)
+#define S_COUNT (L_COUNT * N_COUNT)
+
+static unsigned ccc(uint32_t cp)
+{
+    return cp < 0x300 ? 0 : PCT_IDNA_CCC(props(cp));
+}
+
+/* The primary composite of a and b, or 0. */
+static uint32_t compose(uint32_t a, uint32_t b)
+{
+    if (a - L_BASE < L_COUNT && b - V_BASE < V_COUNT)
+        return S_BASE + ((a - L_BASE) * V_COUNT + (b - V_BASE)) * T_COUNT;
+    if (a - S_BASE < S_COUNT && (a - S_BASE) % T_COUNT == 0 && b - T_BASE - 1 < T_COUNT - 1)
+        return a + (b - T_BASE);
+    uint64_t key = (uint64_t)a << 21 | b;
+    size_t lo = 0, hi = pct_idna_n_composed;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (pct_idna_composed_key[mid] < key)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < pct_idna_n_composed && pct_idna_composed_key[lo] == key ? pct_idna_composed_cp[lo] : 0;
+}
+
+/* Stable sort of v[0..n) by combining class (canonical ordering): insertion
+ * for the usual short runs, counting through tmp for long ones. */
+static int order_run(uint32_t *v, size_t n, cps *tmp)
+{
+    if (n < 32) {
+        for (size_t i = 1; i < n; i++) {
+            uint32_t c = v[i];
+            unsigned k = ccc(c);
+            size_t j = i;
+            for (; j > 0 && ccc(v[j - 1]) > k; j--)
+                v[j] = v[j - 1];
+            v[j] = c;
+        }
+        return OK;
+    }
+    size_t count[257] = {0};
+    for (size_t i = 0; i < n; i++)
+        count[ccc(v[i]) + 1]++;
+    for (size_t k = 1; k < 257; k++)
+        count[k] += count[k - 1];
+    tmp->len = 0;
+    if (cps_reserve(tmp, n) < 0)
+        return NOMEM;
+    for (size_t i = 0; i < n; i++)
+        tmp->p[count[ccc(v[i])]++] = v[i];
+    memcpy(v, tmp->p, n * sizeof *v);
+    return OK;
+}
+
+/* NFC of in[0..n) into out (emptied first); tmp is scratch. */
+static int nfc(const uint32_t *in, size_t n, cps *out, cps *tmp)
+{
+    out->len = 0;
+    /* the quick check (UAX #15 9): NFC_Quick_Check=Yes everywhere, marks in
+     * canonical order; below U+0300 every code point passes */
+    size_t i = 0;
+    for (unsigned last = 0; i < n; i++) {
+        if (in[i] < 0x300) {
+            last = 0;
+            continue;
+        }
+        uint32_t p = props(in[i]);
+        unsigned k = PCT_IDNA_CCC(p);
+        if (!(p & PCT_IDNA_NFC_YES) || (k && last > k))
+            break;
+        last = k;
+    }
+    if (i == n)
+        return cps_append(out, in, n) < 0 ? NOMEM : OK;
+    /* full canonical decomposition */
+    if (n > SIZE_MAX / PCT_IDNA_MAX_DECOMPOSITION || cps_reserve(out, n * PCT_IDNA_MAX_DECOMPOSITION) < 0)
+        return NOMEM;
+    uint32_t *d = out->p;
+    for (i = 0; i < n; i++) {
+        uint32_t cp = in[i];
+        if (cp - S_BASE < S_COUNT) {
+            uint32_t s = cp - S_BASE;
+            *d++ = L_BASE + s / N_COUNT;
+            *d++ = V_BASE + s % N_COUNT / T_COUNT;
+            if (s % T_COUNT)
+                *d++ = T_BASE + s % T_COUNT;
+        } else if (cp >= 0xC0 && (props(cp) & PCT_IDNA_DECOMPOSES)) {
+            const uint32_t *at = bsearch_cp(pct_idna_decomposed_cp, pct_idna_n_decomposed, cp);
+            size_t k = at ? (size_t)(at - pct_idna_decomposed_cp) : 0;
+            size_t from = at ? pct_idna_decomposed_off[k] : 0, to = at ? pct_idna_decomposed_off[k + 1] : 0;
+            if (!at)
+                *d++ = cp;
+            for (size_t j = from; j < to; j++)
+                *d++ = pct_idna_decomposed_pool[j];
+        } else {
+            *d++ = cp;
+        }
+    }
+    size_t len = (size_t)(d - out->p);
+    uint32_t *v = out->p;
+    /* canonical ordering of each run of non-starters */
+    for (i = 0; i < len;) {
+        if (ccc(v[i]) == 0) {
+            i++;
+            continue;
+        }
+        size_t j = i;
+        while (j < len && ccc(v[j]) != 0)
+            j++;
+        if (j - i > 1 && order_run(v + i, j - i, tmp) != OK)
+            return NOMEM;
+        i = j;
+    }
+    /* canonical composition */
+    size_t w = 0, starter = 0;
+    int have_starter = 0;
+    unsigned last = 0;
+    for (i = 0; i < len; i++) {
+        uint32_t c = v[i];
+        unsigned k = ccc(c);
+        if (have_starter) {
+            int adjacent = w == starter + 1;
+            uint32_t comp = (adjacent || (last != 0 && last < k)) ? compose(v[starter], c) : 0;
+            if (comp) {
+                v[starter] = comp;
+                continue;
+            }
+        }
+        if (k == 0) {
+            starter = w;
+            have_starter = 1;
+        }
+        last = k;
+        v[w++] = c;
+    }
+    out->len = w;
+    return OK;
+}
+
+/* ---- punycode (RFC 3492) --------------------------------------------- */
+
+enum { BASE = 36, TMIN = 1, TMAX = 26, SKEW = 38, DAMP = 700, INITIAL_BIAS = 72, INITIAL_N = 0x80 };
+/* Past this a delta names no code point for any label of MAX_PUNYCODE_LABEL. */
+#define DELTA_LIMIT ((uint64_t)1 << 53)
+
+static uint64_t adapt(uint64_t delta, uint64_t points, int first)
+{
+    delta = first ? delta / DAMP : delta / 2;
+    delta += delta / points;
+    uint64_t k = 0;
+    while (delta > ((BASE - TMIN) * TMAX) / 2) {
+        delta /= BASE - TMIN;
+        k += BASE;
+    }
+    return k + (BASE - TMIN + 1) * delta / (delta + SKEW);
+}
+
+static uint64_t threshold(uint64_t k, uint64_t bias)
+{
+    return k <= bias ? TMIN : k >= bias + TMAX ? TMAX : k - bias;
+}
+
+static uint32_t digit_char(uint64_t d)
+{
+    return (uint32_t)(d < 26 ? 'a' + d : '0' + (d - 26));
+}
+
+/* The punycode of label[0..n) appended to out (without "xn--"). */
+static int punycode_encode(const uint32_t *label, size_t n, cps *out)
+{
+    size_t basic = 0;
+    for (size_t i = 0; i < n; i++)
+        if (label[i] < 0x80) {
+            if (cps_push(out, label[i]) < 0)
+                return NOMEM;
+            basic++;
+        }
+    if (basic && cps_push(out, '-') < 0)
+        return NOMEM;
+    uint64_t next = INITIAL_N, delta = 0, bias = INITIAL_BIAS;
+    for (size_t h = basic; h < n;) {
+        uint64_t m = UINT64_MAX;
+        for (size_t i = 0; i < n; i++)
+            if (label[i] >= next && label[i] < m)
+                m = label[i];
+        delta += (m - next) * (h + 1);
+        next = m;
+        for (size_t i = 0; i < n; i++) {
+            if (label[i] < next) {
+                delta++;
+            } else if (label[i] == next) {
+                uint64_t q = delta;
+                for (uint64_t k = BASE;; k += BASE) {
+                    uint64_t t = threshold(k, bias);
+                    if (q < t)
+                        break;
+                    if (cps_push(out, digit_char(t + (q - t) % (BASE - t))) < 0)
+                        return NOMEM;
+                    q = (q - t) / (BASE - t);
+                }
+                if (cps_push(out, digit_char(q)) < 0)
+                    return NOMEM;
+                bias = adapt(delta, h + 1, h == basic);
+                delta = 0;
+                h++;
+            }
+        }
+        delta++;
+        next++;
+    }
+    return OK;
+}
+
+/* The code points of the punycode in[0..n) (ASCII) into out (emptied first). */
+static int punycode_decode(const uint32_t *in, size_t n, cps *out)
+{
+    out->len = 0;
+    size_t b = n, start = 0;
+    for (size_t j = n; j > 0; j--)
+        if (in[j - 1] == '-') {
+            b = j - 1;
+            break;
+        }
+    if (b < n) {
+        if (cps_append(out, in, b) < 0)
+            return NOMEM;
+        start = b + 1;
+    }
+    uint64_t next = INITIAL_N, i = 0, bias = INITIAL_BIAS;
+    for (size_t at = start; at < n;) {
+        uint64_t old = i, w = 1;
+        for (uint64_t k = BASE;; k += BASE) {
+            if (at >= n)
+                return FAIL;
+            uint32_t c = in[at++];
+            uint64_t digit;
+            if (c - 'a' < 26)
+                digit = c - 'a';
+            else if (c - 'A' < 26)
+                digit = c - 'A';
+            else if (c - '0' < 10)
+                digit = c - '0' + 26;
+            else
+                return FAIL;
+            if (digit && digit > (DELTA_LIMIT - i) / w)
+                return FAIL;
+            i += digit * w;
+            uint64_t t = threshold(k, bias);
+            if (digit < t)
+                break;
+            w = w > DELTA_LIMIT / (BASE - t) ? DELTA_LIMIT + 1 : w * (BASE - t);
+        }
+        uint64_t len = out->len + 1;
+        bias = adapt(i - old, len, old == 0);
+        next += i / len;
+        i %= len;
+        if (next > 0x10FFFF || (next >= 0xD800 && next <= 0xDFFF))
+            return FAIL;
+        if (cps_push(out, 0) < 0)
+            return NOMEM;
+        memmove(out->p + i + 1, out->p + i, (out->len - 1 - (size_t)i) * sizeof *out->p);
+        out->p[i] = (uint32_t)next;
+        i++;
+    }
+    return OK;
+}
+
+/* ---- validity (UTS #46 4.1, CheckHyphens off) and the Bidi rule ------- */
+
+static int is_xn(const uint32_t *l, size_t n)
+{
+    return n >= 4 && l[0] == 'x' && l[1] == 'n' && l[2] == '-' && l[3] == '-';
+}
+
+static int all_ascii(const uint32_t *l, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (l[i] >= 0x80)
+            return 0;
+    return 1;
+}
+
+/* RFC 5892 Appendix A: a joiner after a virama, or a ZWNJ between joining
+ * letters (L or D before it, R or D after it, T between). */
+static int joiner_ok(const uint32_t *l, size_t n, size_t i)
+{
+    if (i > 0 && ccc(l[i - 1]) == 9)
+        return 1;
+    if (l[i] == 0x200D)
+        return 0;
+    size_t j = i;
+    unsigned t;
+    do {
+        if (j == 0)
+            return 0;
+        t = PCT_IDNA_JOINING(props(l[--j]));
+    } while (t == JOIN_T);
+    if (t != JOIN_L && t != JOIN_D)
+        return 0;
+    j = i;
+    do {
+        if (++j >= n)
+            return 0;
+        t = PCT_IDNA_JOINING(props(l[j]));
+    } while (t == JOIN_T);
+    return t == JOIN_R || t == JOIN_D;
+}
+
+/* A label: FAIL unless valid. check_nfc for a decoded label (mapping and
+ * NFC made the others so). */
+static int label_valid(const uint32_t *l, size_t n, int check_nfc, cps *tmp, cps *tmp2)
+{
+    if (n == 0)
+        return OK;
+    if (is_xn(l, n) || (props(l[0]) & PCT_IDNA_MARK))
+        return FAIL;
+    for (size_t i = 0; i < n; i++) {
+        uint32_t cp = l[i];
+        if (cp == '.' || cp - 'A' < 26)
+            return FAIL;
+        if (cp >= 0x80 && PCT_IDNA_STATUS(props(cp)) != PCT_IDNA_VALID)
+            return FAIL;
+        if ((cp == 0x200C || cp == 0x200D) && !joiner_ok(l, n, i))
+            return FAIL;
+    }
+    if (check_nfc) {
+        int rc = nfc(l, n, tmp, tmp2);
+        if (rc != OK)
+            return rc;
+        if (tmp->len != n || memcmp(tmp->p, l, n * sizeof *l) != 0)
+            return FAIL;
+    }
+    return OK;
+}
+
+static unsigned bidi(uint32_t cp)
+{
+    return PCT_IDNA_BIDI(props(cp));
+}
+
+/* RFC 5893 section 2 for one non-empty label of a bidi domain name. */
+static int bidi_label_ok(const uint32_t *l, size_t n)
+{
+    unsigned first = bidi(l[0]);
+    int rtl = first == BIDI_R || first == BIDI_AL;
+    if (!rtl && first != BIDI_L)
+        return 0;
+    int ending = 0;
+    unsigned number = BIDI_OTHER;
+    for (size_t i = 0; i < n; i++) {
+        unsigned b = bidi(l[i]);
+        if (rtl) {
+            if (b == BIDI_L || b == BIDI_OTHER)
+                return 0;
+            if (b == BIDI_AN || b == BIDI_EN) {
+                if (number != BIDI_OTHER && number != b)
+                    return 0;
+                number = b;
+            }
+            if (b == BIDI_R || b == BIDI_AL || b == BIDI_EN || b == BIDI_AN)
+                ending = 1;
+            else if (b != BIDI_NSM)
+                ending = 0;
+        } else {
+            if (b != BIDI_L && b != BIDI_EN && b != BIDI_ES && b != BIDI_CS && b != BIDI_ET &&
+                b != BIDI_ON && b != BIDI_BN && b != BIDI_NSM)
+                return 0;
+            if (b == BIDI_L || b == BIDI_EN)
+                ending = 1;
+            else if (b != BIDI_NSM)
+                ending = 0;
+        }
+    }
+    return ending;
+}
+
+/* The labels of d[0..n) (joined by '.') follow the Bidi rule. */
+static int bidi_ok(const uint32_t *d, size_t n)
+{
+    int rtl = 0;
+    for (size_t i = 0; i < n && !rtl; i++) {
+        if (d[i] >= 0x80) {
+            unsigned b = bidi(d[i]);
+            rtl = b == BIDI_R || b == BIDI_AL || b == BIDI_AN;
+        }
+    }
+    if (!rtl)
+        return 1;
+    for (size_t s = 0; s <= n;) {
+        size_t e = s;
+        while (e < n && d[e] != '.')
+            e++;
+        if (e > s && !bidi_label_ok(d + s, e - s))
+            return 0;
+        s = e + 1;
+    }
+    return 1;
+}
+
+/* ---- the whole ------------------------------------------------------- */
+
+/* C0 controls, space, # % / : < > ? @ [ \ ] ^ | and DEL: a host parser
+ * rejects them after domain to ASCII. */
+static int forbidden(uint32_t c)
+{
+    return c <= 0x20 || c == '#' || c == '%' || c == '/' || c == ':' || c == '<' || c == '>' ||
+           c == '?' || c == '@' || c == '[' || c == '\\' || c == ']' || c == '^' || c == '|' ||
+           c == 0x7F;
+}
+
+typedef struct {
+    cps text, mapped, labels, label, tmp, tmp2;
+} work;
+
+static void work_init(work *w)
+{
+    cps_init(&w->text);
+    cps_init(&w->mapped);
+    cps_init(&w->labels);
+    cps_init(&w->label);
+    cps_init(&w->tmp);
+    cps_init(&w->tmp2);
+}
+
+static void work_free(work *w)
+{
+    cps_free(&w->text);
+    cps_free(&w->mapped);
+    cps_free(&w->labels);
+    cps_free(&w->label);
+    cps_free(&w->tmp);
+    cps_free(&w->tmp2);
+}
+
+/* UTS #46 processing of the UTF-8 src[0..n): w->labels gets the Unicode
+ * labels joined by '.'. With *errors NULL any error fails at once (ToASCII
+ * as the URL Standard runs it); else errors are counted there and the
+ * processing goes on (ToUnicode). */
+static int process(const uint8_t *src, size_t n, work *w, int *errors)
+{
+    int rc = utf8_decode(src, n, &w->text);
+    if (rc == OK)
+        rc = map(w->text.p, w->text.len, &w->tmp, errors);
+    if (rc == OK)
+        rc = nfc(w->tmp.p, w->tmp.len, &w->mapped, &w->tmp2);
+    if (rc != OK)
+        return rc;
+    const uint32_t *m = w->mapped.p;
+    size_t len = w->mapped.len;
+    for (size_t s = 0; s <= len;) {
+        size_t e = s;
+        while (e < len && m[e] != '.')
+            e++;
+        const uint32_t *l = m + s;
+        size_t ln = e - s;
+        int decoded = 0;
+        if (is_xn(l, ln)) {
+            rc = !all_ascii(l, ln) || ln - 4 > MAX_PUNYCODE_LABEL ? FAIL
+                                                                  : punycode_decode(l + 4, ln - 4, &w->label);
+            if (rc == OK && (w->label.len == 0 || all_ascii(w->label.p, w->label.len)))
+                rc = FAIL;
+            if (rc == NOMEM)
+                return rc;
+            if (rc == OK) {
+                l = w->label.p;
+                ln = w->label.len;
+                decoded = 1;
+            }
+        }
+        if (rc == OK)
+            rc = label_valid(l, ln, decoded, &w->tmp, &w->tmp2);
+        if (rc == NOMEM)
+            return rc;
+        if (rc == FAIL) {
+            if (!errors)
+                return FAIL;
+            ++*errors;
+            rc = OK;
+        }
+        if ((s && cps_push(&w->labels, '.') < 0) || cps_append(&w->labels, l, ln) < 0)
+            return NOMEM;
+        s = e + 1;
+    }
+    if (!bidi_ok(w->labels.p, w->labels.len)) {
+        if (!errors)
+            return FAIL;
+        ++*errors;
+    }
+    return OK;
+}
+
+/* v's code points as UTF-8 into dst[0..cap). */
+static pct_idna_status emit(const cps *v, uint8_t *dst, size_t cap, size_t *out_len)
+{
+    size_t size = 0;
+    for (size_t i = 0; i < v->len; i++)
+        size += utf8_size(v->p[i]); /* no overflow: at most 4 per 4-byte element */
+    *out_len = size;
+    if (size > cap)
+        return PCT_IDNA_SMALL;
+    for (size_t i = 0; i < v->len; i++)
+        dst = utf8_put(dst, v->p[i]);
+    return PCT_IDNA_OK;
+}
+
+static pct_idna_status ascii_domain(const uint8_t *src, size_t n, uint8_t *dst, size_t cap,
+                                    size_t *out_len)
+{
+    for (size_t i = 0; i < n; i++)
+        if (forbidden(src[i]))
+            return PCT_IDNA_FAIL;
+    *out_len = n;
+    if (n == 0)
+        return PCT_IDNA_FAIL;
+    if (n > cap)
+        return PCT_IDNA_SMALL;
+    for (size_t i = 0; i < n; i++)
+        dst[i] = (uint8_t)((unsigned)(src[i] - 'A') < 26u ? src[i] + 32 : src[i]);
+    return PCT_IDNA_OK;
+}
+
+static int ascii_text(const uint8_t *s, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (s[i] >= 0x80)
+            return 0;
+    return 1;
+}
+
+pct_idna_status pct_idna_to_ascii(const uint8_t *src, size_t n, uint8_t *dst, size_t cap,
+                                  size_t *out_len)
+{
+    *out_len = 0;
+    if (ascii_text(src, n))
+        return ascii_domain(src, n, dst, cap, out_len);
+    work w;
+    work_init(&w);
+    int rc = process(src, n, &w, NULL);
+    /* each label as it is (ASCII) or "xn--" and its punycode */
+    const uint32_t *d = w.labels.p;
+    size_t len = w.labels.len;
+    for (size_t s = 0; rc == OK && s <= len;) {
+        size_t e = s;
+        while (e < len && d[e] != '.')
+            e++;
+        if (s && cps_push(&w.tmp, '.') < 0) {
+            rc = NOMEM;
+        } else if (s == 0) {
+            w.tmp.len = 0;
+        }
+        if (rc == OK && all_ascii(d + s, e - s)) {
+            rc = cps_append(&w.tmp, d + s, e - s) < 0 ? NOMEM : OK;
+        } else if (rc == OK) {
+            static const uint32_t prefix[4] = {'x', 'n', '-', '-'};
+            if (e - s > MAX_PUNYCODE_LABEL)
+                rc = FAIL;
+            else if (cps_append(&w.tmp, prefix, 4) < 0)
+                rc = NOMEM;
+            else
+                rc = punycode_encode(d + s, e - s, &w.tmp);
+        }
+        s = e + 1;
+    }
+    pct_idna_status out = PCT_IDNA_FAIL;
+    if (rc == NOMEM) {
+        out = PCT_IDNA_NO_MEMORY;
+    } else if (rc == OK && w.tmp.len) {
+        out = PCT_IDNA_OK;
+        for (size_t i = 0; i < w.tmp.len; i++)
+            if (forbidden(w.tmp.p[i]))
+                out = PCT_IDNA_FAIL;
+        if (out == PCT_IDNA_OK)
+            out = emit(&w.tmp, dst, cap, out_len);
+    }
+    work_free(&w);
+    return out;
+}
+
+pct_idna_status pct_idna_to_unicode(const uint8_t *src, size_t n, uint8_t *dst, size_t cap,
+                                    size_t *out_len)
+{
+    *out_len = 0;
+    work w;
+    work_init(&w);
+    int errors = 0;
+    int rc = process(src, n, &w, &errors);
+    pct_idna_status out;
+    if (rc == NOMEM) {
+        out = PCT_IDNA_NO_MEMORY;
+    } else if (rc == FAIL) {
+        out = PCT_IDNA_FAIL; /* not UTF-8: no text to give */
+    } else {
+        for (size_t i = 0; i < w.labels.len; i++)
+            if (forbidden(w.labels.p[i]))
+                errors++;
+        out = emit(&w.labels, dst, cap, out_len);
+        if (out == PCT_IDNA_OK && (errors || w.labels.len == 0))
+            out = PCT_IDNA_FAIL;
+    }
+    work_free(&w);
+    return out;
+}
+
+/* ":/?#[]@!$&'()*+,;=" and '%': escapes of these stay escaped. */
+static int kept_escaped(unsigned c)
+{
+    return c == ':' || c == '/' || c == '?' || c == '#' || c == '[' || c == ']' || c == '@' ||
+           c == '!' || c == '$' || c == '&' || c == '\'' || c == '(' || c == ')' || c == '*' ||
+           c == '+' || c == ',' || c == ';' || c == '=' || c == '%';
+}
+
+pct_idna_status pct_idna_host_to_ascii(const uint8_t *host, size_t n, uint8_t *dst, size_t cap,
+                                       size_t *out_len)
+{
+    uint8_t small[256] = {0}, *buf = small; /* zeroed: gcc cannot see that len bytes are set */
+    if (n > sizeof small && !(buf = malloc(n)))
+        return PCT_IDNA_NO_MEMORY;
+    size_t len = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (host[i] == '%' && n - i >= 3 && pct_hex_value[host[i + 1]] >= 0 &&
+            pct_hex_value[host[i + 2]] >= 0) {
+            unsigned c = (unsigned)(pct_hex_value[host[i + 1]] << 4 | pct_hex_value[host[i + 2]]);
+            if (!kept_escaped(c)) {
+                buf[len++] = (uint8_t)c;
+                i += 2;
+                continue;
+            }
+        }
+        buf[len++] = host[i];
+    }
+    pct_idna_status rc = pct_idna_to_ascii(buf, len, dst, cap, out_len);
+    if (buf != small)
+        free(buf);
+    return rc;
+}
+
+pct_idna_status pct_idna_host_form(const uint8_t *host, size_t n, uint8_t *buf, size_t cap,
+                                   const uint8_t **form, size_t *form_len, uint8_t **heap)
+{
+    *heap = NULL;
+    *form = buf;
+    pct_idna_status rc = pct_idna_host_to_ascii(host, n, buf, cap, form_len);
+    if (rc != PCT_IDNA_SMALL)
+        return rc;
+    if (!(*heap = malloc(*form_len)))
+        return PCT_IDNA_NO_MEMORY;
+    *form = *heap;
+    return pct_idna_host_to_ascii(host, n, *heap, *form_len, form_len);
+}
