@@ -341,7 +341,7 @@ fail:
 /* The kind of an Arrow string column; 0 with TypeError for any other. */
 char schema_kind(const struct ArrowSchema *schema, const char *fname)
 {
-    char kind = arrow_string_kind(schema);
+    char kind = pct_arrow_kind(schema);
     if (!kind)
         PyErr_Format(PyExc_TypeError, "%s() needs a column of strings, not Arrow format '%.50s'%s",
                      fname, schema->format ? schema->format : "",
@@ -349,11 +349,57 @@ char schema_kind(const struct ArrowSchema *schema, const char *fname)
     return kind;
 }
 
-int strings_init(arrow_strings *a, char kind, const struct ArrowArray *array)
+/* ValueError for an array that breaks its layout: at the row (base + row,
+ * also its `index` attribute) when the problem is a row's. */
+static void raise_malformed(pct_arrow_problem problem, int at_row, int64_t row)
 {
-    if (arrow_strings_init(a, kind, array) == 0)
+    const char *text = pct_arrow_problem_text(problem);
+    PyObject *msg = at_row ? PyUnicode_FromFormat("malformed Arrow array at index %lld: %s",
+                                                  (long long)row, text)
+                           : PyUnicode_FromFormat("malformed Arrow array: %s", text);
+    PyObject *exc = msg ? PyObject_CallOneArg(PyExc_ValueError, msg) : NULL;
+    PyObject *index = exc && at_row ? PyLong_FromLongLong(row) : NULL;
+    if (exc && (!at_row || (index && PyObject_SetAttrString(exc, "index", index) == 0)))
+        PyErr_SetObject(PyExc_ValueError, exc);
+    Py_XDECREF(msg);
+    Py_XDECREF(exc);
+    Py_XDECREF(index);
+}
+
+/* An array's check runs without the GIL from this many rows on. */
+#define CHECK_NOGIL_ROWS 4096
+
+int strings_init(pct_arrow_strings *a, char kind, const struct ArrowArray *array, PyObject *sizes,
+                 int64_t base)
+{
+    int64_t *known = NULL, n = 0, row = 0;
+    if (sizes && sizes != Py_None) {
+        if (!PyTuple_Check(sizes)) {
+            PyErr_SetString(PyExc_TypeError, "Arrow buffer sizes must be a tuple");
+            return -1;
+        }
+        n = PyTuple_GET_SIZE(sizes);
+        if (!(known = PyMem_Malloc((size_t)(n ? n : 1) * sizeof *known))) {
+            PyErr_NoMemory();
+            return -1;
+        }
+        for (int64_t k = 0; k < n; k++) {
+            known[k] = PyLong_AsLongLong(PyTuple_GET_ITEM(sizes, k));
+            if (known[k] == -1 && PyErr_Occurred()) {
+                PyMem_Free(known);
+                return -1;
+            }
+        }
+    }
+    pct_arrow_problem shape = pct_arrow_init(a, kind, array, known, n), rows = PCT_ARROW_OK;
+    if (shape == PCT_ARROW_OK)
+        MAYBE_WITHOUT_GIL(a->length >= CHECK_NOGIL_ROWS, rows = pct_arrow_check(a, &row));
+    PyMem_Free(known);
+    a->sizes = NULL; /* only the check reads them */
+    a->nsizes = 0;
+    if (shape == PCT_ARROW_OK && rows == PCT_ARROW_OK)
         return 0;
-    PyErr_SetString(PyExc_ValueError, "malformed Arrow array: bad length, offset or buffers");
+    raise_malformed(shape != PCT_ARROW_OK ? shape : rows, shape == PCT_ARROW_OK, base + row);
     return -1;
 }
 
@@ -395,7 +441,7 @@ typedef struct {
 
 typedef struct {
     const batch_op *op;
-    const arrow_strings *in;
+    const pct_arrow_strings *in;
     shared_run *run;
     size_t limit;       /* the most bytes out may hold */
     int64_t *ends;      /* the result's */
@@ -588,7 +634,7 @@ static int finish_row(piece *pc, int64_t r, int rc, const uint8_t *p, size_t n,
 static int run_chunk(piece *pc, int64_t r0, int64_t count)
 {
     const batch_op *op = pc->op;
-    const arrow_strings *in = pc->in;
+    const pct_arrow_strings *in = pc->in;
     int check = op->code == OP_CHECK;
     pct_rows whole = {in->kind == 'u' ? 4 : 8, in->index, NULL, in->validity, in->offset};
     int by_runs = !op->all_python && (in->kind == 'u' || in->kind == 'U') && in->data;
@@ -608,7 +654,7 @@ static int run_chunk(piece *pc, int64_t r0, int64_t count)
             if (rc != PCT_ROW_MALFORMED)
                 pct_rows_get(&whole, r, &p, &n); /* the row it left */
         } else {
-            rc = arrow_strings_row(in, r, &p, &n);
+            rc = pct_arrow_row(in, r, &p, &n);
             if (rc == 0) {
                 pc->ends[r] = check ? -1 : (int64_t)pc->out->len;
                 continue;
@@ -787,7 +833,7 @@ static int reject_order(const void *a, const void *b)
 
 /* The rejects of every piece to op->rejects, in row order (each piece's
  * exceptions taken). */
-static int add_rejects(const batch_op *op, const arrow_strings *in, piece *pcs, int np, int64_t base)
+static int add_rejects(const batch_op *op, const pct_arrow_strings *in, piece *pcs, int np, int64_t base)
 {
     size_t total = 0, at = 0;
     for (int k = 0; k < np; k++)
@@ -815,7 +861,7 @@ static int add_rejects(const batch_op *op, const arrow_strings *in, piece *pcs, 
         }
         const uint8_t *p = NULL;
         size_t n = 0;
-        PyObject *value = arrow_strings_row(in, all[j].row, &p, &n) > 0
+        PyObject *value = pct_arrow_row(in, all[j].row, &p, &n) > 0
                               ? PyUnicode_DecodeUTF8((const char *)p, (Py_ssize_t)n, "surrogateescape")
                               : NULL;
         rc = value ? add_reject(op, (Py_ssize_t)(base + all[j].row), value, exc) : (Py_DECREF(exc), -1);
@@ -834,7 +880,7 @@ static int add_rejects(const batch_op *op, const arrow_strings *in, piece *pcs, 
 /* Runs the rows of `in` on up to `threads` threads into a result appended
  * to rl; on an error raises it for the first failing row (base: the index
  * of in's first row in the whole column). */
-static int run_array(PyObject *module, const batch_op *op, const arrow_strings *in, int threads,
+static int run_array(PyObject *module, const batch_op *op, const pct_arrow_strings *in, int threads,
                      int64_t base, result_list *rl)
 {
     int np = threads < 1 ? 1 : threads;
@@ -893,7 +939,7 @@ static int run_array(PyObject *module, const batch_op *op, const arrow_strings *
     }
     /* most results are about as long as their text: room for that at once
      * saves the copies of growing (a hint only: failing here is no error) */
-    size_t hint = check ? 0 : arrow_strings_span(in, 0, in->length);
+    size_t hint = check ? 0 : pct_arrow_span(in, 0, in->length);
     if (hint && hint <= limit - hint / 8)
         out_reserve_big(&res->out, hint + hint / 8, limit);
     PyInterpreterState *interp = PyThreadState_GetInterpreter(PyThreadState_Get());
@@ -1016,7 +1062,8 @@ static PyObject *result_capsules(result_list *rl, char kind)
 PyDoc_STRVAR(many_arrow_doc,
 "_many_arrow($module, source, op, func, safe, encoding, errors, opts, on_error, rejects, threads, base, /)\n--\n\n"
 "The batch operation `op` over an Arrow array, `source` a (schema capsule,\n"
-"array capsule) pair, or over an Arrow stream capsule. Returns the result\n"
+"array capsule) pair (and a tuple of its buffers' sizes when they are\n"
+"known, -1 for one that is not), or over an Arrow stream capsule. Returns the result\n"
 "as a (schema capsule, array capsule) pair of one array; `base` is the index\n"
 "of the first row in error messages.");
 
@@ -1039,11 +1086,12 @@ static PyObject *py_many_arrow(PyObject *module, PyObject *const *args, Py_ssize
     PyObject *source = args[0], *result = NULL;
     result_list rl = {NULL, 0, 0};
     char kind = 0;
-    if (PyTuple_Check(source) && PyTuple_GET_SIZE(source) == 2) {
+    if (PyTuple_Check(source) && (PyTuple_GET_SIZE(source) == 2 || PyTuple_GET_SIZE(source) == 3)) {
         struct ArrowSchema *schema = PyCapsule_GetPointer(PyTuple_GET_ITEM(source, 0), "arrow_schema");
         struct ArrowArray *array = schema ? PyCapsule_GetPointer(PyTuple_GET_ITEM(source, 1), "arrow_array") : NULL;
-        arrow_strings in;
-        if (!array || !(kind = schema_kind(schema, fname)) || strings_init(&in, kind, array) < 0
+        PyObject *sizes = PyTuple_GET_SIZE(source) == 3 ? PyTuple_GET_ITEM(source, 2) : NULL;
+        pct_arrow_strings in;
+        if (!array || !(kind = schema_kind(schema, fname)) || strings_init(&in, kind, array, sizes, base) < 0
             || run_array(module, &op, &in, (int)threads, base, &rl) < 0)
             goto done;
     } else {
@@ -1069,8 +1117,8 @@ static PyObject *py_many_arrow(PyObject *module, PyObject *const *args, Py_ssize
             }
             if (!array.release)
                 break; /* the end */
-            arrow_strings in;
-            int failed = strings_init(&in, kind, &array) < 0
+            pct_arrow_strings in;
+            int failed = strings_init(&in, kind, &array, NULL, base) < 0
                          || run_array(module, &op, &in, (int)threads, base, &rl) < 0;
             base += array.length;
             array.release(&array);

@@ -60,7 +60,7 @@ class _Capsules:
 
 def many_arrow(source, code, func, safe, encoding, errors, opts, on_error, rejects, threads, base):
     if isinstance(source, tuple):
-        arr = pa.array(_Capsules(source))
+        arr = pa.array(_Capsules(source[:2]))  # (schema, array[, buffer sizes])
     else:
         chunks = pa.chunked_array(_Capsules(source))
         arr = pa.concat_arrays(chunks.chunks) if chunks.num_chunks else pa.array([], chunks.type)

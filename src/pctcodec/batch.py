@@ -293,10 +293,18 @@ def _check_arrow_type(pa, op, typ):
         raise TypeError("%s() needs a column of strings, not Arrow type %s" % (op.name, typ))
 
 
+def _arrow_source(arr):
+    """What the C engine reads of a pyarrow Array: its capsules and the
+    sizes of its buffers (-1 for a missing one), which the C data interface
+    does not carry and against which the engine checks the array."""
+    sizes = tuple(-1 if b is None else b.size for b in arr.buffers())
+    return arr.__arrow_c_array__() + (sizes,)
+
+
 def _map_arrow_array(pa, op, arr, base=0):
     """One pyarrow Array in, one out (same type; int64 for check)."""
     _check_arrow_type(pa, op, arr.type)
-    capsules = _many_arrow(arr.__arrow_c_array__(), *op.c_args, op.threads, base)
+    capsules = _many_arrow(_arrow_source(arr), *op.c_args, op.threads, base)
     return pa.Array._import_from_c_capsule(*capsules)
 
 

@@ -68,6 +68,7 @@ from .batch import (
     _ON_ERROR,
     _TABLES,
     Reject,
+    _arrow_source,
     _arrow_type_name,
     _check_on_error,
     _check_threads,
@@ -130,18 +131,22 @@ def _check_arrow_type(pa, typ):
         raise TypeError("split_many() needs a column of strings, not Arrow type %s" % typ)
 
 
-def _split_arrow_array(pa, arr):
+def _split_arrow_array(pa, arr, base=0):
     _check_arrow_type(pa, arr.type)
-    return pa.Array._import_from_c_capsule(*_pctcodec._split_arrow(arr.__arrow_c_array__()))
+    return pa.Array._import_from_c_capsule(*_pctcodec._split_arrow(_arrow_source(arr), base))
 
 
 def _split_arrow(values):
     """A pyarrow Array or ChunkedArray -> a StructArray of the same kind."""
     pa = _pyarrow()
     if isinstance(values, pa.ChunkedArray):
-        _check_arrow_type(pa, values.type)
-        chunks = [_split_arrow_array(pa, chunk) for chunk in values.chunks]
-        return pa.chunked_array(chunks, type=_struct_type(pa, values.type))
+        typ = values.type
+        _check_arrow_type(pa, typ)
+        chunks, base = [], 0
+        for chunk in values.chunks:
+            chunks.append(_split_arrow_array(pa, chunk, base))
+            base += len(chunk)
+        return pa.chunked_array(chunks, type=_struct_type(pa, typ))
     return _split_arrow_array(pa, values)
 
 
