@@ -106,7 +106,10 @@ static int setup_op(PyObject *module, PyObject *const *args, Py_ssize_t nargs, i
     case OP_QUOTE_PLUS:
         op->spec.op = PCT_BATCH_QUOTE;
         op->spec.plus = code == OP_QUOTE_PLUS;
-        op->all_python = !batch_quote_set(module, safe, encoding, errors, op->spec.plus, &op->spec.keep);
+        if ((op->all_python = batch_quote_set(module, safe, encoding, errors, op->spec.plus,
+                                              &op->spec.keep)) < 0)
+            return -1;
+        op->all_python = !op->all_python;
         break;
     case OP_UNQUOTE:
     case OP_UNQUOTE_PLUS:
@@ -484,25 +487,39 @@ static void leave_python(piece *pc)
  * core writes later rows with the same host itself.
  */
 
-/* The IDNA form of host[0..n) in a malloc'd *value; NULL when IDNA fails
- * (for any reason: the row then goes through func, which raises what
- * normalize raises). Called with the GIL. */
-static void idna_bytes(PyObject *module, const uint8_t *host, size_t n, uint8_t **value,
+/* The IDNA form of host[0..n) in a malloc'd *value, or NULL when the host
+ * has none (to_ascii gave None) or is not UTF-8 (the UnicodeDecodeError of
+ * decoding it, raised here, is cleared): the row then goes through func,
+ * which raises what normalize raises. -1 with the exception of to_ascii (a
+ * KeyboardInterrupt, a MemoryError, ...) left raised. Called with the GIL. */
+static int idna_bytes(PyObject *module, const uint8_t *host, size_t n, uint8_t **value,
                       size_t *value_len)
 {
     *value = NULL;
-    PyObject *to_ascii = package_attr(module, "_idna_to_ascii", "pctcodec._idna", "to_ascii");
-    PyObject *text = to_ascii ? PyUnicode_DecodeUTF8((const char *)host, (Py_ssize_t)n, "strict") : NULL;
-    PyObject *out = text ? PyObject_CallOneArg(to_ascii, text) : NULL;
-    Py_XDECREF(to_ascii);
-    Py_XDECREF(text);
-    if (out && PyUnicode_Check(out) && PyUnicode_IS_ASCII(out)) {
-        *value_len = (size_t)PyUnicode_GET_LENGTH(out);
-        if ((*value = malloc(*value_len + 1)))
-            memcpy(*value, PyUnicode_1BYTE_DATA(out), *value_len);
+    PyObject *text = PyUnicode_DecodeUTF8((const char *)host, (Py_ssize_t)n, "strict");
+    if (!text) {
+        if (!PyErr_ExceptionMatches(PyExc_UnicodeDecodeError))
+            return -1;
+        PyErr_Clear();
+        return 0;
     }
-    Py_XDECREF(out);
-    PyErr_Clear();
+    PyObject *to_ascii = package_attr(module, "_idna_to_ascii", "pctcodec._idna", "to_ascii");
+    PyObject *out = to_ascii ? PyObject_CallOneArg(to_ascii, text) : NULL;
+    Py_XDECREF(to_ascii);
+    Py_DECREF(text);
+    if (!out)
+        return -1;
+    if (PyUnicode_Check(out) && PyUnicode_IS_ASCII(out)) {
+        *value_len = (size_t)PyUnicode_GET_LENGTH(out);
+        if (!(*value = malloc(*value_len + 1))) {
+            Py_DECREF(out);
+            PyErr_NoMemory();
+            return -1;
+        }
+        memcpy(*value, PyUnicode_1BYTE_DATA(out), *value_len);
+    }
+    Py_DECREF(out);
+    return 0;
 }
 
 static int python_row(piece *pc, const uint8_t *p, size_t n, int64_t *position);
@@ -522,7 +539,13 @@ static int host_row(piece *pc, const uint8_t *p, size_t n, const pct_batch_info 
     uint8_t *value;
     if (enter_python(pc) < 0)
         return PCT_ERR_NO_MEMORY;
-    idna_bytes(pc->op->module, host, len, &value, &form_len);
+    if (idna_bytes(pc->op->module, host, len, &value, &form_len) < 0) {
+        /* what normalize would raise for the row (the host is not cached) */
+        pc->exc = PyErr_GetRaisedException_compat();
+        int rc = is_row_error(pc->op, pc->exc) ? ROW_REJECTED : ROW_PYTHON_ERROR;
+        leave_python(pc);
+        return rc;
+    }
     leave_python(pc);
     pct_host_cache_put(pc->hosts, host, len, value, form_len);
     int rc = value ? pct_batch_normalize_host(&pc->op->spec, p, n, info, value, form_len, pc->out,
@@ -873,6 +896,18 @@ static int add_rejects(const batch_op *op, const pct_arrow_strings *in, piece *p
     return rc;
 }
 
+/* 1 when the piece stopped for what stops a run under any on_error: a
+ * BaseException that is not an Exception (KeyboardInterrupt, SystemExit),
+ * a MemoryError, or a lack of memory of the core's. */
+static int stops_run(const piece *pc)
+{
+    if (pc->status == PCT_ERR_NO_MEMORY)
+        return 1;
+    return pc->status == ROW_PYTHON_ERROR && pc->exc
+           && (!PyErr_GivenExceptionMatches(pc->exc, PyExc_Exception)
+               || PyErr_GivenExceptionMatches(pc->exc, PyExc_MemoryError));
+}
+
 /* Chunks per thread: enough that a busy core's share is taken by the
  * others, few enough that each is long (and its scratch stays in cache). */
 #define CHUNKS_PER_THREAD 32
@@ -958,10 +993,19 @@ static int run_array(PyObject *module, const batch_op *op, const pct_arrow_strin
     PyThreadState *main = PyEval_SaveThread();
     run_pieces(pcs, np, main);
     PyEval_RestoreThread(main);
+    /* the lowest failing row's error, but an interrupt, an exit or a lack
+     * of memory first, whichever row met it */
     piece *first = NULL;
-    for (int k = 0; k < np; k++)
-        if (pcs[k].status != PCT_OK && (!first || pcs[k].err_row < first->err_row))
+    int first_stops = 0;
+    for (int k = 0; k < np; k++) {
+        if (pcs[k].status == PCT_OK)
+            continue;
+        int stops = stops_run(&pcs[k]);
+        if (!first || stops > first_stops || (stops == first_stops && pcs[k].err_row < first->err_row)) {
             first = &pcs[k];
+            first_stops = stops;
+        }
+    }
     if (first) {
         if (first->status == ROW_PYTHON_ERROR) {
             PyErr_SetRaisedException_compat(first->exc);

@@ -116,6 +116,8 @@ def _indexed(exc, index):
     from the original; when the class cannot be built from one message, the
     original is annotated like a UnicodeError.
     """
+    if not isinstance(exc, Exception):
+        return exc  # KeyboardInterrupt, SystemExit...: passed on as they are
     where = "at index %d" % index
     if not isinstance(exc, UnicodeError):
         try:
