@@ -9,6 +9,12 @@ went in:
 - any iterable of ``str`` (``None`` passes through as ``None``) -> ``list``;
 - a pyarrow ``Array`` or ``ChunkedArray`` of ``string``, ``large_string`` or
   ``string_view`` -> the same kind and type (chunk by chunk), nulls kept;
+  a pyarrow dictionary array of those value types (``pa.array(...)
+  .dictionary_encode()``, what Parquet readers give) -> a dictionary array of
+  the same type: each dictionary entry is transformed once and the indices
+  are kept, so the column stays as small as it came (``check_many``: int64
+  positions per row); nulls, errors and rejects name the rows of the input,
+  and an entry no row refers to never fails;
   any other object with ``__arrow_c_array__`` or ``__arrow_c_stream__`` ->
   a pyarrow ``Array`` (``ChunkedArray`` for a stream) when pyarrow is
   installed, else an object with ``__arrow_c_array__`` (one array);
@@ -53,7 +59,11 @@ reason before), any other class is raised anew with the index in its
 message and an ``index`` attribute, from the original. A result with lone
 surrogates (from ``errors='surrogateescape'`` ...) has no UTF-8 form: for
 Arrow output it raises the ``UnicodeEncodeError`` of encoding it, naming its
-index. No partial result is ever returned.
+index. No partial result is ever returned. An Arrow array whose layout is
+malformed (an offset or a view outside its buffer, decreasing offsets, a
+missing buffer, a dictionary index naming no entry) raises ``ValueError``
+("malformed Arrow array at index N: ...", with an ``index`` attribute) before
+any row runs; see docs/arrow.md.
 
 Dirty data: ``on_error="null"`` gives None (null) for a row whose
 single-value call raises an ``Exception`` (not ``MemoryError``), and
@@ -305,16 +315,73 @@ def _arrow_source(arr):
 
 def _map_arrow_array(pa, op, arr, base=0):
     """One pyarrow Array in, one out (same type; int64 for check)."""
+    if pa.types.is_dictionary(arr.type):
+        return _map_dictionary(pa, op, arr, base)
     _check_arrow_type(pa, op, arr.type)
     capsules = _many_arrow(_arrow_source(arr), *op.c_args, op.threads, base)
     return pa.Array._import_from_c_capsule(*capsules)
+
+
+def _dictionary_indices(pa, arr, base):
+    """The indices of a dictionary array, checked to name entries of its
+    dictionary (ValueError naming the first row that does not)."""
+    import pyarrow.compute as pc
+
+    indices = arr.indices
+    indices.validate()
+    bounds = pc.min_max(indices)
+    low, high = bounds["min"].as_py(), bounds["max"].as_py()
+    if low is not None and (low < 0 or high >= len(arr.dictionary)):
+        outside = pc.or_(pc.less(indices, 0), pc.greater_equal(indices, len(arr.dictionary)))
+        row = pc.indices_nonzero(outside)[0].as_py()
+        exc = ValueError("malformed Arrow array at index %d: its dictionary index %d names no "
+                         "entry of the dictionary (%d entries)"
+                         % (base + row, indices[row].as_py(), len(arr.dictionary)))
+        exc.index = base + row
+        raise exc
+    return indices
+
+
+def _map_dictionary(pa, op, arr, base):
+    """A dictionary array: each entry of its dictionary is transformed once
+    and each row takes its entry's result, in a dictionary array of the same
+    type (check: an int64 array of the rows' positions). An entry's failure
+    is the failure of every row that refers to it: raised for the first such
+    row, or, under on_error "null" and "keep", a null or the row's value and
+    a reject for each such row; an entry no row refers to never fails."""
+    import pyarrow.compute as pc
+
+    _check_arrow_type(pa, op, arr.type.value_type)
+    indices = _dictionary_indices(pa, arr, base)
+    inner = op.collecting()
+    results = _map_arrow_array(pa, inner, arr.dictionary)
+    failed = []
+    for k, value, exc in inner.raw:
+        rows = pc.indices_nonzero(pc.equal(indices, k)).to_pylist()
+        if rows:
+            failed.append((rows[0], k, value, exc, rows))
+    if failed and op.on_error == "raise":
+        row, _, _, exc, _ = min(failed, key=lambda f: f[0])
+        _raise_indexed(exc, base + row)
+    for _, _, value, exc, rows in failed:
+        op.raw.extend((base + row, value, exc) for row in rows)
+    if failed and op.on_error == "keep":
+        entries = pc.is_in(pa.array(range(len(arr.dictionary))), pa.array([f[1] for f in failed]))
+        results = pc.if_else(entries, arr.dictionary, results)
+    elif failed:  # "null": the failed rows are null rows, whatever their entry
+        bad = pc.is_in(indices, pa.array([f[1] for f in failed], type=indices.type))
+        indices = pc.if_else(bad, pa.scalar(None, indices.type), indices)
+    if op.check:
+        return results.take(indices)
+    return pa.DictionaryArray.from_arrays(indices, results, ordered=arr.type.ordered)
 
 
 def _map_arrow(op, values):
     """A pyarrow Array or ChunkedArray in, the same kind out."""
     pa = _pyarrow()
     if isinstance(values, pa.ChunkedArray):
-        _check_arrow_type(pa, op, values.type)
+        _check_arrow_type(pa, op, values.type.value_type if pa.types.is_dictionary(values.type)
+                          else values.type)
         chunks = []
         base = 0
         for chunk in values.chunks:
