@@ -133,6 +133,8 @@ static pct_arrow_problem check_offsets(const pct_arrow_strings *a, int64_t rows,
 {
     int width = a->kind == 'u' ? 4 : 8;
     int64_t j0 = a->offset;
+    if (rows == 0)
+        return PCT_ARROW_OK; /* not even the first offset lies in the buffer */
     if (pct_rows_offset(width, a->index, j0) < 0) {
         *row = 0;
         return PCT_ARROW_BAD_OFFSET;
