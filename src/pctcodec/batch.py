@@ -124,10 +124,12 @@ def _indexed(exc, index):
     or its reason, and an ``index`` attribute. Any other exception becomes a
     new instance of the same class whose message names the index, raised
     from the original; when the class cannot be built from one message, the
-    original is annotated like a UnicodeError.
+    original is annotated like a UnicodeError. A BaseException that is not
+    an Exception (KeyboardInterrupt, SystemExit, the command line's SIGTERM)
+    is returned as it is: it names no value's fault.
     """
     if not isinstance(exc, Exception):
-        return exc  # KeyboardInterrupt, SystemExit...: passed on as they are
+        return exc
     where = "at index %d" % index
     if not isinstance(exc, UnicodeError):
         try:
