@@ -12,7 +12,7 @@
  *   _pctcodec_batch.c      the batch engine (lists, Arrow columns)
  *   _pctcodec_split.c      split, split_many: URI components as columns
  *   _pctcodec_csv.c        the CSV cutter and joiner of the command line's table mode
- *   _pctcodec_arrow.c      the Arrow C data interface (no Python)
+ *   _pctcodec_arrow.c      Arrow result arrays (no Python; reading is src/core/pct_arrow.c)
  *   _pctcodec_common.c     helpers they all use (errors, package objects,
  *                          codec names, buffer snapshots)
  */

@@ -96,30 +96,22 @@ static int64_t rows_within(const pct_arrow_strings *a, int64_t size, int64_t wid
  * it holds such a row. */
 #define OFFSET_BLOCK 1024
 
+/* 1 when an offset of p[0..m] is below the one before it (width is a
+ * constant of each inlined copy, so that the loop vectorises). */
+static inline int decreases(const uint8_t *p, int64_t m, int width)
+{
+    int bad = 0;
+    for (int64_t i = 0; i < m; i++)
+        bad |= pct_rows_offset(width, p, i + 1) < pct_rows_offset(width, p, i);
+    return bad;
+}
+
 static int64_t decreasing_row(const void *offsets, int width, int64_t j0, int64_t rows)
 {
-    const uint8_t *o = offsets;
     for (int64_t i0 = 0; i0 < rows; i0 += OFFSET_BLOCK) {
         int64_t m = rows - i0 < OFFSET_BLOCK ? rows - i0 : OFFSET_BLOCK;
-        int bad = 0;
-        if (width == 4) {
-            const uint8_t *p = o + 4 * (j0 + i0);
-            for (int64_t i = 0; i < m; i++) {
-                int32_t x, y;
-                memcpy(&x, p + 4 * i, 4);
-                memcpy(&y, p + 4 * i + 4, 4);
-                bad |= y < x;
-            }
-        } else {
-            const uint8_t *p = o + 8 * (j0 + i0);
-            for (int64_t i = 0; i < m; i++) {
-                int64_t x, y;
-                memcpy(&x, p + 8 * i, 8);
-                memcpy(&y, p + 8 * i + 8, 8);
-                bad |= y < x;
-            }
-        }
-        if (!bad)
+        const uint8_t *p = (const uint8_t *)offsets + width * (j0 + i0);
+        if (!(width == 4 ? decreases(p, m, 4) : decreases(p, m, 8)))
             continue;
         for (int64_t i = i0; i < i0 + m; i++)
             if (pct_rows_offset(width, offsets, j0 + i + 1) < pct_rows_offset(width, offsets, j0 + i))
