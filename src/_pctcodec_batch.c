@@ -24,10 +24,12 @@
 
 /* Operation codes, as src/pctcodec/batch.py passes them. */
 enum { OP_QUOTE, OP_QUOTE_PLUS, OP_UNQUOTE, OP_UNQUOTE_PLUS, OP_REQUOTE, OP_NORMALIZE, OP_CHECK,
-       OP_QUERY_PARAM, OP_CLEAN_QUERY, N_OPS };
+       OP_QUERY_PARAM, OP_CLEAN_QUERY, OP_DOMAIN, OP_SUFFIX, OP_PARTS, N_OPS };
 static const char *const OP_NAMES[N_OPS] = {"quote_many",   "quote_plus_many", "unquote_many",
                                             "unquote_plus_many", "requote_many", "normalize_many",
-                                            "check_many", "query_param_many", "clean_query_many"};
+                                            "check_many", "query_param_many", "clean_query_many",
+                                            "registered_domain_many", "public_suffix_many",
+                                            "domain_parts_many"};
 
 /* normalize_many's options, as batch.py packs them. */
 #define OPT_SORT_QUERY 1
@@ -155,6 +157,16 @@ static int setup_op(PyObject *module, PyObject *const *args, Py_ssize_t nargs, i
         op->spec.filter.sort = (opts & OPT_SORT_PARAMS) != 0;
         pct_query_filter_init(&op->spec.filter);
         break;
+    case OP_DOMAIN:
+    case OP_SUFFIX:
+    case OP_PARTS:
+        /* the compiled list comes in `safe`, PCT_DOMAIN_* flags (the part
+         * among them) in opts */
+        if (!(op->spec.psl = domain_psl(safe)))
+            return -1;
+        op->spec.op = PCT_BATCH_DOMAIN;
+        op->spec.flags = (unsigned)opts;
+        break;
     default:
         op->spec.op = PCT_BATCH_CHECK;
         break;
@@ -229,7 +241,7 @@ static PyObject *row_object(const batch_op *op, const pct_out *out, int64_t posi
     if (op->code == OP_CHECK)
         return position < 0 ? Py_NewRef(Py_None) : PyLong_FromLongLong(position);
     if (op->spec.op == PCT_BATCH_UNQUOTE || op->spec.op == PCT_BATCH_QUERY_PARAM
-        || op->spec.op == PCT_BATCH_CLEAN_QUERY)
+        || op->spec.op == PCT_BATCH_CLEAN_QUERY)  /* (DOMAIN's results are ASCII) */
         return PyUnicode_DecodeUTF8((const char *)out->data, (Py_ssize_t)out->len, "strict");
     PyObject *s = PyUnicode_New((Py_ssize_t)out->len, 127);
     if (s && out->len)
@@ -482,7 +494,7 @@ static void leave_python(piece *pc)
 }
 
 /* ---------------------------------------------------------------------------
- * IDNA for normalize: pctcodec._idna.to_ascii, with the GIL, once per host
+ * IDNA for normalize and the domain parts: pctcodec._idna.to_ascii, with the GIL, once per host
  * and piece; the forms go to the piece's pct_host_cache, from which the
  * core writes later rows with the same host itself.
  */
@@ -524,8 +536,21 @@ static int idna_bytes(PyObject *module, const uint8_t *host, size_t n, uint8_t *
 
 static int python_row(piece *pc, const uint8_t *p, size_t n, int64_t *position);
 
-/* A NORMALIZE row whose host needs IDNA and is not in the cache (or
- * failed IDNA there). */
+/* The row written with its host's IDNA form: NORMALIZE's URI, DOMAIN's
+ * part (PCT_ROW_NULL when it has none); func does it when the form is no
+ * domain name. */
+static int form_row(piece *pc, const uint8_t *p, size_t n, const pct_batch_info *info,
+                    const uint8_t *form, size_t form_len)
+{
+    if (pc->op->spec.op != PCT_BATCH_DOMAIN)
+        return pct_batch_normalize_host(&pc->op->spec, p, n, info, form, form_len, pc->out,
+                                        pc->limit);
+    int rc = pct_batch_domain_host(&pc->op->spec, form, form_len, pc->out, pc->limit);
+    return rc == PCT_ROW_CALLER ? python_row(pc, p, n, NULL) : rc;
+}
+
+/* A NORMALIZE or DOMAIN row whose host needs IDNA and is not in the cache
+ * (or failed IDNA there). */
 static int host_row(piece *pc, const uint8_t *p, size_t n, const pct_batch_info *info)
 {
     const uint8_t *host = p + info->host.start, *form;
@@ -533,9 +558,7 @@ static int host_row(piece *pc, const uint8_t *p, size_t n, const pct_batch_info 
     if (!pc->hosts && !(pc->hosts = pct_host_cache_new()))
         return PCT_ERR_NO_MEMORY;
     if (pct_host_cache_get(pc->hosts, host, len, &form, &form_len))
-        return form ? pct_batch_normalize_host(&pc->op->spec, p, n, info, form, form_len, pc->out,
-                                               pc->limit)
-                    : python_row(pc, p, n, NULL);
+        return form ? form_row(pc, p, n, info, form, form_len) : python_row(pc, p, n, NULL);
     uint8_t *value;
     if (enter_python(pc) < 0)
         return PCT_ERR_NO_MEMORY;
@@ -548,9 +571,7 @@ static int host_row(piece *pc, const uint8_t *p, size_t n, const pct_batch_info 
     }
     leave_python(pc);
     pct_host_cache_put(pc->hosts, host, len, value, form_len);
-    int rc = value ? pct_batch_normalize_host(&pc->op->spec, p, n, info, value, form_len, pc->out,
-                                              pc->limit)
-                   : python_row(pc, p, n, NULL);
+    int rc = value ? form_row(pc, p, n, info, value, form_len) : python_row(pc, p, n, NULL);
     free(value);
     return rc;
 }
@@ -630,9 +651,13 @@ static int finish_row(piece *pc, int64_t r, int rc, const uint8_t *p, size_t n,
         pc->ends[r] = (int64_t)pc->out->len;
         return PCT_OK;
     }
-    if (rc == PCT_ROW_HOST)
+    if (rc == PCT_ROW_HOST) {
         rc = host_row(pc, p, n, info);
-    else if (rc == PCT_ROW_CALLER)
+        if (rc == PCT_ROW_NULL) { /* DOMAIN: the IDNA form has no such part */
+            pc->ends[r] = (int64_t)pc->out->len;
+            return PCT_OK;
+        }
+    } else if (rc == PCT_ROW_CALLER)
         rc = python_row(pc, p, n, &position);
     else if (rc == PCT_OK && check)
         position = info->position;

@@ -1,4 +1,5 @@
-"""The exception raised for text that is not valid percent-encoded text."""
+"""The exceptions raised for text that is not valid percent-encoded text, and
+for a host that names no domain."""
 
 
 class PercentEncodingError(ValueError):
@@ -10,6 +11,9 @@ class PercentEncodingError(ValueError):
     problem and ends with that position.
     """
 
+    # Its public name, as tracebacks, pickles and the documentation show it.
+    __module__ = "pctcodec"
+
     def __init__(self, reason: str, position: int) -> None:
         super().__init__("%s at position %d" % (reason, position))
         self.reason = reason
@@ -18,4 +22,21 @@ class PercentEncodingError(ValueError):
     # (annotations in quotes, of builtins: importing typing would slow down `import pctcodec`)
     def __reduce__(self) -> "tuple[type[PercentEncodingError], tuple[str, int]]":
         # Picklable (multiprocessing, Dask workers) despite the two-argument init.
+        return (type(self), (self.reason, self.position))
+
+
+class HostError(ValueError):
+    """A URL's host is no domain name: a character a host may not hold, or a
+    non-ASCII or escaped host that IDNA's "domain to ASCII" rejects.
+
+    ``position`` is the index in the string where the host starts; the
+    message names the problem and the host, and ends with that position.
+    """
+
+    def __init__(self, reason: str, position: int) -> None:
+        super().__init__("%s at position %d" % (reason, position))
+        self.reason = reason
+        self.position = position
+
+    def __reduce__(self) -> "tuple[type[HostError], tuple[str, int]]":
         return (type(self), (self.reason, self.position))

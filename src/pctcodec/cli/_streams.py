@@ -95,11 +95,11 @@ def describe(exc: BaseException) -> str:
                                          " ".join("0x%02X" % b for b in data), exc.start,
                                          "is" if len(data) == 1 else "are")
     if isinstance(exc, (UnicodeEncodeError, UnicodeDecodeError)) and isinstance(exc.object, (str, bytes)):
+        # The characters a codec cannot encode, the bytes it cannot decode.
         part = exc.object[exc.start:exc.end]
-        data = encode(part) if isinstance(part, str) else part
         return "%r codec cannot %s %s (at %d): %s" % (
             exc.encoding, "encode" if isinstance(exc, UnicodeEncodeError) else "decode",
-            repr(data)[1:], exc.start, exc.reason)
+            shown(part) if isinstance(part, str) else repr(part)[1:], exc.start, exc.reason)
     text = str(exc)
     if isinstance(exc, KeyError) and exc.args:  # str(KeyError) is its repr
         text = str(exc.args[0])
@@ -143,6 +143,76 @@ class _TextReader:
     def __iter__(self) -> "Iterator[bytes]":
         for line in self.stream:
             yield encode(line)
+
+
+# A line ends at LF, CRLF or a lone CR, as in the CSV reader (bytes.splitlines).
+_LINE_END = re.compile(b"\r\n?|\n")
+LINE_BLOCK = 1 << 20
+
+
+class LineReader:
+    """The lines of a binary stream, each with its terminator (LF, CRLF, CR,
+    or none at the end), read in blocks (``read1`` where the stream has it,
+    so that a pipe's lines come as they are written). A line longer than a
+    block is grown in one bytearray, so that holding it costs about its own
+    size; iterating gives each line without keeping a reference to it."""
+
+    def __init__(self, infile: "BinaryReader", block: int = LINE_BLOCK) -> None:
+        self._read = getattr(infile, "read1", infile.read)
+        self.block = block
+        self._parts: "list[bytes | bytearray]" = []  # complete lines of the block, reversed
+        self._carry = bytearray()        # the start of a line that goes on past the block
+
+    def __iter__(self) -> "Iterator[bytes | bytearray]":
+        parts = self._parts
+        while True:
+            while parts:
+                yield parts.pop()  # no local keeps the line
+            if not self._fill():
+                return
+            parts = self._parts
+
+    def _fill(self) -> bool:
+        """Reads blocks until a line is complete; False at the end."""
+        while not self._parts:
+            block = self._read(self.block)
+            if not block:
+                if not self._carry:
+                    return False
+                self._parts = [self._carry]
+                self._carry = bytearray()
+            elif not self._carry:
+                self._split(block)
+            else:
+                self._take_carry_end(block)
+        return True
+
+    def _take_carry_end(self, block: bytes) -> bool:
+        """Ends the pending line with the start of `block` where it can
+        (the line then goes to _parts, before the block's own lines): False
+        while it goes on past the block."""
+        carry = self._carry
+        start = 0
+        if carry[-1:] == b"\r":  # complete, with CRLF when the block starts with LF
+            start = 1 if block[:1] == b"\n" else 0
+        else:
+            found = _LINE_END.search(block)
+            if found is None or (found.end() == len(block) and block[-1:] == b"\r"):
+                carry += block  # no end yet (a CR at the block's end may be a CRLF's)
+                return False
+            start = found.end()
+        carry += block[:start]
+        self._carry = bytearray()
+        self._split(block[start:] if start else block)
+        self._parts.append(carry)
+        return True
+
+    def _split(self, data: bytes) -> None:
+        parts: "list[bytes | bytearray]" = list(data.splitlines(keepends=True))
+        if parts and parts[-1][-1:] != b"\n":  # no terminator yet, or a CR that may be a CRLF's
+            self._carry = bytearray(parts.pop())
+        parts.reverse()
+        self._parts = parts
 
 
 def quiet_broken_pipe() -> None:
@@ -195,13 +265,23 @@ class Output:
             handle, temp = tempfile.mkstemp(dir=os.path.dirname(self.target), prefix=".pctcodec-",
                                             suffix=".part")
         except OSError as exc:
-            exc.filename = path  # the user's path, not the temporary one
-            raise
+            # Not the target's own error (it may exist, /proc/version): its
+            # folder takes no new file, where the output is written first.
+            why = "no new file can be made in %s (%s)" % (os.path.dirname(self.target), exc.strerror)
+            if st is not None:
+                why += ", where the output is written before it replaces the file"
+            raise OutputError(path, OSError(exc.errno, why)) from None
         try:
             os.chmod(temp, mode)
             self.stream = self._file = os.fdopen(handle, "wb")
         except BaseException:  # no finish() to remove it: the caller has no Output
-            os.close(handle)
+            # A signal (Terminated, KeyboardInterrupt) can land inside fdopen
+            # after the file object took the descriptor and was dropped,
+            # which closed it: EBADF here must not replace the signal.
+            try:
+                os.close(handle)
+            except OSError:
+                pass
             os.unlink(temp)
             raise
         self.temp = temp
@@ -261,18 +341,27 @@ def catch_sigterm() -> "Callable[[], object]":
     return lambda: signal.signal(signal.SIGTERM, previous)
 
 
+def _where(row: int, line: "int | None") -> str:
+    """A failed row in a message: its line (the line mode's rows are
+    lines), a CSV row's file line and row, a Parquet row."""
+    return str(row) if line is None or line == row else f"{line}: row {row}"
+
+
 class RowFailure(Exception):
     """A value the command fails on under --on-error stop: exit status 1."""
 
-    def __init__(self, row: int, value: object, error: BaseException) -> None:
+    def __init__(self, row: int, value: object, error: BaseException,
+                 line: "int | None" = None) -> None:
         self.row = row
-        super().__init__(f"{row}: {describe(error)} (value {shown(value)})")
+        self.line = line
+        super().__init__(f"{_where(row, line)}: {describe(error)} (value {shown(value)})")
 
 
 class Failures:
     """The rows that fail: under --on-error stop the first one stops the run
     (RowFailure); under null or keep each is counted and, with --rejects,
-    written to a CSV file as row number, value and reason."""
+    written to a CSV file as file line (empty for Parquet), row number, value
+    and reason."""
 
     def __init__(self, on_error: str = "stop", rejects_path: "str | None" = None) -> None:
         self.on_error = on_error
@@ -288,14 +377,15 @@ class Failures:
             self._file = open(rejects_path, "w", encoding="utf-8", errors="surrogateescape",
                               newline="")
             self._writerow = csv.writer(self._file).writerow
-            self._writerow(["row", "value", "reason"])
+            self._writerow(["line", "row", "value", "reason"])
 
-    def add(self, row: int, value: object, error: BaseException) -> None:
+    def add(self, row: int, value: object, error: BaseException, line: "int | None" = None) -> None:
+        """A failed row: `row` its number, `line` its file line (None for Parquet)."""
         if self.on_error == "stop":
-            raise RowFailure(row, value, error)
+            raise RowFailure(row, value, error, line)
         self.count += 1
         if self._writerow is not None:
-            self._writerow([row, value, describe(error)])
+            self._writerow(["" if line is None else line, row, value, describe(error)])
 
     def close(self) -> None:
         if self._file is not None:
