@@ -13,7 +13,7 @@
  *   _pctcodec_split.c      split, split_many: URI components as columns
  *   _pctcodec_idna.c       hosts: domain to ASCII and to Unicode (uri_to_iri's labels)
  *   _pctcodec_csv.c        the CSV cutter and joiner of the command line's table mode
- *   _pctcodec_arrow.c      the Arrow C data interface (no Python)
+ *   _pctcodec_arrow.c      Arrow result arrays (no Python; reading is src/core/pct_arrow.c)
  *   _pctcodec_common.c     helpers they all use (errors, package objects,
  *                          codec names, buffer snapshots)
  */
@@ -186,7 +186,8 @@ PyObject *delegate(module_state *st, const char *name, PyObject *const *args, Py
  * functions passes it, with a constant argspec. */
 
 /* T_STR, T_BYTES or T_BYTEARRAY when `o` is of that type or of a subclass
- * that overrides nothing urllib uses; 0 otherwise. */
+ * that overrides nothing urllib uses; 0 otherwise; -1 with an error raised
+ * (a lack of memory in the lookup of its methods). */
 static inline int plain_kind(module_state *st, PyObject *o)
 {
     PyTypeObject *t = Py_TYPE(o);
@@ -196,19 +197,24 @@ static inline int plain_kind(module_state *st, PyObject *o)
         return T_BYTES;
     if (t == &PyByteArray_Type)
         return T_BYTEARRAY;
-    if (PyUnicode_Check(o))
-        return behaves_as(st, o, &PyUnicode_Type) ? T_STR : 0;
-    if (PyBytes_Check(o))
-        return behaves_as(st, o, &PyBytes_Type) ? T_BYTES : 0;
-    if (PyByteArray_Check(o))
-        return behaves_as(st, o, &PyByteArray_Type) ? T_BYTEARRAY : 0;
-    return 0;
+    int kind = PyUnicode_Check(o) ? T_STR : PyBytes_Check(o) ? T_BYTES
+             : PyByteArray_Check(o) ? T_BYTEARRAY : 0;
+    if (!kind)
+        return 0;
+    int as = behaves_as(st, o, kind == T_STR ? &PyUnicode_Type : kind == T_BYTES ? &PyBytes_Type
+                                                                                : &PyByteArray_Type);
+    return as < 0 ? -1 : as ? kind : 0;
 }
 
-/* `string` is one of `kinds` and `safe` (if given) is str, bytes or bytearray. */
+/* `string` is one of `kinds` and `safe` (if given) is str, bytes or
+ * bytearray: 1, else 0; -1 with an error raised. */
 static inline int takes(module_state *st, PyObject *string, int kinds, PyObject *safe)
 {
-    return (plain_kind(st, string) & kinds) && (!safe || plain_kind(st, safe));
+    int kind = plain_kind(st, string);
+    if (kind <= 0 || !(kind & kinds))
+        return kind < 0 ? -1 : 0;
+    kind = safe ? plain_kind(st, safe) : 1;
+    return kind < 0 ? -1 : kind != 0;
 }
 
 /* The start of every module function: parse the arguments into `a`, then
@@ -229,8 +235,9 @@ static inline int enter(PyObject *module, const argspec *spec, PyObject *const *
         return 0;
     module_state *st = get_state(module);
     PyObject *safe = spec->safe_index >= 0 ? a[spec->safe_index] : NULL;
-    if (spec->kinds && !takes(st, a[0], spec->kinds, safe)) {
-        *result = delegate(st, spec->fname, args, nargs, kwnames);
+    int taken = spec->kinds ? takes(st, a[0], spec->kinds, safe) : 1;
+    if (taken <= 0) {
+        *result = taken < 0 ? NULL : delegate(st, spec->fname, args, nargs, kwnames);
         return 0;
     }
     return 1;
@@ -311,7 +318,7 @@ extern PyMethodDef idna_methods[];
 /* For the batch engine, from src/_pctcodec_quote.c. The set of bytes quote(s,
  * safe, encoding, errors) keeps for a str s (plus: quote_plus, the space
  * kept too): 1 when it encodes UTF-8 strictly and `safe` is read in C,
- * else 0 (such calls go through Python). */
+ * else 0 (such calls go through Python); -1 with an error raised. */
 int batch_quote_set(PyObject *module, PyObject *safe, PyObject *encoding, PyObject *errors,
                     int plus, pct_set *keep);
 /* From src/_pctcodec_unquote.c: the built-in error handler unquote(s,

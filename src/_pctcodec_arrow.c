@@ -1,42 +1,10 @@
-/* Arrow string columns in and result arrays out, for the batch engine
- * (see _pctcodec_arrow.h). Plain C99, no Python. */
+/* Result arrays out, for the batch engine (see _pctcodec_arrow.h). Plain
+ * C99, no Python. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "_pctcodec_arrow.h"
 #include "_pctcodec_memory.h"
-
-char arrow_string_kind(const struct ArrowSchema *schema)
-{
-    const char *f = schema->format ? schema->format : "";
-    if (schema->dictionary || schema->n_children)
-        return 0;
-    return strcmp(f, "u") == 0 ? 'u' : strcmp(f, "U") == 0 ? 'U' : strcmp(f, "vu") == 0 ? 'v'
-         : strcmp(f, "n") == 0 ? 'n' : 0;
-}
-
-int arrow_strings_init(arrow_strings *a, char kind, const struct ArrowArray *array)
-{
-    a->kind = kind;
-    a->length = array->length;
-    a->offset = array->offset;
-    a->ndata = 0;
-    a->validity = NULL;
-    a->index = NULL;
-    a->data = NULL;
-    int64_t need = kind == 'n' ? 0 : 3; /* 'v': validity, views, sizes (+ variadic) */
-    if (array->length < 0 || array->offset < 0 || array->n_buffers < need
-        || (kind == 'v' && array->n_buffers > ((int64_t)1 << 31)))
-        return -1;
-    if (kind == 'n' || array->length == 0)
-        return 0;
-    if (array->null_count != 0)
-        a->validity = array->buffers[0];
-    a->index = array->buffers[1];
-    a->data = (const uint8_t *const *)(array->buffers + 2);
-    a->ndata = kind == 'v' ? array->n_buffers - 3 : 1;
-    return a->index ? 0 : -1;
-}
 
 /* ---- building ------------------------------------------------------------ */
 

@@ -74,7 +74,7 @@ typedef struct {
     PyObject *func;   /* the single-value function (borrowed) */
     PyObject *module;
     PyObject *base_column;      /* RESOLVE: the `errors` argument, or NULL (borrowed) */
-    const arrow_strings *bases; /* RESOLVE over Arrow: the base column's array, or NULL */
+    const pct_arrow_strings *bases; /* RESOLVE over Arrow: the base column's array, or NULL */
 } batch_op;
 
 /* The arguments shared by both entry points, after the first: op, func,
@@ -121,7 +121,10 @@ static int setup_op(PyObject *module, PyObject *const *args, Py_ssize_t nargs, i
     case OP_QUOTE_PLUS:
         op->spec.op = PCT_BATCH_QUOTE;
         op->spec.plus = code == OP_QUOTE_PLUS;
-        op->all_python = !batch_quote_set(module, safe, encoding, errors, op->spec.plus, &op->spec.keep);
+        if ((op->all_python = batch_quote_set(module, safe, encoding, errors, op->spec.plus,
+                                              &op->spec.keep)) < 0)
+            return -1;
+        op->all_python = !op->all_python;
         break;
     case OP_UNQUOTE:
     case OP_UNQUOTE_PLUS:
@@ -456,7 +459,7 @@ fail:
 /* The kind of an Arrow string column; 0 with TypeError for any other. */
 char schema_kind(const struct ArrowSchema *schema, const char *fname)
 {
-    char kind = arrow_string_kind(schema);
+    char kind = pct_arrow_kind(schema);
     if (!kind)
         PyErr_Format(PyExc_TypeError, "%s() needs a column of strings, not Arrow format '%.50s'%s",
                      fname, schema->format ? schema->format : "",
@@ -464,11 +467,57 @@ char schema_kind(const struct ArrowSchema *schema, const char *fname)
     return kind;
 }
 
-int strings_init(arrow_strings *a, char kind, const struct ArrowArray *array)
+/* ValueError for an array that breaks its layout: at the row (base + row,
+ * also its `index` attribute) when the problem is a row's. */
+static void raise_malformed(pct_arrow_problem problem, int at_row, int64_t row)
 {
-    if (arrow_strings_init(a, kind, array) == 0)
+    const char *text = pct_arrow_problem_text(problem);
+    PyObject *msg = at_row ? PyUnicode_FromFormat("malformed Arrow array at index %lld: %s",
+                                                  (long long)row, text)
+                           : PyUnicode_FromFormat("malformed Arrow array: %s", text);
+    PyObject *exc = msg ? PyObject_CallOneArg(PyExc_ValueError, msg) : NULL;
+    PyObject *index = exc && at_row ? PyLong_FromLongLong(row) : NULL;
+    if (exc && (!at_row || (index && PyObject_SetAttrString(exc, "index", index) == 0)))
+        PyErr_SetObject(PyExc_ValueError, exc);
+    Py_XDECREF(msg);
+    Py_XDECREF(exc);
+    Py_XDECREF(index);
+}
+
+/* An array's check runs without the GIL from this many rows on. */
+#define CHECK_NOGIL_ROWS 4096
+
+int strings_init(pct_arrow_strings *a, char kind, const struct ArrowArray *array, PyObject *sizes,
+                 int64_t base)
+{
+    int64_t *known = NULL, n = 0, row = 0;
+    if (sizes && sizes != Py_None) {
+        if (!PyTuple_Check(sizes)) {
+            PyErr_SetString(PyExc_TypeError, "Arrow buffer sizes must be a tuple");
+            return -1;
+        }
+        n = PyTuple_GET_SIZE(sizes);
+        if (!(known = PyMem_Malloc((size_t)(n ? n : 1) * sizeof *known))) {
+            PyErr_NoMemory();
+            return -1;
+        }
+        for (int64_t k = 0; k < n; k++) {
+            known[k] = PyLong_AsLongLong(PyTuple_GET_ITEM(sizes, k));
+            if (known[k] == -1 && PyErr_Occurred()) {
+                PyMem_Free(known);
+                return -1;
+            }
+        }
+    }
+    pct_arrow_problem shape = pct_arrow_init(a, kind, array, known, n), rows = PCT_ARROW_OK;
+    if (shape == PCT_ARROW_OK)
+        MAYBE_WITHOUT_GIL(a->length >= CHECK_NOGIL_ROWS, rows = pct_arrow_check(a, &row));
+    PyMem_Free(known);
+    a->sizes = NULL; /* only the check reads them */
+    a->nsizes = 0;
+    if (shape == PCT_ARROW_OK && rows == PCT_ARROW_OK)
         return 0;
-    PyErr_SetString(PyExc_ValueError, "malformed Arrow array: bad length, offset or buffers");
+    raise_malformed(shape != PCT_ARROW_OK ? shape : rows, shape == PCT_ARROW_OK, base + row);
     return -1;
 }
 
@@ -510,7 +559,7 @@ typedef struct {
 
 typedef struct {
     const batch_op *op;
-    const arrow_strings *in;
+    const pct_arrow_strings *in;
     shared_run *run;
     size_t limit;       /* the most bytes out may hold */
     int64_t *ends;      /* the result's */
@@ -711,7 +760,7 @@ static int finish_row(piece *pc, int64_t r, int rc, const uint8_t *p, size_t n,
 static int run_chunk(piece *pc, int64_t r0, int64_t count)
 {
     const batch_op *op = pc->op;
-    const arrow_strings *in = pc->in;
+    const pct_arrow_strings *in = pc->in;
     int check = op->code == OP_CHECK;
     pct_rows whole = {in->kind == 'u' ? 4 : 8, in->index, NULL, in->validity, in->offset};
     int by_runs = !op->all_python && (in->kind == 'u' || in->kind == 'U') && in->data
@@ -727,8 +776,8 @@ static int run_chunk(piece *pc, int64_t r0, int64_t count)
         pct_batch_info info;
         int rc;
         if (op->bases) { /* RESOLVE over a base column: null when either is */
-            rc = arrow_strings_row(in, r, &p, &n);
-            int got = rc > 0 ? arrow_strings_row(op->bases, r, &pc->row_base, &pc->row_base_n) : rc;
+            rc = pct_arrow_row(in, r, &p, &n);
+            int got = rc > 0 ? pct_arrow_row(op->bases, r, &pc->row_base, &pc->row_base_n) : rc;
             if (rc == 0 || got == 0) {
                 pc->ends[r] = (int64_t)pc->out->len;
                 continue;
@@ -745,7 +794,7 @@ static int run_chunk(piece *pc, int64_t r0, int64_t count)
             if (rc != PCT_ROW_MALFORMED)
                 pct_rows_get(&whole, r, &p, &n); /* the row it left */
         } else {
-            rc = arrow_strings_row(in, r, &p, &n);
+            rc = pct_arrow_row(in, r, &p, &n);
             if (rc == 0) {
                 pc->ends[r] = check ? -1 : (int64_t)pc->out->len;
                 continue;
@@ -924,7 +973,7 @@ static int reject_order(const void *a, const void *b)
 
 /* The rejects of every piece to op->rejects, in row order (each piece's
  * exceptions taken). */
-static int add_rejects(const batch_op *op, const arrow_strings *in, piece *pcs, int np, int64_t base)
+static int add_rejects(const batch_op *op, const pct_arrow_strings *in, piece *pcs, int np, int64_t base)
 {
     size_t total = 0, at = 0;
     for (int k = 0; k < np; k++)
@@ -952,7 +1001,7 @@ static int add_rejects(const batch_op *op, const arrow_strings *in, piece *pcs, 
         }
         const uint8_t *p = NULL;
         size_t n = 0;
-        PyObject *value = arrow_strings_row(in, all[j].row, &p, &n) > 0
+        PyObject *value = pct_arrow_row(in, all[j].row, &p, &n) > 0
                               ? PyUnicode_DecodeUTF8((const char *)p, (Py_ssize_t)n, "surrogateescape")
                               : NULL;
         rc = value ? add_reject(op, (Py_ssize_t)(base + all[j].row), value, exc) : (Py_DECREF(exc), -1);
@@ -964,6 +1013,18 @@ static int add_rejects(const batch_op *op, const arrow_strings *in, piece *pcs, 
     return rc;
 }
 
+/* 1 when the piece stopped for what stops a run under any on_error: a
+ * BaseException that is not an Exception (KeyboardInterrupt, SystemExit),
+ * a MemoryError, or a lack of memory of the core's. */
+static int stops_run(const piece *pc)
+{
+    if (pc->status == PCT_ERR_NO_MEMORY)
+        return 1;
+    return pc->status == ROW_PYTHON_ERROR && pc->exc
+           && (!PyErr_GivenExceptionMatches(pc->exc, PyExc_Exception)
+               || PyErr_GivenExceptionMatches(pc->exc, PyExc_MemoryError));
+}
+
 /* Chunks per thread: enough that a busy core's share is taken by the
  * others, few enough that each is long (and its scratch stays in cache). */
 #define CHUNKS_PER_THREAD 32
@@ -971,7 +1032,7 @@ static int add_rejects(const batch_op *op, const arrow_strings *in, piece *pcs, 
 /* Runs the rows of `in` on up to `threads` threads into a result appended
  * to rl; on an error raises it for the first failing row (base: the index
  * of in's first row in the whole column). */
-static int run_array(PyObject *module, const batch_op *op, const arrow_strings *in, int threads,
+static int run_array(PyObject *module, const batch_op *op, const pct_arrow_strings *in, int threads,
                      int64_t base, result_list *rl)
 {
     int np = threads < 1 ? 1 : threads;
@@ -1030,7 +1091,7 @@ static int run_array(PyObject *module, const batch_op *op, const arrow_strings *
     }
     /* most results are about as long as their text: room for that at once
      * saves the copies of growing (a hint only: failing here is no error) */
-    size_t hint = check ? 0 : arrow_strings_span(in, 0, in->length);
+    size_t hint = check ? 0 : pct_arrow_span(in, 0, in->length);
     if (hint && hint <= limit - hint / 8)
         out_reserve_big(&res->out, hint + hint / 8, limit);
     PyInterpreterState *interp = PyThreadState_GetInterpreter(PyThreadState_Get());
@@ -1049,10 +1110,19 @@ static int run_array(PyObject *module, const batch_op *op, const arrow_strings *
     PyThreadState *main = PyEval_SaveThread();
     run_pieces(pcs, np, main);
     PyEval_RestoreThread(main);
+    /* the lowest failing row's error, but an interrupt, an exit or a lack
+     * of memory first, whichever row met it */
     piece *first = NULL;
-    for (int k = 0; k < np; k++)
-        if (pcs[k].status != PCT_OK && (!first || pcs[k].err_row < first->err_row))
+    int first_stops = 0;
+    for (int k = 0; k < np; k++) {
+        if (pcs[k].status == PCT_OK)
+            continue;
+        int stops = stops_run(&pcs[k]);
+        if (!first || stops > first_stops || (stops == first_stops && pcs[k].err_row < first->err_row)) {
             first = &pcs[k];
+            first_stops = stops;
+        }
+    }
     if (first) {
         if (first->status == ROW_PYTHON_ERROR) {
             PyErr_SetRaisedException_compat(first->exc);
@@ -1152,17 +1222,18 @@ static PyObject *result_capsules(result_list *rl, char kind)
 
 /* RESOLVE's base column: a (schema capsule, array capsule) pair of a
  * string array as long as `in`. */
-static int base_strings(PyObject *pair, const arrow_strings *in, const char *fname,
-                        arrow_strings *bases)
+static int base_strings(PyObject *pair, const pct_arrow_strings *in, const char *fname, int64_t base,
+                        pct_arrow_strings *bases)
 {
-    if (!PyTuple_Check(pair) || PyTuple_GET_SIZE(pair) != 2) {
+    if (!PyTuple_Check(pair) || PyTuple_GET_SIZE(pair) < 2 || PyTuple_GET_SIZE(pair) > 3) {
         PyErr_Format(PyExc_TypeError, "%s() needs its base column as a (schema, array) pair", fname);
         return -1;
     }
     struct ArrowSchema *schema = PyCapsule_GetPointer(PyTuple_GET_ITEM(pair, 0), "arrow_schema");
     struct ArrowArray *array = schema ? PyCapsule_GetPointer(PyTuple_GET_ITEM(pair, 1), "arrow_array") : NULL;
+    PyObject *sizes = PyTuple_GET_SIZE(pair) == 3 ? PyTuple_GET_ITEM(pair, 2) : NULL;
     char kind = array ? schema_kind(schema, fname) : 0;
-    if (!kind || strings_init(bases, kind, array) < 0)
+    if (!kind || strings_init(bases, kind, array, sizes, base) < 0) /* checked as the references are */
         return -1;
     if (bases->length != in->length) {
         PyErr_Format(PyExc_ValueError, "%s() needs as many bases as references (%lld, not %lld)",
@@ -1175,7 +1246,8 @@ static int base_strings(PyObject *pair, const arrow_strings *in, const char *fna
 PyDoc_STRVAR(many_arrow_doc,
 "_many_arrow($module, source, op, func, safe, encoding, errors, opts, on_error, rejects, threads, base, /)\n--\n\n"
 "The batch operation `op` over an Arrow array, `source` a (schema capsule,\n"
-"array capsule) pair, or over an Arrow stream capsule. Returns the result\n"
+"array capsule) pair (and a tuple of its buffers' sizes when they are\n"
+"known, -1 for one that is not), or over an Arrow stream capsule. Returns the result\n"
 "as a (schema capsule, array capsule) pair of one array; `base` is the index\n"
 "of the first row in error messages.");
 
@@ -1198,12 +1270,13 @@ static PyObject *py_many_arrow(PyObject *module, PyObject *const *args, Py_ssize
     PyObject *source = args[0], *result = NULL;
     result_list rl = {NULL, 0, 0};
     char kind = 0;
-    if (PyTuple_Check(source) && PyTuple_GET_SIZE(source) == 2) {
+    if (PyTuple_Check(source) && (PyTuple_GET_SIZE(source) == 2 || PyTuple_GET_SIZE(source) == 3)) {
         struct ArrowSchema *schema = PyCapsule_GetPointer(PyTuple_GET_ITEM(source, 0), "arrow_schema");
         struct ArrowArray *array = schema ? PyCapsule_GetPointer(PyTuple_GET_ITEM(source, 1), "arrow_array") : NULL;
-        arrow_strings in, bases;
-        if (!array || !(kind = schema_kind(schema, fname)) || strings_init(&in, kind, array) < 0
-            || (op.base_column && base_strings(op.base_column, &in, fname, &bases) < 0))
+        PyObject *sizes = PyTuple_GET_SIZE(source) == 3 ? PyTuple_GET_ITEM(source, 2) : NULL;
+        pct_arrow_strings in, bases;
+        if (!array || !(kind = schema_kind(schema, fname)) || strings_init(&in, kind, array, sizes, base) < 0
+            || (op.base_column && base_strings(op.base_column, &in, fname, base, &bases) < 0))
             goto done;
         if (op.base_column)
             op.bases = &bases;
@@ -1236,8 +1309,8 @@ static PyObject *py_many_arrow(PyObject *module, PyObject *const *args, Py_ssize
             }
             if (!array.release)
                 break; /* the end */
-            arrow_strings in;
-            int failed = strings_init(&in, kind, &array) < 0
+            pct_arrow_strings in;
+            int failed = strings_init(&in, kind, &array, NULL, base) < 0
                          || run_array(module, &op, &in, (int)threads, base, &rl) < 0;
             base += array.length;
             array.release(&array);

@@ -11,8 +11,13 @@
  * (naming `fname`) for any other type. */
 char schema_kind(const struct ArrowSchema *schema, const char *fname);
 
-/* arrow_strings_init, with ValueError for an array that breaks its layout. */
-int strings_init(arrow_strings *a, char kind, const struct ArrowArray *array);
+/* pct_arrow_init and pct_arrow_check (the GIL released for a long array):
+ * 0, or -1 with ValueError for an array that breaks its layout, naming the
+ * first bad row (base + its index, also the exception's `index`). `sizes`:
+ * NULL, None, or a tuple of the byte sizes of the array's buffers (-1 for
+ * one not known), as pyarrow knows them. */
+int strings_init(pct_arrow_strings *a, char kind, const struct ArrowArray *array, PyObject *sizes,
+                 int64_t base);
 
 /* A result as a (schema capsule, array capsule) pair; both structs are
  * malloc'd and taken (released and freed by the capsules, or here when a

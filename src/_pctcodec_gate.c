@@ -86,6 +86,10 @@ int behaves_as(module_state *st, PyObject *o, PyTypeObject *base)
             continue; /* base has no such method: urllib does not call it on this type */
         PyObject *m = PyObject_GetAttr(o, st->named[i]);
         if (!m) {
+            /* no such attribute: not like base; anything else (an
+             * interrupt, a lack of memory) is the caller's error */
+            if (!PyErr_ExceptionMatches(PyExc_AttributeError))
+                return -1;
             PyErr_Clear();
             return 0;
         }

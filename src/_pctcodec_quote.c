@@ -221,8 +221,9 @@ int batch_quote_set(PyObject *module, PyObject *safe, PyObject *encoding, PyObje
                     int plus, pct_set *keep)
 {
     module_state *st = get_state(module);
-    if (!utf8_strict(encoding, errors) || !plain_kind(st, safe))
-        return 0;
+    int kind = utf8_strict(encoding, errors) ? plain_kind(st, safe) : 0;
+    if (kind <= 0)
+        return kind;
     resolve_safe(st, safe, &st->set_unreserved, keep);
     if (plus)
         pct_set_add(keep, ' ');

@@ -391,12 +391,12 @@ static inline int put(child *ch, int64_t r, const uint8_t *src, size_t len, int 
 
 /* Runs the rows of `in`: PCT_OK, a pct_status, or -1 for a malformed row
  * (its index in *bad). Touches no Python object. */
-static int split_rows(const arrow_strings *in, parts_builder *b, int64_t *bad)
+static int split_rows(const pct_arrow_strings *in, parts_builder *b, int64_t *bad)
 {
     for (int64_t r = 0; r < in->length; r++) {
         const uint8_t *p;
         size_t n;
-        int rc = arrow_strings_row(in, r, &p, &n);
+        int rc = pct_arrow_row(in, r, &p, &n);
         if (rc < 0) {
             *bad = r;
             return -1;
@@ -561,16 +561,25 @@ static int struct_array_build(parts_builder *b, int64_t rows, struct ArrowArray 
 }
 
 PyDoc_STRVAR(split_arrow_doc,
-"_split_arrow($module, source, /)\n--\n\n"
+"_split_arrow($module, source, base=0, /)\n--\n\n"
 "split() over an Arrow string array, `source` a (schema capsule, array\n"
-"capsule) pair: a (schema capsule, array capsule) pair of a struct array of\n"
+"capsule) pair (and a tuple of its buffers' sizes when they are known): a (schema capsule, array capsule) pair of a struct array of\n"
 "seven children of the input's string type (large_string for a null array);\n"
-"a null row gives a null struct.");
+"a null row gives a null struct. `base`: the index of its first row in\n"
+"error messages.");
 
-static PyObject *py_split_arrow(PyObject *module, PyObject *source)
+static PyObject *py_split_arrow(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 {
     (void)module;
-    if (!PyTuple_Check(source) || PyTuple_GET_SIZE(source) != 2) {
+    if (nargs < 1 || nargs > 2) {
+        PyErr_SetString(PyExc_TypeError, "_split_arrow() takes a source and a base");
+        return NULL;
+    }
+    PyObject *source = args[0];
+    int64_t base = nargs > 1 ? PyLong_AsLongLong(args[1]) : 0;
+    if (base == -1 && PyErr_Occurred())
+        return NULL;
+    if (!PyTuple_Check(source) || (PyTuple_GET_SIZE(source) != 2 && PyTuple_GET_SIZE(source) != 3)) {
         PyErr_SetString(PyExc_TypeError, "_split_arrow() needs a (schema, array) capsule pair");
         return NULL;
     }
@@ -579,11 +588,12 @@ static PyObject *py_split_arrow(PyObject *module, PyObject *source)
     if (!array)
         return NULL;
     char kind = schema_kind(in_schema, "split_many");
-    arrow_strings in;
-    if (!kind || strings_init(&in, kind, array) < 0)
+    pct_arrow_strings in;
+    PyObject *sizes = PyTuple_GET_SIZE(source) == 3 ? PyTuple_GET_ITEM(source, 2) : NULL;
+    if (!kind || strings_init(&in, kind, array, sizes, base) < 0)
         return NULL;
     char out_kind = kind == 'n' ? 'U' : kind;
-    size_t span = arrow_strings_span(&in, 0, in.length);
+    size_t span = pct_arrow_span(&in, 0, in.length);
     parts_builder b;
     int rc = builder_init(&b, in.length, out_kind, span);
     int64_t bad = 0;
@@ -602,7 +612,7 @@ static PyObject *py_split_arrow(PyObject *module, PyObject *source)
         }
         PyErr_Format(PyExc_ValueError,
                      "malformed Arrow array: the offset or view of row %lld is out of range",
-                     (long long)bad);
+                     (long long)(base + bad));
         return NULL;
     }
     builder_trim(&b);
@@ -624,6 +634,6 @@ static PyObject *py_split_arrow(PyObject *module, PyObject *source)
 PyMethodDef split_methods[] = {
     {"split", py_split, METH_O, split_doc},
     {"_split_list", (PyCFunction)(void (*)(void))py_split_list, METH_FASTCALL, split_list_doc},
-    {"_split_arrow", py_split_arrow, METH_O, split_arrow_doc},
+    {"_split_arrow", (PyCFunction)(void (*)(void))py_split_arrow, METH_FASTCALL, split_arrow_doc},
     {NULL, NULL, 0, NULL},
 };

@@ -36,7 +36,10 @@ static PyObject *quote_one(const urlencoder *u, PyObject *x, int is_bytes, int k
     if (!arg)
         return NULL;
     PyObject *r;
-    if (u->quote_via == u->self_quote_plus && takes(u->st, arg, T_ANY, u->safe))
+    int taken = u->quote_via == u->self_quote_plus ? takes(u->st, arg, T_ANY, u->safe) : 0;
+    if (taken < 0)
+        r = NULL;
+    else if (taken)
         r = is_bytes ? quote_plus_any(u->st, arg, u->safe, NULL, NULL)
                      : quote_plus_any(u->st, arg, u->safe, u->encoding, u->errors);
     else if (is_bytes)
@@ -426,7 +429,10 @@ static PyObject *py_urlencode(PyObject *module, PyObject *const *args, Py_ssize_
     pct_set keep;
     /* exact booleans and None first: the truth of anything else may run code */
     int doseq = args[1] == Py_False || args[1] == Py_None ? 0 : args[1] == Py_True ? 1 : -2;
-    if (doseq != -2 && self_qp && batch_quote_set(module, u.safe, u.encoding, u.errors, 1, &keep)) {
+    int in_c = doseq != -2 && self_qp ? batch_quote_set(module, u.safe, u.encoding, u.errors, 1, &keep) : 0;
+    if (in_c < 0)
+        return NULL;
+    if (in_c) {
         int direct;
         /* the query locked from the check to the end of the writing
          * (free-threaded build; nothing on a GIL build) */

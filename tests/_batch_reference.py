@@ -61,7 +61,7 @@ def many_arrow(source, code, func, safe, encoding, errors, opts, on_error, rejec
     import pyarrow as pa
 
     if isinstance(source, tuple):
-        arr = pa.array(_Capsules(source))
+        arr = pa.array(_Capsules(source[:2]))  # (schema, array[, buffer sizes])
     else:
         chunks = pa.chunked_array(_Capsules(source))
         arr = pa.concat_arrays(chunks.chunks) if chunks.num_chunks else pa.array([], chunks.type)

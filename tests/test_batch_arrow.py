@@ -395,12 +395,6 @@ def test_malformed_array_rejected(engine):
         pctcodec.quote_many(arr)
 
 
-def test_dictionary_column_rejected():
-    arr = pa.array(["a", "b", "a"]).dictionary_encode()
-    with pytest.raises(TypeError):
-        pctcodec.quote_many(arr)
-
-
 def test_polars_without_pyarrow(monkeypatch, engine):
     """polars reads the result through the PyCapsule interface itself."""
     pl = pytest.importorskip("polars")

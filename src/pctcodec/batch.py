@@ -6,7 +6,9 @@ ChunkedArray, a pandas or polars Series, or any Arrow PyCapsule producer;
 the result has the kind of the input. The options all of them take:
 ``threads``, ``on_error`` and ``rejects``. Input kinds, dtypes, errors,
 dirty data, threads and memory: the documentation's "Columns and tables"
-page (docs/columns.md).
+page (docs/columns.md). pyarrow dictionary arrays (each entry transformed
+once), the check of malformed Arrow arrays (``ValueError`` naming the first
+bad row) and interrupts: docs/arrow.md.
 """
 import codecs
 import os
@@ -52,8 +54,12 @@ def _indexed(exc, index):
     or its reason, and an ``index`` attribute. Any other exception becomes a
     new instance of the same class whose message names the index, raised
     from the original; when the class cannot be built from one message, the
-    original is annotated like a UnicodeError.
+    original is annotated like a UnicodeError. A BaseException that is not
+    an Exception (KeyboardInterrupt, SystemExit, the command line's SIGTERM)
+    is returned as it is: it names no value's fault.
     """
+    if not isinstance(exc, Exception):
+        return exc
     where = "at index %d" % index
     if not isinstance(exc, UnicodeError) and where in str(exc):
         # The engines' TypeError for a value that is no str names the index already.
@@ -197,7 +203,7 @@ class _Op:
             part = bases.slice(start, length)
             if isinstance(part, pa.ChunkedArray):
                 part = part.combine_chunks() if part.num_chunks != 1 else part.chunk(0)
-            part = part.__arrow_c_array__()
+            part = _arrow_source(part)
         else:
             part = bases[start:start + length] if isinstance(bases, list) else \
                 bases.slice(start, length).to_pylist()
@@ -264,18 +270,83 @@ def _check_arrow_type(pa, op, typ):
         raise TypeError("%s() needs a column of strings, not Arrow type %s" % (op.name, typ))
 
 
+def _arrow_source(arr):
+    """What the C engine reads of a pyarrow Array: its capsules and the
+    sizes of its buffers (-1 for a missing one), which the C data interface
+    does not carry and against which the engine checks the array."""
+    sizes = tuple(-1 if b is None else b.size for b in arr.buffers())
+    return arr.__arrow_c_array__() + (sizes,)
+
+
 def _map_arrow_array(pa, op, arr, base=0):
     """One pyarrow Array in, one out (same type; int64 for check)."""
+    if pa.types.is_dictionary(arr.type):
+        return _map_dictionary(pa, op, arr, base)
     _check_arrow_type(pa, op, arr.type)
-    capsules = _many_arrow(arr.__arrow_c_array__(), *op.args(base, len(arr), True), op.threads, base)
+    capsules = _many_arrow(_arrow_source(arr), *op.args(base, len(arr), True), op.threads, base)
     return pa.Array._import_from_c_capsule(*capsules)
+
+
+def _dictionary_indices(pa, arr, base):
+    """The indices of a dictionary array, checked to name entries of its
+    dictionary (ValueError naming the first row that does not)."""
+    import pyarrow.compute as pc
+
+    indices = arr.indices
+    indices.validate()
+    bounds = pc.min_max(indices)
+    low, high = bounds["min"].as_py(), bounds["max"].as_py()
+    if low is not None and (low < 0 or high >= len(arr.dictionary)):
+        outside = pc.or_(pc.less(indices, 0), pc.greater_equal(indices, len(arr.dictionary)))
+        row = pc.indices_nonzero(outside)[0].as_py()
+        exc = ValueError("malformed Arrow array at index %d: its dictionary index %d names no "
+                         "entry of the dictionary (%d entries)"
+                         % (base + row, indices[row].as_py(), len(arr.dictionary)))
+        exc.index = base + row
+        raise exc
+    return indices
+
+
+def _map_dictionary(pa, op, arr, base):
+    """A dictionary array: each entry of its dictionary is transformed once
+    and each row takes its entry's result, in a dictionary array of the same
+    type (check: an int64 array of the rows' positions). An entry's failure
+    is the failure of every row that refers to it: raised for the first such
+    row, or, under on_error "null" and "keep", a null or the row's value and
+    a reject for each such row; an entry no row refers to never fails."""
+    import pyarrow.compute as pc
+
+    _check_arrow_type(pa, op, arr.type.value_type)
+    indices = _dictionary_indices(pa, arr, base)
+    inner = op.collecting()
+    results = _map_arrow_array(pa, inner, arr.dictionary)
+    failed = []
+    for k, value, exc in inner.raw:
+        rows = pc.indices_nonzero(pc.equal(indices, k)).to_pylist()
+        if rows:
+            failed.append((rows[0], k, value, exc, rows))
+    if failed and op.on_error == "raise":
+        row, _, _, exc, _ = min(failed, key=lambda f: f[0])
+        _raise_indexed(exc, base + row)
+    for _, _, value, exc, rows in failed:
+        op.raw.extend((base + row, value, exc) for row in rows)
+    if failed and op.on_error == "keep":
+        entries = pc.is_in(pa.array(range(len(arr.dictionary))), pa.array([f[1] for f in failed]))
+        results = pc.if_else(entries, arr.dictionary, results)
+    elif failed:  # "null": the failed rows are null rows, whatever their entry
+        bad = pc.is_in(indices, pa.array([f[1] for f in failed], type=indices.type))
+        indices = pc.if_else(bad, pa.scalar(None, indices.type), indices)
+    if op.check:
+        return results.take(indices)
+    return pa.DictionaryArray.from_arrays(indices, results, ordered=arr.type.ordered)
 
 
 def _map_arrow(op, values):
     """A pyarrow Array or ChunkedArray in, the same kind out."""
     pa = _pyarrow()
     if isinstance(values, pa.ChunkedArray):
-        _check_arrow_type(pa, op, values.type)
+        _check_arrow_type(pa, op, values.type.value_type if pa.types.is_dictionary(values.type)
+                          else values.type)
         chunks = []
         base = 0
         for chunk in values.chunks:

@@ -34,7 +34,9 @@ of what went in:
   ``string_view`` -> a ``StructArray`` (chunked in, chunked out) with the
   seven fields, each of the input's string type (``large_string`` for an
   array of type ``null``); a null row gives a null struct, an absent
-  component a null field;
+  component a null field; a dictionary array of those types is split entry
+  by entry, once each, and each row takes its entry's struct (a plain
+  ``StructArray``: a struct has no dictionary encoding);
 - a pandas ``Series`` -> a ``DataFrame`` with the same index and one column
   per component, of the Series' dtype (object, a string dtype; a ``category``
   Series gives object columns, its categories split once); a missing value
@@ -59,7 +61,8 @@ In ``split_many`` a value that is neither ``str`` nor ``None`` raises
 ``TypeError`` naming its index (and with an ``index`` attribute);
 ``on_error="null"`` gives ``None`` for it and ``"keep"`` the value itself,
 and ``rejects`` gets a ``Reject(index, value, error)`` per such value, as in
-``pctcodec.batch``. A ``str`` never fails.
+``pctcodec.batch``. A ``str`` never fails. A malformed Arrow array raises
+``ValueError`` naming its first bad row, as in ``pctcodec.batch``.
 """
 from collections import namedtuple
 
@@ -68,9 +71,11 @@ from .batch import (
     _ON_ERROR,
     _TABLES,
     Reject,
+    _arrow_source,
     _arrow_type_name,
     _check_on_error,
     _check_threads,
+    _dictionary_indices,
     _module_type,
     _not_str,
     _pyarrow,
@@ -130,18 +135,27 @@ def _check_arrow_type(pa, typ):
         raise TypeError("split_many() needs a column of strings, not Arrow type %s" % typ)
 
 
-def _split_arrow_array(pa, arr):
+def _split_arrow_array(pa, arr, base=0):
+    if pa.types.is_dictionary(arr.type):
+        # each entry split once, each row taking its entry's struct
+        _check_arrow_type(pa, arr.type.value_type)
+        indices = _dictionary_indices(pa, arr, base)
+        return _split_arrow_array(pa, arr.dictionary).take(indices)
     _check_arrow_type(pa, arr.type)
-    return pa.Array._import_from_c_capsule(*_pctcodec._split_arrow(arr.__arrow_c_array__()))
+    return pa.Array._import_from_c_capsule(*_pctcodec._split_arrow(_arrow_source(arr), base))
 
 
 def _split_arrow(values):
     """A pyarrow Array or ChunkedArray -> a StructArray of the same kind."""
     pa = _pyarrow()
     if isinstance(values, pa.ChunkedArray):
-        _check_arrow_type(pa, values.type)
-        chunks = [_split_arrow_array(pa, chunk) for chunk in values.chunks]
-        return pa.chunked_array(chunks, type=_struct_type(pa, values.type))
+        typ = values.type.value_type if pa.types.is_dictionary(values.type) else values.type
+        _check_arrow_type(pa, typ)
+        chunks, base = [], 0
+        for chunk in values.chunks:
+            chunks.append(_split_arrow_array(pa, chunk, base))
+            base += len(chunk)
+        return pa.chunked_array(chunks, type=_struct_type(pa, typ))
     return _split_arrow_array(pa, values)
 
 
