@@ -336,6 +336,28 @@ def test_rejects_and_output_cannot_be_one_file(tmp_path, capsysbinary):
     assert b"--rejects and -o name the same file" in capsysbinary.readouterr().err
 
 
+@pytest.mark.parametrize("table", [False, True])
+def test_rejects_cannot_be_the_input_file(tmp_path, capsysbinary, table):
+    data = (b"u\n" if table else b"") + b"a b\ncaf\xc3\xa9\n"
+    path = write(tmp_path, data)
+    with pytest.raises(SystemExit) as info:
+        main(["quote", "--encoding", "ascii", *(["--column", "u"] if table else []),
+              "--on-error", "keep", "--rejects", path, path])
+    assert info.value.code == 2
+    assert b"--rejects and the input FILE name the same file" in capsysbinary.readouterr().err
+    with open(path, "rb") as f:
+        assert f.read() == data
+
+
+@pytest.mark.parametrize("flag", ["-o", "--rejects"])
+def test_an_empty_output_name_is_a_usage_error(tmp_path, capsysbinary, flag):
+    path = write(tmp_path, b"u\nx\n")
+    with pytest.raises(SystemExit) as info:
+        main(["quote", "--column", "u", "--on-error", "keep", path, flag, ""])
+    assert info.value.code == 2
+    assert f"{flag} needs a file name".encode() in capsysbinary.readouterr().err
+
+
 def test_output_path_errors_name_the_users_path(tmp_path, capsysbinary):
     path = write(tmp_path, b"u\nx\n")
     target = str(tmp_path / "no" / "such" / "out.csv")

@@ -282,23 +282,28 @@ class RowFailure(Exception):
 class Failures:
     """The rows that fail: under --on-error stop the first one stops the run
     (RowFailure); under null or keep each is counted and, with --rejects,
-    written to a CSV file as row number, value and reason."""
+    written to a CSV file as row number, value and reason. That file is an
+    Output: it appears only when close(True) is called."""
 
     def __init__(self, on_error: str = "stop", rejects_path: "str | None" = None) -> None:
         self.on_error = on_error
         self.count = 0
         self.rows = 0
         self.rejects_path = rejects_path
-        self._file: "TextIO | None" = None
+        self._out: "Output | None" = None
         self._writerow: "Callable[[list[object]], object] | None" = None
         if rejects_path is not None:
             import csv
 
-            # the value's own bytes come back through surrogateescape
-            self._file = open(rejects_path, "w", encoding="utf-8", errors="surrogateescape",
-                              newline="")
-            self._writerow = csv.writer(self._file).writerow
+            self._out = Output(rejects_path)
+            self._writerow = csv.writer(self).writerow
             self._writerow(["row", "value", "reason"])
+
+    def write(self, text: str) -> None:
+        """The csv writer's output, to the rejects file (the value's own
+        bytes come back through surrogateescape)."""
+        assert self._out is not None
+        self._out.write(text.encode("utf-8", "surrogateescape"))
 
     def add(self, row: int, value: object, error: BaseException) -> None:
         if self.on_error == "stop":
@@ -307,10 +312,11 @@ class Failures:
         if self._writerow is not None:
             self._writerow([row, value, describe(error)])
 
-    def close(self) -> None:
-        if self._file is not None:
-            self._file.close()
-            self._file = None
+    def close(self, ok: bool = True) -> None:
+        """Ends the rejects file: kept if `ok`, else removed (an interrupted run)."""
+        if self._out is not None:
+            out, self._out = self._out, None
+            out.finish(ok)
 
     def summary(self) -> str:
         """The one line for stderr: rows done, rows failed."""
