@@ -422,3 +422,17 @@ def test_exit_statuses_are_documented():
     assert "exit status:" in EPILOG
     for line in ("0  every value done", "1  some values failed", "2  usage error"):
         assert line in EPILOG
+
+
+@pytest.mark.parametrize("table", [False, True])
+@pytest.mark.parametrize("closed", ["stdin", "stdout"])
+def test_a_closed_standard_stream_is_an_error_not_a_traceback(tmp_path, capsysbinary, monkeypatch,
+                                                              table, closed):
+    # started with `<&-` or `>&-`: Python has None for that stream
+    path = "-" if closed == "stdin" else write(tmp_path, b"u\na b\n")
+    monkeypatch.setattr(sys, closed, None)
+    status, _, err = run(["quote", *(["--column", "u", "--format", "csv"] if table else []), path],
+                         capsysbinary)
+    assert status == 2
+    assert err == (b"pctcodec: <stdin>: standard input is closed\n" if closed == "stdin"
+                   else b"pctcodec: standard output: cannot write: it is closed\n")

@@ -8,6 +8,7 @@ One rule then holds everywhere: quote and quote-plus quote the bytes as they
 are (a bad byte becomes its own escape), requote and normalize read a bad
 byte as its escape, unquote writes the bytes back as they were.
 """
+import errno
 import os
 import re
 import stat
@@ -108,12 +109,16 @@ def describe(exc: BaseException) -> str:
 
 def binary_stdout() -> "BinaryWriter":
     """sys.stdout as a binary stream (a text stream standing in for it is written as UTF-8)."""
+    if sys.stdout is None:  # started with descriptor 1 closed (`>&-`)
+        raise OutputError("standard output", OSError(errno.EBADF, "it is closed"))
     out = getattr(sys.stdout, "buffer", None)
     return out if out is not None else _TextWriter(sys.stdout)
 
 
 def binary_stdin() -> "BinaryReader":
     """sys.stdin as a binary stream."""
+    if sys.stdin is None:  # started with descriptor 0 closed (`<&-`)
+        raise OSError(errno.EBADF, "standard input is closed")
     stdin = getattr(sys.stdin, "buffer", None)
     return stdin if stdin is not None else _TextReader(sys.stdin)
 
@@ -150,7 +155,7 @@ def quiet_broken_pipe() -> None:
     interpreter from complaining when it flushes stdout at exit."""
     try:
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-    except (OSError, ValueError):
+    except (OSError, ValueError, AttributeError):  # AttributeError: no sys.stdout at all
         pass
 
 
