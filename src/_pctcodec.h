@@ -295,6 +295,13 @@ extern PyMethodDef batch_methods[];
 /* split and split_many's engine (src/_pctcodec_split.c). */
 extern PyMethodDef split_methods[];
 
+/* The Public Suffix List: compiled lists and one value's part
+ * (src/_pctcodec_domain.c); domain_psl is a list capsule's table, or NULL
+ * with TypeError. */
+extern PyMethodDef domain_methods[];
+struct pct_psl;
+const struct pct_psl *domain_psl(PyObject *capsule);
+
 /* The CSV cutter and joiner of the table mode (src/_pctcodec_csv.c). */
 extern PyMethodDef csv_methods[];
 

@@ -24,10 +24,12 @@
 
 /* Operation codes, as src/pctcodec/batch.py passes them. */
 enum { OP_QUOTE, OP_QUOTE_PLUS, OP_UNQUOTE, OP_UNQUOTE_PLUS, OP_REQUOTE, OP_NORMALIZE, OP_CHECK,
-       OP_QUERY_PARAM, OP_CLEAN_QUERY, N_OPS };
+       OP_QUERY_PARAM, OP_CLEAN_QUERY, OP_DOMAIN, OP_SUFFIX, OP_PARTS, OP_RESOLVE, N_OPS };
 static const char *const OP_NAMES[N_OPS] = {"quote_many",   "quote_plus_many", "unquote_many",
                                             "unquote_plus_many", "requote_many", "normalize_many",
-                                            "check_many", "query_param_many", "clean_query_many"};
+                                            "check_many", "query_param_many", "clean_query_many",
+                                            "registered_domain_many", "public_suffix_many",
+                                            "domain_parts_many", "resolve_many"};
 
 /* normalize_many's options, as batch.py packs them. */
 #define OPT_SORT_QUERY 1
@@ -37,6 +39,12 @@ static const char *const OP_NAMES[N_OPS] = {"quote_many",   "quote_plus_many", "
  * (keep, or None) arguments, query_param_many's name as UTF-8 bytes in
  * `safe`: they stay alive for the whole call, as the arguments do. */
 #define OPT_SORT_PARAMS 1
+/* resolve_many's: the target normalized; 5.2.2's non-strict parser. The
+ * base comes as a str in `safe` (one base for every row), or as a column
+ * in `errors` (a list for _many_list, a (schema, array) capsule pair of
+ * the same length for _many_arrow); func takes (base, reference). */
+#define OPT_RESOLVE_NORMALIZE 1
+#define OPT_RESOLVE_NON_STRICT 2
 
 /* More threads than this are not started. */
 #define MAX_THREADS 256
@@ -62,6 +70,8 @@ typedef struct {
     int all_python;   /* every row goes through func */
     PyObject *func;   /* the single-value function (borrowed) */
     PyObject *module;
+    PyObject *base_column;      /* RESOLVE: the `errors` argument, or NULL (borrowed) */
+    const arrow_strings *bases; /* RESOLVE over Arrow: the base column's array, or NULL */
 } batch_op;
 
 /* The arguments shared by both entry points, after the first: op, func,
@@ -99,6 +109,8 @@ static int setup_op(PyObject *module, PyObject *const *args, Py_ssize_t nargs, i
     op->func = a[1];
     op->module = module;
     op->all_python = 0;
+    op->base_column = NULL;
+    op->bases = NULL;
     PyObject *safe = a[2], *encoding = a[3], *errors = a[4];
     const char *handler;
     switch (code) {
@@ -151,6 +163,37 @@ static int setup_op(PyObject *module, PyObject *const *args, Py_ssize_t nargs, i
         }
         op->spec.filter.sort = (opts & OPT_SORT_PARAMS) != 0;
         pct_query_filter_init(&op->spec.filter);
+        break;
+    case OP_DOMAIN:
+    case OP_SUFFIX:
+    case OP_PARTS:
+        /* the compiled list comes in `safe`, PCT_DOMAIN_* flags (the part
+         * among them) in opts */
+        if (!(op->spec.psl = domain_psl(safe)))
+            return -1;
+        op->spec.op = PCT_BATCH_DOMAIN;
+        op->spec.flags = (unsigned)opts;
+        break;
+    case OP_RESOLVE:
+        op->spec.op = PCT_BATCH_RESOLVE;
+        op->spec.flags = opts & OPT_RESOLVE_NORMALIZE ? PCT_URI_NORMALIZE : 0;
+        op->spec.resolve_flags = opts & OPT_RESOLVE_NON_STRICT ? PCT_RESOLVE_NON_STRICT : 0;
+        if (safe != Py_None) { /* its UTF-8 is cached on the str, alive with the call */
+            Py_ssize_t len;
+            const char *u = PyUnicode_Check(safe) ? PyUnicode_AsUTF8AndSize(safe, &len) : NULL;
+            if (!u) {
+                if (!PyErr_Occurred())
+                    PyErr_SetString(PyExc_TypeError, "resolve_many() needs its base as a str");
+                return -1;
+            }
+            op->spec.base = (const uint8_t *)u;
+            op->spec.base_len = (size_t)len;
+        } else if (errors != Py_None) {
+            op->base_column = errors;
+        } else {
+            PyErr_SetString(PyExc_TypeError, "resolve_many() needs a base");
+            return -1;
+        }
         break;
     default:
         op->spec.op = PCT_BATCH_CHECK;
@@ -226,7 +269,8 @@ static PyObject *row_object(const batch_op *op, const pct_out *out, int64_t posi
     if (op->code == OP_CHECK)
         return position < 0 ? Py_NewRef(Py_None) : PyLong_FromLongLong(position);
     if (op->spec.op == PCT_BATCH_UNQUOTE || op->spec.op == PCT_BATCH_QUERY_PARAM
-        || op->spec.op == PCT_BATCH_CLEAN_QUERY)
+        || op->spec.op == PCT_BATCH_CLEAN_QUERY || op->spec.op == PCT_BATCH_RESOLVE)
+        /* (DOMAIN's results are ASCII) */
         return PyUnicode_DecodeUTF8((const char *)out->data, (Py_ssize_t)out->len, "strict");
     PyObject *s = PyUnicode_New((Py_ssize_t)out->len, 127);
     if (s && out->len)
@@ -234,34 +278,72 @@ static PyObject *row_object(const batch_op *op, const pct_out *out, int64_t posi
     return s;
 }
 
-/* The result for one exact str, through the core when it can. */
-static PyObject *str_row(const batch_op *op, PyObject *item, pct_out *out)
+/* func of the row `item`; RESOLVE's takes the row's base too (`base`, or
+ * the one str of every row). */
+static PyObject *call_func(const batch_op *op, PyObject *base, PyObject *item)
 {
-    const uint8_t *p;
-    size_t n;
-    PyObject *owner = NULL;
-    if (op->all_python)
+    if (op->code != OP_RESOLVE)
         return PyObject_CallOneArg(op->func, item);
-    if (PyUnicode_IS_ASCII(item)) {
-        p = PyUnicode_1BYTE_DATA(item);
-        n = (size_t)PyUnicode_GET_LENGTH(item);
-    } else {
-        /* a temporary UTF-8 copy (not cached on the str) */
-        if (!(owner = PyUnicode_AsUTF8String(item))) {
-            if (!PyErr_ExceptionMatches(PyExc_UnicodeEncodeError))
-                return NULL;
-            PyErr_Clear(); /* lone surrogates: the single-value function decides */
-            return PyObject_CallOneArg(op->func, item);
-        }
-        p = (const uint8_t *)PyBytes_AS_STRING(owner);
-        n = (size_t)PyBytes_GET_SIZE(owner);
+    PyObject *pair[2] = {base ? base : (PyObject *)NULL, item};
+    if (!base) {
+        PyObject *fixed = PyUnicode_DecodeUTF8((const char *)op->spec.base,
+                                               (Py_ssize_t)op->spec.base_len, "strict");
+        if (!fixed)
+            return NULL;
+        pair[0] = fixed;
+        PyObject *r = PyObject_Vectorcall(op->func, pair, 2, NULL);
+        Py_DECREF(fixed);
+        return r;
     }
+    return PyObject_Vectorcall(op->func, pair, 2, NULL);
+}
+
+/* The UTF-8 of an exact str: in place when ASCII, else a temporary copy
+ * in *owner (not cached on the str). 0 when it has none (lone surrogates:
+ * no error raised), -1 with an error. */
+static int str_utf8(PyObject *item, const uint8_t **p, size_t *n, PyObject **owner)
+{
+    *owner = NULL;
+    if (PyUnicode_IS_ASCII(item)) {
+        *p = PyUnicode_1BYTE_DATA(item);
+        *n = (size_t)PyUnicode_GET_LENGTH(item);
+        return 1;
+    }
+    if (!(*owner = PyUnicode_AsUTF8String(item))) {
+        if (!PyErr_ExceptionMatches(PyExc_UnicodeEncodeError))
+            return -1;
+        PyErr_Clear(); /* lone surrogates: the single-value function decides */
+        return 0;
+    }
+    *p = (const uint8_t *)PyBytes_AS_STRING(*owner);
+    *n = (size_t)PyBytes_GET_SIZE(*owner);
+    return 1;
+}
+
+/* The result for one exact str, through the core when it can; `base`:
+ * RESOLVE's base of the row (an exact str), NULL for the others and for
+ * one base for all. */
+static PyObject *str_row(const batch_op *op, PyObject *base, PyObject *item, pct_out *out)
+{
+    const uint8_t *p, *bp = op->spec.base;
+    size_t n, bn = op->spec.base_len;
+    PyObject *owner = NULL, *base_owner = NULL;
+    if (op->all_python)
+        return call_func(op, base, item);
+    int got = str_utf8(item, &p, &n, &owner);
+    if (got > 0 && base && (got = str_utf8(base, &bp, &bn, &base_owner)) <= 0)
+        Py_XDECREF(owner);
+    if (got <= 0)
+        return got < 0 ? NULL : call_func(op, base, item);
     pct_batch_info info;
     out->len = 0;
-    int rc = pct_batch_row(&op->spec, p, n, out, (size_t)PY_SSIZE_T_MAX, &info);
+    int rc = op->spec.op == PCT_BATCH_RESOLVE
+                 ? pct_batch_resolve_row(&op->spec, bp, bn, p, n, out, (size_t)PY_SSIZE_T_MAX, &info)
+                 : pct_batch_row(&op->spec, p, n, out, (size_t)PY_SSIZE_T_MAX, &info);
+    Py_XDECREF(base_owner);
     PyObject *r;
     if (rc == PCT_ROW_CALLER || rc == PCT_ROW_HOST)
-        r = PyObject_CallOneArg(op->func, item); /* normalize's own IDNA cache serves hosts */
+        r = call_func(op, base, item); /* normalize's own IDNA cache serves hosts */
     else if (rc == PCT_ROW_NULL)
         r = Py_NewRef(Py_None);
     else if (rc != PCT_OK)
@@ -288,6 +370,11 @@ static PyObject *py_many_list(PyObject *module, PyObject *const *args, Py_ssize_
         return NULL;
     }
     Py_ssize_t n = PySequence_Fast_GET_SIZE(values);
+    PyObject *bases = op.base_column;
+    if (bases && (!PyList_CheckExact(bases) || PyList_GET_SIZE(bases) != n)) {
+        PyErr_SetString(PyExc_ValueError, "resolve_many() needs a list of bases as long as the references");
+        return NULL;
+    }
     PyObject *result = PyList_New(n);
     if (!result)
         return NULL;
@@ -297,34 +384,45 @@ static PyObject *py_many_list(PyObject *module, PyObject *const *args, Py_ssize_
     /* func may change a list: its current length bounds every step */
     for (i = 0; i < n && i < PySequence_Fast_GET_SIZE(values); i++) {
         PyObject *item = Py_NewRef(PySequence_Fast_GET_ITEM(values, i));
+        /* the row's base, when they come as a column (the list may shrink too) */
+        PyObject *base = bases && i < PyList_GET_SIZE(bases) ? PyList_GET_ITEM(bases, i) : NULL;
+        Py_XINCREF(base);
         PyObject *r;
-        if (item == Py_None) {
-            r = Py_NewRef(Py_None);
-        } else if (!PyUnicode_Check(item)) {
-            PyErr_Format(PyExc_TypeError, "%s() value at index %zd must be str or None, not %.200s",
-                         OP_NAMES[op.code], i, Py_TYPE(item)->tp_name);
+        if (bases && !base) {
+            PyErr_SetString(PyExc_ValueError, "resolve_many(): the list of bases changed");
             r = NULL;
-        } else if (PyUnicode_CheckExact(item)) {
-            r = str_row(&op, item, &out);
+        } else if (item == Py_None || base == Py_None) {
+            r = Py_NewRef(Py_None);
+        } else if (!PyUnicode_Check(item) || (base && !PyUnicode_Check(base))) {
+            PyObject *bad = PyUnicode_Check(item) ? base : item;
+            PyErr_Format(PyExc_TypeError, "%s() %s at index %zd must be str or None, not %.200s",
+                         OP_NAMES[op.code], bad == item ? "value" : "base", i,
+                         Py_TYPE(bad)->tp_name);
+            r = NULL;
+        } else if (PyUnicode_CheckExact(item) && (!base || PyUnicode_CheckExact(base))) {
+            r = str_row(&op, base, item, &out);
         } else {
-            r = PyObject_CallOneArg(op.func, item); /* a subclass: its own methods may count */
+            r = call_func(&op, base, item); /* a subclass: its own methods may count */
         }
         if (!r) {
             PyObject *exc = PyErr_GetRaisedException_compat();
             if (exc && is_row_error(&op, exc)) {
                 if (add_reject(&op, i, item, exc) < 0) {
                     Py_DECREF(item);
+                    Py_XDECREF(base);
                     goto fail;
                 }
                 r = Py_NewRef(op.on_error == ON_ERROR_KEEP ? item : Py_None);
             } else {
                 PyErr_SetRaisedException_compat(exc);
                 Py_DECREF(item);
+                Py_XDECREF(base);
                 raise_at(module, i);
                 goto fail;
             }
         }
         Py_DECREF(item);
+        Py_XDECREF(base);
         PyList_SET_ITEM(result, i, r);
     }
     pct_out_free(&out);
@@ -411,6 +509,8 @@ typedef struct {
     PyInterpreterState *interp; /* the caller's, for the state of a new thread */
     int own_ts;         /* 1: ts was made for this piece's thread */
     pct_host_cache *hosts; /* NORMALIZE: IDNA forms met so far */
+    const uint8_t *row_base; /* RESOLVE: the base of the row being done */
+    size_t row_base_n;
     PyThread_type_lock done;  /* held until the piece's own thread has finished */
 } piece;
 
@@ -433,7 +533,7 @@ static void leave_python(piece *pc)
 }
 
 /* ---------------------------------------------------------------------------
- * IDNA for normalize: pctcodec._idna.to_ascii, with the GIL, once per host
+ * IDNA for normalize and the domain parts: pctcodec._idna.to_ascii, with the GIL, once per host
  * and piece; the forms go to the piece's pct_host_cache, from which the
  * core writes later rows with the same host itself.
  */
@@ -461,8 +561,21 @@ static void idna_bytes(PyObject *module, const uint8_t *host, size_t n, uint8_t 
 
 static int python_row(piece *pc, const uint8_t *p, size_t n, int64_t *position);
 
-/* A NORMALIZE row whose host needs IDNA and is not in the cache (or
- * failed IDNA there). */
+/* The row written with its host's IDNA form: NORMALIZE's URI, DOMAIN's
+ * part (PCT_ROW_NULL when it has none); func does it when the form is no
+ * domain name. */
+static int form_row(piece *pc, const uint8_t *p, size_t n, const pct_batch_info *info,
+                    const uint8_t *form, size_t form_len)
+{
+    if (pc->op->spec.op != PCT_BATCH_DOMAIN)
+        return pct_batch_normalize_host(&pc->op->spec, p, n, info, form, form_len, pc->out,
+                                        pc->limit);
+    int rc = pct_batch_domain_host(&pc->op->spec, form, form_len, pc->out, pc->limit);
+    return rc == PCT_ROW_CALLER ? python_row(pc, p, n, NULL) : rc;
+}
+
+/* A NORMALIZE or DOMAIN row whose host needs IDNA and is not in the cache
+ * (or failed IDNA there). */
 static int host_row(piece *pc, const uint8_t *p, size_t n, const pct_batch_info *info)
 {
     const uint8_t *host = p + info->host.start, *form;
@@ -470,18 +583,14 @@ static int host_row(piece *pc, const uint8_t *p, size_t n, const pct_batch_info 
     if (!pc->hosts && !(pc->hosts = pct_host_cache_new()))
         return PCT_ERR_NO_MEMORY;
     if (pct_host_cache_get(pc->hosts, host, len, &form, &form_len))
-        return form ? pct_batch_normalize_host(&pc->op->spec, p, n, info, form, form_len, pc->out,
-                                               pc->limit)
-                    : python_row(pc, p, n, NULL);
+        return form ? form_row(pc, p, n, info, form, form_len) : python_row(pc, p, n, NULL);
     uint8_t *value;
     if (enter_python(pc) < 0)
         return PCT_ERR_NO_MEMORY;
     idna_bytes(pc->op->module, host, len, &value, &form_len);
     leave_python(pc);
     pct_host_cache_put(pc->hosts, host, len, value, form_len);
-    int rc = value ? pct_batch_normalize_host(&pc->op->spec, p, n, info, value, form_len, pc->out,
-                                              pc->limit)
-                   : python_row(pc, p, n, NULL);
+    int rc = value ? form_row(pc, p, n, info, value, form_len) : python_row(pc, p, n, NULL);
     free(value);
     return rc;
 }
@@ -492,8 +601,15 @@ static int python_row(piece *pc, const uint8_t *p, size_t n, int64_t *position)
     if (enter_python(pc) < 0)
         return PCT_ERR_NO_MEMORY;
     int rc = PCT_OK;
-    PyObject *text = PyUnicode_DecodeUTF8((const char *)p, (Py_ssize_t)n, "strict");
-    PyObject *r = text ? PyObject_CallOneArg(pc->op->func, text) : NULL;
+    PyObject *text = PyUnicode_DecodeUTF8((const char *)p, (Py_ssize_t)n, "strict"), *r = NULL;
+    if (text && pc->op->code == OP_RESOLVE) {
+        PyObject *base = PyUnicode_DecodeUTF8((const char *)pc->row_base,
+                                              (Py_ssize_t)pc->row_base_n, "strict");
+        r = base ? call_func(pc->op, base, text) : NULL;
+        Py_XDECREF(base);
+    } else if (text) {
+        r = PyObject_CallOneArg(pc->op->func, text);
+    }
     Py_XDECREF(text);
     if (r && pc->op->code == OP_CHECK) {
         *position = r == Py_None ? -1 : PyLong_AsLongLong(r);
@@ -561,9 +677,13 @@ static int finish_row(piece *pc, int64_t r, int rc, const uint8_t *p, size_t n,
         pc->ends[r] = (int64_t)pc->out->len;
         return PCT_OK;
     }
-    if (rc == PCT_ROW_HOST)
+    if (rc == PCT_ROW_HOST) {
         rc = host_row(pc, p, n, info);
-    else if (rc == PCT_ROW_CALLER)
+        if (rc == PCT_ROW_NULL) { /* DOMAIN: the IDNA form has no such part */
+            pc->ends[r] = (int64_t)pc->out->len;
+            return PCT_OK;
+        }
+    } else if (rc == PCT_ROW_CALLER)
         rc = python_row(pc, p, n, &position);
     else if (rc == PCT_OK && check)
         position = info->position;
@@ -591,16 +711,30 @@ static int run_chunk(piece *pc, int64_t r0, int64_t count)
     const arrow_strings *in = pc->in;
     int check = op->code == OP_CHECK;
     pct_rows whole = {in->kind == 'u' ? 4 : 8, in->index, NULL, in->validity, in->offset};
-    int by_runs = !op->all_python && (in->kind == 'u' || in->kind == 'U') && in->data;
+    int by_runs = !op->all_python && (in->kind == 'u' || in->kind == 'U') && in->data
+                  && !op->bases;
     if (by_runs)
         whole.data = in->data[0];
+    pc->row_base = op->spec.base; /* RESOLVE: one base for all, or the column's below */
+    pc->row_base_n = op->spec.base_len;
     int64_t end = r0 + count;
     for (int64_t r = r0; r < end; r++) {
         const uint8_t *p = NULL;
         size_t n = 0;
         pct_batch_info info;
         int rc;
-        if (by_runs) {
+        if (op->bases) { /* RESOLVE over a base column: null when either is */
+            rc = arrow_strings_row(in, r, &p, &n);
+            int got = rc > 0 ? arrow_strings_row(op->bases, r, &pc->row_base, &pc->row_base_n) : rc;
+            if (rc == 0 || got == 0) {
+                pc->ends[r] = (int64_t)pc->out->len;
+                continue;
+            }
+            rc = rc < 0 || got < 0 ? PCT_ROW_MALFORMED
+               : op->all_python ? PCT_ROW_CALLER
+                                : pct_batch_resolve_row(&op->spec, pc->row_base, pc->row_base_n, p,
+                                                        n, pc->out, pc->limit, &info);
+        } else if (by_runs) {
             r += pct_batch_rows(&op->spec, &whole, r, end - r, r, pc->out, pc->limit, pc->ends,
                                 pc->valid, &rc, &info, pc->hosts);
             if (r == end)
@@ -1013,6 +1147,28 @@ static PyObject *result_capsules(result_list *rl, char kind)
     return arrow_capsules(schema, array);
 }
 
+/* RESOLVE's base column: a (schema capsule, array capsule) pair of a
+ * string array as long as `in`. */
+static int base_strings(PyObject *pair, const arrow_strings *in, const char *fname,
+                        arrow_strings *bases)
+{
+    if (!PyTuple_Check(pair) || PyTuple_GET_SIZE(pair) != 2) {
+        PyErr_Format(PyExc_TypeError, "%s() needs its base column as a (schema, array) pair", fname);
+        return -1;
+    }
+    struct ArrowSchema *schema = PyCapsule_GetPointer(PyTuple_GET_ITEM(pair, 0), "arrow_schema");
+    struct ArrowArray *array = schema ? PyCapsule_GetPointer(PyTuple_GET_ITEM(pair, 1), "arrow_array") : NULL;
+    char kind = array ? schema_kind(schema, fname) : 0;
+    if (!kind || strings_init(bases, kind, array) < 0)
+        return -1;
+    if (bases->length != in->length) {
+        PyErr_Format(PyExc_ValueError, "%s() needs as many bases as references (%lld, not %lld)",
+                     fname, (long long)in->length, (long long)bases->length);
+        return -1;
+    }
+    return 0;
+}
+
 PyDoc_STRVAR(many_arrow_doc,
 "_many_arrow($module, source, op, func, safe, encoding, errors, opts, on_error, rejects, threads, base, /)\n--\n\n"
 "The batch operation `op` over an Arrow array, `source` a (schema capsule,\n"
@@ -1042,11 +1198,19 @@ static PyObject *py_many_arrow(PyObject *module, PyObject *const *args, Py_ssize
     if (PyTuple_Check(source) && PyTuple_GET_SIZE(source) == 2) {
         struct ArrowSchema *schema = PyCapsule_GetPointer(PyTuple_GET_ITEM(source, 0), "arrow_schema");
         struct ArrowArray *array = schema ? PyCapsule_GetPointer(PyTuple_GET_ITEM(source, 1), "arrow_array") : NULL;
-        arrow_strings in;
+        arrow_strings in, bases;
         if (!array || !(kind = schema_kind(schema, fname)) || strings_init(&in, kind, array) < 0
-            || run_array(module, &op, &in, (int)threads, base, &rl) < 0)
+            || (op.base_column && base_strings(op.base_column, &in, fname, &bases) < 0))
+            goto done;
+        if (op.base_column)
+            op.bases = &bases;
+        if (run_array(module, &op, &in, (int)threads, base, &rl) < 0)
             goto done;
     } else {
+        if (op.base_column) {
+            PyErr_Format(PyExc_TypeError, "%s() takes its base column as one array", fname);
+            goto done;
+        }
         struct ArrowArrayStream *stream = PyCapsule_GetPointer(source, "arrow_array_stream");
         struct ArrowSchema schema;
         if (!stream)

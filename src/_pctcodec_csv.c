@@ -2,7 +2,7 @@
  * table mode of the command line (src/pctcodec/cli/_csv.py, src/pctcodec/cli/_tables.py):
  * _csv_cut gives the chosen field of each record of a buffer as text and the
  * bytes between those fields as they are; _csv_join puts new fields back
- * between them. The per-row work of the table mode is all here. */
+ * between them; _csv_header gives every field of the first record. The per-row work of the table mode is all here. */
 #include <string.h>
 
 #include "_pctcodec.h"
@@ -10,7 +10,7 @@
 #include "pct_csv.h"
 
 /* Field flags, one byte per row in _csv_cut's result. */
-enum { FIELD_PLAIN = 0, FIELD_QUOTED = 1, FIELD_MALFORMED = 2 };
+enum { FIELD_PLAIN = 0, FIELD_QUOTED = 1, FIELD_MALFORMED = 2, FIELD_RAGGED = 3, FIELD_UNCLOSED = 4 };
 
 /* Appends buf[start..end) to list as bytes. */
 static int append_bytes(PyObject *list, const uint8_t *buf, size_t start, size_t end)
@@ -59,86 +59,217 @@ static int append_field(PyObject *list, const uint8_t *f, size_t n, uint8_t *fla
 }
 
 static const char csv_cut_doc[] =
-"_csv_cut($module, buf, pos, final, delimiter, index, rows, /)\n--\n\n"
+"_csv_cut($module, buf, pos, final, delimiter, index, expect, rows, line, /)\n--\n\n"
 "Up to `rows` data rows of the CSV bytes `buf` from `pos`, field `index` of\n"
-"each taken out: (gaps, values, flags, pos, rows, status, info). values: the\n"
-"field of each row as text (unquoted); flags: a byte per row, 0 plain,\n"
-"1 quoted, 2 text after the closing quote (the value is then the raw bytes);\n"
-"gaps: the bytes around them, one more than values (gaps[0] + field 0 +\n"
-"gaps[1] + ... is the input up to pos; blank lines are in the gaps). status:\n"
-"0 rows done, 2 more data needed, 3 unclosed quote (info: where it opens),\n"
-"4 a record without the field (info: its fields; pos: its start), 5 the end\n"
-"(see src/core/pct_csv.h).";
+"each taken out: (gaps, values, flags, lines, counts, pos, rows, status, line).\n"
+"values: the field of each row as text (unquoted); flags: a byte per row,\n"
+"0 plain, 1 quoted, 2 text after the closing quote (the value is then the raw\n"
+"bytes), 3 a record without `expect` fields (0: any) or without the field,\n"
+"4 a quoted field never closed (for 3 and 4 the value is the raw record, its\n"
+"terminator left in the next gap); counts: the field count of each row\n"
+"flagged 3 or 4 (for 4, the number of the field that opens the quote);\n"
+"lines: the file line each row starts on, as native int64; gaps: the bytes\n"
+"around the values, one more than values (gaps[0] + field 0 + gaps[1] + ...\n"
+"is the input up to pos; blank lines are in the gaps). `line`: the line at\n"
+"`pos`; the one at the returned pos comes back. status: 0 rows done, 2 more\n"
+"data needed, 5 the end (see src/core/pct_csv.h).";
+
+/* The arguments both cutters take: (buf, pos, final, delimiter, ...). */
+typedef struct {
+    const uint8_t *buf, *delim;
+    size_t n, dlen, pos;
+    int final;
+} cut_args;
+
+static int parse_cut_args(PyObject *const *args, const char *name, cut_args *a)
+{
+    if (!PyBytes_Check(args[0]) || !PyBytes_Check(args[3]) || PyBytes_GET_SIZE(args[3]) < 1) {
+        PyErr_Format(PyExc_TypeError, "%s() needs bytes data and a bytes delimiter", name);
+        return -1;
+    }
+    Py_ssize_t pos = PyLong_AsSsize_t(args[1]);
+    if (pos == -1 && PyErr_Occurred())
+        return -1;
+    if ((a->final = PyObject_IsTrue(args[2])) < 0)
+        return -1;
+    a->buf = (const uint8_t *)PyBytes_AS_STRING(args[0]);
+    a->n = (size_t)PyBytes_GET_SIZE(args[0]);
+    a->delim = (const uint8_t *)PyBytes_AS_STRING(args[3]);
+    a->dlen = (size_t)PyBytes_GET_SIZE(args[3]);
+    if (pos < 0 || (size_t)pos > a->n) {
+        PyErr_Format(PyExc_ValueError, "%s(): position out of range", name);
+        return -1;
+    }
+    a->pos = (size_t)pos;
+    return 0;
+}
+
+/* A non-negative Py_ssize_t argument; -1 with an exception set otherwise. */
+static Py_ssize_t count_arg(PyObject *arg)
+{
+    Py_ssize_t v = PyLong_AsSsize_t(arg);
+    if (v < -1 || (v == -1 && !PyErr_Occurred()))
+        PyErr_SetString(PyExc_ValueError, "_csv_cut(): a count out of range");
+    return v < 0 ? -1 : v;
+}
+
+static int append_size(PyObject *list, size_t v)
+{
+    PyObject *o = PyLong_FromSize_t(v);
+    int rc = o ? PyList_Append(list, o) : -1;
+    Py_XDECREF(o);
+    return rc;
+}
 
 static PyObject *py_csv_cut(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 {
     (void)module;
-    if (nargs != 6) {
-        PyErr_SetString(PyExc_TypeError, "_csv_cut() takes 6 arguments");
+    cut_args a;
+    if (nargs != 8) {
+        PyErr_SetString(PyExc_TypeError, "_csv_cut() takes 8 arguments");
         return NULL;
     }
-    if (!PyBytes_Check(args[0]) || !PyBytes_Check(args[3]) || PyBytes_GET_SIZE(args[3]) < 1) {
-        PyErr_SetString(PyExc_TypeError, "_csv_cut() needs bytes data and a bytes delimiter");
+    if (parse_cut_args(args, "_csv_cut", &a) < 0)
         return NULL;
-    }
-    Py_ssize_t pos = PyLong_AsSsize_t(args[1]);
-    int final = PyObject_IsTrue(args[2]);
-    Py_ssize_t index = PyLong_AsSsize_t(args[4]);
-    Py_ssize_t rows = PyLong_AsSsize_t(args[5]);
-    if ((pos == -1 || index == -1 || rows == -1 || final < 0) && PyErr_Occurred())
+    Py_ssize_t index = count_arg(args[4]), expect, rows, line;
+    if (index < 0 || (expect = count_arg(args[5])) < 0 || (rows = count_arg(args[6])) < 0
+        || (line = count_arg(args[7])) < 0)
         return NULL;
-    const uint8_t *buf = (const uint8_t *)PyBytes_AS_STRING(args[0]);
-    size_t n = (size_t)PyBytes_GET_SIZE(args[0]);
-    if (pos < 0 || (size_t)pos > n || index < 0 || rows < 0) {
-        PyErr_SetString(PyExc_ValueError, "_csv_cut(): position, index or rows out of range");
-        return NULL;
-    }
-    const uint8_t *delim = (const uint8_t *)PyBytes_AS_STRING(args[3]);
-    size_t dlen = (size_t)PyBytes_GET_SIZE(args[3]);
-    PyObject *gaps = PyList_New(0), *values = PyList_New(0), *flags = NULL;
-    pct_out scratch, flag_bytes; /* flag_bytes: a byte per row cut */
+    PyObject *gaps = PyList_New(0), *values = PyList_New(0), *counts = PyList_New(0);
+    PyObject *flags = NULL, *lines = NULL;
+    pct_out scratch, flag_bytes, line_words; /* a flag byte and an int64 line per row */
     pct_out_init(&scratch);
     pct_out_init(&flag_bytes);
+    pct_out_init(&line_words);
     Py_ssize_t done = 0;
-    size_t at = (size_t)pos, gap = (size_t)pos, info = 0;
+    size_t at = a.pos, gap = a.pos;
+    int64_t at_line = (int64_t)line;
     pct_csv_status status = PCT_CSV_OK;
-    if (!gaps || !values)
+    if (!gaps || !values || !counts)
         goto fail;
     while (done < rows) {
         pct_csv_record rec;
-        status = pct_csv_cut(buf, n, at, delim, dlen, (size_t)index, final, &rec);
-        if (status == PCT_CSV_OK) {
-            if (pct_out_reserve(&flag_bytes, 1, (size_t)PY_SSIZE_T_MAX) != PCT_OK) {
+        status = pct_csv_cut(a.buf, a.n, at, a.delim, a.dlen, (size_t)index, (size_t)expect,
+                             a.final, &rec);
+        if (status == PCT_CSV_MORE || status == PCT_CSV_END)
+            break;
+        if (status != PCT_CSV_BLANK) { /* a blank line stays in the gap */
+            if (pct_out_reserve(&flag_bytes, 1, (size_t)PY_SSIZE_T_MAX) != PCT_OK
+                || pct_out_reserve(&line_words, sizeof at_line, (size_t)PY_SSIZE_T_MAX) != PCT_OK) {
                 PyErr_NoMemory();
                 goto fail;
             }
-            if (append_bytes(gaps, buf, gap, rec.field_start) < 0
-                || append_field(values, buf + rec.field_start, rec.field_end - rec.field_start,
-                                &flag_bytes.data[flag_bytes.len++], &scratch) < 0)
-                goto fail;
-            gap = rec.field_end;
+            memcpy(line_words.data + line_words.len, &at_line, sizeof at_line);
+            line_words.len += sizeof at_line;
+            uint8_t *flag = &flag_bytes.data[flag_bytes.len++];
+            if (status == PCT_CSV_OK) {
+                if (append_bytes(gaps, a.buf, gap, rec.field_start) < 0
+                    || append_field(values, a.buf + rec.field_start,
+                                    rec.field_end - rec.field_start, flag, &scratch) < 0)
+                    goto fail;
+                gap = rec.field_end;
+            } else { /* the whole record, as it is, stands for its field */
+                *flag = status == PCT_CSV_UNCLOSED ? FIELD_UNCLOSED : FIELD_RAGGED;
+                if (append_bytes(gaps, a.buf, gap, at) < 0
+                    || append_bytes(values, a.buf, at, rec.content_end) < 0
+                    || append_size(counts, rec.fields) < 0)
+                    goto fail;
+                gap = rec.content_end;
+            }
             done++;
-        } else if (status != PCT_CSV_BLANK) { /* a blank line stays in the gap */
-            if (status == PCT_CSV_UNCLOSED)
-                info = rec.open_quote;
-            else if (status == PCT_CSV_MISSING)
-                info = rec.fields;
-            break;
         }
         at = rec.end;
+        at_line += (int64_t)rec.lines;
         status = PCT_CSV_OK;
     }
-    if (append_bytes(gaps, buf, gap, at) < 0
-        || !(flags = PyBytes_FromStringAndSize((const char *)flag_bytes.data, done)))
+    if (append_bytes(gaps, a.buf, gap, at) < 0
+        || !(flags = PyBytes_FromStringAndSize((const char *)flag_bytes.data, done))
+        || !(lines = PyBytes_FromStringAndSize((const char *)line_words.data,
+                                               (Py_ssize_t)line_words.len)))
         goto fail;
     pct_out_free(&flag_bytes);
+    pct_out_free(&line_words);
     pct_out_free(&scratch);
-    return Py_BuildValue("(NNNnnIn)", gaps, values, flags, (Py_ssize_t)at, done, (unsigned)status,
-                         (Py_ssize_t)info);
+    return Py_BuildValue("(NNNNNnnIL)", gaps, values, flags, lines, counts, (Py_ssize_t)at, done,
+                         (unsigned)status, (long long)at_line);
 fail:
     pct_out_free(&flag_bytes);
+    pct_out_free(&line_words);
     pct_out_free(&scratch);
     Py_XDECREF(gaps);
+    Py_XDECREF(values);
+    Py_XDECREF(counts);
+    Py_XDECREF(flags);
+    return NULL;
+}
+
+static const char csv_header_doc[] =
+"_csv_header($module, buf, pos, final, delimiter, line, /)\n--\n\n"
+"The first record of the CSV bytes `buf` from `pos` (blank lines before it\n"
+"skipped), every field taken out, in one pass: (status, values, flags, start,\n"
+"end, line, next_line). status: 0 a record, 2 more data needed, 3 a quoted\n"
+"field never closed, 5 nothing but blank lines; values and flags as\n"
+"_csv_cut's, for each field; start, end: the record's first byte and the end\n"
+"of its terminator; line, next_line: the file lines the record starts on and\n"
+"the one after it (`line` being the one at `pos`).";
+
+static PyObject *py_csv_header(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    (void)module;
+    cut_args a;
+    if (nargs != 5) {
+        PyErr_SetString(PyExc_TypeError, "_csv_header() takes 5 arguments");
+        return NULL;
+    }
+    if (parse_cut_args(args, "_csv_header", &a) < 0)
+        return NULL;
+    Py_ssize_t line = count_arg(args[4]);
+    if (line < 0)
+        return NULL;
+    pct_csv_record rec;
+    pct_csv_status status;
+    size_t at = a.pos;
+    /* the record's extent first (index past any field), then its fields */
+    while ((status = pct_csv_cut(a.buf, a.n, at, a.delim, a.dlen, (size_t)-1, 0, a.final, &rec))
+           == PCT_CSV_BLANK) {
+        at = rec.end;
+        line += (Py_ssize_t)rec.lines;
+    }
+    if (status == PCT_CSV_MORE || status == PCT_CSV_END)
+        return Py_BuildValue("(I[]yiinn)", (unsigned)status, "", 0, 0, line, line);
+    if (status == PCT_CSV_UNCLOSED)
+        return Py_BuildValue("(I[]ynnnn)", (unsigned)status, "", (Py_ssize_t)at,
+                             (Py_ssize_t)rec.end, line, line + (Py_ssize_t)rec.lines);
+    PyObject *values = PyList_New(0), *flags = NULL;
+    pct_out scratch, flag_bytes;
+    pct_out_init(&scratch);
+    pct_out_init(&flag_bytes);
+    if (!values)
+        goto fail;
+    if (pct_out_reserve(&flag_bytes, rec.fields, (size_t)PY_SSIZE_T_MAX) != PCT_OK) {
+        PyErr_NoMemory();
+        goto fail;
+    }
+    for (size_t i = at;;) {
+        pct_csv_field_span f;
+        pct_csv_stop stop = pct_csv_field(a.buf, a.n, i, a.delim, a.dlen, a.final, &f);
+        if (append_field(values, a.buf + f.start, f.end - f.start,
+                         &flag_bytes.data[flag_bytes.len++], &scratch) < 0)
+            goto fail;
+        if (stop != PCT_CSV_DELIMITER)
+            break;
+        i = f.next;
+    }
+    if (!(flags = PyBytes_FromStringAndSize((const char *)flag_bytes.data,
+                                            (Py_ssize_t)flag_bytes.len)))
+        goto fail;
+    pct_out_free(&scratch);
+    pct_out_free(&flag_bytes);
+    return Py_BuildValue("(INNnnnn)", (unsigned)PCT_CSV_OK, values, flags, (Py_ssize_t)at,
+                         (Py_ssize_t)rec.end, line, line + (Py_ssize_t)rec.lines);
+fail:
+    pct_out_free(&scratch);
+    pct_out_free(&flag_bytes);
     Py_XDECREF(values);
     return NULL;
 }
@@ -262,6 +393,7 @@ fail:
 
 PyMethodDef csv_methods[] = {
     {"_csv_cut", (PyCFunction)(void (*)(void))py_csv_cut, METH_FASTCALL, csv_cut_doc},
+    {"_csv_header", (PyCFunction)(void (*)(void))py_csv_header, METH_FASTCALL, csv_header_doc},
     {"_csv_join", (PyCFunction)(void (*)(void))py_csv_join, METH_FASTCALL, csv_join_doc},
     {NULL, NULL, 0, NULL},
 };

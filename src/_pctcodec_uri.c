@@ -1,5 +1,5 @@
-/* CPython binding of the RFC 3986 core (src/core/pct_uri.c): requote, check,
- * is_valid, normalize, equivalent, iri_to_uri.
+/* CPython binding of the RFC 3986 core (src/core/pct_uri.c, pct_resolve.c):
+ * requote, check, is_valid, normalize, equivalent, iri_to_uri, resolve.
  *
  * The core works on UTF-8. An ASCII str is read in place; any other str is
  * encoded to a temporary bytes object first (not cached on the str, so a
@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "_pctcodec.h"
+#include "pct_resolve.h"
 #include "pct_uri.h"
 
 /* The UTF-8 form of a str argument. */
@@ -512,6 +513,109 @@ static PyObject *py_iri_to_uri(PyObject *module, PyObject *const *args, Py_ssize
     return rewrite(module, a[0], "iri_to_uri", 0, strict_idna);
 }
 
+/* ---------------------------------------------------------------------------
+ * resolve: RFC 3986 5.2, then normalize's rewrite of the target on request.
+ */
+
+/* ResolveError for a base whose scheme stops at byte `pos` of t. */
+static PyObject *raise_not_absolute(PyObject *module, PyObject *s, const utf8_text *t, size_t pos)
+{
+    Py_ssize_t index = char_index(t, pos);
+    PyObject *reason;
+    if (pos == t->len)
+        reason = PyUnicode_FromString("base URI is not absolute: no ':' ends a scheme");
+    else if (t->data[pos] == ':')
+        reason = PyUnicode_FromString("base URI is not absolute: its scheme is empty");
+    else if (pos == 0)
+        reason = PyUnicode_FromString("base URI is not absolute: a scheme starts with a letter");
+    else {
+        PyObject *one = PyUnicode_FromOrdinal((int)PyUnicode_READ_CHAR(s, index));
+        reason = one ? PyUnicode_FromFormat("base URI is not absolute: character %R cannot be in "
+                                            "a scheme", one)
+                     : NULL;
+        Py_XDECREF(one);
+    }
+    PyObject *cls = reason ? package_attr(module, "_ResolveError", "pctcodec._errors",
+                                          "ResolveError")
+                           : NULL;
+    PyObject *exc = cls ? PyObject_CallFunction(cls, "On", reason, index) : NULL;
+    if (exc)
+        PyErr_SetObject(cls, exc);
+    Py_XDECREF(exc);
+    Py_XDECREF(cls);
+    Py_XDECREF(reason);
+    return NULL;
+}
+
+static const char *const RESOLVE_ARGS[] = {"base", "reference", "normalize", "strict"};
+
+PyDoc_STRVAR(resolve_doc,
+"resolve($module, base, reference, /, *, normalize=False, strict=True)\n--\n\n"
+"The target URI of `reference` against `base` (RFC 3986 5.2).\n\n"
+"See pctcodec.resolution for the rules.");
+
+static PyObject *py_resolve(PyObject *module, PyObject *const *args, Py_ssize_t nargs,
+                            PyObject *kwnames)
+{
+    static const argspec spec = {"resolve", RESOLVE_ARGS, 4, 2, 0, -1};
+    PyObject *a[4] = {NULL, NULL, NULL, NULL};
+    if (nargs > 2) {
+        PyErr_Format(PyExc_TypeError, "resolve() takes 2 positional arguments but %zd were given",
+                     nargs);
+        return NULL;
+    }
+    if (nargs == 2 && !kwnames) {
+        a[0] = args[0];
+        a[1] = args[1];
+    } else if (parse_args(&spec, args, nargs, kwnames, a) < 0) {
+        return NULL;
+    }
+    int normalize = a[2] ? PyObject_IsTrue(a[2]) : 0;
+    int strict = a[3] ? PyObject_IsTrue(a[3]) : 1;
+    if (normalize < 0 || strict < 0)
+        return NULL;
+    utf8_text b, r;
+    if (get_text(module, a[0], "resolve", 0, &b) < 0)
+        return NULL;
+    if (get_text(module, a[1], "resolve", 0, &r) < 0) {
+        Py_XDECREF(b.owner);
+        return NULL;
+    }
+    PyObject *out = NULL;
+    uint8_t stack[STACK_BUFFER], *buf = stack;
+    size_t bound, len, pos;
+    if (pct_resolve_bound(b.len, r.len, PY_SSIZE_T_MAX, &bound) != PCT_OK) {
+        too_long();
+        goto done;
+    }
+    if (bound > STACK_BUFFER && !(buf = PyMem_Malloc(bound))) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    if (pct_resolve(b.data, b.len, r.data, r.len, strict ? 0 : PCT_RESOLVE_NON_STRICT, buf, &len,
+                    &pos) != PCT_OK) {
+        raise_not_absolute(module, a[0], &b, pos);
+        goto done;
+    }
+    if (!b.owner && !r.owner) { /* ASCII in, ASCII out */
+        if ((out = PyUnicode_New((Py_ssize_t)len, 127)))
+            memcpy(PyUnicode_1BYTE_DATA(out), buf, len);
+    } else {
+        out = PyUnicode_DecodeUTF8((const char *)buf, (Py_ssize_t)len, "strict");
+    }
+    if (out && normalize) {
+        PyObject *target = out;
+        out = rewrite(module, target, "resolve", PCT_URI_NORMALIZE, 0);
+        Py_DECREF(target);
+    }
+done:
+    if (buf != stack)
+        PyMem_Free(buf);
+    Py_XDECREF(b.owner);
+    Py_XDECREF(r.owner);
+    return out;
+}
+
 PyMethodDef uri_methods[] = {
     {"requote", py_requote, METH_O, requote_doc},
     {"check", py_check, METH_O, check_doc},
@@ -521,5 +625,7 @@ PyMethodDef uri_methods[] = {
     {"equivalent", (PyCFunction)(void (*)(void))py_equivalent, METH_FASTCALL, equivalent_doc},
     {"iri_to_uri", (PyCFunction)(void (*)(void))py_iri_to_uri, METH_FASTCALL | METH_KEYWORDS,
      iri_to_uri_doc},
+    {"resolve", (PyCFunction)(void (*)(void))py_resolve, METH_FASTCALL | METH_KEYWORDS,
+     resolve_doc},
     {NULL, NULL, 0, NULL},
 };

@@ -101,6 +101,19 @@ def _valid(f):
         ("split", (f("x\ud800://\u00e9?"),), {}),
         ("split_many", ([f("http://u@h:1/p?q#f"), None, f("\u4e2d")],), {}),
         ("split_many", ([f("a"), 5],), {"on_error": "keep"}),
+        ("registered_domain", (f("https://u@News.BBC.co.uk.:80/p"),), {}),
+        ("registered_domain", (f("http://\u98df\u72ee.\u516c\u53f8.cn/"),), {"unicode": True}),
+        ("public_suffix", (f("x.github.io"),), {"private": True}),
+        ("domain_parts", (f("//www.ex%61mple.com/"),), {}),
+        ("registered_domain_many", ([f("a.b.com"), None, f("\u00e9.com"), f("1.2.3.4")],), {}),
+        ("public_suffix_many", ((f("a.b.co.uk"), f("a b.com")),), {"on_error": "null"}),
+        ("domain_parts_many", ([f("a.b.com"), None, f("a b")],), {"on_error": "keep"}),
+        ("suffix_list", (), {}),
+        ("resolve", (f("http://a/b/c"), f("../d?e#f")), {}),
+        ("resolve", (f("HTTP://\u00e9/b/"), f("./%7e%zz \u4e2d")), {"normalize": True, "strict": False}),
+        ("resolve_many", (f("http://a/b/"), [f("c"), None, f("\u00e9")]), {"normalize": True}),
+        ("resolve_many", ([f("http://a/"), f("nope"), None], (f("c"), f("d"), f("e"))),
+         {"on_error": "keep"}),
     ] + _arrow_valid(f)
 
 
@@ -120,6 +133,12 @@ def _arrow_valid(f):
         ("clean_query_many", (pa.array(urls),), {"drop": f("b*"), "sort": True, "threads": 2}),
         ("split_many", (pa.array(urls),), {}),
         ("split_many", (pa.chunked_array([pa.array(urls, pa.large_string())]),), {}),
+        ("registered_domain_many", (pa.array(urls),), {"threads": 2, "on_error": "null"}),
+        ("domain_parts_many", (pa.chunked_array([pa.array(urls[:1])]),), {"unicode": True}),
+        ("resolve_many", (pa.array([f("http://a/b/"), None, f("nope")]), pa.array(urls)),
+         {"on_error": "null", "threads": 2}),
+        ("resolve_many", (f("http://a/b/"), pa.chunked_array([pa.array(urls[:1]), pa.array(urls[1:])])),
+         {"normalize": True}),
     ]
 
 
@@ -133,6 +152,7 @@ def _arrow_invalid(f):
         ("unquote_many", (pa.array([f("%FF")]),), {"errors": f("strict")}),
         ("quote_many", (pa.array([1, 2]),), {}),
         ("query_param_many", (pa.array([1, 2]), f("a")), {}),
+        ("resolve_many", (pa.array([f("http://a/"), f("b")]), pa.array([f("c"), f("d")])), {}),
     ]
 
 
@@ -203,6 +223,20 @@ def _invalid(f):
         ("clean_query_many", ([f("?a=1"), 3],), {}),
         ("split", (f(b"http://h/"),), {}),
         ("split_many", ([f("a"), 5],), {}),
+        ("registered_domain", (f("http://a b.com/"),), {}),          # HostError
+        ("registered_domain", (f(b"a.com"),), {}),
+        ("public_suffix", (f("http://\ud800.com/"),), {}),
+        ("domain_parts", (f("a.com"),), {"suffix_list": 5}),
+        ("registered_domain_many", ([f("a.com"), f("a<b.com")],), {}),
+        ("public_suffix_many", (f("a.com"),), {}),
+        ("domain_parts_many", ([f("a.com"), 5],), {}),
+        ("suffix_list", (f("/nonexistent/list.dat"),), {}),
+        ("resolve", (f("a/b"), f("c")), {}),                         # ResolveError
+        ("resolve", (f("http://a/"), f("\ud800")), {}),              # PercentEncodingError
+        ("resolve", (f("http://a/"), None), {}),
+        ("resolve_many", ([f("http://a/"), f("/x")], [f("c"), f("d")]), {}),
+        ("resolve_many", ([f("http://a/")], [f("c"), f("d")]), {}),
+        ("resolve_many", (f("x"), [f("c")]), {}),
     ] + _arrow_invalid(f)
 
 

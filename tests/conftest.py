@@ -73,3 +73,13 @@ def pytest_terminal_summary(terminalreporter, exitstatus, config):
             _profile,
         )
     )
+    _summary_of_domains(terminalreporter)
+
+
+def _summary_of_domains(terminalreporter):
+    import _psl_reference
+
+    if any(_psl_reference.COUNTS.values()):
+        terminalreporter.write_line(
+            "differential cases of pctcodec.domains: "
+            + ", ".join("%s %d" % item for item in _psl_reference.COUNTS.items()))

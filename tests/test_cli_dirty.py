@@ -55,12 +55,12 @@ def test_line_mode_on_error(on_error, expected, tmp_path, capsysbinary):
     assert out == expected
     assert err == f"pctcodec: 4 rows, 2 failed (see {rejects})\n".encode()
     rows = read_rejects(rejects)
-    assert rows[0] == ["row", "value", "reason"]
-    # the row numbers, the values as their input bytes, the reasons
-    assert [(r[0], r[1].encode("utf-8", "surrogateescape")) for r in rows[1:]] == [
-        ("2", b"caf\xc3\xa9"), ("3", b"\xff x")]
-    assert "'ascii' codec cannot encode 'é'" in rows[1][2]
-    assert rows[2][2].startswith("input byte 0xFF (at 0) is not valid UTF-8") and "udcff" not in rows[2][2]
+    assert rows[0] == ["line", "row", "value", "reason"]
+    # the line and row numbers (one in line mode), the values as their input bytes, the reasons
+    assert [(r[0], r[1], r[2].encode("utf-8", "surrogateescape")) for r in rows[1:]] == [
+        ("2", "2", b"caf\xc3\xa9"), ("3", "3", b"\xff x")]
+    assert "'ascii' codec cannot encode 'é'" in rows[1][3]
+    assert rows[2][3].startswith("input byte 0xFF (at 0) is not valid UTF-8") and "udcff" not in rows[2][3]
 
 
 def test_stop_is_the_default_and_names_file_line_and_bytes(tmp_path, capsysbinary):
@@ -95,12 +95,12 @@ def test_an_input_byte_not_utf8_is_named_not_the_codec(encoding, tmp_path, capsy
                           path], capsysbinary)
     assert (status, out) == (1, b"ok\n\n")
     # the reason names the first bad byte of the value
-    assert read_rejects(rejects)[1][2].startswith("input byte 0xE9 (at 3) is not valid UTF-8")
+    assert read_rejects(rejects)[1][3].startswith("input byte 0xE9 (at 3) is not valid UTF-8")
     # a run of bad bytes is named whole; a character the encoding lacks stays the codec's error
     path = write(tmp_path, b"\xff\xfe x\n\xe2\x82\xac\n", "in2.txt")
     status, out, err = run(["quote", "--encoding", encoding, "--on-error", "keep", "--rejects", rejects,
                             path], capsysbinary)
-    reasons = [row[2] for row in read_rejects(rejects)[1:]]
+    reasons = [row[3] for row in read_rejects(rejects)[1:]]
     assert reasons[0].startswith("input bytes 0xFF 0xFE (at 0) are not valid UTF-8")
     if encoding == "cp1252":  # it has the euro sign
         assert len(reasons) == 1
@@ -120,15 +120,16 @@ def test_table_mode_on_error(on_error, field, tmp_path, capsysbinary):
     assert out == (b"id,t,x\n1,a%20b,p\n2," + field + b",q\n\n3,\"x%20%22y%22\",r\n4," + bad + b",s\n")
     assert err == f"pctcodec: 4 rows, 2 failed (see {rejects})\n".encode()
     rows = read_rejects(rejects)
-    assert [r[:2] for r in rows[1:]] == [["2", "caf\u00e9"], ["4", '"bad"tail']]
-    assert "closing quote" in rows[2][2]
+    # the file line (blank lines counted), the data row, the value
+    assert [r[:3] for r in rows[1:]] == [["3", "2", "caf\u00e9"], ["6", "4", '"bad"tail']]
+    assert "closing quote" in rows[2][3]
 
 
 def test_table_mode_stop_names_the_row(tmp_path, capsysbinary):
     path = write(tmp_path, "id,t\n1,a\n2,caf\u00e9\n".encode())
     status, out, err = run(["quote", "--encoding", "ascii", "--column", "t", path], capsysbinary)
     assert status == 1
-    assert err.startswith(f"pctcodec: {path}:2: ".encode())
+    assert err.startswith(f"pctcodec: {path}:3: row 2: ".encode())
 
 
 def test_parquet_on_error_keep_and_row_groups(tmp_path, capsysbinary):
@@ -177,12 +178,17 @@ def unclosed(n):
 
 def test_unclosed_quote_with_many_rows_is_linear_and_names_its_line(tmp_path, capsysbinary):
     # 10^5 rows after the open quote: this never finished when the reader
-    # was quadratic (33 s at 2000 rows); no timing is asserted
-    path = write(tmp_path, unclosed(100_000))
+    # was quadratic (33 s at 2000 rows); no timing is asserted. The quote's
+    # row is cut at the end of its line and fails; the rows after it are done.
+    data = unclosed(100_000)
+    path = write(tmp_path, data)
     status, out, err = run(["requote", "--column", "url", path], capsysbinary)
-    assert status == 2
-    assert err == (f"pctcodec: {path}: line 2: the quoted field that starts here is not closed "
-                   "at the end of the file\n").encode()
+    assert status == 1
+    assert err == (f"pctcodec: {path}:2: row 1: the quoted field 2 is not closed by the end of "
+                   "the file (the row is read to the end of its line) "
+                   "(value '1,\"http://a/ b,t')\n").encode()
+    status, out, err = run(["requote", "--column", "url", "--on-error", "keep", path], capsysbinary)
+    assert (status, out, err) == (1, data, b"pctcodec: 100001 rows, 1 failed\n")
 
 
 def test_long_quoted_multiline_field(tmp_path, capsysbinary):
@@ -226,30 +232,32 @@ def test_reader_on_any_bytes(parts):
 
 
 def check_reader(data):
-    def cut(block, index):
+    def cut(block, index, expect):
         reader = Reader(io.BytesIO(data), b",", block=block)
         header = reader.header()
-        return reader.bom, header, [chunk for chunk in reader.chunks(index, 2)]
+        return reader.bom, header, [chunk for chunk in reader.chunks(index, expect, 2)], reader.line
 
-    for index in (0, 1):
+    for index, expect in ((0, 0), (1, 0), (0, 2)):
         try:
-            whole = cut(1 << 20, index)
-        except ValueError as exc:  # a record without field 1
+            whole = cut(1 << 20, index, expect)
+        except ValueError as exc:  # a header with an unclosed or malformed quoted field
             for block in range(1, 9):
                 with pytest.raises(type(exc)):
-                    cut(block, index)
+                    cut(block, index, expect)
             continue
         for block in range(1, 9):
-            assert cut(block, index) == whole, block
+            assert cut(block, index, expect) == whole, block
         # the gaps and the fields (as they were: nothing changed) give the
-        # input back, byte for byte
-        bom, header, chunks = whole
+        # input back, byte for byte; the last line is the input's line count
+        bom, header, chunks, last = whole
         if header is None:  # nothing but blank lines
             assert chunks == [] and not data.replace(bom, b"", 1).strip(b"\r\n")
             continue
+        assert last == len((data[len(bom):] + b"x").splitlines())
         rebuilt = bom + header[0]
-        for gaps, values, flags in chunks:
-            assert len(gaps) == len(values) + 1 == len(flags) + 1
+        for gaps, values, flags, lines, counts in chunks:
+            assert len(gaps) == len(values) + 1 == len(flags) + 1 == len(lines) // 8 + 1
+            assert len(counts) == sum(f >= 3 for f in flags)
             fields = [v if isinstance(v, bytes) else
                       (b'"%s"' % v.encode("utf-8", "surrogateescape").replace(b'"', b'""')
                        if f == 1 else v.encode("utf-8", "surrogateescape"))
@@ -261,7 +269,7 @@ def check_reader(data):
 def test_rows_missing_the_field_fail_with_their_row(tmp_path, capsysbinary):
     path = write(tmp_path, b"a,b\n1,x\n\n2\n")
     status, _, err = run(["requote", "--column", "b", path], capsysbinary)
-    assert status == 2 and b"row 2 has 1 fields: no field for column 'b'" in err
+    assert status == 1 and f"{path}:4: row 2: 1 fields where the header has 2".encode() in err
 
 
 # ---------------------------------------------------------------- files and streams
@@ -322,8 +330,9 @@ def test_check_reports_bytes_that_are_not_utf8(tmp_path, capsysbinary, table):
     path = write(tmp_path, (b"u\n" if table else b"") + b"http://h/caf\xe9\nhttp://ok/\nhttp://\xff/\n")
     status, out, _ = run(["check", *(["--column", "u"] if table else []), path], capsysbinary)
     assert status == 1
-    assert out == (b"1:12: byte 0xE9 is not valid UTF-8 (no URI character)\n"
-                   b"3:7: byte 0xFF is not valid UTF-8 (no URI character)\n")
+    first = 2 if table else 1  # the file line: the header is line 1
+    assert out == (b"%d:12: byte 0xE9 is not valid UTF-8 (no URI character)\n"
+                   b"%d:7: byte 0xFF is not valid UTF-8 (no URI character)\n" % (first, first + 2))
 
 
 def test_rejects_and_output_cannot_be_one_file(tmp_path, capsysbinary):

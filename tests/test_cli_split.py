@@ -80,7 +80,7 @@ def test_usage_errors(tmp_path, capsysbinary):
     assert (status, out) == (2, b"") and b"no part 'nope'" in err
     with pytest.raises(SystemExit):
         main(["normalize", "--parts", "host", path])
-    assert b"--parts applies to split only" in capsysbinary.readouterr().err
+    assert b"--parts applies to split and domain only" in capsysbinary.readouterr().err
     status, out, err = run(["split", "--column", "nope", path], capsysbinary)
     assert status == 2 and b"no column 'nope'" in err
 
@@ -93,11 +93,11 @@ def test_malformed_field_is_a_failed_row(tmp_path, capsysbinary):
     assert status == 1
     assert out == b'url,url_host,n\n"http://a/"x,,1\nhttp://b/,b,2\n'
     assert b"2 rows, 1 failed" in err
-    assert rows(rejects.read_bytes())[1][:2] == ["1", '"http://a/"x']
+    assert rows(rejects.read_bytes())[1][:3] == ["2", "1", '"http://a/"x']
     out_path = tmp_path / "out.csv"
     status, out, err = run(["split", "--column", "url", path, "-o", str(out_path)], capsysbinary)
     assert (status, out) == (1, b"") and not out_path.exists()
-    assert err.startswith(f"pctcodec: {path}:1: text after the closing quote".encode())
+    assert err.startswith(f"pctcodec: {path}:2: row 1: text after the closing quote".encode())
 
 
 def test_parquet(tmp_path, capsysbinary):

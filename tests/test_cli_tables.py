@@ -110,12 +110,16 @@ def test_errors_exit_2_with_a_clear_message(tmp_path, capsysbinary):
     status, out, err = run(["normalize", "--column", "URL", path], capsysbinary)
     assert (status, out) == (2, b"")
     assert b"no column 'URL'" in err and b"'id', 'url'" in err
+    # a ragged row and an unclosed quote are failed rows (status 1), named by their line
     path = write(tmp_path, b"id,url\n1,x\n2\n", "ragged.csv")
     status, _, err = run(["normalize", "--column", "url", path], capsysbinary)
-    assert status == 2 and b"row 2 has 1 fields" in err
+    assert status == 1 and f"{path}:3: row 2: 1 fields where the header has 2".encode() in err
     path = write(tmp_path, b'id,url\n1,"x\n', "open.csv")
     status, _, err = run(["normalize", "--column", "url", path], capsysbinary)
-    assert status == 2 and b"not closed" in err
+    assert status == 1 and f"{path}:2: row 1: the quoted field 2 is not closed".encode() in err
+    path = write(tmp_path, b'id,"url\n1,x\n', "open-header.csv")
+    status, _, err = run(["normalize", "--column", "url", path], capsysbinary)
+    assert status == 2 and b"the header: line 1: a quoted field of this record is not closed" in err
     path = write(tmp_path, b"id,url\n", "data.txt")
     status, _, err = run(["normalize", "--column", "url", path], capsysbinary)
     assert (status, err) == (2, f"pctcodec: {path}: unknown extension .txt; "
@@ -139,8 +143,8 @@ def test_failing_value_names_its_row_and_leaves_no_output(chunk, tmp_path, capsy
     assert status == 1
     with pytest.raises(UnicodeEncodeError) as info:
         quote("café", encoding="ascii", errors="strict")
-    # data row 3 (the blank line is not counted), with the single-value message
-    assert err == (f"pctcodec: {path}:3: 'ascii' codec cannot encode 'é' (at 3): "
+    # file line 5, data row 3 (the blank line is not counted), with the single-value message
+    assert err == (f"pctcodec: {path}:5: row 3: 'ascii' codec cannot encode 'é' (at 3): "
                    f"{info.value.reason} (value 'café')\n").encode()
     assert not out_path.exists() and list(tmp_path.iterdir()) == [Path(path)]
 
@@ -148,7 +152,10 @@ def test_failing_value_names_its_row_and_leaves_no_output(chunk, tmp_path, capsy
 def test_check_reports_row_and_position(capsysbinary):
     status, out, err = run(["check", "--column", "url", str(EXAMPLE)], capsysbinary)
     want = []
-    for row, record in enumerate(rows(EXAMPLE.read_bytes())[1:], 1):
+    data = EXAMPLE.read_bytes()
+    # one record a line: the file line is the record's number + 1
+    assert all("\n" not in field for record in rows(data) for field in record)
+    for row, record in enumerate(rows(data)[1:], 2):
         try:
             check(record[1])
         except PercentEncodingError as exc:
@@ -289,7 +296,8 @@ def test_parquet_dictionary_and_null_columns(parquet_file, tmp_path, chunk, caps
     assert status == 1 and result.schema.equals(dict_table.schema)
     want = [u if i in (5, 9) or u is None else unquote(u, errors="strict") for i, u in enumerate(urls)]
     assert result.column("url").to_pylist() == want
-    assert [r[0] for r in csv.reader(io.StringIO(rejects.read_text()))] == ["row", "6", "10"]
+    assert [r[:2] for r in csv.reader(io.StringIO(rejects.read_text()))] == [
+        ["line", "row"], ["", "6"], ["", "10"]]  # Parquet has no lines
     status, _, _ = run(["split", "--column", "none", str(src), "-o", str(out_path), "--parts", "host"],
                        capsysbinary)
     result = pq.read_table(out_path)

@@ -103,7 +103,7 @@ def test_strict_idna_on_a_table(tmp_path, capsysbinary):
     source = tmp_path / "in.csv"
     source.write_bytes(("id,url\n" + "".join("%d,%s\n" % (i, h) for i, h in enumerate(HOSTS))).encode())
     status, out, err = run(["normalize", "--strict-idna", "--column", "url", str(source)], capsysbinary)
-    assert status == 1 and b"in.csv:2: host has no IDNA" in err
+    assert status == 1 and b"in.csv:3: row 2: host has no IDNA" in err
 
 
 def test_strict_idna_is_for_normalize_only(capsys):

@@ -104,6 +104,15 @@ def _jobs():
         ("clean_query_many", ([uri + "?fbclid=" + text + "&a=1"],), {"drop": "fbclid", "sort": True}),
         ("split", (uri + "?" + quoted + "#" + text,), {}),
         ("split_many", ([uri, None, "//u@" + ascii_text],), {}),
+        ("registered_domain", (uri,), {"unicode": True}),
+        ("public_suffix", ("HTTP://A.B.CO.UK/" + ascii_text,), {}),
+        ("domain_parts", ("//x.y.github.io/" + quoted,), {"private": True}),
+        ("registered_domain_many", ([uri, None, "http://a.b.com/" + ascii_text],), {}),
+        ("public_suffix_many", ([uri, "a.kobe.jp"],), {}),
+        ("domain_parts_many", ([uri, "www.example.com"],), {}),
+        ("suffix_list", (), {}),
+        ("resolve", (uri, "../" + quoted + "?" + text), {"normalize": True}),
+        ("resolve_many", ([uri, None, "x"], ["a/../" + text, "b", "c"]), {"on_error": "null"}),
     ]
     try:
         import pyarrow as pa
@@ -118,6 +127,9 @@ def _jobs():
         ("query_param_many", (pa.array(["?q=" + text, None] * 4),), {"name": "q", "threads": 2}),
         ("clean_query_many", (pa.array(["?utm_q=1&q=" + text] * 4),), {"drop": "utm_*", "threads": 2}),
         ("split_many", (urls,), {}),
+        ("registered_domain_many", (urls,), {"threads": 2}),
+        ("domain_parts_many", (urls,), {}),
+        ("resolve_many", (urls, pa.array([text, "b", "../" + ascii_text] * 4)), {"threads": 2}),
     ]
 
 

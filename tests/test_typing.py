@@ -23,10 +23,10 @@ USAGE = os.path.join(ROOT, "tests", "typing", "readme_api.py")
 
 def test_all_is_every_public_name():
     # __all__ is a literal list (so that type checkers read it) and complete.
-    from pctcodec import batch, ecmascript, parts, rfc3986
+    from pctcodec import batch, domains, ecmascript, parts, resolution, rfc3986
 
     assert len(set(pctcodec.__all__)) == len(pctcodec.__all__)
-    for module in (batch, ecmascript, parts, rfc3986):
+    for module in (batch, domains, ecmascript, parts, resolution, rfc3986):
         assert set(module.__all__) <= set(pctcodec.__all__), module.__name__
     assert all(hasattr(pctcodec, name) for name in pctcodec.__all__)
 

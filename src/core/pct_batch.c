@@ -267,6 +267,82 @@ static int clean_query_row(const pct_batch_spec *spec, const uint8_t *src, size_
     return PCT_OK;
 }
 
+/* DOMAIN: the part of src[0..n) appended to out (it is no longer than the
+ * row): PCT_OK, PCT_ROW_NULL, PCT_ROW_CALLER or PCT_ERR_*; *idna is set
+ * (with PCT_ROW_CALLER) when the host needs IDNA first. */
+static int domain_append(const pct_batch_spec *spec, const uint8_t *src, size_t n, pct_out *out,
+                         size_t limit, int *idna)
+{
+    size_t len;
+    pct_status rc = pct_out_reserve(out, n, limit);
+    if (rc != PCT_OK)
+        return (int)rc;
+    switch (pct_domain_part(spec->psl, spec->flags, src, n, out->data + out->len, &len)) {
+    case PCT_OK:
+        out->len += len;
+        return PCT_OK;
+    case PCT_DOMAIN_NONE:
+        return PCT_ROW_NULL;
+    case PCT_DOMAIN_IDNA:
+        *idna = 1;
+        return PCT_ROW_CALLER;
+    default:
+        return PCT_ROW_CALLER;
+    }
+}
+
+int pct_batch_domain_host(const pct_batch_spec *spec, const uint8_t *host, size_t n, pct_out *out,
+                          size_t limit)
+{
+    int idna = 0;
+    return domain_append(spec, host, n, out, limit, &idna);
+}
+
+/* DOMAIN: a host that needs IDNA is written from its form in the cache,
+ * else left to the caller (PCT_ROW_HOST, info->host). */
+static int domain_row(const pct_batch_spec *spec, const uint8_t *src, size_t n, pct_out *out,
+                      size_t limit, pct_batch_info *info, const pct_host_cache *hosts)
+{
+    int idna = 0;
+    int rc = domain_append(spec, src, n, out, limit, &idna);
+    if (!idna)
+        return rc;
+    size_t start, host_len, form_len;
+    const uint8_t *form;
+    pct_domain_host(src, n, &start, &host_len);
+    if (hosts && pct_host_cache_get(hosts, src + start, host_len, &form, &form_len) && form)
+        return pct_batch_domain_host(spec, form, form_len, out, limit);
+    info->host.start = start;
+    info->host.len = host_len;
+    return PCT_ROW_HOST;
+}
+
+int pct_batch_resolve_row(const pct_batch_spec *spec, const uint8_t *base, size_t bn,
+                          const uint8_t *src, size_t n, pct_out *out, size_t limit,
+                          pct_batch_info *info)
+{
+    size_t bound, len = 0, pos;
+    pct_status rc = pct_resolve_bound(bn, n, SIZE_MAX, &bound);
+    if (rc != PCT_OK)
+        return (int)rc;
+    if (!spec->flags) { /* the target straight into out */
+        if ((rc = pct_out_reserve(out, bound, limit)) != PCT_OK)
+            return (int)rc;
+        if (pct_resolve(base, bn, src, n, spec->resolve_flags, out->data + out->len, &len, &pos)
+            != PCT_OK)
+            return PCT_ROW_CALLER;
+        return take(out, len, limit);
+    }
+    /* normalized: the target in scratch, then written as normalize_many
+     * writes a row (a host that needs IDNA is the caller's) */
+    if ((rc = grow(&out->scratch, &out->scratch_cap, bound)) != PCT_OK)
+        return (int)rc;
+    if (pct_resolve(base, bn, src, n, spec->resolve_flags, out->scratch, &len, &pos) != PCT_OK)
+        return PCT_ROW_CALLER;
+    int got = normalize_row(spec, out->scratch, len, out, limit, info, NULL);
+    return got == PCT_ROW_HOST ? PCT_ROW_CALLER : got;
+}
+
 /* The per-op dispatch of one row, inlined into pct_batch_rows' loop (a new
  * op is a new case here, and both entry points have it). k: as for
  * unquote_row. */
@@ -317,6 +393,10 @@ static inline int batch_row(const pct_batch_spec *spec, const pct_kernel *k, con
         return query_param_row(spec, k, src, n, out, limit);
     case PCT_BATCH_CLEAN_QUERY:
         return clean_query_row(spec, src, n, out, limit);
+    case PCT_BATCH_DOMAIN:
+        return domain_row(spec, src, n, out, limit, info, hosts);
+    case PCT_BATCH_RESOLVE:
+        return pct_batch_resolve_row(spec, spec->base, spec->base_len, src, n, out, limit, info);
     }
     return PCT_ROW_CALLER;
 }

@@ -12,8 +12,10 @@
 #include <string.h>
 
 #include "pct.h"
+#include "pct_domain.h"
 #include "pct_host_cache.h"
 #include "pct_query.h"
+#include "pct_resolve.h"
 #include "pct_uri.h"
 
 typedef enum {
@@ -23,7 +25,9 @@ typedef enum {
     PCT_BATCH_NORMALIZE = 3, /* pct_uri_write with `flags` */
     PCT_BATCH_CHECK = 4,     /* the position of the first offence */
     PCT_BATCH_QUERY_PARAM = 5, /* a parameter's value, unquote_plus'd (pct_query.h) */
-    PCT_BATCH_CLEAN_QUERY = 6  /* pct_query_clean with `filter` */
+    PCT_BATCH_CLEAN_QUERY = 6, /* pct_query_clean with `filter` */
+    PCT_BATCH_DOMAIN = 7,      /* pct_domain_part of `psl` with `flags` (PCT_DOMAIN_*) */
+    PCT_BATCH_RESOLVE = 8      /* pct_resolve against `base`, then NORMALIZE's write with `flags` (0: none) */
 } pct_batch_op;
 
 /* What unquote does with decoded bytes that are not well-formed UTF-8. */
@@ -38,10 +42,14 @@ typedef struct {
     pct_set keep;  /* QUOTE: bytes kept (a kept space becomes '+' with plus) */
     int plus;      /* QUOTE, UNQUOTE */
     int malformed; /* UNQUOTE: PCT_BATCH_CALLER, _REPLACE or _IGNORE */
-    unsigned flags; /* NORMALIZE: PCT_URI_* */
+    unsigned flags; /* NORMALIZE: PCT_URI_*; DOMAIN: PCT_DOMAIN_* */
+    const pct_psl *psl; /* DOMAIN: the compiled list */
     const uint8_t *name; /* QUERY_PARAM: the parameter's name (UTF-8) */
     size_t name_len;
     pct_query_filter filter; /* CLEAN_QUERY */
+    const uint8_t *base; /* RESOLVE: the base of every row (pct_batch_row; UTF-8) */
+    size_t base_len;
+    unsigned resolve_flags; /* RESOLVE: PCT_RESOLVE_* */
 } pct_batch_spec;
 
 /* A growing byte buffer (malloc'd); scratch is a second one for rows that
@@ -63,8 +71,9 @@ pct_status pct_out_reserve(pct_out *out, size_t extra, size_t limit);
 
 /* The row's outcomes beyond pct_status. */
 #define PCT_ROW_CALLER 100 /* the caller computes the row */
-#define PCT_ROW_HOST 101   /* NORMALIZE: the host needs IDNA (see pct_batch_normalize_host) */
-#define PCT_ROW_NULL 110   /* QUERY_PARAM: no such parameter, the result is null */
+#define PCT_ROW_HOST 101   /* NORMALIZE, DOMAIN: the host needs IDNA (see pct_batch_normalize_host,
+                            * pct_batch_domain_host) */
+#define PCT_ROW_NULL 110   /* QUERY_PARAM: no such parameter; DOMAIN: no such part. The result is null */
 
 typedef struct {
     int64_t position; /* CHECK: the index of the first offending code point, or -1 */
@@ -80,6 +89,14 @@ typedef struct {
 int pct_batch_row(const pct_batch_spec *spec, const uint8_t *src, size_t n, pct_out *out,
                   size_t limit, pct_batch_info *info);
 
+/* RESOLVE of the reference src[0..n) against base[0..bn), appended as
+ * pct_batch_row does: PCT_ROW_CALLER when the base has no scheme or, with
+ * `flags`, when the target's host needs IDNA (the caller's, as for the
+ * errors it raises). */
+int pct_batch_resolve_row(const pct_batch_spec *spec, const uint8_t *base, size_t bn,
+                          const uint8_t *src, size_t n, pct_out *out, size_t limit,
+                          pct_batch_info *info);
+
 /* NORMALIZE for a row answered PCT_ROW_HOST, its host replaced by `host`
  * (the IDNA form the caller computed, ASCII): by the kernel's pass again
  * (info->fast), else from the split that answer left in info->row
@@ -87,6 +104,12 @@ int pct_batch_row(const pct_batch_spec *spec, const uint8_t *src, size_t n, pct_
 int pct_batch_normalize_host(const pct_batch_spec *spec, const uint8_t *src, size_t n,
                              const pct_batch_info *info, const uint8_t *host, size_t host_len,
                              pct_out *out, size_t limit);
+
+/* DOMAIN for a row answered PCT_ROW_HOST: the part of `host`, the ASCII
+ * form the caller computed for the row's host. PCT_OK, PCT_ROW_NULL (no
+ * such part), PCT_ROW_CALLER (the form is no domain name), PCT_ERR_*. */
+int pct_batch_domain_host(const pct_batch_spec *spec, const uint8_t *host, size_t n, pct_out *out,
+                          size_t limit);
 
 /* The rows of a column of UTF-8 strings as Arrow lays out string and
  * large_string arrays: row j's bytes are data[offsets[offset + j] ..

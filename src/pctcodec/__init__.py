@@ -26,6 +26,12 @@ the components of URIs (as columns); see ``pctcodec.parts``.
 ``query_param`` and ``clean_query`` (and their ``_many`` forms) read one
 query parameter or drop parameters by name pattern (``TRACKING_PARAMS``);
 see ``pctcodec.query``.
+
+``registered_domain``, ``public_suffix`` and ``domain_parts`` (and their
+``_many`` forms) read a URL's host by the Public Suffix List, shipped as a
+dated snapshot; see ``pctcodec.domains``.
+``resolve`` and ``resolve_many`` make references absolute against a base
+(RFC 3986 section 5); see ``pctcodec.resolution``.
 """
 from ._pctcodec import (
     decode,
@@ -113,6 +119,19 @@ __all__ = [
     "split",
     "split_many",
     "URIParts",
+    "registered_domain",
+    "registered_domain_many",
+    "public_suffix",
+    "public_suffix_many",
+    "domain_parts",
+    "domain_parts_many",
+    "DomainParts",
+    "SuffixList",
+    "suffix_list",
+    "HostError",
+    "resolve",
+    "resolve_many",
+    "ResolveError",
 ]
 __version__ = "0.1.0"
 
@@ -122,3 +141,17 @@ __version__ = "0.1.0"
 from . import parts, query
 from .parts import URIParts, split, split_many
 from .query import TRACKING_PARAMS, clean_query, clean_query_many, query_param, query_param_many
+from . import domains
+from .domains import (
+    DomainParts,
+    HostError,
+    SuffixList,
+    domain_parts,
+    domain_parts_many,
+    public_suffix,
+    public_suffix_many,
+    registered_domain,
+    registered_domain_many,
+    suffix_list,
+)
+from .resolution import ResolveError, resolve, resolve_many

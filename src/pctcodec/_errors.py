@@ -1,7 +1,24 @@
-"""The exception raised for text that is not valid percent-encoded text."""
+"""The exceptions raised for text that is not valid percent-encoded text,
+for a host that names no domain, and for a base URI that reference
+resolution cannot use."""
 
 
-class PercentEncodingError(ValueError):
+class _PositionedError(ValueError):
+    """A ValueError that names a reason and the position in the string
+    where it applies; its message ends with that position."""
+
+    def __init__(self, reason: str, position: int) -> None:
+        super().__init__("%s at position %d" % (reason, position))
+        self.reason = reason
+        self.position = position
+
+    # (annotations in quotes, of builtins: importing typing would slow down `import pctcodec`)
+    def __reduce__(self) -> "tuple[type[_PositionedError], tuple[str, int]]":
+        # Picklable (multiprocessing, Dask workers) despite the two-argument init.
+        return (type(self), (self.reason, self.position))
+
+
+class PercentEncodingError(_PositionedError):
     """A string breaks the rules of percent-encoding.
 
     ``position`` is the index in the string of the first offending character
@@ -13,12 +30,25 @@ class PercentEncodingError(ValueError):
     # Its public name, as tracebacks, pickles and the documentation show it.
     __module__ = "pctcodec"
 
-    def __init__(self, reason: str, position: int) -> None:
-        super().__init__("%s at position %d" % (reason, position))
-        self.reason = reason
-        self.position = position
 
-    # (annotations in quotes, of builtins: importing typing would slow down `import pctcodec`)
-    def __reduce__(self) -> "tuple[type[PercentEncodingError], tuple[str, int]]":
-        # Picklable (multiprocessing, Dask workers) despite the two-argument init.
-        return (type(self), (self.reason, self.position))
+class HostError(_PositionedError):
+    """A URL's host is no domain name: a character a host may not hold, or a
+    non-ASCII or escaped host that IDNA's "domain to ASCII" rejects.
+
+    ``position`` is the index in the string where the host starts; the
+    message names the problem and the host, and ends with that position.
+    """
+
+    __module__ = "pctcodec"
+
+
+class ResolveError(_PositionedError):
+    """A base URI that references cannot be resolved against.
+
+    RFC 3986 5.1: a base URI is absolute, it has a scheme. ``position`` is
+    the index in the base of the first character that stops its scheme (0
+    when it does not start with a letter, its length when no ``:`` follows
+    one). The message names the problem and ends with that position.
+    """
+
+    __module__ = "pctcodec"

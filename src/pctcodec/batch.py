@@ -134,6 +134,10 @@ _OPS = {
     "check_many": 6,
     "query_param_many": 7,  # src/pctcodec/query.py
     "clean_query_many": 8,
+    "registered_domain_many": 9,  # src/pctcodec/domains.py
+    "public_suffix_many": 10,
+    "domain_parts_many": 11,
+    "resolve_many": 12,  # src/pctcodec/resolution.py
 }
 
 # The C engine (src/_pctcodec_batch.c): lists, tuples and Arrow data go
@@ -150,7 +154,8 @@ class _Op:
     checked here, before any row runs. ``raw`` collects (index, value,
     exception) for the rows that failed under on_error "null" or "keep"."""
 
-    __slots__ = ("name", "func", "c_args", "check", "threads", "on_error", "raw", "_base_args")
+    __slots__ = ("name", "func", "c_args", "check", "threads", "on_error", "raw", "_base_args",
+                 "bases")
 
     def __init__(self, name, func, threads, safe=None, encoding=None, errors=None, opts=0,
                  on_error="raise"):
@@ -164,6 +169,7 @@ class _Op:
         self.raw = [] if on_error != "raise" else None
         self._base_args = (_OPS[name], func, safe, encoding, errors, opts)
         self.c_args = self._base_args + (_ON_ERROR[on_error], self.raw)
+        self.bases = None  # resolve_many's base column: a list or a pyarrow array
 
     def collecting(self):
         """This operation under on_error "null", collecting its failures in
@@ -174,7 +180,30 @@ class _Op:
         op.raw = []
         op._base_args = self._base_args
         op.c_args = self._base_args + (_ON_ERROR["null"], op.raw)
+        op.bases = self.bases
         return op
+
+    def args(self, start, length, arrow):
+        """c_args, with rows [start, start + length) of the base column (when
+        there is one) in the place of errors: a list, or for Arrow input a
+        (schema, array) capsule pair."""
+        if self.bases is None:
+            return self.c_args
+        bases = self.bases
+        if arrow:
+            pa = _pyarrow()
+            if isinstance(bases, list):
+                bases = self.bases = pa.array(bases, type=pa.large_string())
+            part = bases.slice(start, length)
+            if isinstance(part, pa.ChunkedArray):
+                part = part.combine_chunks() if part.num_chunks != 1 else part.chunk(0)
+            part = part.__arrow_c_array__()
+        else:
+            part = bases[start:start + length] if isinstance(bases, list) else \
+                bases.slice(start, length).to_pylist()
+        args = list(self.c_args)
+        args[4] = part
+        return tuple(args)
 
 
 def _check_position(s):
@@ -187,7 +216,7 @@ def _check_position(s):
 
 def _map_list(op, values):
     """A list or tuple of str or None -> a list."""
-    return _many_list(values, *op.c_args)
+    return _many_list(values, *op.args(0, len(values), False))
 
 
 # ---------------------------------------------------------------- Arrow
@@ -238,7 +267,7 @@ def _check_arrow_type(pa, op, typ):
 def _map_arrow_array(pa, op, arr, base=0):
     """One pyarrow Array in, one out (same type; int64 for check)."""
     _check_arrow_type(pa, op, arr.type)
-    capsules = _many_arrow(arr.__arrow_c_array__(), *op.c_args, op.threads, base)
+    capsules = _many_arrow(arr.__arrow_c_array__(), *op.args(base, len(arr), True), op.threads, base)
     return pa.Array._import_from_c_capsule(*capsules)
 
 
@@ -375,7 +404,7 @@ def _map_polars(op, series):
         return out if op.check else out.cast(pl.Categorical)
     if dtype != pl.String and dtype != pl.Null:
         raise TypeError("%s() needs a column of strings, not polars dtype %s" % (op.name, dtype))
-    if hasattr(series, "__arrow_c_stream__"):
+    if hasattr(series, "__arrow_c_stream__") and op.bases is None:
         capsules = _many_arrow(series.__arrow_c_stream__(), *op.c_args, op.threads, 0)
         pa = _pyarrow(required=False)
         out = pa.Array._import_from_c_capsule(*capsules) if pa else _ArrowResult(capsules)

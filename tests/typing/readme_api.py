@@ -51,6 +51,9 @@ from pctcodec import (
     query_param_many,
     requote,
     requote_many,
+    resolve,
+    resolve_many,
+    ResolveError,
     split,
     split_many,
     unquote,
@@ -150,6 +153,17 @@ assert_type(parts.geturl(), str)
 assert_type(split_many(["http://h/p", None]), List[Optional[URIParts]])
 hosts: Dict[int, Optional[str]] = split_many(pd.Series(["http://h/p"], index=[7]))["host"].to_dict()
 tables = split_many(pl.Series("url", ["http://h/p"]))
+# References made absolute (RFC 3986 5.2): one base, or a column of bases
+assert_type(resolve("http://a/b/c/d;p?q", "../g"), str)
+assert_type(resolve("http://a/b/", "c", normalize=True, strict=False), str)
+assert_type(resolve_many("http://a/b/", ["c", None]), List[Optional[str]])
+assert_type(resolve_many(["http://a/", None], ["c", "d"], on_error="null", rejects=[]), List[Optional[str]])
+assert_type(resolve_many(pl.Series("url", ["http://a/"]), pl.Series("href", ["b"])), pl.Series)
+links = resolve_many(pa.array(["http://a/"]), pa.array(["b"]), threads=1)
+try:
+    resolve("a/b", "c")
+except ResolveError as exc:
+    assert_type(exc.position, int)
 
 # The drop-in for a whole process
 install()

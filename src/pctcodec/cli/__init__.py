@@ -6,10 +6,15 @@ one value per line, or one column of a table.
     pctcodec query-param NAME --column COL FILE [-o OUT]
     pctcodec COMMAND --column NAME FILE [-o OUT]
     pctcodec split --column NAME FILE [--parts host,path] [-o OUT]
+    pctcodec domain [--column NAME] FILE [--parts ...] [--private] [--unicode]
+    pctcodec resolve --base URI [FILE]
+    pctcodec resolve --column NAME (--base URI | --base-column NAME) FILE [-o OUT]
 
 Lines are read from FILE (or standard input) as bytes and written to standard
-output one by one, each with the line terminator it had (``\\n``, ``\\r\\n`` or
-none on the last line). With ``--column``, FILE is a CSV, TSV or Parquet file
+output one by one, each with the line terminator it had (``\\n``, ``\\r\\n``,
+``\\r`` or none on the last line): one output line per input line, a result
+holding CR or LF (a decoded ``%0D`` or ``%0A``) having them written as
+``%0D`` and ``%0A``. With ``--column``, FILE is a CSV, TSV or Parquet file
 and only that column changes (see ``pctcodec.cli._tables``).
 """
 import argparse
@@ -17,10 +22,11 @@ import codecs
 import os
 import sys
 
-from .. import TRACKING_PARAMS, PercentEncodingError, __version__, check
+from .. import TRACKING_PARAMS, PercentEncodingError, __version__, check, resolve
 from ._commands import COMMANDS, URI_COMMANDS, Command
 from ._streams import (
     Failures,
+    LineReader,
     Output,
     OutputError,
     RowFailure,
@@ -34,7 +40,7 @@ from ._tables import TABLE_FORMATS
 
 TYPE_CHECKING = False  # typing is not imported at run time: annotations in quotes
 if TYPE_CHECKING:
-    from typing import BinaryIO, Sequence
+    from typing import BinaryIO, Callable, Sequence
 
     from ._streams import BinaryReader
     from ._tables import AddColumns
@@ -65,11 +71,22 @@ commands:
                 it (--parts to choose), as written (RFC 3986 Appendix B; an
                 absent part is an empty field, null in Parquet); there is no
                 line mode
+  domain        the registered domain of each line's URL or host by the
+                Public Suffix List (an empty line where there is none), or
+                the one part --parts names; with --column NAME, add the parts
+                as the columns NAME_subdomain, NAME_registered_domain,
+                NAME_public_suffix right after it (--parts to choose);
+                --private adds the list's PRIVATE section, --unicode gives
+                xn-- labels in Unicode, --suffix-list FILE reads another list
+  resolve       make each line (a link) absolute against --base URI (RFC 3986
+                5.2); with --column COL, against --base URI or the URL of the
+                same row in --base-column NAME (--normalize, --non-strict)
 
 With --column NAME, FILE is a table (CSV, TSV or Parquet, by its extension or
 --format) and the command applies to that column only; check then prints
-ROW:POSITION: message, ROW being the 1-based number of the data row (the
-header and blank lines not counted).
+LINE:POSITION: message, LINE being the file line the row starts on (for
+Parquet: ROW, the 1-based number of the row). See docs/csv.md for what the
+CSV reader does with every shape of input.
 """
 
 EPILOG = """\
@@ -94,24 +111,34 @@ examples:
   pctcodec query-param q search-urls.txt
   pctcodec query-param utm_source --column url visits.csv > with-source.csv
   pctcodec split --column url --parts host,path examples/urls.csv > parts.csv
+  pctcodec domain --column url examples/urls.csv > with-domains.csv
+  pctcodec domain --parts public_suffix --private urls.txt
+  pctcodec resolve --base https://example.com/docs/ links.txt
+  pctcodec resolve --column href --base-column url crawl.csv > absolute.csv
 
 Tables: a CSV file is copied byte for byte except for the fields of the
-column (quoted fields stay quoted; LF or CRLF line endings kept); Parquet
+column (quoted fields stay quoted; LF, CRLF or CR line endings kept); Parquet
 keeps its schema and compression and needs -o. Rows are processed in chunks
 of --chunk-size, so files larger than memory work.
 
 Dirty data: by default the first value that fails stops the run. With
 --on-error null its output is empty (null in Parquet), with --on-error keep it
 is written as it was; either way the run goes on, --rejects FILE lists each
-failed row as CSV (row, value, reason) and a summary line goes to stderr.
+failed row as CSV (line, row, value, reason) and a summary line goes to
+stderr. A CSV record with another field count than the header's, or whose
+quote never closes (it is then read to the end of its line), is a failed
+row too, written back as it was. In the line mode, a result holding CR or LF
+has them written as %0D and %0A: one output line per input line.
   pctcodec quote --encoding ascii --on-error keep --rejects bad.csv names.txt
 
 exit status:
   0  every value done (and, for check, every value valid)
   1  some values failed (or, for check, are not valid URIs); a CSV field
-     with text after its closing quote is such a failed row
-  2  usage error, a file that cannot be read or written, or malformed input
-     that stops the reading (a missing column, an unclosed quote)
+     with text after its closing quote, a ragged record or an unclosed
+     quote is such a failed row
+  2  usage error (an argument that is not UTF-8 too), a file that cannot be
+     read or written, or a table that cannot be read (no header, no such
+     column, a malformed header)
   130, 143  stopped by Ctrl-C or SIGTERM (no partial -o file is left)
 A closed pipe (`pctcodec check urls.txt | head`) ends the run quietly, with the
 status of what was done so far.
@@ -128,7 +155,7 @@ def _parser() -> argparse.ArgumentParser:
         epilog=EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    parser.add_argument("command", choices=(*COMMANDS, "split"), metavar="COMMAND",
+    parser.add_argument("command", choices=(*COMMANDS, "split", "domain"), metavar="COMMAND",
                         help="one of: %(choices)s")
     parser.add_argument("file", nargs="?", default="-", metavar="FILE",
                         help="input file; '-' or none reads standard input "
@@ -162,9 +189,29 @@ def _parser() -> argparse.ArgumentParser:
                              "(pctcodec.TRACKING_PARAMS: utm_*, fbclid, gclid, ...)")
     parser.add_argument("--sort", action="store_true",
                         help="clean-query: sort the kept parameters by decoded name")
+    parser.add_argument("--base", metavar="URI",
+                        help="resolve: the base URI every link is resolved against")
+    parser.add_argument("--base-column", metavar="NAME",
+                        help="resolve (tables): the column holding each row's base URI "
+                             "(the page URL beside its link)")
+    parser.add_argument("--normalize", action="store_true", dest="resolve_normalize",
+                        help="resolve: normalize the result (as the normalize command does)")
+    parser.add_argument("--non-strict", action="store_true",
+                        help="resolve: read a link with the base's scheme without it "
+                             "(RFC 3986 5.2.2's non-strict parser, as urljoin does)")
     parser.add_argument("--parts", metavar="LIST",
                         help="split: the components to add, comma-separated, from "
-                             "scheme,userinfo,host,port,path,query,fragment (default: all)")
+                             "scheme,userinfo,host,port,path,query,fragment (default: all); "
+                             "domain: from subdomain,registered_domain,public_suffix (default: "
+                             "all with --column, registered_domain for lines)")
+    parser.add_argument("--private", action="store_true",
+                        help="domain: the Public Suffix List's PRIVATE section as well as "
+                             "ICANN's (github.io a public suffix)")
+    parser.add_argument("--unicode", action="store_true",
+                        help="domain: xn-- labels in Unicode (default: ASCII)")
+    parser.add_argument("--suffix-list", metavar="FILE",
+                        help="domain: the Public Suffix List file to use (default: the "
+                             "snapshot shipped with pctcodec)")
     parser.add_argument("--on-error", choices=("stop", "null", "keep"), default="stop",
                         help="a value that fails: stop the run (default), write it empty "
                              "(null), or write it as it was (keep)")
@@ -205,6 +252,7 @@ def _check_args(parser: argparse.ArgumentParser, args: argparse.Namespace) -> No
         args.param, args.file = args.file, args.file2 or "-"
     elif args.file2 is not None:
         parser.error(f"unrecognized arguments: {args.file2}")
+    _check_utf8(parser, args)
     if ((args.drop or args.keep or args.tracking or args.sort)
             and args.command != "clean-query"):
         parser.error("--drop, --keep, --tracking and --sort apply to clean-query only")
@@ -212,12 +260,15 @@ def _check_args(parser: argparse.ArgumentParser, args: argparse.Namespace) -> No
         parser.error("--safe applies to quote and quote-plus only")
     if (args.sort_query or args.drop_fragment or args.strict_idna) and args.command != "normalize":
         parser.error("--sort-query, --drop-fragment and --strict-idna apply to normalize only")
-    if args.parts is not None and args.command != "split":
-        parser.error("--parts applies to split only")
+    if args.parts is not None and args.command not in ("split", "domain"):
+        parser.error("--parts applies to split and domain only")
+    if (args.private or args.unicode or args.suffix_list) and args.command != "domain":
+        parser.error("--private, --unicode and --suffix-list apply to domain only")
+    _check_resolve_args(parser, args)
     if args.command == "split" and args.column is None:
         parser.error("split adds columns to a table: give --column NAME and a CSV, TSV or "
                      "Parquet FILE (it has no line mode)")
-    if args.command in (*URI_COMMANDS, "split"):
+    if args.command in (*URI_COMMANDS, "split", "domain"):
         used = [flag for flag, value in (("--encoding", args.encoding), ("--errors", args.errors))
                 if value is not None]
         if used:
@@ -251,6 +302,45 @@ def _check_args(parser: argparse.ArgumentParser, args: argparse.Namespace) -> No
         parser.error("--threads must be between 1 and 1024")
 
 
+def _check_utf8(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:
+    """Values given on the command line (not file names) must be text: an
+    argument whose bytes are not valid UTF-8 (a lone surrogate in argv) is
+    a usage error."""
+    given = [("NAME", args.param), ("--safe", args.safe), ("--encoding", args.encoding),
+             ("--errors", args.errors), ("--column", args.column),
+             ("--delimiter", args.delimiter), ("--parts", args.parts),
+             ("--base", args.base), ("--base-column", args.base_column),
+             *(("--drop", pattern) for pattern in args.drop or ()),
+             *(("--keep", pattern) for pattern in args.keep or ())]
+    for flag, value in given:
+        if value is None:
+            continue
+        try:
+            value.encode("utf-8")
+        except UnicodeEncodeError:
+            shown = value.encode("utf-8", "surrogateescape")
+            parser.error(f"{flag} {shown!r}: not valid UTF-8")
+
+
+def _check_resolve_args(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:
+    """resolve's options: one base, fixed or a column (tables only)."""
+    if args.command != "resolve":
+        if (args.base is not None or args.base_column is not None or args.resolve_normalize
+                or args.non_strict):
+            parser.error("--base, --base-column, --normalize and --non-strict apply to resolve only")
+        return
+    if (args.base is None) == (args.base_column is None):
+        parser.error("resolve needs one of --base URI and --base-column NAME")
+    if args.base_column is not None and args.column is None:
+        parser.error("--base-column reads a table: give --column NAME too (the line mode "
+                     "takes --base URI)")
+    if args.base is not None:
+        try:
+            resolve(args.base, "")
+        except ValueError as exc:
+            parser.error(f"--base {args.base}: {exc}")
+
+
 def _codec_error(args: argparse.Namespace) -> "str | None":
     """An unknown --encoding or --errors, as a message."""
     try:
@@ -263,41 +353,120 @@ def _codec_error(args: argparse.Namespace) -> "str | None":
     return None
 
 
+# Above this size a line is decoded in place and its result written in
+# slices, so that line mode holds about twice the longest line at most.
+_BIG = 1 << 20
+
+
+# Commands that work on each character or each run of %XX escapes alone: a
+# long line goes through them in pieces cut outside escapes, the same result.
+_PIECEWISE = ("quote", "quote-plus", "unquote", "unquote-plus")
+
+
+def _pieces(text: str) -> "list[tuple[int, int]]":
+    """(start, end) of pieces of about _BIG characters that together make
+    `text`, each cut before a character that is no '%' and not within two
+    characters after one (so no run of escapes is cut)."""
+    cuts = [0]
+    while len(text) - cuts[-1] > _BIG:
+        i = cuts[-1] + _BIG
+        while i < len(text) and (text[i] == "%" or "%" in text[i - 2:i]):
+            i += 1
+        cuts.append(i)
+    if cuts[-1] != len(text):
+        cuts.append(len(text))
+    return list(zip(cuts, cuts[1:]))
+
+
+def _long_line(one: "Callable[[str], str]", text: str, piecewise: bool) -> "list[str]":
+    """one(text) for a long line: as the results of its pieces for the
+    commands that allow it (the text held once, not with a whole result and
+    the function's own buffers beside it)."""
+    if not piecewise:
+        return [one(text)]
+    try:
+        return [one(text[start:end]) for start, end in _pieces(text)]
+    except (ValueError, TypeError, LookupError):
+        return [one(text)]  # the error again, its position in the whole line
+
+
+def _one_line(text: str) -> str:
+    """A result as one output line: CR and LF (which a decoded value may
+    hold) written as %0D and %0A."""
+    if "\n" in text or "\r" in text:
+        return text.replace("\r", "%0D").replace("\n", "%0A")
+    return text
+
+
+def _write_text(write: "Callable[[bytes], object]", text: str) -> None:
+    """Writes text as bytes (see _streams.encode), a long one in slices."""
+    if len(text) <= _BIG:
+        write(text.encode("utf-8", "surrogateescape"))
+        return
+    for start in range(0, len(text), _BIG):  # a lone surrogate is one character: any cut is fine
+        write(text[start:start + _BIG].encode("utf-8", "surrogateescape"))
+
+
 def _lines(command: Command, infile: "BinaryReader", out: Output, failures: Failures) -> int:
-    """The line mode; the number of invalid lines (check)."""
+    """The line mode; the number of invalid lines (check). Lines end at LF,
+    CRLF or CR; each gives one output line with the terminator it had."""
     invalid = 0
     null = failures.on_error == "null"
     checking = command.name == "check"
     one = None if checking else command.line_function()
-    write = out.stream.write
+    piecewise = command.name in _PIECEWISE
+    stream_write = out.stream.write
+
+    def write(data: bytes) -> None:
+        try:
+            stream_write(data)
+        except BrokenPipeError:
+            raise
+        except OSError as exc:
+            raise OutputError("standard output", exc) from None
+
     lineno = 0
-    for lineno, line in enumerate(infile, 1):
-        if line[-1:] == b"\n":
-            content, end = (line[:-2], b"\r\n") if line[-2:-1] == b"\r" else (line[:-1], b"\n")
+    # no enumerate: its reused tuple would keep the last line alive
+    for line in LineReader(infile):
+        lineno += 1
+        n = len(line)
+        if line[-1:] == b"\n":  # the line's terminator (inline: this loop is the hot path)
+            size = n - 2 if line[-2:-1] == b"\r" else n - 1
         else:
-            content, end = line, b""
-        text = content.decode("utf-8", "surrogateescape")
+            size = n - 1 if line[-1:] == b"\r" else n
+        end = line[size:]
+        if n <= _BIG:
+            text = line[:size].decode("utf-8", "surrogateescape")
+        else:  # decoded in place, the bytes let go before the work
+            text = str(memoryview(line)[:size], "utf-8", "surrogateescape")
+        del line
         if checking:
             try:
                 check(command.prepare(text))
             except PercentEncodingError as exc:
                 invalid += 1
                 reason = check_reason(text, exc)
-                result = f"{lineno}:{exc.position}: {reason}\n".encode("utf-8", "backslashreplace")
+                write(f"{lineno}:{exc.position}: {reason}\n".encode("utf-8", "backslashreplace"))
             except (ValueError, TypeError) as exc:
-                failures.add(lineno, text, exc)
-                continue
-            else:
-                continue
-        else:
-            assert one is not None  # set unless checking
-            try:
-                result = one(text).encode("utf-8", "surrogateescape") + end
-            except (ValueError, TypeError, LookupError) as exc:  # UnicodeError is a ValueError
-                failures.add(lineno, text, exc)
-                result = end if null else line
+                failures.add(lineno, text, exc, lineno)
+            continue
+        assert one is not None  # set unless checking
         try:
-            write(result)
+            results = _long_line(one, text, piecewise) if n > _BIG else None
+            result = one(text) if results is None else ""
+        except (ValueError, TypeError, LookupError) as exc:  # UnicodeError is a ValueError
+            failures.add(lineno, text, exc, lineno)
+            results, result = None, "" if null else text  # the input's own bytes (see _streams.encode)
+        if results is not None:
+            del text
+            while results:
+                _write_text(write, _one_line(results.pop(0)))
+            write(bytes(end))
+            continue
+        if "\n" in result or "\r" in result:
+            result = _one_line(result)
+        try:
+            stream_write(result.encode("utf-8", "surrogateescape") + end)
         except BrokenPipeError:
             raise
         except OSError as exc:
@@ -322,6 +491,20 @@ def main(argv: "Sequence[str] | None" = None) -> int:
             command = split_command(parse_parts(args.parts))
         except ValueError as exc:
             return _error(str(exc), 2)
+    elif args.command == "domain":
+        from ._domain_command import DomainLines, domain_columns, parse_parts as domain_parts
+
+        try:
+            chosen = domain_parts(args.parts, args.column is None)
+            if args.suffix_list is not None:
+                from ..domains import suffix_list
+
+                suffix_list(args.suffix_list)  # a list that cannot be read: a usage error
+        except (ValueError, OSError) as exc:
+            return _error(str(exc), 2)
+        options = (args.private, args.unicode, args.suffix_list)
+        command = (DomainLines(chosen[0], *options) if args.column is None
+                   else domain_columns(chosen, *options))
     elif args.command == "query-param" and args.column is not None:
         from ._query_command import query_param_column
 
@@ -332,7 +515,8 @@ def main(argv: "Sequence[str] | None" = None) -> int:
                           errors=args.errors, sort_query=args.sort_query,
                           drop_fragment=args.drop_fragment, strict_idna=args.strict_idna,
                           drop=drop, keep=args.keep,
-                          sort=args.sort, param=args.param)
+                          sort=args.sort, param=args.param, base=args.base,
+                          resolve_normalize=args.resolve_normalize, strict=not args.non_strict)
     where = "<stdin>" if args.file == "-" else args.file
     try:
         failures = Failures(args.on_error, args.rejects)

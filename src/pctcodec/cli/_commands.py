@@ -5,7 +5,7 @@ Values come in as ``_streams.decode`` makes them (a byte that is not valid
 UTF-8 as a lone surrogate) and go out through ``_streams.encode``.
 """
 from .. import batch, normalize, quote, quote_plus, requote, unquote, unquote_plus
-from .. import query
+from .. import query, resolution
 from ._streams import escape_undecoded, quote_errors
 from .._typecheck import overload
 
@@ -23,14 +23,27 @@ if TYPE_CHECKING:
     _Functions = tuple[Callable[..., str], Callable[..., object], tuple[str, ...]]
 
 COMMANDS = ("quote", "quote-plus", "unquote", "unquote-plus", "requote", "normalize", "check",
-            "clean-query", "query-param")
-URI_COMMANDS = ("requote", "normalize", "check", "clean-query", "query-param")
+            "clean-query", "query-param", "resolve")
+URI_COMMANDS = ("requote", "normalize", "check", "clean-query", "query-param", "resolve")
 
 
 def _param_line(uri: str, name: str) -> str:
     """query-param's line: the value, or an empty line for an absent parameter."""
     value = query.query_param(uri, name)
     return "" if value is None else value
+
+def _resolve_line(reference: str, base: str, resolve_normalize: bool, strict: bool) -> str:
+    """resolve's line: the link made absolute against the fixed base."""
+    return resolution.resolve(base, reference, normalize=resolve_normalize, strict=strict)
+
+
+def _resolve_column(values: "object", base: "str | None", resolve_normalize: bool, strict: bool,
+                    *, threads: "int | None", on_error: str, rejects: "list[Reject]",
+                    bases: "object" = None) -> "object":
+    """resolve's column: against the fixed base, or the chunk's `bases`."""
+    return resolution.resolve_many(base if bases is None else bases, values,  # type: ignore[call-overload]
+                                   normalize=resolve_normalize, strict=strict, threads=threads,
+                                   on_error=on_error, rejects=rejects)
 
 # command: (single-value function, batch function, names of its options)
 FUNCTIONS: "dict[str, _Functions]" = {
@@ -42,6 +55,7 @@ FUNCTIONS: "dict[str, _Functions]" = {
     "normalize": (normalize, batch.normalize_many, ("sort_query", "drop_fragment", "strict_idna")),
     "clean-query": (query.clean_query, query.clean_query_many, ("drop", "keep", "sort")),
     "query-param": (_param_line, query.query_param_many, ("name",)),  # tables: _query_command
+    "resolve": (_resolve_line, _resolve_column, ("base", "resolve_normalize", "strict")),
 }
 
 
@@ -54,7 +68,8 @@ class Command:
                  drop_fragment: bool = False, strict_idna: bool = False,
                  drop: "list[str] | None" = None,
                  keep: "list[str] | None" = None, sort: bool = False,
-                 param: "str | None" = None) -> None:
+                 param: "str | None" = None, base: "str | None" = None,
+                 resolve_normalize: bool = False, strict: bool = True) -> None:
         self.name = name
         # requote and normalize read a byte that is not UTF-8 as its escape;
         # check reports it (a raw byte is no URI character)
@@ -66,7 +81,8 @@ class Command:
             errors = "strict" if name.startswith("quote") else "replace"
         given = {"safe": safe, "encoding": encoding, "errors": errors,
                  "sort_query": sort_query, "drop_fragment": drop_fragment, "strict_idna": strict_idna,
-                 "drop": drop, "keep": keep, "sort": sort, "name": param}
+                 "drop": drop, "keep": keep, "sort": sort, "name": param,
+                 "base": base, "resolve_normalize": resolve_normalize, "strict": strict}
         self._one, self._many, names = FUNCTIONS[name]
         self.options = {key: given[key] for key in names}
         if name.startswith("quote"):
@@ -97,18 +113,32 @@ class Command:
 
     @overload
     def many(self, values: "list[str | None]", *, threads: "int | None", on_error: str,
-             rejects: "list[Reject]") -> "list[str | None]": ...
+             rejects: "list[Reject]", bases: "object" = None) -> "list[str | None]": ...
     @overload
     def many(self, values: "pyarrow.Array", *, threads: "int | None", on_error: str,
-             rejects: "list[Reject]") -> "pyarrow.Array": ...
+             rejects: "list[Reject]", bases: "object" = None) -> "pyarrow.Array": ...
 
     def many(self, values: "list[str | None] | pyarrow.Array", *, threads: "int | None",
-             on_error: str, rejects: "list[Reject]") -> "list[str | None] | pyarrow.Array":
+             on_error: str, rejects: "list[Reject]",
+             bases: "object" = None) -> "list[str | None] | pyarrow.Array":
         """The batch function over a list of texts or an Arrow array (whose
-        values are valid UTF-8: nothing to prepare)."""
+        values are valid UTF-8: nothing to prepare); `bases`: resolve's
+        base column for these rows, of the same kind."""
         if isinstance(values, list):
             values = self.prepare_all(values)
-        return self._many(values, **self.options, threads=threads, on_error=on_error, rejects=rejects)
+        if bases is None:
+            return self._many(values, **self.options, threads=threads, on_error=on_error,
+                              rejects=rejects)
+        # a row with no base fails as an empty one does (ResolveError), so
+        # that its link is reported, not silently replaced by a null
+        if isinstance(bases, list):
+            bases = self.prepare_all(["" if b is None else b for b in bases])
+        elif bases.null_count:  # type: ignore[attr-defined]
+            import pyarrow.compute as pc
+
+            bases = pc.fill_null(bases, "")
+        return self._many(values, **self.options, threads=threads, on_error=on_error,
+                          rejects=rejects, bases=bases)
 
     def line_function(self) -> "Callable[[str], str]":
         """one() as a plain function, for the line mode's loop."""

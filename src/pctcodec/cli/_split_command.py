@@ -16,17 +16,17 @@ if TYPE_CHECKING:
 PARTS = URIParts._fields
 
 
-def parse_parts(text: "str | None") -> "list[str]":
+def parse_parts(text: "str | None", parts: "Sequence[str]" = PARTS) -> "list[str]":
     """The part names of --parts (comma-separated, in the order given), or
-    ValueError naming a part that is not one of PARTS."""
+    ValueError naming a part that is not one of `parts`."""
     if text is None:
-        return list(PARTS)
+        return list(parts)
     chosen = [part.strip() for part in text.split(",") if part.strip()]
     for part in chosen:
-        if part not in PARTS:
-            raise ValueError(f"--parts: no part {part!r}; the parts are {','.join(PARTS)}")
+        if part not in parts:
+            raise ValueError(f"--parts: no part {part!r}; the parts are {','.join(parts)}")
     if not chosen:
-        raise ValueError(f"--parts names no part; the parts are {','.join(PARTS)}")
+        raise ValueError(f"--parts names no part; the parts are {','.join(parts)}")
     if len(set(chosen)) != len(chosen):
         raise ValueError("--parts names a part twice")
     return chosen

@@ -150,6 +150,76 @@ class _TextReader:
             yield encode(line)
 
 
+# A line ends at LF, CRLF or a lone CR, as in the CSV reader (bytes.splitlines).
+_LINE_END = re.compile(b"\r\n?|\n")
+LINE_BLOCK = 1 << 20
+
+
+class LineReader:
+    """The lines of a binary stream, each with its terminator (LF, CRLF, CR,
+    or none at the end), read in blocks (``read1`` where the stream has it,
+    so that a pipe's lines come as they are written). A line longer than a
+    block is grown in one bytearray, so that holding it costs about its own
+    size; iterating gives each line without keeping a reference to it."""
+
+    def __init__(self, infile: "BinaryReader", block: int = LINE_BLOCK) -> None:
+        self._read = getattr(infile, "read1", infile.read)
+        self.block = block
+        self._parts: "list[bytes | bytearray]" = []  # complete lines of the block, reversed
+        self._carry = bytearray()        # the start of a line that goes on past the block
+
+    def __iter__(self) -> "Iterator[bytes | bytearray]":
+        parts = self._parts
+        while True:
+            while parts:
+                yield parts.pop()  # no local keeps the line
+            if not self._fill():
+                return
+            parts = self._parts
+
+    def _fill(self) -> bool:
+        """Reads blocks until a line is complete; False at the end."""
+        while not self._parts:
+            block = self._read(self.block)
+            if not block:
+                if not self._carry:
+                    return False
+                self._parts = [self._carry]
+                self._carry = bytearray()
+            elif not self._carry:
+                self._split(block)
+            else:
+                self._take_carry_end(block)
+        return True
+
+    def _take_carry_end(self, block: bytes) -> bool:
+        """Ends the pending line with the start of `block` where it can
+        (the line then goes to _parts, before the block's own lines): False
+        while it goes on past the block."""
+        carry = self._carry
+        start = 0
+        if carry[-1:] == b"\r":  # complete, with CRLF when the block starts with LF
+            start = 1 if block[:1] == b"\n" else 0
+        else:
+            found = _LINE_END.search(block)
+            if found is None or (found.end() == len(block) and block[-1:] == b"\r"):
+                carry += block  # no end yet (a CR at the block's end may be a CRLF's)
+                return False
+            start = found.end()
+        carry += block[:start]
+        self._carry = bytearray()
+        self._split(block[start:] if start else block)
+        self._parts.append(carry)
+        return True
+
+    def _split(self, data: bytes) -> None:
+        parts: "list[bytes | bytearray]" = list(data.splitlines(keepends=True))
+        if parts and parts[-1][-1:] != b"\n":  # no terminator yet, or a CR that may be a CRLF's
+            self._carry = bytearray(parts.pop())
+        parts.reverse()
+        self._parts = parts
+
+
 def quiet_broken_pipe() -> None:
     """The reader went away (e.g. `| head`): stop quietly, and keep the
     interpreter from complaining when it flushes stdout at exit."""
@@ -276,19 +346,28 @@ def catch_sigterm() -> "Callable[[], object]":
     return lambda: signal.signal(signal.SIGTERM, previous)
 
 
+def _where(row: int, line: "int | None") -> str:
+    """A failed row in a message: its line (the line mode's rows are
+    lines), a CSV row's file line and row, a Parquet row."""
+    return str(row) if line is None or line == row else f"{line}: row {row}"
+
+
 class RowFailure(Exception):
     """A value the command fails on under --on-error stop: exit status 1."""
 
-    def __init__(self, row: int, value: object, error: BaseException) -> None:
+    def __init__(self, row: int, value: object, error: BaseException,
+                 line: "int | None" = None) -> None:
         self.row = row
-        super().__init__(f"{row}: {describe(error)} (value {shown(value)})")
+        self.line = line
+        super().__init__(f"{_where(row, line)}: {describe(error)} (value {shown(value)})")
 
 
 class Failures:
     """The rows that fail: under --on-error stop the first one stops the run
     (RowFailure); under null or keep each is counted and, with --rejects,
-    written to a CSV file as row number, value and reason. That file is an
-    Output: it appears only when close(True) is called."""
+    written to a CSV file as file line (empty for Parquet), row number, value
+    and reason. That file is an Output: it appears only when close(True) is
+    called."""
 
     def __init__(self, on_error: str = "stop", rejects_path: "str | None" = None) -> None:
         self.on_error = on_error
@@ -302,7 +381,7 @@ class Failures:
 
             self._out = Output(rejects_path)
             self._writerow = csv.writer(self).writerow
-            self._writerow(["row", "value", "reason"])
+            self._writerow(["line", "row", "value", "reason"])
 
     def write(self, text: str) -> None:
         """The csv writer's output, to the rejects file (the value's own
@@ -310,12 +389,13 @@ class Failures:
         assert self._out is not None
         self._out.write(text.encode("utf-8", "surrogateescape"))
 
-    def add(self, row: int, value: object, error: BaseException) -> None:
+    def add(self, row: int, value: object, error: BaseException, line: "int | None" = None) -> None:
+        """A failed row: `row` its number, `line` its file line (None for Parquet)."""
         if self.on_error == "stop":
-            raise RowFailure(row, value, error)
+            raise RowFailure(row, value, error, line)
         self.count += 1
         if self._writerow is not None:
-            self._writerow([row, value, describe(error)])
+            self._writerow(["" if line is None else line, row, value, describe(error)])
 
     def close(self, ok: bool = True) -> None:
         """Ends the rejects file: kept if `ok`, else removed (an interrupted run)."""

@@ -3,7 +3,7 @@ file through a batch function (``pctcodec COMMAND --column NAME FILE``).
 
 CSV and TSV are read as bytes by the streaming tokenizer of ``_csv`` and
 written back with only the chosen field changed: every other byte (the other
-fields, their quoting, the delimiters, the LF or CRLF line endings, blank
+fields, their quoting, the delimiters, the LF, CRLF or CR line endings, blank
 lines, a UTF-8 byte order mark) is copied as it was. A field of the column
 that was quoted stays quoted, with its inner quotes doubled; an unquoted one
 is quoted if its new value needs it (a delimiter, a quote or a line break in
@@ -17,9 +17,13 @@ nulls stay null.
 Rows go through the batch function in chunks of ``--chunk-size`` rows, so
 memory does not grow with the file. A value that fails stops the run
 (``--on-error stop``), or its field becomes empty / null (``null``) or stays
-as it was (``keep``), and the row goes to ``--rejects``. ROW, in messages,
-in the ``check`` report and in the rejects file, is the 1-based number of the
-data row: the header is not counted, nor are blank lines of a CSV file.
+as it was (``keep``), and the row goes to ``--rejects``. A CSV row is named
+by its file line (the line it starts on, 1-based, the header and blank lines
+counted) in messages, in the ``check`` report and in the rejects file, which
+also gives ROW, the 1-based number of the data row (the header and blank
+lines not counted); a Parquet row by ROW. A CSV record whose field count is
+not the header's, or whose quoted field is never closed, is a failed row
+written back as it was (see docs/csv.md).
 
 A command may add columns instead of changing one (``split --column url``):
 it is an ``AddColumns``, whose new columns are inserted right after the
@@ -32,7 +36,7 @@ import sys
 
 from .. import PercentEncodingError, batch, check
 from .. import _pctcodec
-from ._csv import MALFORMED, PLAIN, QUOTED, MissingField, Reader, UnclosedQuote
+from ._csv import MALFORMED, PLAIN, QUOTED, RAGGED, Reader
 from ._progress import Progress
 from ._streams import Output, binary_stdin, check_reason
 from .._typecheck import cast, overload
@@ -41,7 +45,7 @@ TYPE_CHECKING = False  # typing is not imported at run time: annotations in quot
 if TYPE_CHECKING:
     from argparse import Namespace
     from types import ModuleType
-    from typing import Any, BinaryIO, Callable, Sequence
+    from typing import Any, BinaryIO, Callable, Iterator, Sequence
 
     import pyarrow
     import pyarrow.parquet
@@ -113,28 +117,43 @@ class Column:
 
     @overload
     def transform(self, values: "list[str | None]", first_row: int, on_error: str,
-                  failed: "Sequence[Failed]" = ()) -> "list[str | None]": ...
+                  failed: "Sequence[Failed]" = (), lines: "Sequence[int] | None" = None,
+                  bases: "object" = None) -> "list[str | None]": ...
     @overload
     def transform(self, values: "pyarrow.Array", first_row: int, on_error: str,
-                  failed: "Sequence[Failed]" = ()) -> "pyarrow.Array": ...
+                  failed: "Sequence[Failed]" = (), lines: "Sequence[int] | None" = None,
+                  bases: "object" = None) -> "pyarrow.Array": ...
 
     def transform(self, values: "list[str | None] | pyarrow.Array", first_row: int, on_error: str,
-                  failed: "Sequence[Failed]" = ()) -> "list[str | None] | pyarrow.Array":
+                  failed: "Sequence[Failed]" = (), lines: "Sequence[int] | None" = None,
+                  bases: "object" = None) -> "list[str | None] | pyarrow.Array":
         """The results for a list of texts (None for a value that fails) or an
         Arrow array (under on_error "null" or "keep"). `failed`: (index,
-        value, error) of the values that failed before (None in values)."""
+        value, error) of the values that failed before (None in values);
+        `lines`: the file line of each value (CSV); `bases`: resolve's base
+        column for these rows (--base-column)."""
         rejects: "list[Reject]" = []
-        out = self.command.many(values, threads=self.threads, on_error=on_error, rejects=rejects)
+        if bases is not None:
+            assert not isinstance(self.command, AddColumns)  # resolve
+            out = self.command.many(values, threads=self.threads, on_error=on_error,
+                                    rejects=rejects, bases=bases)
+        else:
+            out = self.command.many(values, threads=self.threads, on_error=on_error,
+                                    rejects=rejects)
         if rejects or failed:
             found = [(r.index, values[r.index] if isinstance(values, list) else r.value, r.error)
                      for r in rejects]
             for index, value, error in sorted([*failed, *found], key=lambda f: f[0]):
-                self.failures.add(first_row + index, value, error)
+                self.failures.add(first_row + index, value, error,
+                                  None if lines is None else lines[index])
         return out
 
-    def report(self, values: "list[str | None] | pyarrow.Array", first_row: int) -> bytes:
-        """``ROW:POSITION: message`` lines for the values that are not valid URIs."""
-        lines = []
+    def report(self, values: "list[str | None] | pyarrow.Array", first_row: int,
+               lines: "Sequence[int] | None" = None) -> bytes:
+        """``LINE:POSITION: message`` lines for the values that are not valid
+        URIs, LINE being the file line of each value (`lines`, CSV) or else
+        its row."""
+        found = []
         if isinstance(values, list) and not isinstance(self.command, AddColumns):  # check only
             values = self.command.prepare_all(values)
         positions = batch.check_many(values, threads=self.threads)
@@ -152,8 +171,9 @@ class Column:
             try:
                 check(value)
             except PercentEncodingError as exc:
-                lines.append(f"{first_row + index}:{exc.position}: {check_reason(value, exc)}\n")
-        return "".join(lines).encode("utf-8", "backslashreplace")
+                where = first_row + index if lines is None else lines[index]
+                found.append(f"{where}:{exc.position}: {check_reason(value, exc)}\n")
+        return "".join(found).encode("utf-8", "backslashreplace")
 
 
 # ---------------------------------------------------------------- CSV
@@ -169,63 +189,86 @@ def _column_index(names: "list[str]", column: str) -> int:
 
 
 def _csv(column: Column, infile: "BinaryReader", out: Output, name: str, delimiter: bytes,
-         chunk_rows: int, progress: Progress) -> None:
+         chunk_rows: int, progress: Progress, base_name: "str | None" = None) -> None:
     checking = column.command.name == "check"
     adding = isinstance(column.command, AddColumns)
     keep = column.failures.on_error == "keep"
+    reader = Reader(infile, delimiter)
     try:
-        reader = Reader(infile, delimiter)
-        try:
-            header = reader.header()
-        except ValueError as exc:
-            raise TableError(f"the header: {exc}") from None
-        if header is None:
-            raise TableError(f"no header: the file is empty, so there is no column {name!r}")
-        raw, names = header
-        index = _column_index(names, name)
-        if isinstance(column.command, AddColumns):
-            raw = _added_header(raw, index, _added_names(names, name, column.command), delimiter)
-        if not checking:
-            out.write(reader.bom + raw)
-        progress.update(len(reader.bom) + reader.done)
-        done = reader.done
-        for gaps, fields, flags in reader.chunks(index, chunk_rows):
-            first = reader.rows - len(fields) + 1
-            values, failed = _malformed(fields, flags)
-            column.failures.rows += len(values)
-            if checking:
-                for index_, value, error in failed:
-                    column.failures.add(first + index_, value, error)
-                out.write(column.report(values, first))
+        header = reader.header()
+    except ValueError as exc:
+        raise TableError(f"the header: {exc}") from None
+    if header is None:
+        raise TableError(f"no header: the file is empty, so there is no column {name!r}")
+    raw, names = header
+    index = _column_index(names, name)
+    if isinstance(column.command, AddColumns):
+        raw = _added_header(raw, index, _added_names(names, name, column.command), delimiter)
+    if not checking:
+        out.write(reader.bom + raw)
+    progress.update(len(reader.bom) + reader.done)
+    done = reader.done
+    for gaps, fields, flags, line_words, counts, bases in _chunks(reader, names, index, chunk_rows,
+                                                                  base_name):
+        first = reader.rows - len(fields) + 1
+        lines = memoryview(line_words).cast("q")
+        values, failed = _failed_rows(fields, flags, counts, len(names))
+        column.failures.rows += len(values)
+        if checking:
+            for index_, value, error in failed:
+                column.failures.add(first + index_, value, error, lines[index_])
+            out.write(column.report(values, first, lines))
+        else:
+            results = column.transform(values, first, "null", failed, lines, bases)
+            if adding:
+                gaps, written, flags = _added_fields(gaps, values, flags, failed,
+                                                     cast("list[list[str | None]]", results),
+                                                     delimiter)
             else:
-                results = column.transform(values, first, "null", failed)
-                if adding:
-                    gaps, written, flags = _added_fields(gaps, values, flags, failed,
-                                                         cast("list[list[str | None]]", results),
-                                                         delimiter)
-                else:
-                    written = _failed_fields(results, values, flags, failed, keep)
-                out.write(_pctcodec._csv_join(gaps, written, flags, delimiter))
-            progress.update(reader.done - done)
-            done = reader.done
-    except UnclosedQuote as exc:
-        raise TableError(str(exc)) from None
-    except MissingField as exc:
-        raise TableError(f"{exc}: no field for column {name!r}") from None
+                written = _failed_fields(results, values, flags, failed, keep)
+            out.write(_pctcodec._csv_join(gaps, written, flags, delimiter))
+        progress.update(reader.done - done)
+        done = reader.done
 
 
-def _malformed(values: "list[str | bytes]",
-               flags: bytes) -> "tuple[list[str | None], list[tuple[int, str, BaseException]]]":
+def _chunks(reader: Reader, names: "list[str]", index: int, rows: int, base_name: "str | None"
+            ) -> "Iterator[tuple[list[bytes], list[str | bytes], bytes, bytes, list[int], list[str | None] | None]]":
+    """reader's chunks around field `index`, each with the values of the
+    column `base_name` (resolve's --base-column; None without it): a
+    malformed field of it is read as its raw text."""
+    if base_name is None:
+        for gaps, fields, flags, lines, counts in reader.chunks(index, len(names), rows):
+            yield gaps, fields, flags, lines, counts, None
+        return
+    also = _column_index(names, base_name)
+    for (gaps, fields, flags, lines, counts), others, _ in reader.chunks_with(index, also, len(names),
+                                                                            rows):
+        bases = [v.decode("utf-8", "surrogateescape") if isinstance(v, bytes) else v for v in others]
+        yield gaps, fields, flags, lines, counts, cast("list[str | None]", bases)
+
+
+def _failed_rows(values: "list[str | bytes]", flags: bytes, counts: "list[int]",
+                 width: int) -> "tuple[list[str | None], list[tuple[int, str, BaseException]]]":
     """The values (the list itself, changed in place), and (index, raw
-    text, error) of the fields with text after their closing quote (whose
-    values, the raw bytes, become None)."""
+    text, error) of the rows that fail as they are read: a field with text
+    after its closing quote, a record without the header's `width` fields,
+    a quoted field never closed (whose values, raw bytes, become None)."""
     failed: "list[tuple[int, str, BaseException]]" = []
-    if MALFORMED in flags:
+    if any(flags):
+        bad = iter(counts)  # a count for each RAGGED or UNCLOSED_ROW row, in order
         for index, flag in enumerate(flags):
+            if flag < MALFORMED:
+                continue
             if flag == MALFORMED:
-                raw = cast(bytes, values[index]).decode("utf-8", "surrogateescape")
-                failed.append((index, raw, ValueError("text after the closing quote of a quoted field")))
-                cast("list[str | bytes | None]", values)[index] = None
+                error = ValueError("text after the closing quote of a quoted field")
+            elif flag == RAGGED:
+                error = ValueError(f"{next(bad)} fields where the header has {width}")
+            else:
+                error = ValueError(f"the quoted field {next(bad)} is not closed by the end of "
+                                   "the file (the row is read to the end of its line)")
+            raw = cast(bytes, values[index]).decode("utf-8", "surrogateescape")
+            failed.append((index, raw, error))
+            cast("list[str | bytes | None]", values)[index] = None
     return cast("list[str | None]", values), failed
 
 
@@ -240,7 +283,7 @@ def _field_bytes(text: str, flag: int) -> bytes:
 
 def _added_header(raw: bytes, index: int, added: "list[str]", delimiter: bytes) -> bytes:
     """The header record `raw` with the names `added` after field `index`."""
-    gaps, values, flags = next(Reader(io.BytesIO(raw), delimiter).chunks(index, 1))
+    gaps, values, flags, _, _ = next(Reader(io.BytesIO(raw), delimiter).chunks(index, 0, 1))
     fields: "list[str | bytes]" = [_field_bytes(cast(str, values[0]), flags[0]), *added]
     return _pctcodec._csv_join([gaps[0], *[delimiter] * len(added), gaps[1]], fields,
                                bytes(len(fields)), delimiter)
@@ -259,10 +302,11 @@ def _added_fields(gaps: "list[bytes]", values: "list[str | None]", flags: bytes,
     between = [delimiter] * len(columns)
     for i, value in enumerate(values):
         text = raws.get(i, value)
-        assert text is not None  # a value is None for a malformed field only, which raws holds
+        assert text is not None  # a value is None for a failed row only, which raws holds
         fields.append(_field_bytes(text, flags[i]))
-        fields += [b"" if col[i] is None else cast(str, col[i]) for col in columns]
-        new_gaps += between
+        if flags[i] < RAGGED:  # a RAGGED or UNCLOSED_ROW record is written as it was
+            fields += [b"" if col[i] is None else cast(str, col[i]) for col in columns]
+            new_gaps += between
         new_gaps.append(gaps[i + 1])
     return new_gaps, fields, bytes(len(fields))
 
@@ -271,7 +315,8 @@ def _failed_fields(results: "list[str | None]", values: "list[str | None]", flag
                    failed: "list[tuple[int, str, BaseException]]", keep: bool) -> "list[str | bytes]":
     """The fields to write (the results list itself, changed in place):
     for those that failed (None in results) the bytes as they were (keep),
-    or empty."""
+    or empty; a RAGGED or UNCLOSED_ROW record is written as it was either
+    way (it has no field of the column to empty)."""
     fields = cast("list[str | bytes | None]", results)
     if None not in results:
         return cast("list[str | bytes]", fields)
@@ -280,11 +325,11 @@ def _failed_fields(results: "list[str | None]", values: "list[str | None]", flag
         if result is not None:
             continue
         quoted = flags[index] != PLAIN
-        if not keep:
+        if not keep and flags[index] < RAGGED:
             fields[index] = b'""' if quoted else b""
             continue
         text = raws.get(index, values[index])
-        assert text is not None  # a value is None for a malformed field only, which raws holds
+        assert text is not None  # a value is None for a failed row only, which raws holds
         fields[index] = _field_bytes(text, flags[index])
     return cast("list[str | bytes]", fields)
 
@@ -360,10 +405,14 @@ def _open_parquet(path: str) -> "pyarrow.parquet.ParquetFile":
 
 
 def _parquet(column: Column, source: "pyarrow.parquet.ParquetFile", out: "Output | BinaryWriter",
-             name: str, chunk_rows: int, progress: Progress) -> None:
+             name: str, chunk_rows: int, progress: Progress, base_name: "str | None" = None) -> None:
     pa, pq = _pyarrow()
     schema = source.schema_arrow
     index = _column_index(schema.names, name)
+    base_index = None if base_name is None else _column_index(schema.names, base_name)
+    if base_index is not None and _plain_type(pa, schema.field(base_index).type) is None:
+        raise TableError(f"column {base_name!r} is of type {schema.field(base_index).type}, "
+                         "not a string type")
     type_ = schema.field(index).type
     plain = _plain_type(pa, type_)
     if plain is None:
@@ -401,7 +450,11 @@ def _parquet(column: Column, source: "pyarrow.parquet.ParquetFile", out: "Output
                     column.failures.rows += len(values)
                 else:
                     arrays = list(chunk.columns)
-                    if adding:
+                    bases = None if base_index is None else _plain_values(pa, chunk.column(base_index))
+                    if bases is not None:
+                        arrays[index] = _typed_as(pa, column.transform(values, row + 1, on_error,
+                                                                       bases=bases), type_)
+                    elif adding:
                         arrays[index + 1:index + 1] = column.transform(values, row + 1, on_error)
                     else:
                         arrays[index] = _typed_as(pa, column.transform(values, row + 1, on_error), type_)
@@ -486,9 +539,10 @@ def run(args: "Namespace", command: "Command | AddColumns", failures: "Failures"
         output = Output(args.output)
         if infile is None:
             _parquet(column, source, output.stream if args.output else output, args.column,
-                     chunk_rows, progress)
+                     chunk_rows, progress, getattr(args, "base_column", None))
         else:
-            _csv(column, infile, output, args.column, separator, chunk_rows, progress)
+            _csv(column, infile, output, args.column, separator, chunk_rows, progress,
+                 getattr(args, "base_column", None))
         ok = True
     finally:
         progress.close()

@@ -1,0 +1,129 @@
+/* The Public Suffix List in the binding: a list compiled into a capsule
+ * (src/core/pct_psl.c), and one value's part by it (src/core/pct_domain.c).
+ * The public functions, which choose the list and do the rows the core
+ * leaves to them (IDNA, errors, Unicode output), are in
+ * src/pctcodec/domains.py; the batch forms run through the batch engine
+ * (src/_pctcodec_batch.c, PCT_BATCH_DOMAIN). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "_pctcodec.h"
+#include "pct_domain.h"
+#include "pct_psl.h"
+
+static const char CAPSULE_NAME[] = "pctcodec.psl";
+
+static void capsule_free(PyObject *capsule)
+{
+    pct_psl_free(PyCapsule_GetPointer(capsule, CAPSULE_NAME));
+}
+
+const pct_psl *domain_psl(PyObject *capsule)
+{
+    if (!PyCapsule_IsValid(capsule, CAPSULE_NAME)) {
+        PyErr_SetString(PyExc_TypeError, "not a compiled suffix list");
+        return NULL;
+    }
+    return PyCapsule_GetPointer(capsule, CAPSULE_NAME);
+}
+
+PyDoc_STRVAR(psl_compile_doc,
+"_psl_compile($module, text, /)\n--\n\n"
+"The list text (UTF-8 bytes) compiled: (capsule, counts), counts the six\n"
+"numbers (rules, wildcards, exceptions) of ICANN then PRIVATE; ValueError\n"
+"(args: message, line) for a rule that is no domain.");
+
+static PyObject *py_psl_compile(PyObject *module, PyObject *text)
+{
+    (void)module;
+    Py_buffer view;
+    if (PyObject_GetBuffer(text, &view, PyBUF_SIMPLE) < 0)
+        return NULL;
+    pct_psl *psl = NULL;
+    pct_psl_counts c;
+    size_t line = 0;
+    int rc;
+    /* the buffer stays put: a bytes object is immutable, and the view holds it */
+    Py_BEGIN_ALLOW_THREADS
+    rc = pct_psl_compile(view.buf, (size_t)view.len, &psl, &c, &line);
+    Py_END_ALLOW_THREADS
+    PyBuffer_Release(&view);
+    if (rc == PCT_ERR_NO_MEMORY)
+        return PyErr_NoMemory();
+    if (rc == PCT_ERR_TOO_LARGE) {
+        PyErr_SetString(PyExc_OverflowError, "a suffix list over 2 GiB");
+        return NULL;
+    }
+    if (rc != PCT_OK) {
+        PyObject *args = Py_BuildValue("(sn)", "not a rule", (Py_ssize_t)line);
+        if (args) {
+            PyErr_SetObject(PyExc_ValueError, args);
+            Py_DECREF(args);
+        }
+        return NULL;
+    }
+    PyObject *capsule = PyCapsule_New(psl, CAPSULE_NAME, capsule_free);
+    if (!capsule) {
+        pct_psl_free(psl);
+        return NULL;
+    }
+    return Py_BuildValue("(N(nnnnnn))", capsule, (Py_ssize_t)c.rules[0],
+                         (Py_ssize_t)c.wildcards[0], (Py_ssize_t)c.exceptions[0],
+                         (Py_ssize_t)c.rules[1], (Py_ssize_t)c.wildcards[1],
+                         (Py_ssize_t)c.exceptions[1]);
+}
+
+PyDoc_STRVAR(domain_doc,
+"_domain($module, value, psl, flags, /)\n--\n\n"
+"The part of the str value that flags (PCT_DOMAIN_*) names, by the compiled\n"
+"list psl: a str, None when there is no such part, or NotImplemented when\n"
+"the caller must do the value (IDNA, an error, Unicode output).");
+
+#define STACK_ROW 512
+
+static PyObject *py_domain(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    (void)module;
+    if (nargs != 3 || !PyUnicode_Check(args[0])) {
+        PyErr_SetString(PyExc_TypeError, "_domain() takes a str, a list and flags");
+        return NULL;
+    }
+    const pct_psl *psl = domain_psl(args[1]);
+    if (!psl)
+        return NULL;
+    long flags = PyLong_AsLong(args[2]);
+    if (flags == -1 && PyErr_Occurred())
+        return NULL;
+    PyObject *s = args[0];
+    if (!PyUnicode_IS_ASCII(s))
+        Py_RETURN_NOTIMPLEMENTED; /* the host may be non-ASCII: the caller's */
+    const uint8_t *p = PyUnicode_1BYTE_DATA(s);
+    size_t n = (size_t)PyUnicode_GET_LENGTH(s), len;
+    uint8_t stack[STACK_ROW], *dst = stack;
+    if (n > STACK_ROW && !(dst = malloc(n)))
+        return PyErr_NoMemory();
+    PyObject *r;
+    switch (pct_domain_part(psl, (unsigned)flags, p, n, dst, &len)) {
+    case PCT_OK:
+        if (len == n && PyUnicode_CheckExact(s) && memcmp(dst, p, n) == 0) {
+            r = Py_NewRef(s);
+        } else if ((r = PyUnicode_New((Py_ssize_t)len, 127)) != NULL && len) {
+            memcpy(PyUnicode_1BYTE_DATA(r), dst, len);
+        }
+        break;
+    case PCT_DOMAIN_NONE:
+        r = Py_NewRef(Py_None);
+        break;
+    default:
+        r = Py_NewRef(Py_NotImplemented);
+    }
+    if (dst != stack)
+        free(dst);
+    return r;
+}
+
+PyMethodDef domain_methods[] = {
+    {"_psl_compile", py_psl_compile, METH_O, psl_compile_doc},
+    {"_domain", (PyCFunction)(void (*)(void))py_domain, METH_FASTCALL, domain_doc},
+    {NULL, NULL, 0, NULL},
+};

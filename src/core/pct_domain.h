@@ -1,0 +1,51 @@
+/* pct_domain: the host of a URL or bare host, and its parts by the Public
+ * Suffix List (pct_psl.h): registered domain, public suffix, subdomain.
+ * Plain C99, no Python.
+ *
+ * Where the host is: leading and trailing C0 controls and spaces are
+ * ignored (as the URL Standard's parser does); a "scheme://" or "//" prefix
+ * starts an authority, and any other text is an authority itself (a bare
+ * host, "host:port", "user@host"). The authority ends at the first "/",
+ * "?" or "#"; the host is after its last "@", up to the first ":" (a host
+ * in "[...]" is an IP literal).
+ *
+ * The host in ASCII (lowercased) is looked up as it is when every byte is
+ * a letter, digit or one of "-._~!$&'()*+,;=\"`{}": a non-ASCII byte or
+ * "%" leaves the row to the caller's IDNA, another byte (a forbidden code
+ * point) to the caller's error. One trailing dot is dropped. A host that is empty, has an empty
+ * label, or whose last label is a number (decimal, or "0x" hex: an IPv4
+ * address by the URL Standard), and an IP literal, have no parts.
+ */
+#ifndef PCT_DOMAIN_H
+#define PCT_DOMAIN_H
+
+#include "pct.h"
+#include "pct_psl.h"
+
+/* Which part pct_domain_part writes (flags & PCT_DOMAIN_PART). */
+#define PCT_DOMAIN_REGISTERED 0 /* the suffix and one label more; none when the host is a suffix */
+#define PCT_DOMAIN_SUFFIX 1     /* the public suffix */
+#define PCT_DOMAIN_SUBDOMAIN 2  /* the labels before the registered domain ("" when none);
+                                 * none when there is no registered domain */
+#define PCT_DOMAIN_HOST 3       /* the host as looked up */
+#define PCT_DOMAIN_PART 3u
+#define PCT_DOMAIN_PRIVATE 4u   /* the list's PRIVATE section counts too */
+#define PCT_DOMAIN_UNICODE 8u   /* a result holding an xn-- label is the caller's */
+
+/* pct_domain_part's outcomes beyond PCT_OK. */
+#define PCT_DOMAIN_NONE 1   /* the part does not exist: nothing written */
+#define PCT_DOMAIN_CALLER 2 /* the caller must do the row (an error, Unicode output): nothing written */
+#define PCT_DOMAIN_IDNA 3   /* the host has non-ASCII bytes or escapes: nothing written; the
+                             * part of its ASCII form (the caller's IDNA) is pct_domain_part
+                             * of that form */
+
+/* Writes the part of src[0..n) that `flags` chooses to dst, which has room
+ * for n bytes, and its length to *len. */
+int pct_domain_part(const pct_psl *psl, unsigned flags, const uint8_t *src, size_t n, uint8_t *dst,
+                    size_t *len);
+
+/* The host's bytes in src[0..n) (pct_domain_part's reading): 1 for a host,
+ * 0 for an IP literal. */
+int pct_domain_host(const uint8_t *src, size_t n, size_t *start, size_t *len);
+
+#endif /* PCT_DOMAIN_H */

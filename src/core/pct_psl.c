@@ -1,0 +1,489 @@
+/* pct_psl: the Public Suffix List as an open-addressing hash table of its
+ * rules, keyed by the rule's domain in ASCII form. Every suffix of a rule
+ * is in the table too (as a node without rule bits), so a lookup walks the
+ * host's suffixes from its last label and stops at the first one absent:
+ * no longer rule can match then.
+ */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pct_psl.h"
+
+/* Bits of a table entry; section s (0 ICANN, 1 PRIVATE) shifts them by s. */
+#define F_RULE 1u      /* the domain is a rule */
+#define F_WILD 4u      /* "*." followed by the domain is a rule */
+#define F_EXCEPT 16u   /* "!" followed by the domain is a rule */
+#define F_NODE 64u     /* a suffix of some rule (every entry) */
+
+/* 12 bytes a slot: a miss (the common lookup, "example" under "com") reads
+ * one slot of a table that stays in the caches. */
+typedef struct {
+    uint32_t hash;  /* the high half of the mixed hash */
+    uint32_t off;   /* the key: keys[off .. off + len) */
+    uint16_t len;
+    uint16_t flags; /* 0: an empty slot */
+} psl_slot;
+
+/* A filter before the table: bit (h >> FILTER_SHIFT) of a 2^FILTER_BITS-bit
+ * set is on for every key, so most misses never touch the table. */
+#define FILTER_BITS 18
+#define FILTER_SHIFT (64 - FILTER_BITS)
+
+struct pct_psl {
+    psl_slot *slots;
+    size_t mask; /* slots - 1, a power of two minus one */
+    uint8_t *keys;
+    uint64_t filter[(1u << FILTER_BITS) / 64];
+};
+
+/* The hash of a key runs backwards over its bytes (rotate and xor, cheap
+ * per byte), so the hash of each longer suffix of a host extends the one
+ * before it; mix() spreads it before use. */
+#define SEED 0x243f6a8885a308d3ULL
+
+static inline uint64_t step(uint64_t h, uint8_t b)
+{
+    return ((h << 7) | (h >> 57)) ^ b;
+}
+
+static inline uint64_t mix(uint64_t h)
+{
+    h ^= h >> 33;
+    h *= 0xff51afd7ed558ccdULL;
+    h ^= h >> 33;
+    h *= 0xc4ceb9fe1a85ec53ULL;
+    return h ^ (h >> 33);
+}
+
+static inline size_t slot_of(uint64_t m, size_t mask)
+{
+    return (size_t)m & mask;
+}
+
+/* ---------------------------------------------------------------- rules */
+
+/* A growing byte buffer for the keys. */
+typedef struct {
+    uint8_t *data;
+    size_t len, cap;
+} blob;
+
+static int blob_add(blob *b, const uint8_t *p, size_t n)
+{
+    if (n > UINT32_MAX - b->len)
+        return PCT_ERR_TOO_LARGE; /* offsets are 32-bit */
+    if (b->len + n > b->cap) {
+        size_t cap = b->cap ? b->cap : 4096;
+        while (cap < b->len + n)
+            cap *= 2;
+        uint8_t *d = realloc(b->data, cap);
+        if (!d)
+            return PCT_ERR_NO_MEMORY;
+        b->data = d;
+        b->cap = cap;
+    }
+    if (n)
+        memcpy(b->data + b->len, p, n);
+    b->len += n;
+    return PCT_OK;
+}
+
+/* One code point of UTF-8 at s[*i] (< n), well-formed (no surrogates, no
+ * overlong forms), or -1. */
+static int32_t utf8_next(const uint8_t *s, size_t n, size_t *i)
+{
+    uint8_t c = s[*i];
+    int len;
+    uint32_t cp, min;
+    if (c < 0x80) {
+        (*i)++;
+        return c;
+    }
+    if (c >= 0xC2 && c <= 0xDF) {
+        len = 2; cp = c & 0x1Fu; min = 0x80;
+    } else if (c >= 0xE0 && c <= 0xEF) {
+        len = 3; cp = c & 0x0Fu; min = 0x800;
+    } else if (c >= 0xF0 && c <= 0xF4) {
+        len = 4; cp = c & 0x07u; min = 0x10000;
+    } else {
+        return -1;
+    }
+    if ((size_t)len > n - *i)
+        return -1;
+    for (int k = 1; k < len; k++) {
+        uint8_t b = s[*i + (size_t)k];
+        if ((b & 0xC0) != 0x80)
+            return -1;
+        cp = cp << 6 | (b & 0x3Fu);
+    }
+    if (cp < min || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF))
+        return -1;
+    *i += (size_t)len;
+    return (int32_t)cp;
+}
+
+/* RFC 3492's parameters. */
+enum { BASE = 36, TMIN = 1, TMAX = 26, SKEW = 38, DAMP = 700, INITIAL_BIAS = 72, INITIAL_N = 128 };
+
+static uint32_t adapt(uint32_t delta, uint32_t points, int first)
+{
+    delta = first ? delta / DAMP : delta / 2;
+    delta += delta / points;
+    uint32_t k = 0;
+    while (delta > ((BASE - TMIN) * TMAX) / 2) {
+        delta /= BASE - TMIN;
+        k += BASE;
+    }
+    return k + (BASE - TMIN + 1) * delta / (delta + SKEW);
+}
+
+#define MAX_LABEL 63
+
+/* The xn-- form of the label of code points cp[0..n) (some non-ASCII) in
+ * dst (room for MAX_LABEL): its length, or 0 when longer than MAX_LABEL. */
+static size_t punycode(const uint32_t *cp, size_t n, uint8_t *dst)
+{
+    size_t len = 0;
+#define PUT(ch) do { if (len == MAX_LABEL) return 0; dst[len++] = (uint8_t)(ch); } while (0)
+    PUT('x'); PUT('n'); PUT('-'); PUT('-');
+    size_t basic = 0;
+    for (size_t j = 0; j < n; j++)
+        if (cp[j] < 0x80) {
+            uint32_t c = cp[j];
+            PUT(c >= 'A' && c <= 'Z' ? c + 32 : c);
+            basic++;
+        }
+    if (basic)
+        PUT('-');
+    uint32_t next = INITIAL_N, delta = 0, bias = INITIAL_BIAS;
+    size_t handled = basic;
+    while (handled < n) {
+        uint32_t m = UINT32_MAX;
+        for (size_t j = 0; j < n; j++)
+            if (cp[j] >= next && cp[j] < m)
+                m = cp[j];
+        /* n <= MAX_LABEL and code points <= 0x10FFFF: no overflow here */
+        delta += (m - next) * (uint32_t)(handled + 1);
+        next = m;
+        for (size_t j = 0; j < n; j++) {
+            if (cp[j] < next)
+                delta++;
+            if (cp[j] == next) {
+                uint32_t q = delta;
+                for (uint32_t k = BASE;; k += BASE) {
+                    uint32_t t = k <= bias ? TMIN : k >= bias + TMAX ? TMAX : k - bias;
+                    if (q < t)
+                        break;
+                    uint32_t d = t + (q - t) % (BASE - t);
+                    PUT(d < 26 ? 'a' + d : '0' + d - 26);
+                    q = (q - t) / (BASE - t);
+                }
+                PUT(q < 26 ? 'a' + q : '0' + q - 26);
+                bias = adapt(delta, (uint32_t)(handled + 1), handled == basic);
+                delta = 0;
+                handled++;
+            }
+        }
+        delta++;
+        next++;
+    }
+#undef PUT
+    return len;
+}
+
+/* Appends the ASCII form of the domain d[0..n) to b: PCT_OK, or
+ * PCT_PSL_BAD_RULE, PCT_ERR_*. */
+static int add_domain(blob *b, const uint8_t *d, size_t n)
+{
+    size_t i = 0;
+    while (i <= n) {
+        size_t end = i;
+        while (end < n && d[end] != '.')
+            end++;
+        if (end == i)
+            return PCT_PSL_BAD_RULE; /* an empty label */
+        uint8_t label[MAX_LABEL];
+        uint32_t cps[MAX_LABEL];
+        size_t len = 0, ncp = 0;
+        int ascii = 1;
+        for (size_t j = i; j < end;) {
+            int32_t c = utf8_next(d, end, &j);
+            if (c < 0 || c == '*' || ncp == MAX_LABEL)
+                return PCT_PSL_BAD_RULE; /* not UTF-8, a wildcard inside, too long */
+            cps[ncp++] = (uint32_t)c;
+            ascii &= c < 0x80;
+        }
+        if (ascii) {
+            for (size_t j = 0; j < ncp; j++)
+                label[len++] = (uint8_t)(cps[j] >= 'A' && cps[j] <= 'Z' ? cps[j] + 32 : cps[j]);
+        } else if (!(len = punycode(cps, ncp, label))) {
+            return PCT_PSL_BAD_RULE;
+        }
+        int rc;
+        if ((i && (rc = blob_add(b, (const uint8_t *)".", 1)) != PCT_OK)
+            || (rc = blob_add(b, label, len)) != PCT_OK)
+            return rc;
+        i = end + 1;
+    }
+    return PCT_OK;
+}
+
+typedef struct {
+    uint32_t off, len, flags;
+} rule;
+
+static int rules_add(rule **rs, size_t *n, size_t *cap, rule r)
+{
+    if (*n == *cap) {
+        size_t c = *cap ? 2 * *cap : 1024;
+        if (c > SIZE_MAX / sizeof(rule))
+            return PCT_ERR_NO_MEMORY;
+        rule *p = realloc(*rs, c * sizeof(rule));
+        if (!p)
+            return PCT_ERR_NO_MEMORY;
+        *rs = p;
+        *cap = c;
+    }
+    (*rs)[(*n)++] = r;
+    return PCT_OK;
+}
+
+static int has(const uint8_t *s, size_t n, const char *needle)
+{
+    size_t m = strlen(needle);
+    for (size_t i = 0; i + m <= n; i++)
+        if (memcmp(s + i, needle, m) == 0)
+            return 1;
+    return 0;
+}
+
+/* Reads the rules of the list into rs (keys in b). */
+static int read_rules(const uint8_t *text, size_t n, blob *b, rule **rs, size_t *nrules,
+                      pct_psl_counts *counts, size_t *line)
+{
+    size_t cap = 0, pos = 0;
+    int section = 0;
+    *line = 0;
+    while (pos < n) {
+        size_t eol = pos;
+        while (eol < n && text[eol] != '\n')
+            eol++;
+        (*line)++;
+        const uint8_t *s = text + pos;
+        size_t len = 0;
+        while (len < eol - pos && s[len] != ' ' && s[len] != '\t' && s[len] != '\r')
+            len++;
+        pos = eol + 1;
+        if (len >= 2 && s[0] == '/' && s[1] == '/') {
+            size_t whole = (size_t)(text + eol - s);
+            if (has(s, whole, "===BEGIN PRIVATE DOMAINS==="))
+                section = 1;
+            else if (has(s, whole, "===END PRIVATE DOMAINS==="))
+                section = 0;
+            continue;
+        }
+        if (len == 0 || (len == 1 && s[0] == '*'))
+            continue; /* an empty line; the default rule, always in force */
+        uint32_t kind = F_RULE;
+        if (s[0] == '!') {
+            kind = F_EXCEPT;
+            s++;
+            len--;
+        } else if (len >= 2 && s[0] == '*' && s[1] == '.') {
+            kind = F_WILD;
+            s += 2;
+            len -= 2;
+        }
+        size_t off = b->len;
+        int rc = add_domain(b, s, len);
+        if (rc != PCT_OK)
+            return rc;
+        if (b->len - off > UINT16_MAX)
+            return PCT_PSL_BAD_RULE; /* no domain is that long */
+        uint32_t klen = (uint32_t)(b->len - off);
+        if (kind == F_EXCEPT && !memchr(b->data + off, '.', klen))
+            return PCT_PSL_BAD_RULE; /* an exception needs a parent to be the suffix */
+        rule r = {(uint32_t)off, klen, kind << section};
+        if ((rc = rules_add(rs, nrules, &cap, r)) != PCT_OK)
+            return rc;
+        counts->rules[section]++;
+        counts->wildcards[section] += kind == F_WILD;
+        counts->exceptions[section] += kind == F_EXCEPT;
+    }
+    return PCT_OK;
+}
+
+/* ---------------------------------------------------------------- table */
+
+static uint64_t key_hash(const uint8_t *k, size_t n)
+{
+    uint64_t h = SEED;
+    while (n)
+        h = step(h, k[--n]);
+    return mix(h);
+}
+
+static int same_key(const pct_psl *t, const psl_slot *s, const uint8_t *k, size_t len)
+{
+    if (s->len != len)
+        return 0;
+    const uint8_t *a = t->keys + s->off;
+    for (size_t i = 0; i < len; i++)
+        if (a[i] != k[i])
+            return 0;
+    return 1;
+}
+
+/* Puts the key (or ORs its flags into its slot); the number of new keys (0 or 1). */
+static int table_put(pct_psl *t, uint32_t off, uint32_t len, uint32_t flags)
+{
+    const uint8_t *k = t->keys + off;
+    uint64_t m = key_hash(k, len);
+    uint32_t hi = (uint32_t)(m >> 32);
+    for (size_t i = slot_of(m, t->mask);; i = (i + 1) & t->mask) {
+        psl_slot *s = &t->slots[i];
+        if (!s->flags) {
+            s->hash = hi;
+            s->off = off;
+            s->len = (uint16_t)len;
+            s->flags = (uint16_t)flags;
+            t->filter[(m >> FILTER_SHIFT) / 64] |= 1ULL << ((m >> FILTER_SHIFT) % 64);
+            return 1;
+        }
+        if (s->hash == hi && same_key(t, s, k, len)) {
+            s->flags = (uint16_t)(s->flags | flags);
+            return 0;
+        }
+    }
+}
+
+static uint32_t table_get(const pct_psl *t, uint64_t m, const uint8_t *k, size_t len)
+{
+    if (!(t->filter[(m >> FILTER_SHIFT) / 64] & (1ULL << ((m >> FILTER_SHIFT) % 64))))
+        return 0;
+    uint32_t hi = (uint32_t)(m >> 32);
+    for (size_t i = slot_of(m, t->mask);; i = (i + 1) & t->mask) {
+        const psl_slot *s = &t->slots[i];
+        if (!s->flags)
+            return 0;
+        if (s->hash == hi && same_key(t, s, k, len))
+            return s->flags;
+    }
+}
+
+/* A table of 2^k >= 2 * entries slots for the rules rs (keys in `keys`,
+ * which it takes): NULL without memory. */
+static pct_psl *table_new(const rule *rs, size_t nrules, size_t entries, uint8_t *keys)
+{
+    size_t slots = 64;
+    while (slots < 2 * entries && slots <= SIZE_MAX / 4 / sizeof(psl_slot))
+        slots *= 2;
+    pct_psl *t = calloc(1, sizeof *t);
+    if (!t || slots < 2 * entries || !(t->slots = calloc(slots, sizeof(psl_slot)))) {
+        free(t);
+        return NULL;
+    }
+    t->keys = keys;
+    t->mask = slots - 1;
+    for (size_t r = 0; r < nrules; r++) {
+        uint32_t off = rs[r].off, len = rs[r].len;
+        table_put(t, off, len, rs[r].flags | F_NODE);
+        for (uint32_t j = 0; j < len; j++)
+            if (keys[off + j] == '.')
+                table_put(t, off + j + 1, len - j - 1, F_NODE);
+    }
+    return t;
+}
+
+int pct_psl_compile(const uint8_t *text, size_t n, pct_psl **out, pct_psl_counts *counts,
+                    size_t *line)
+{
+    pct_psl_counts unused;
+    size_t line_unused;
+    if (!counts)
+        counts = &unused;
+    if (!line)
+        line = &line_unused;
+    memset(counts, 0, sizeof *counts);
+    *out = NULL;
+    if (n > INT32_MAX)
+        return PCT_ERR_TOO_LARGE;
+    blob b = {NULL, 0, 0};
+    rule *rs = NULL;
+    size_t nrules = 0;
+    int rc = read_rules(text, n, &b, &rs, &nrules, counts, line);
+    pct_psl *t = NULL;
+    if (rc == PCT_OK) {
+        /* entries: each rule and each of its suffixes (one per dot), most
+         * of them the same few ("jp"): a first table counts the distinct
+         * ones, and the one kept is sized for those */
+        size_t entries = 0;
+        for (size_t r = 0; r < nrules; r++) {
+            entries++;
+            for (uint32_t j = 0; j < rs[r].len; j++)
+                entries += b.data[rs[r].off + j] == '.';
+        }
+        pct_psl *first = table_new(rs, nrules, entries, b.data);
+        size_t distinct = 0;
+        if (first) {
+            for (size_t i = 0; i <= first->mask; i++)
+                distinct += first->slots[i].flags != 0;
+            free(first->slots);
+            free(first);
+            t = table_new(rs, nrules, distinct, b.data);
+        }
+        if (!t)
+            rc = PCT_ERR_NO_MEMORY;
+        else
+            b.data = NULL; /* the table's now */
+    }
+    free(rs);
+    free(b.data);
+    if (rc != PCT_OK) {
+        pct_psl_free(t);
+        return rc;
+    }
+    *line = 0;
+    *out = t;
+    return PCT_OK;
+}
+
+void pct_psl_free(pct_psl *psl)
+{
+    if (!psl)
+        return;
+    free(psl->slots);
+    free(psl->keys);
+    free(psl);
+}
+
+/* ---------------------------------------------------------------- lookup */
+
+size_t pct_psl_suffix_labels(const pct_psl *psl, const uint8_t *host, size_t n, int private_too)
+{
+    uint32_t rule = F_RULE | (private_too ? F_RULE << 1 : 0);
+    uint32_t wild = rule * F_WILD, except = rule * F_EXCEPT;
+    size_t best = 1, labels = 0, pos = n;
+    uint64_t h = SEED;
+    int wild_above = 0; /* the suffix one label shorter has a "*." rule */
+    while (pos > 0) {
+        size_t start = pos;
+        while (start > 0 && host[start - 1] != '.') {
+            h = step(h, host[start - 1]);
+            start--;
+        }
+        labels++;
+        uint32_t f = table_get(psl, mix(h), host + start, n - start);
+        if (f & except)
+            return labels - 1; /* an exception prevails over every other rule */
+        if ((f & rule) || wild_above)
+            best = labels;
+        if (!f || start == 0)
+            break;
+        wild_above = (f & wild) != 0;
+        h = step(h, '.');
+        pos = start - 1;
+    }
+    return best;
+}

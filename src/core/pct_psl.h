@@ -1,0 +1,49 @@
+/* pct_psl: the Public Suffix List compiled into a hash table of its rules,
+ * and the public suffix of a host by the list's algorithm. Plain C99, no
+ * Python.
+ *
+ * The list's format (publicsuffix.org/list): one rule a line, read up to
+ * the first white space; lines starting with "//" are comments; the rules
+ * between "===BEGIN PRIVATE DOMAINS===" and "===END PRIVATE DOMAINS==="
+ * are the PRIVATE section, all others ICANN's. A rule is a domain ("co.uk"),
+ * a wildcard "*." before one ("*.ck": every label under ck is a suffix) or
+ * an exception "!" before one ("!www.ck": not a suffix, its parent is).
+ * Rules in Unicode are stored as their xn-- labels (punycode, RFC 3492),
+ * ASCII letters lowercased, so that they match hosts in ASCII form.
+ *
+ * A compiled list is read-only: any number of threads may look up in it.
+ */
+#ifndef PCT_PSL_H
+#define PCT_PSL_H
+
+#include "pct.h"
+
+typedef struct pct_psl pct_psl;
+
+/* Rule counts by section: [0] ICANN, [1] PRIVATE. */
+typedef struct {
+    size_t rules[2];      /* every rule */
+    size_t wildcards[2];  /* of which "*." rules */
+    size_t exceptions[2]; /* of which "!" rules */
+} pct_psl_counts;
+
+/* Why a list does not compile (pct_psl_compile's result). */
+#define PCT_PSL_BAD_RULE 50 /* a rule that is no domain: *line says which (1-based) */
+
+/* Compiles the list text[0..n) (UTF-8) into *out (pct_psl_free it).
+ * Returns PCT_OK, PCT_ERR_NO_MEMORY, PCT_ERR_TOO_LARGE (over 2^31 bytes)
+ * or PCT_PSL_BAD_RULE (a rule with an empty label, a wildcard that is not
+ * the leftmost label, bytes that are not UTF-8, a label over 63 bytes in
+ * ASCII form). `counts` may be NULL. */
+int pct_psl_compile(const uint8_t *text, size_t n, pct_psl **out, pct_psl_counts *counts,
+                    size_t *line);
+void pct_psl_free(pct_psl *psl);
+
+/* The number of labels of the public suffix of host[0..n): ASCII,
+ * lowercase, labels not empty, no trailing dot. `private_too`: the PRIVATE
+ * section's rules count as well as ICANN's. At least 1 (the default rule
+ * "*": an unlisted top-level domain is a suffix) and at most the host's
+ * label count. */
+size_t pct_psl_suffix_labels(const pct_psl *psl, const uint8_t *host, size_t n, int private_too);
+
+#endif /* PCT_PSL_H */

@@ -1,0 +1,604 @@
+"""Registered domains by the Public Suffix List: which site a URL is on.
+
+``registered_domain(url)`` is the public suffix of the URL's host and one
+label more (``news.bbc.co.uk`` -> ``bbc.co.uk``), or ``None`` when the host
+has none (it is itself a public suffix, an IP address, empty...).
+``public_suffix(url)`` is the suffix (``co.uk``) and ``domain_parts(url)``
+all three parts, ``DomainParts(subdomain, registered_domain,
+public_suffix)``. Their ``_many`` forms run over a column (a list, the three
+Arrow string types, chunked arrays, pandas and polars Series), with
+``threads``, ``on_error`` and ``rejects`` as in ``pctcodec.batch``.
+
+Input: a URL (``https://user@Host.example.com:8443/path``), a
+network-path reference (``//host/path``) or a bare host with or without
+userinfo and port (``host.example.com:80``); leading and trailing C0
+controls and spaces are ignored. The host is after the last ``@`` of the
+authority, up to the first ``:``; ``[...]`` is an IP literal. Any case; a
+trailing dot is dropped; an internationalized host may be in Unicode, in
+``xn--`` labels or percent-encoded.
+
+Output: lowercase ASCII (``xn--`` labels), no trailing dot, whatever form
+the input had, so that equal domains are equal strings; ``unicode=True``
+gives the Unicode form of the ``xn--`` labels instead. A host that is an
+IPv4 address (its last label a number, as the URL Standard reads hosts), an
+IP literal, empty, or with an empty label (``a..b``, ``.a``) has no parts:
+``None`` (null).
+
+The list: ``private=False`` (the default) uses only the ICANN section of
+the list (``github.io`` has the registered domain ``github.io``);
+``private=True`` adds the PRIVATE section, where ``github.io`` is a public
+suffix and ``user.github.io`` a registered domain (browsers' "site"). A TLD
+the list does not have is a public suffix by the list's default rule
+``*``. ``suffix_list=`` chooses the list: ``None`` for the snapshot shipped
+with pctcodec (never fetched over the network), a ``SuffixList``, or the
+path of a list file; ``suffix_list()`` says which list is in use. Each list
+is compiled once into a C hash table shared by every call and thread.
+
+Errors: a host with a character no host may hold (a space, ``<``, ``^``
+...) or whose IDNA mapping fails raises ``HostError`` (a ``ValueError``);
+a value that is not a ``str`` raises ``TypeError``. The ``_many`` forms
+name the row (see ``pctcodec.batch``).
+
+See docs/domains.md.
+"""
+import _thread
+import os
+from collections import namedtuple
+
+from . import _pctcodec
+from ._errors import HostError
+from .batch import _Op, _TABLES, _check_on_error, _dispatch, _module_type, Reject
+
+__all__ = [
+    "registered_domain",
+    "registered_domain_many",
+    "public_suffix",
+    "public_suffix_many",
+    "domain_parts",
+    "domain_parts_many",
+    "DomainParts",
+    "SuffixList",
+    "suffix_list",
+    "HostError",
+]
+
+# pct_domain.h's flags.
+_REGISTERED, _SUFFIX, _SUBDOMAIN = 0, 1, 2
+_PRIVATE, _UNICODE = 4, 8
+
+DomainParts = namedtuple("DomainParts", "subdomain registered_domain public_suffix")
+DomainParts.__doc__ = """The parts of a URL's host by the Public Suffix List: ``subdomain`` (the
+labels before the registered domain, ``""`` when there are none),
+``registered_domain`` and ``public_suffix``; each None when absent."""
+
+RuleCounts = namedtuple("RuleCounts", "rules wildcards exceptions")
+RuleCounts.__doc__ = """The rules of one section of a list: all of them, of which ``*.``
+wildcards and ``!`` exceptions."""
+
+
+# ---------------------------------------------------------------- the list
+
+class SuffixList:
+    """A Public Suffix List compiled for lookups (read-only, shared by threads).
+
+    Made by ``suffix_list()`` (the shipped snapshot, or a file) or
+    ``SuffixList.from_text(text)``. ``source`` says where it came from,
+    ``version`` and ``commit`` are the list's own ``// VERSION:`` and
+    ``// COMMIT:`` lines (None when it has none), ``icann`` and ``private``
+    the ``RuleCounts`` of its two sections.
+    """
+
+    __slots__ = ("_capsule", "source", "version", "commit", "icann", "private")
+
+    def __init__(self, text, source="<text>"):
+        if isinstance(text, str):
+            data = text.encode("utf-8", "surrogatepass")
+        elif isinstance(text, (bytes, bytearray, memoryview)):
+            data = bytes(text)
+        else:
+            raise TypeError("a suffix list is str or bytes, not %.200s" % type(text).__name__)
+        try:
+            capsule, counts = _pctcodec._psl_compile(data)
+        except ValueError as exc:
+            line = exc.args[1] if len(exc.args) > 1 else 0
+            raise ValueError("%s line %d: not a rule of the Public Suffix List format"
+                             % (source, line)) from None
+        self._capsule = capsule
+        self.source = source
+        head = data[:4096].decode("utf-8", "replace").splitlines()
+        self.version = _header(head, "// VERSION:")
+        self.commit = _header(head, "// COMMIT:")
+        self.icann = RuleCounts(*counts[:3])
+        self.private = RuleCounts(*counts[3:])
+
+    @classmethod
+    def from_text(cls, text, source="<text>"):
+        """The list whose text (str, or UTF-8 bytes) is given."""
+        return cls(text, source)
+
+    @classmethod
+    def from_file(cls, path):
+        """The list in the file at `path` (UTF-8)."""
+        with open(path, "rb") as f:
+            return cls(f.read(), os.fspath(path))
+
+    def __repr__(self):
+        return "<SuffixList %s, version %s: ICANN %d rules, PRIVATE %d rules>" % (
+            self.source, self.version, self.icann.rules, self.private.rules)
+
+
+def _header(lines, key):
+    """The value of the list's header line `key` (``// VERSION: ...``)."""
+    for line in lines:
+        if line.startswith(key) and line[len(key):].split():
+            return line[len(key):].split()[0]
+    return None
+
+
+# (_thread, not threading, nor re below: `import pctcodec` stays light)
+_lock = _thread.allocate_lock()
+_default = []  # the shipped snapshot, once compiled
+_files = {}    # (path, size, mtime) -> SuffixList
+
+
+def _snapshot():
+    if not _default:
+        with _lock:
+            if not _default:
+                from . import _suffix_snapshot as snap
+
+                path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data",
+                                    "public_suffix_list.dat")
+                lst = SuffixList.from_file(path)
+                lst.source = "pctcodec snapshot of %s, taken %s" % (snap.SOURCE, snap.TAKEN)
+                _default.append(lst)
+    return _default[0]
+
+
+def suffix_list(source=None):
+    """The list that ``suffix_list=source`` means: the shipped snapshot for
+    None, the compiled list of a file path (compiled once while the file is
+    unchanged), a SuffixList itself.
+
+    Parameters
+    ----------
+    source : None, str, os.PathLike or SuffixList
+
+    Returns
+    -------
+    SuffixList
+        Its ``source``, ``version``, ``commit``, ``icann`` and ``private``
+        rule counts tell which list it is.
+
+    Raises
+    ------
+    OSError
+        The file cannot be read.
+    ValueError
+        The file holds a line that is not a rule.
+    TypeError
+        `source` is none of these.
+
+    Examples
+    --------
+    >>> suffix_list().icann.rules > 5000
+    True
+    """
+    if source is None:
+        return _default[0] if _default else _snapshot()
+    if isinstance(source, SuffixList):
+        return source
+    if not isinstance(source, (str, os.PathLike)):
+        raise TypeError("suffix_list must be None, a SuffixList or a path, not %.200s"
+                        % type(source).__name__)
+    path = os.path.abspath(os.fspath(source))
+    st = os.stat(path)
+    key = (path, st.st_size, st.st_mtime_ns)
+    lst = _files.get(key)
+    if lst is None:
+        lst = SuffixList.from_file(path)
+        with _lock:
+            lst = _files.setdefault(key, lst)
+    return lst
+
+
+# ---------------------------------------------------------------- one value
+
+def _ascii_host(host):
+    """The ASCII form of a host that is not plain ASCII (non-ASCII, escaped):
+    the URL Standard's "domain to ASCII" of its decoded escapes, or None
+    when it has none. The one place IDNA is reached from here."""
+    from . import _idna
+
+    try:
+        host.encode("utf-8")
+    except UnicodeEncodeError:
+        return None  # a lone surrogate
+    return _idna.to_ascii(host)
+
+
+def _to_unicode(domain):
+    from . import _idna
+
+    return ".".join(_idna.to_unicode(label) for label in domain.split("."))
+
+
+_C0_SPACE = "".join(map(chr, range(0x21)))
+_ALPHA = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ")
+_SCHEME = _ALPHA | frozenset("0123456789+-.")
+
+
+def _host_span(value):
+    """Where the host of value is (pct_domain_host's reading): (start, end),
+    or None for an IP literal."""
+    start = len(value) - len(value.lstrip(_C0_SPACE))
+    stop = max(len(value.rstrip(_C0_SPACE)), start)
+    j = start
+    if j < stop and value[j] in _ALPHA:
+        while j < stop and value[j] in _SCHEME:
+            j += 1
+        j = j + 1 if j < stop and value[j] == ":" else start
+    if value.startswith("//", j, stop):
+        start = j + 2
+    end = min([k for k in (value.find(c, start, stop) for c in "/?#") if k >= 0] or [stop])
+    at = value.rfind("@", start, end)
+    if at >= 0:
+        start = at + 1
+    if value.startswith("[", start, end):
+        return None
+    colon = value.find(":", start, end)
+    return start, colon if colon >= 0 else end
+
+
+def _flags(part, private, unicode):
+    return part | (_PRIVATE if private else 0) | (_UNICODE if unicode else 0)
+
+
+def _part(value, capsule, flags):
+    """The part of value that flags names: the C core's answer, else the
+    row done here (a non-ASCII or escaped host, an error, Unicode output)."""
+    r = _pctcodec._domain(value, capsule, flags)
+    if r is not NotImplemented:
+        return r
+    span = _host_span(value)
+    if span is None:
+        return None
+    host = value[span[0]:span[1]]
+    ascii = host if host.isascii() and "%" not in host else _ascii_host(host)
+    if ascii is not None:
+        r = _pctcodec._domain(ascii, capsule, flags & ~_UNICODE)
+    if ascii is None or r is NotImplemented:
+        raise HostError("the host %r is no domain name" % host, span[0])
+    if r and flags & _UNICODE:
+        r = _to_unicode(r)
+    return r
+
+
+def _check(value, name):
+    if not isinstance(value, str):
+        raise TypeError("%s() argument must be str, not %.200s" % (name, type(value).__name__))
+
+
+def registered_domain(value, *, private=False, unicode=False, suffix_list=None):
+    """The registered domain of a URL's host: its public suffix and one label
+    more, by the Public Suffix List.
+
+    Parameters
+    ----------
+    value : str
+        A URL, ``//host...`` reference, or bare host (with userinfo or port).
+    private : bool
+        Use the list's PRIVATE section as well as ICANN's (default: ICANN only).
+    unicode : bool
+        Give ``xn--`` labels in Unicode (default: lowercase ASCII).
+    suffix_list : None, path or SuffixList
+        The list (default: the snapshot shipped with pctcodec).
+
+    Returns
+    -------
+    str or None
+        None when the host has no registered domain (it is a public suffix,
+        an IP address, empty, or has an empty label).
+
+    Raises
+    ------
+    HostError
+        The host holds a character no host may hold, or IDNA rejects it.
+    TypeError
+        value is not a str.
+
+    Examples
+    --------
+    >>> registered_domain("https://news.BBC.co.uk./x")
+    'bbc.co.uk'
+    >>> registered_domain("user.github.io", private=True)
+    'user.github.io'
+    """
+    _check(value, "registered_domain")
+    return _part(value, _list(suffix_list), _flags(_REGISTERED, private, unicode))
+
+
+def public_suffix(value, *, private=False, unicode=False, suffix_list=None):
+    """The public suffix of a URL's host by the Public Suffix List.
+
+    Parameters
+    ----------
+    value, private, unicode, suffix_list
+        As for ``registered_domain``.
+
+    Returns
+    -------
+    str or None
+        The suffix (an unlisted TLD is one by the default rule ``*``); None
+        for an IP address, an empty host or one with an empty label.
+
+    Raises
+    ------
+    HostError, TypeError
+        As for ``registered_domain``.
+
+    Examples
+    --------
+    >>> public_suffix("http://a.b.c.kobe.jp/")
+    'c.kobe.jp'
+    """
+    _check(value, "public_suffix")
+    return _part(value, _list(suffix_list), _flags(_SUFFIX, private, unicode))
+
+
+def domain_parts(value, *, private=False, unicode=False, suffix_list=None):
+    """The subdomain, registered domain and public suffix of a URL's host.
+
+    Parameters
+    ----------
+    value, private, unicode, suffix_list
+        As for ``registered_domain``.
+
+    Returns
+    -------
+    DomainParts
+        ``subdomain`` is ``""`` when the host is its registered domain, and
+        None (as ``registered_domain`` is) when it has none.
+
+    Raises
+    ------
+    HostError, TypeError
+        As for ``registered_domain``.
+
+    Examples
+    --------
+    >>> domain_parts("https://www.example.co.uk/")
+    DomainParts(subdomain='www', registered_domain='example.co.uk', public_suffix='co.uk')
+    """
+    _check(value, "domain_parts")
+    capsule = _list(suffix_list)
+    return DomainParts(*(_part(value, capsule, _flags(part, private, unicode))
+                         for part in (_SUBDOMAIN, _REGISTERED, _SUFFIX)))
+
+
+def _list(source):
+    if source is None and _default:
+        return _default[0]._capsule
+    return suffix_list(source)._capsule
+
+
+# ---------------------------------------------------------------- columns
+
+def _op(name, part, private, unicode, suffix_list, threads, on_error):
+    capsule = _list(suffix_list)
+    flags = _flags(part, private, unicode)
+
+    def one(value):
+        _check(value, name[:-5])
+        return _part(value, capsule, flags)
+
+    return _Op(name, one, threads, safe=capsule, opts=flags, on_error=on_error)
+
+
+def _run(op, values, rejects):
+    _check_on_error(op.name, op.on_error, rejects)
+    result = _dispatch(op, values)
+    if rejects is not None and op.raw:
+        op.raw.sort(key=lambda t: t[0])
+        rejects.extend(Reject._make(t) for t in op.raw)
+    return result
+
+
+def registered_domain_many(values, *, private=False, unicode=False, suffix_list=None,
+                           threads=None, on_error="raise", rejects=None):
+    """registered_domain() over every value of a column (None where a row
+    has no registered domain).
+
+    Parameters
+    ----------
+    values : iterable of str or None, Arrow array, pandas or polars Series
+        The column.
+    private, unicode, suffix_list
+        As for ``registered_domain``.
+    threads, on_error, rejects
+        As for ``pctcodec.normalize_many``: threads for Arrow input, what a
+        failing row gives ("raise", "null" or "keep"), and a list that gets a
+        ``Reject`` per failed row.
+
+    Returns
+    -------
+    list of str or None
+        For a list or any other iterable (None where there is none).
+    pyarrow.Array or pyarrow.ChunkedArray
+        For Arrow input: the same kind and string type, nulls kept.
+    pandas.Series or polars.Series
+        For a Series: the same index and name.
+
+    Raises
+    ------
+    HostError
+        A row whose host no host may be (naming its index), under
+        ``on_error="raise"``.
+    TypeError
+        A value that is not str or None, or ``values`` that is not a column.
+
+    Examples
+    --------
+    >>> registered_domain_many(["http://a.example.com/", "127.0.0.1", None])
+    ['example.com', None, None]
+    """
+    op = _op("registered_domain_many", _REGISTERED, private, unicode, suffix_list, threads,
+             on_error)
+    return _run(op, values, rejects)
+
+
+def public_suffix_many(values, *, private=False, unicode=False, suffix_list=None, threads=None,
+                       on_error="raise", rejects=None):
+    """public_suffix() over every value of a column.
+
+    Parameters
+    ----------
+    values : iterable of str or None, Arrow array, pandas or polars Series
+        The column.
+    private, unicode, suffix_list
+        As for ``registered_domain``.
+    threads, on_error, rejects
+        As for ``pctcodec.normalize_many``: threads for Arrow input, what a
+        failing row gives ("raise", "null" or "keep"), and a list that gets a
+        ``Reject`` per failed row.
+
+    Returns
+    -------
+    list of str or None
+        For a list or any other iterable (None where there is none).
+    pyarrow.Array or pyarrow.ChunkedArray
+        For Arrow input: the same kind and string type, nulls kept.
+    pandas.Series or polars.Series
+        For a Series: the same index and name.
+
+    Raises
+    ------
+    HostError
+        A row whose host no host may be (naming its index), under
+        ``on_error="raise"``.
+    TypeError
+        A value that is not str or None, or ``values`` that is not a column.
+
+    Examples
+    --------
+    >>> public_suffix_many(["http://a.example.co.uk/", "x.unlisted"])
+    ['co.uk', 'unlisted']
+    """
+    op = _op("public_suffix_many", _SUFFIX, private, unicode, suffix_list, threads, on_error)
+    return _run(op, values, rejects)
+
+
+def domain_parts_many(values, *, private=False, unicode=False, suffix_list=None, threads=None,
+                      on_error="raise", rejects=None):
+    """domain_parts() over a column: what comes back has several parts, as
+    split_many's result has:
+
+    - a list (or other iterable) -> a list of ``DomainParts`` (None for a
+      None value, and for a failed row under on_error "null" or "keep");
+    - a pyarrow Array or ChunkedArray -> a ``StructArray`` (chunked in,
+      chunked out) of fields ``subdomain``, ``registered_domain`` and
+      ``public_suffix`` of the input's string type; a null row is a null
+      struct;
+    - a pandas Series -> a DataFrame with those three columns and the same
+      index; a polars Series -> a polars DataFrame.
+
+    Each part is one pass of the batch engine over the column. Under
+    on_error "keep" a failed row has no parts (as with "null"): its value
+    is not any of them.
+
+    Parameters
+    ----------
+    values : iterable of str or None, Arrow array, pandas or polars Series
+        The column.
+    private, unicode, suffix_list
+        As for ``registered_domain``.
+    threads, on_error, rejects
+        As for ``pctcodec.normalize_many``: threads for Arrow input, what a
+        failing row gives ("raise", "null" or "keep"), and a list that gets a
+        ``Reject`` per failed row.
+
+    Returns
+    -------
+    list of DomainParts or None, pyarrow.StructArray, pandas or polars DataFrame
+        As listed above.
+
+    Raises
+    ------
+    HostError
+        A row whose host no host may be (naming its index), under
+        ``on_error="raise"``.
+    TypeError
+        A value that is not str or None, or ``values`` that is not a column.
+
+    Examples
+    --------
+    >>> domain_parts_many(["www.example.com"])
+    [DomainParts(subdomain='www', registered_domain='example.com', public_suffix='com')]
+    """
+    if isinstance(values, (str, bytes, bytearray)):
+        raise TypeError("domain_parts_many() expects an iterable of str, not a single %.200s"
+                        % type(values).__name__)
+    for module, name in _TABLES:
+        table = _module_type(module, name)
+        if table is not None and isinstance(values, table):
+            raise TypeError("domain_parts_many() takes one column (such as df['url']), not a "
+                            "whole %s.%s" % (module, name))
+    kind = _kind(values)
+    if kind == "list":
+        values = values if type(values) in (list, tuple) else list(values)
+    failed = set()
+    columns = []
+    for k, part in enumerate((_SUBDOMAIN, _REGISTERED, _SUFFIX)):
+        mode = "null" if on_error == "keep" else on_error
+        op = _op("domain_parts_many", part, private, unicode, suffix_list, threads, mode)
+        # the rows that fail fail alike in every pass: rejects from the first
+        columns.append(_run(op, values, rejects if k == 0 else None))
+        if k == 0 and op.raw:
+            failed = {t[0] for t in op.raw}
+    return _assemble(kind, values, columns, failed)
+
+
+def _kind(values):
+    for module, name, kind in (("pandas", "Series", "pandas"), ("polars", "Series", "polars"),
+                               ("pyarrow", "Array", "arrow"), ("pyarrow", "ChunkedArray", "arrow")):
+        t = _module_type(module, name)
+        if t is not None and isinstance(values, t):
+            return kind
+    if hasattr(values, "__arrow_c_array__") or hasattr(values, "__arrow_c_stream__"):
+        return "arrow"
+    return "list"
+
+
+_NAMES = list(DomainParts._fields)
+
+
+def _assemble(kind, values, columns, failed):
+    if kind == "list":
+        return [None if v is None or i in failed else DomainParts(*row)
+                for i, (v, row) in enumerate(zip(values, zip(*columns)))]
+    if kind == "pandas":
+        import pandas as pd
+
+        return pd.DataFrame(dict(zip(_NAMES, columns)), index=values.index)
+    if kind == "polars":
+        import polars as pl
+
+        return pl.DataFrame([c.alias(n) for n, c in zip(_NAMES, columns)])
+    import pyarrow as pa
+
+    if not isinstance(values, (pa.Array, pa.ChunkedArray)):
+        columns = [c if isinstance(c, (pa.Array, pa.ChunkedArray)) else pa.array(c)
+                   for c in columns]
+        values = pa.chunked_array(values) if isinstance(columns[0], pa.ChunkedArray) \
+            else pa.array(values)
+    if isinstance(values, pa.ChunkedArray):
+        chunks = [_struct(pa, values.chunk(j), [c.chunk(j) for c in columns])
+                  for j in range(values.num_chunks)]
+        typ = pa.struct([pa.field(n, columns[0].type) for n in _NAMES])
+        return pa.chunked_array(chunks, type=typ)
+    return _struct(pa, values, columns)
+
+
+def _struct(pa, values, arrays):
+    mask = values.is_null() if values.null_count else None
+    return pa.StructArray.from_arrays(arrays, names=_NAMES, mask=mask)

@@ -1,0 +1,152 @@
+/* C unit tests of src/core/pct_psl.c and pct_domain.c: a small list with
+ * wildcards, exceptions, both sections and a Unicode rule; the parts of
+ * hosts and URLs by it; rules that do not compile; every short host over a
+ * few labels read without fault (the sanitizers watch). */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pct_domain.h"
+#include "pct_psl.h"
+
+#include "check.h"
+
+static const char LIST[] =
+    "// ===BEGIN ICANN DOMAINS===\n"
+    "com\nuk\nco.uk\njp\nkobe.jp\n*.kobe.jp\n!city.kobe.jp\nck\n*.ck\n!www.ck\n"
+    "cn\n\xe5\x85\xac\xe5\x8f\xb8.cn\n" /* 公司.cn */
+    "// ===END ICANN DOMAINS===\n"
+    "// ===BEGIN PRIVATE DOMAINS===\n"
+    "io\ngithub.io   trailing text is ignored\n"
+    "// ===END PRIVATE DOMAINS===\n";
+
+static pct_psl *psl;
+
+/* The part of s by flags as a C string in buf ("-" when none, "?" for the
+ * caller, "I" for IDNA). */
+static const char *part(const char *s, unsigned flags, char *buf)
+{
+    size_t n = strlen(s), len;
+    uint8_t *dst = malloc(n + 1);
+    int rc = pct_domain_part(psl, flags, (const uint8_t *)s, n, dst, &len);
+    if (rc == PCT_OK) {
+        memcpy(buf, dst, len);
+        buf[len] = 0;
+    } else {
+        strcpy(buf, rc == PCT_DOMAIN_NONE ? "-" : rc == PCT_DOMAIN_IDNA ? "I" : "?");
+    }
+    free(dst);
+    return buf;
+}
+
+#define PART(s, flags, expected)                                              \
+    do {                                                                      \
+        char buf[512];                                                        \
+        CHECK(strcmp(part(s, flags, buf), expected) == 0);                    \
+    } while (0)
+
+static void test_parts(void)
+{
+    const unsigned R = PCT_DOMAIN_REGISTERED, S = PCT_DOMAIN_SUFFIX, D = PCT_DOMAIN_SUBDOMAIN;
+    PART("www.example.co.uk", R, "example.co.uk");
+    PART("www.example.co.uk", S, "co.uk");
+    PART("www.example.co.uk", D, "www");
+    PART("example.co.uk", D, "");
+    PART("co.uk", R, "-");
+    PART("co.uk", D, "-");
+    PART("co.uk", S, "co.uk");
+    PART("a.b.c.kobe.jp", R, "b.c.kobe.jp");
+    PART("www.city.kobe.jp", R, "city.kobe.jp");
+    PART("c.kobe.jp", R, "-");
+    PART("ck", S, "ck");
+    PART("test.ck", R, "-");
+    PART("b.test.ck", R, "b.test.ck");
+    PART("www.ck", R, "www.ck");
+    PART("a.www.ck", R, "www.ck");
+    PART("x.y.xn--55qx5d.cn", R, "y.xn--55qx5d.cn");
+    PART("x.user.github.io", R, "github.io");
+    PART("x.user.github.io", R | PCT_DOMAIN_PRIVATE, "user.github.io");
+    PART("a.unlisted", R, "a.unlisted");
+    PART("unlisted", S, "unlisted");
+    /* URLs and authorities */
+    PART(" HTTPS://u:p@WWW.Example.COM.:8080/p?q#f\n", R, "example.com");
+    PART("//example.com?x@y", R, "example.com");
+    PART("example.com:80", R, "example.com");
+    PART("mailto:joe@example.com", R, "example.com");
+    PART("http://[::1]:80/", R, "-");
+    PART("http://1.2.3.4/", S, "-");
+    PART("http://0x7f.1/", S, "-");
+    PART("http://a..example.com/", S, "-");
+    PART("http://.example.com/", S, "-");
+    PART("http://example.com../", S, "-");
+    PART("file:///x", S, "-");
+    PART("", S, "-");
+    PART("http://ex ample.com/", S, "?");
+    PART("http://ex%61mple.com/", S, "I");
+    PART("http://b\xc3\xbc" "cher.com/", S, "I");
+    PART("http://xn--bcher-kva.com/", R | PCT_DOMAIN_UNICODE, "?");
+    PART("http://www.example.com/", R | PCT_DOMAIN_UNICODE, "example.com");
+    PART("http://www.example.com/", PCT_DOMAIN_HOST, "www.example.com");
+}
+
+static void test_counts_and_bad_rules(void)
+{
+    pct_psl *p;
+    pct_psl_counts c;
+    size_t line;
+    CHECK(pct_psl_compile((const uint8_t *)LIST, sizeof LIST - 1, &p, &c, &line) == PCT_OK);
+    CHECK(c.rules[0] == 12 && c.wildcards[0] == 2 && c.exceptions[0] == 2);
+    CHECK(c.rules[1] == 2 && c.wildcards[1] == 0 && c.exceptions[1] == 0);
+    pct_psl_free(p);
+    static const char *const bad[] = {"a..b\n", "ok\nx.*.y\n", "!com\n", "ok\n\xff\n", ".a\n",
+                                      "a.\n", "*.\n", "!*.a.b\n"};
+    static const size_t lines[] = {1, 2, 1, 2, 1, 1, 1, 1};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        p = NULL;
+        CHECK(pct_psl_compile((const uint8_t *)bad[i], strlen(bad[i]), &p, NULL, &line)
+              == PCT_PSL_BAD_RULE);
+        CHECK(p == NULL && line == lines[i]);
+    }
+    CHECK(pct_psl_compile((const uint8_t *)"", 0, &p, &c, &line) == PCT_OK);
+    CHECK(c.rules[0] == 0 && pct_psl_suffix_labels(p, (const uint8_t *)"a.b", 3, 1) == 1);
+    pct_psl_free(p);
+}
+
+/* Every host of up to 4 labels from a few: parts found without fault, and
+ * the registered domain ends the host. */
+static void test_label_strings(void)
+{
+    static const char *const labels[] = {"", "a", "ck", "www", "kobe", "jp", "city", "co", "uk",
+                                         "1", "github", "io"};
+    const size_t nl = sizeof labels / sizeof labels[0];
+    char host[64], reg[64];
+    for (size_t code = 0; code < nl * nl * nl * nl; code++) {
+        size_t c = code;
+        host[0] = 0;
+        for (int k = 0; k < 4; k++, c /= nl) {
+            if (k)
+                strcat(host, ".");
+            strcat(host, labels[c % nl]);
+        }
+        part(host, PCT_DOMAIN_REGISTERED, reg);
+        size_t hn = strlen(host), rn = strlen(reg);
+        if (strcmp(reg, "-") != 0)
+            CHECK(rn <= hn && memcmp(host + hn - rn - (host[hn - 1] == '.'), reg, rn) == 0);
+    }
+}
+
+int main(void)
+{
+    size_t line;
+    if (pct_psl_compile((const uint8_t *)LIST, sizeof LIST - 1, &psl, NULL, &line) != PCT_OK) {
+        fprintf(stderr, "the test list does not compile\n");
+        return 1;
+    }
+    test_parts();
+    test_counts_and_bad_rules();
+    test_label_strings();
+    pct_psl_free(psl);
+    printf("test_domain: %ld checks, %ld failures\n", checks, failures);
+    return failures != 0;
+}

@@ -1,0 +1,406 @@
+"""pctcodec.domains: the Public Suffix List's own test cases, an independent
+model of the algorithm (tests/_psl_reference.py), adversarial hosts,
+properties, the lists and the batch forms against loops of single calls.
+The peers (tldextract, publicsuffixlist) are in test_domains_peers.py."""
+import os
+import pickle
+import urllib.parse
+
+import pytest
+from hypothesis import given, settings, strategies as st
+
+import pctcodec
+from pctcodec import (
+    DomainParts,
+    HostError,
+    SuffixList,
+    domain_parts,
+    domain_parts_many,
+    public_suffix,
+    public_suffix_many,
+    registered_domain,
+    registered_domain_many,
+    suffix_list,
+)
+
+import _psl_reference
+import _testdata
+from _profiles import examples
+
+PSL = ("psl", "public_suffix_list.dat")
+needs_psl = _testdata.needs(*PSL)
+
+
+@pytest.fixture(scope="module")
+def listed():
+    """The list of the test data (the commit its tests.txt is for)."""
+    path = _testdata.path(*PSL)
+    if path is None:
+        pytest.skip(_testdata.reason(*PSL))
+    return suffix_list(path)
+
+
+@pytest.fixture(scope="module")
+def model():
+    path = _testdata.path(*PSL)
+    if path is None:
+        pytest.skip(_testdata.reason(*PSL))
+    with open(path, encoding="utf-8") as f:
+        return _psl_reference.Model(f.read())
+
+
+def _ascii(domain):
+    return domain.encode("idna").decode("ascii") if domain and not domain.isascii() else domain
+
+
+# ---------------------------------------------------------------- the list's own tests
+
+def _psl_cases():
+    path = _testdata.path("psl", "tests.txt")
+    if path is None:
+        return []
+    cases = []
+    with open(path, encoding="utf-8") as f:
+        for line in f:
+            line = line.strip()
+            if line and not line.startswith("//"):
+                host, expected = line.split()
+                cases.append(("" if host == "null" else host, None if expected == "null" else expected))
+    return cases
+
+
+@_testdata.needs("psl", "tests.txt")
+def test_psl_tests_all_pass(listed):
+    cases = _psl_cases()
+    assert len(cases) > 70
+    for host, expected in cases:
+        # the list's tests take the whole list (ICANN and PRIVATE)
+        got = registered_domain(host, private=True, suffix_list=listed)
+        assert got == (expected.lower() if expected and expected.isascii() else _ascii(expected)), host
+        if expected is not None:
+            assert registered_domain(host, private=True, unicode=True, suffix_list=listed) == \
+                _ascii(expected).lower().encode("ascii").decode("idna")
+    hosts = [h for h, _ in cases]
+    assert registered_domain_many(hosts, private=True, suffix_list=listed) == \
+        [registered_domain(h, private=True, suffix_list=listed) for h in hosts]
+
+
+# ---------------------------------------------------------------- examples
+
+@pytest.mark.parametrize("value, parts", [
+    ("https://news.BBC.co.uk./x", ("news", "bbc.co.uk", "co.uk")),
+    ("//user:pw@www.example.com:8080/p?q#f", ("www", "example.com", "com")),
+    ("www.example.com:443", ("www", "example.com", "com")),
+    ("user@example.com", ("", "example.com", "com")),
+    ("  http://example.com  \n", ("", "example.com", "com")),
+    ("mailto:joe@mail.example.org", ("mail", "example.org", "org")),
+    ("http://x.unlisted-tld/", ("", "x.unlisted-tld", "unlisted-tld")),
+    ("com", (None, None, "com")),
+    ("http://[2001:db8::1]:80/", (None, None, None)),
+    ("http://127.0.0.1/", (None, None, None)),
+    ("http://0x7f.1/", (None, None, None)),
+    ("http://1.2.3.4.", (None, None, None)),
+    ("http://a..example.com/", (None, None, None)),
+    ("http://.example.com/", (None, None, None)),
+    ("http://example.com../", (None, None, None)),
+    ("file:///etc/passwd", (None, None, None)),
+    ("", (None, None, None)),
+    ("http://食狮.公司.cn/", ("", "xn--85x722f.xn--55qx5d.cn", "xn--55qx5d.cn")),
+    ("http://www.%E9%A3%9F%E7%8B%AE.%E5%85%AC%E5%8F%B8.cn/",
+     ("www", "xn--85x722f.xn--55qx5d.cn", "xn--55qx5d.cn")),
+    ("http://WWW.XN--85X722F.XN--55QX5D.CN/", ("www", "xn--85x722f.xn--55qx5d.cn", "xn--55qx5d.cn")),
+    ("http://ex%61mple.com/", ("", "example.com", "com")),
+    ("http://ＥＸＡＭＰＬＥ．ｃｏｍ/", ("", "example.com", "com")),
+    ("http://example.com/ünïcode/path", ("", "example.com", "com")),
+])
+def test_parts(value, parts):
+    assert domain_parts(value) == DomainParts(*parts)
+    assert registered_domain(value) == parts[1]
+    assert public_suffix(value) == parts[2]
+
+
+def test_private_section():
+    assert registered_domain("https://user.github.io/") == "github.io"
+    assert registered_domain("https://user.github.io/", private=True) == "user.github.io"
+    assert public_suffix("github.io", private=True) == "github.io"
+    assert registered_domain("github.io", private=True) is None
+
+
+def test_unicode_output():
+    assert registered_domain("www.xn--85x722f.xn--55qx5d.cn", unicode=True) == "食狮.公司.cn"
+    assert domain_parts("http://xn--bcher-kva.example.com/", unicode=True) == \
+        DomainParts("bücher", "example.com", "com")
+    # a label that is not valid punycode stays as it is
+    assert registered_domain("xn--zz.com", unicode=True) == "xn--zz.com"
+
+
+@pytest.mark.parametrize("value", ["http://ex ample.com/", "http://a<b.com/", "http://a^b.com/",
+                                   "http://a%zz.com/", "http://a%00b.com/", "http://\ud800.com/",
+                                   "http://a|b/", "http://a\\b/"])
+def test_bad_hosts_raise(value):
+    with pytest.raises(HostError) as info:
+        registered_domain(value)
+    assert info.value.position == value.index("//") + 2
+    assert isinstance(info.value, ValueError)
+    assert pickle.loads(pickle.dumps(info.value)).position == info.value.position
+
+
+def test_not_str():
+    for f in (registered_domain, public_suffix, domain_parts):
+        with pytest.raises(TypeError):
+            f(b"example.com")
+
+
+# ---------------------------------------------------------------- adversarial hosts and the model
+
+ADVERSARIAL = [
+    "ck", "www.ck", "a.www.ck", "test.ck", "b.test.ck", "c.b.test.ck",
+    "nom.br", "x.nom.br", "a.x.nom.br", "b.a.x.nom.br",
+    "kobe.jp", "c.kobe.jp", "b.c.kobe.jp", "a.b.c.kobe.jp", "city.kobe.jp", "www.city.kobe.jp",
+    "xn--55qx5d.cn", "xn--85x722f.xn--55qx5d.cn", "a.xn--85x722f.xn--55qx5d.cn",
+    "a..b.com", "..", ".", ".com", "com.", "com..", "a.b.",
+    "x" * 63 + "." + "y" * 63 + "." + "z" * 63 + "." + "w" * 61 + ".com",
+    ("a." * 127)[:-1], "a." * 127, "-.com", "_dmarc.example.com", "*.example.com",
+    "!www.ck", "1.com", "123", "1.2.3.4", "0x1f", "a.0x", "a.0xg", "a.09", "a.0x9f",
+    "github.io", "a.github.io", "b.a.github.io", "blogspot.com", "x.blogspot.com",
+    "compute.amazonaws.com", "x.compute.amazonaws.com", "x.y.compute.amazonaws.com",
+    "x.s3.amazonaws.com", "localhost", "example", "a.example", "UPPER.Example.CO.UK",
+]
+
+
+@needs_psl
+@pytest.mark.parametrize("private", [False, True])
+def test_adversarial_against_model(listed, model, private):
+    for host in ADVERSARIAL:
+        expected = model.parts(host, private)
+        got = domain_parts(host, private=private, suffix_list=listed)
+        assert tuple(got) == expected, (host, private)
+        assert domain_parts("http://" + host + ":1/p", private=private, suffix_list=listed) == got
+
+
+_LABELS = st.sampled_from(["a", "www", "x1", "co", "uk", "jp", "kobe", "c", "city", "ck", "br",
+                           "nom", "github", "io", "com", "xn--55qx5d", "cn", "0", "0x1", "",
+                           "compute", "amazonaws", "s3", "blogspot", "example"])
+
+
+@needs_psl
+@settings(max_examples=examples(1000), deadline=None)
+@given(labels=st.lists(_LABELS, min_size=1, max_size=6), private=st.booleans(),
+       trailing=st.booleans(), upper=st.booleans())
+def test_model_on_list_shaped_hosts(listed, model, labels, private, trailing, upper):
+    host = ".".join(labels) + ("." if trailing else "")
+    if upper:
+        host = host.upper()
+    _psl_reference.COUNTS["model"] += 1
+    assert tuple(domain_parts(host, private=private, suffix_list=listed)) == model.parts(host, private)
+
+
+def _every_rule(listed, model, step):
+    # each rule, a label under it and a label under that: every wildcard,
+    # exception and section boundary of the list (every step-th rule)
+    hosts = []
+    for rules in model.rules.values():
+        for labels, _, _ in rules[::step]:
+            rule = ".".join(x if x != "*" else "w" for x in reversed(labels))
+            hosts += [rule, "x." + rule, "y.x." + rule]
+    for private in (False, True):
+        got = domain_parts_many(hosts, private=private, suffix_list=listed)
+        for host, parts in zip(hosts, got):
+            assert tuple(parts) == model.parts(host, private), (host, private)
+    _psl_reference.COUNTS["model"] += 2 * len(hosts)
+
+
+@needs_psl
+def test_model_on_rules(listed, model):
+    _every_rule(listed, model, 50)
+
+
+@needs_psl
+@pytest.mark.slow
+def test_model_on_every_rule(listed, model):
+    _every_rule(listed, model, 1)
+
+
+# ---------------------------------------------------------------- properties
+
+_HOSTS = st.one_of(
+    st.lists(_LABELS, min_size=1, max_size=5).map(".".join),
+    st.from_regex(r"\A[a-zA-Z0-9\-_.]{0,40}\Z"),
+)
+
+
+@settings(max_examples=examples(1000), deadline=None)
+@given(host=_HOSTS, private=st.booleans())
+def test_properties(host, private):
+    sub, reg, suf = domain_parts(host, private=private)
+    h = host.lower()[:-1] if host.endswith(".") else host.lower()
+    if suf is None:
+        assert reg is None and sub is None
+        return
+    assert h == suf or h.endswith("." + suf)  # the suffix ends the host
+    if reg is not None:
+        assert reg.endswith("." + suf) and reg.count(".") == suf.count(".") + 1
+        assert h == reg or h.endswith("." + reg)  # the registered domain ends the host
+        assert (sub + "." if sub else "") + reg == h
+        # idempotence: the registered domain is its own
+        assert registered_domain(reg, private=private) == reg
+        assert public_suffix(reg, private=private) == suf
+    else:
+        assert h == suf and sub is None
+    assert registered_domain(suf, private=private) is None
+
+
+# ---------------------------------------------------------------- lists
+
+def test_default_list_is_the_shipped_snapshot():
+    from pctcodec import _suffix_snapshot
+
+    lst = suffix_list()
+    assert lst is suffix_list(None) and lst is suffix_list(lst)
+    assert lst.version == _suffix_snapshot.VERSION and _suffix_snapshot.SOURCE in lst.source
+    assert lst.icann.rules > 5000 and lst.private.rules > 1000
+    assert lst.icann.wildcards > 0 and lst.icann.exceptions > 0
+    assert "SuffixList" in repr(lst)
+    data = os.path.join(os.path.dirname(pctcodec.__file__), "data", "public_suffix_list.dat")
+    with open(data, encoding="utf-8") as f:
+        head = f.read(400)
+    assert "Mozilla Public" in head  # the list's notice is kept where it is shipped
+
+
+def test_own_list_text_and_file(tmp_path):
+    text = "// ===BEGIN ICANN DOMAINS===\ntest\n*.wild.test\n!ok.wild.test\n公司.test\n" \
+           "// ===END ICANN DOMAINS===\n// ===BEGIN PRIVATE DOMAINS===\nmine.test\n" \
+           "// ===END PRIVATE DOMAINS===\n"
+    lst = SuffixList.from_text(text)
+    assert lst.icann == (4, 1, 1) and lst.private == (1, 0, 0) and lst.version is None
+    assert registered_domain("a.b.wild.test", suffix_list=lst) == "a.b.wild.test"
+    assert registered_domain("a.ok.wild.test", suffix_list=lst) == "ok.wild.test"
+    assert registered_domain("a.b.mine.test", suffix_list=lst) == "mine.test"
+    assert registered_domain("a.b.mine.test", private=True, suffix_list=lst) == "b.mine.test"
+    assert registered_domain("a.x.公司.test", suffix_list=lst) == "x.xn--55qx5d.test"
+    assert registered_domain("a.com", suffix_list=lst) == "a.com"  # the default rule
+    path = tmp_path / "list.dat"
+    path.write_text("// VERSION: 2020-01-01\nfoo\n", encoding="utf-8")
+    from_file = suffix_list(path)
+    assert from_file.version == "2020-01-01" and from_file.source == str(path)
+    assert suffix_list(str(path)) is from_file  # compiled once
+    assert registered_domain_many(["a.b.foo"], suffix_list=str(path)) == ["b.foo"]
+
+
+@pytest.mark.parametrize("text, line", [("a..b\n", 1), ("ok\n*\nx.*.y\n", 3), ("!com\n", 1),
+                                        (b"ok\n\xff\n", 2), ("a" * 64 + "\n", 1)])
+def test_bad_list(text, line):
+    with pytest.raises(ValueError, match="line %d:" % line):
+        SuffixList.from_text(text)
+
+
+def test_bad_list_argument():
+    with pytest.raises(TypeError):
+        registered_domain("a.com", suffix_list=3)
+    with pytest.raises(OSError):
+        registered_domain("a.com", suffix_list="/nonexistent/list.dat")
+
+
+# ---------------------------------------------------------------- batch forms
+
+VALUES = ["https://news.bbc.co.uk/x", None, "http://食狮.公司.cn/", "http://127.0.0.1/", "",
+          "github.io", "x.y.github.io", "http://xn--bcher-kva.example.com/", "ftp://a..b/",
+          "HTTP://WWW.EXAMPLE.COM:80", "http://ex%61mple.com/"]
+
+
+def _loop(func, values, **kw):
+    return [None if v is None else func(v, **kw) for v in values]
+
+
+@pytest.mark.parametrize("kw", [{}, {"private": True}, {"unicode": True}])
+def test_many_equals_loop_on_lists(kw):
+    assert registered_domain_many(VALUES, **kw) == _loop(registered_domain, VALUES, **kw)
+    assert public_suffix_many(tuple(VALUES), **kw) == _loop(public_suffix, VALUES, **kw)
+    assert domain_parts_many(iter(VALUES), **kw) == _loop(domain_parts, VALUES, **kw)
+
+
+@pytest.mark.parametrize("kw", [{}, {"private": True}, {"unicode": True}])
+@pytest.mark.parametrize("typ", ["string", "large_string", "string_view"])
+def test_many_equals_loop_on_arrow(kw, typ):
+    pa = pytest.importorskip("pyarrow")
+    if not hasattr(pa, typ):
+        pytest.skip("no %s in this pyarrow" % typ)
+    arr = pa.array(VALUES, type=getattr(pa, typ)())
+    for threads in (1, 3):
+        out = registered_domain_many(arr, threads=threads, **kw)
+        assert out.type == arr.type and out.to_pylist() == _loop(registered_domain, VALUES, **kw)
+    chunked = pa.chunked_array([arr, arr[:3]])
+    out = public_suffix_many(chunked, **kw)
+    assert isinstance(out, pa.ChunkedArray)
+    assert out.to_pylist() == _loop(public_suffix, VALUES + VALUES[:3], **kw)
+    parts = domain_parts_many(chunked, **kw)
+    assert parts.type.names == list(DomainParts._fields)
+    assert [None if p is None else DomainParts(**p) for p in parts.to_pylist()] == \
+        _loop(domain_parts, VALUES + VALUES[:3], **kw)
+
+
+def test_many_on_pandas_and_polars():
+    pd = pytest.importorskip("pandas")
+    s = pd.Series(VALUES, index=range(10, 10 + len(VALUES)), name="url")
+    out = registered_domain_many(s)
+    assert list(out.index) == list(s.index)
+    assert [None if v is None or v != v else v for v in out] == _loop(registered_domain, VALUES)
+    frame = domain_parts_many(s)
+    assert list(frame.columns) == list(DomainParts._fields) and list(frame.index) == list(s.index)
+    cat = registered_domain_many(s.astype("category"))
+    assert cat.dtype == "category"
+    pl = pytest.importorskip("polars")
+    ps = pl.Series("url", VALUES)
+    assert registered_domain_many(ps).to_list() == _loop(registered_domain, VALUES)
+    assert domain_parts_many(ps).columns == list(DomainParts._fields)
+
+
+def test_many_errors():
+    values = ["a.com", "http://b c.com/", None, 3, "d.com"]
+    with pytest.raises(HostError) as info:
+        registered_domain_many(values[:2])
+    assert info.value.index == 1
+    rejects = []
+    out = registered_domain_many(values, on_error="null", rejects=rejects)
+    assert out == ["a.com", None, None, None, "d.com"]
+    assert [r.index for r in rejects] == [1, 3]
+    assert registered_domain_many(values, on_error="keep")[1] == "http://b c.com/"
+    rejects = []
+    parts = domain_parts_many(values, on_error="keep", rejects=rejects)
+    assert parts[1] is None and parts[3] is None and [r.index for r in rejects] == [1, 3]
+    with pytest.raises(TypeError):
+        registered_domain_many("a.com")
+    with pytest.raises(ValueError):
+        registered_domain_many(["a.com"], threads=0)
+
+
+def test_many_on_real_urls_equals_loop():
+    import _real_urls
+
+    def one(url):
+        try:
+            return registered_domain(url, private=True)
+        except HostError:
+            return None
+
+    urls = _real_urls.urls(5000)
+    expected = [one(u) for u in urls]
+    assert registered_domain_many(urls, private=True, on_error="null") == expected
+    pa = pytest.importorskip("pyarrow")
+    assert registered_domain_many(pa.array(urls), private=True, threads=2,
+                                  on_error="null").to_pylist() == expected
+
+
+def test_host_reading_agrees_with_urlsplit_on_real_urls():
+    # Where urlsplit finds a host (http and https URLs), it is the host
+    # pctcodec reads: its registered domain is that of urlsplit's hostname.
+    import _real_urls
+
+    for url in _real_urls.urls(5000):
+        host = urllib.parse.urlsplit(url).hostname
+        try:
+            ours = registered_domain(url)
+        except HostError:
+            continue
+        if host and not host.startswith("["):
+            assert ours == registered_domain(host), url
