@@ -345,6 +345,28 @@ def test_rejects_and_output_cannot_be_one_file(tmp_path, capsysbinary):
     assert b"--rejects and -o name the same file" in capsysbinary.readouterr().err
 
 
+@pytest.mark.parametrize("table", [False, True])
+def test_rejects_cannot_be_the_input_file(tmp_path, capsysbinary, table):
+    data = (b"u\n" if table else b"") + b"a b\ncaf\xc3\xa9\n"
+    path = write(tmp_path, data)
+    with pytest.raises(SystemExit) as info:
+        main(["quote", "--encoding", "ascii", *(["--column", "u"] if table else []),
+              "--on-error", "keep", "--rejects", path, path])
+    assert info.value.code == 2
+    assert b"--rejects and the input FILE name the same file" in capsysbinary.readouterr().err
+    with open(path, "rb") as f:
+        assert f.read() == data
+
+
+@pytest.mark.parametrize("flag", ["-o", "--rejects"])
+def test_an_empty_output_name_is_a_usage_error(tmp_path, capsysbinary, flag):
+    path = write(tmp_path, b"u\nx\n")
+    with pytest.raises(SystemExit) as info:
+        main(["quote", "--column", "u", "--on-error", "keep", path, flag, ""])
+    assert info.value.code == 2
+    assert f"{flag} needs a file name".encode() in capsysbinary.readouterr().err
+
+
 def test_output_path_errors_name_the_users_path(tmp_path, capsysbinary):
     path = write(tmp_path, b"u\nx\n")
     target = str(tmp_path / "no" / "such" / "out.csv")
@@ -409,3 +431,17 @@ def test_exit_statuses_are_documented():
     assert "exit status:" in EPILOG
     for line in ("0  every value done", "1  some values failed", "2  usage error"):
         assert line in EPILOG
+
+
+@pytest.mark.parametrize("table", [False, True])
+@pytest.mark.parametrize("closed", ["stdin", "stdout"])
+def test_a_closed_standard_stream_is_an_error_not_a_traceback(tmp_path, capsysbinary, monkeypatch,
+                                                              table, closed):
+    # started with `<&-` or `>&-`: Python has None for that stream
+    path = "-" if closed == "stdin" else write(tmp_path, b"u\na b\n")
+    monkeypatch.setattr(sys, closed, None)
+    status, _, err = run(["quote", *(["--column", "u", "--format", "csv"] if table else []), path],
+                         capsysbinary)
+    assert status == 2
+    assert err == (b"pctcodec: <stdin>: standard input is closed\n" if closed == "stdin"
+                   else b"pctcodec: standard output: cannot write: it is closed\n")

@@ -66,3 +66,28 @@ def test_signal_inside_fdopen_is_not_replaced_by_ebadf(tmp_path, monkeypatch, in
     with pytest.raises(interrupt):
         _streams.Output(str(tmp_path / "out.csv"))
     assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGINT], ids=["SIGTERM", "SIGINT"])
+@pytest.mark.parametrize("table", [False, True], ids=["lines", "table"])
+def test_signal_leaves_no_partial_rejects_file(tmp_path, signum, table):
+    rejects = tmp_path / "rejects.csv"
+    rejects.write_bytes(b"kept\n")
+    proc = subprocess.Popen([sys.executable, "-m", "pctcodec", "quote", "--encoding", "ascii",
+                             "--on-error", "keep", "--rejects", str(rejects),
+                             *(["--column", "url"] if table else []), "-"],
+                            cwd=str(tmp_path), env=child_env(),
+                            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    try:
+        proc.stdin.write((b"url\n" if table else b"") + "caf\u00e9\n".encode() * 1000)
+        proc.stdin.flush()
+        _wait_for(lambda: list(tmp_path.glob(".pctcodec-*.part")), proc)
+        proc.send_signal(signum)
+        proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.communicate()
+    assert proc.returncode == 128 + signum
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["rejects.csv"]
+    assert rejects.read_bytes() == b"kept\n"

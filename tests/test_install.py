@@ -229,6 +229,24 @@ def test_installed_context_manager_nests():
         pctcodec.uninstall()
 
 
+def test_installed_blocks_that_overlap_or_reuse_one_instance():
+    # Blocks of two threads overlap (the first to open exits first), and one
+    # instance is entered twice: pctcodec stays until the last block exits.
+    first, second = pctcodec.installed(), pctcodec.installed()
+    first.__enter__()
+    second.__enter__()
+    first.__exit__(None, None, None)
+    assert urllib.parse.quote is pctcodec.quote
+    second.__exit__(None, None, None)
+    assert urllib.parse.quote is not pctcodec.quote
+    same = pctcodec.installed()
+    with same:
+        with same:
+            pass
+        assert urllib.parse.quote is pctcodec.quote
+    assert urllib.parse.quote is not pctcodec.quote
+
+
 def test_copies_bound_while_installed_are_put_back():
     # A standard library module imported while pctcodec is installed binds
     # pctcodec's functions; uninstall() gives it urllib's.

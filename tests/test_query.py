@@ -293,3 +293,18 @@ def test_real_urls():
         assert clean_query(u, sort=True) == ref.clean_query(u, (), None, True)
         for name, _ in parse_qsl(urlsplit(u).query, keep_blank_values=True)[:3]:
             assert query_param(u, name) == ref.query_param(u, name)
+
+
+@pytest.mark.parametrize("call", [
+    lambda: query_param("http://h/?a=1", "ab\ud800"),
+    lambda: clean_query("http://h/?a=1", drop="ab\ud800"),
+    lambda: clean_query("http://h/?a=1", keep=["x", "ab\ud800"]),
+    lambda: pctcodec.query_param_many(["http://h/?a=1"], "ab\ud800"),
+    lambda: pctcodec.clean_query_many(["http://h/?a=1"], drop=["ab\ud800"]),
+], ids=["query_param", "drop", "keep", "query_param_many", "clean_query_many"])
+def test_lone_surrogate_in_name_or_pattern_is_a_percent_encoding_error(call):
+    # the documented error, with the surrogate's position, as for the uri
+    with pytest.raises(PercentEncodingError) as info:
+        call()
+    assert info.value.position == 2
+    assert "U+D800" in str(info.value)

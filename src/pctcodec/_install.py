@@ -148,9 +148,10 @@ def uninstall() -> None:
 class installed:
     """A context manager: the block runs with pctcodec installed.
 
-    On entry it calls :func:`install`; on exit it puts urllib.parse back
-    (:func:`uninstall`) unless pctcodec was installed before the block.
-    Blocks nest.
+    On entry it calls :func:`install`; when the last block still open exits
+    it puts urllib.parse back (:func:`uninstall`) unless pctcodec was
+    installed before the first one. Blocks nest, in one thread or several,
+    and one instance can be entered more than once.
 
     Examples
     --------
@@ -162,14 +163,21 @@ class installed:
     False
     """
 
-    def __init__(self) -> None:
-        self._was = False
+    # The blocks open in the process (all threads, all instances), and whether
+    # the first of them installed: a block must not uninstall under another
+    # one still open, which a per-instance flag cannot see.
+    _open = 0
+    _owner = False
 
     def __enter__(self) -> None:
         with _lock:
-            self._was = _replaced is not None
+            if installed._open == 0:
+                installed._owner = _replaced is None
             install()
+            installed._open += 1
 
     def __exit__(self, *exc_info: object) -> None:
-        if not self._was:
-            uninstall()
+        with _lock:
+            installed._open -= 1
+            if installed._open == 0 and installed._owner:
+                uninstall()

@@ -67,6 +67,7 @@ at it. The results of ``clean_query`` keep the input's characters; those of
 import functools
 
 from . import _pctcodec
+from ._errors import PercentEncodingError
 from .batch import _Op, _run
 
 __all__ = [
@@ -114,8 +115,10 @@ def _utf8(text, what):
         raise TypeError("%s must be str, not %.200s" % (what, type(text).__name__))
     try:
         return text.encode("utf-8")
-    except UnicodeEncodeError:
-        raise ValueError("%s %r has a lone surrogate (no UTF-8 form)" % (what, text)) from None
+    except UnicodeEncodeError as exc:
+        # the documented error, at the surrogate, as for the uri itself
+        reason = "%s: lone surrogate U+%04X has no UTF-8 form" % (what, ord(text[exc.start]))
+        raise PercentEncodingError(reason, exc.start) from None
 
 
 def _patterns(patterns, what):

@@ -275,11 +275,18 @@ def _check_args(parser: argparse.ArgumentParser, args: argparse.Namespace) -> No
             verb = "applies" if len(used) == 1 else "apply"
             parser.error(f"{' and '.join(used)} {verb} to quote and unquote only: "
                          f"{args.command} works on UTF-8")
+    for flag, value in (("-o", getattr(args, "output", None)), ("--rejects", args.rejects)):
+        if value == "":
+            parser.error(f"{flag} needs a file name")
     if args.rejects is not None and args.on_error == "stop":
         parser.error("--rejects needs --on-error null or keep")
     if (args.rejects is not None and getattr(args, "output", None) is not None
             and os.path.realpath(args.rejects) == os.path.realpath(args.output)):
         parser.error("--rejects and -o name the same file")
+    if (args.rejects is not None and args.file != "-"
+            and os.path.realpath(args.rejects) == os.path.realpath(args.file)):
+        # the rejects file is opened (emptied) before the input is read
+        parser.error("--rejects and the input FILE name the same file")
     if args.on_error == "keep" and args.command == "check":
         parser.error("check writes no values: --on-error keep does not apply")
     if args.column is None:
@@ -513,15 +520,21 @@ def main(argv: "Sequence[str] | None" = None) -> int:
     where = "<stdin>" if args.file == "-" else args.file
     try:
         failures = Failures(args.on_error, args.rejects)
+    except OutputError as exc:
+        return _error(exc, 2)
     except OSError as exc:
         return _error(f"{args.rejects}: {exc.strerror or exc}", 2)
-    status = 0
+    status = 130
     restore = catch_sigterm()  # SIGTERM unwinds the run as SIGINT does: no partial -o file left
     try:
         status = _run(args, command, failures, where)
     finally:
         restore()
-        failures.close()
+        # an interrupted run leaves no partial --rejects file either
+        try:
+            failures.close(status not in (130, 143))
+        except OutputError as exc:
+            status = _error(exc, 2)
         if args.on_error != "stop":
             print(failures.summary(), file=sys.stderr)
     return status

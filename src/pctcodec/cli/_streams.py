@@ -8,6 +8,7 @@ One rule then holds everywhere: quote and quote-plus quote the bytes as they
 are (a bad byte becomes its own escape), requote and normalize read a bad
 byte as its escape, unquote writes the bytes back as they were.
 """
+import errno
 import os
 import re
 import stat
@@ -108,12 +109,16 @@ def describe(exc: BaseException) -> str:
 
 def binary_stdout() -> "BinaryWriter":
     """sys.stdout as a binary stream (a text stream standing in for it is written as UTF-8)."""
+    if sys.stdout is None:  # started with descriptor 1 closed (`>&-`)
+        raise OutputError("standard output", OSError(errno.EBADF, "it is closed"))
     out = getattr(sys.stdout, "buffer", None)
     return out if out is not None else _TextWriter(sys.stdout)
 
 
 def binary_stdin() -> "BinaryReader":
     """sys.stdin as a binary stream."""
+    if sys.stdin is None:  # started with descriptor 0 closed (`<&-`)
+        raise OSError(errno.EBADF, "standard input is closed")
     stdin = getattr(sys.stdin, "buffer", None)
     return stdin if stdin is not None else _TextReader(sys.stdin)
 
@@ -220,7 +225,7 @@ def quiet_broken_pipe() -> None:
     interpreter from complaining when it flushes stdout at exit."""
     try:
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-    except (OSError, ValueError):
+    except (OSError, ValueError, AttributeError):  # AttributeError: no sys.stdout at all
         pass
 
 
@@ -361,23 +366,28 @@ class Failures:
     """The rows that fail: under --on-error stop the first one stops the run
     (RowFailure); under null or keep each is counted and, with --rejects,
     written to a CSV file as file line (empty for Parquet), row number, value
-    and reason."""
+    and reason. That file is an Output: it appears only when close(True) is
+    called."""
 
     def __init__(self, on_error: str = "stop", rejects_path: "str | None" = None) -> None:
         self.on_error = on_error
         self.count = 0
         self.rows = 0
         self.rejects_path = rejects_path
-        self._file: "TextIO | None" = None
+        self._out: "Output | None" = None
         self._writerow: "Callable[[list[object]], object] | None" = None
         if rejects_path is not None:
             import csv
 
-            # the value's own bytes come back through surrogateescape
-            self._file = open(rejects_path, "w", encoding="utf-8", errors="surrogateescape",
-                              newline="")
-            self._writerow = csv.writer(self._file).writerow
+            self._out = Output(rejects_path)
+            self._writerow = csv.writer(self).writerow
             self._writerow(["line", "row", "value", "reason"])
+
+    def write(self, text: str) -> None:
+        """The csv writer's output, to the rejects file (the value's own
+        bytes come back through surrogateescape)."""
+        assert self._out is not None
+        self._out.write(text.encode("utf-8", "surrogateescape"))
 
     def add(self, row: int, value: object, error: BaseException, line: "int | None" = None) -> None:
         """A failed row: `row` its number, `line` its file line (None for Parquet)."""
@@ -387,10 +397,11 @@ class Failures:
         if self._writerow is not None:
             self._writerow(["" if line is None else line, row, value, describe(error)])
 
-    def close(self) -> None:
-        if self._file is not None:
-            self._file.close()
-            self._file = None
+    def close(self, ok: bool = True) -> None:
+        """Ends the rejects file: kept if `ok`, else removed (an interrupted run)."""
+        if self._out is not None:
+            out, self._out = self._out, None
+            out.finish(ok)
 
     def summary(self) -> str:
         """The one line for stderr: rows done, rows failed."""
