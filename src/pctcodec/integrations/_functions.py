@@ -1,0 +1,113 @@
+"""The table of functions that every integration offers.
+
+One ``Function`` per batch function: the polars namespace, the pandas
+accessor, the DuckDB SQL functions and the Spark Column functions are all
+built from ``FUNCTIONS`` (a new batch function joins all four by adding one
+entry here). Options are passed to the batch function by keyword.
+"""
+from typing import Any, Callable, Dict, NamedTuple, Tuple
+
+from .. import batch, query, rfc3986
+from .. import quote, quote_plus, unquote, unquote_plus
+
+# The default of an option that has none: it must be given.
+REQUIRED: Any = type("Required", (), {"__repr__": lambda self: "REQUIRED"})()
+
+
+class Option(NamedTuple):
+    """One keyword option of a batch function."""
+
+    name: str      # the batch function's keyword
+    kind: str      # a key of KINDS: how SQL and Spark declare it
+    default: Any   # REQUIRED when it has none
+
+
+class Function(NamedTuple):
+    """One batch function as every integration offers it: polars
+    ``pl.col(c).pct.NAME(...)``, pandas ``s.pct.NAME(...)``, SQL
+    ``pct_NAME(column, option...)``, Spark ``NAME(column, ...)``."""
+
+    name: str
+    batch: Callable[..., Any]    # batch(column, **options, threads=, on_error=)
+    single: Callable[..., Any]   # the single-value function: what each row gives
+    options: Tuple[Option, ...]  # in the order of the SQL arguments after the column
+    output: str                  # a key of OUTPUTS
+
+
+# Option kinds: "str" (a SQL VARCHAR), "bool" (a BOOLEAN), "patterns" (a
+# list of str: VARCHAR[]; a str is one pattern), "column" (a second column
+# taken row by row, such as the base of a reference).
+KINDS = ("str", "bool", "patterns", "column")
+
+# Output kinds: their types in polars, Arrow, SQL (DuckDB) and Spark.
+OUTPUTS: Dict[str, Dict[str, str]] = {
+    "string": {"polars": "String", "arrow": "string", "sql": "VARCHAR", "spark": "string"},
+    "int64": {"polars": "Int64", "arrow": "int64", "sql": "BIGINT", "spark": "bigint"},
+}
+
+
+_CODEC = (Option("encoding", "str", "utf-8"), Option("errors", "str", "replace"))
+
+FUNCTIONS: Tuple[Function, ...] = (
+    Function("quote", batch.quote_many, quote,
+             (Option("safe", "str", "/"), Option("encoding", "str", None), Option("errors", "str", None)),
+             "string"),
+    Function("quote_plus", batch.quote_plus_many, quote_plus,
+             (Option("safe", "str", ""), Option("encoding", "str", None), Option("errors", "str", None)),
+             "string"),
+    Function("unquote", batch.unquote_many, unquote, _CODEC, "string"),
+    Function("unquote_plus", batch.unquote_plus_many, unquote_plus, _CODEC, "string"),
+    Function("requote", batch.requote_many, rfc3986.requote, (), "string"),
+    Function("normalize", batch.normalize_many, rfc3986.normalize,
+             (Option("sort_query", "bool", False), Option("drop_fragment", "bool", False),
+              Option("strict_idna", "bool", False)),
+             "string"),
+    Function("check", batch.check_many, batch._check_position, (), "int64"),
+    Function("query_param", query.query_param_many, query.query_param,
+             (Option("name", "str", REQUIRED),), "string"),
+    Function("clean_query", query.clean_query_many, query.clean_query,
+             (Option("drop", "patterns", None), Option("keep", "patterns", None),
+              Option("sort", "bool", False)),
+             "string"),
+)
+
+
+def options(function: Function, args: Tuple[Any, ...], given: Dict[str, Any]) -> Dict[str, Any]:
+    """The keyword arguments of one call, from its positional ``args`` (the
+    options in the table's order) and keywords ``given``. They are checked
+    against the table (an unknown, repeated or missing option is a
+    TypeError) and by the batch function itself on no rows, so that a bad
+    option (an unknown encoding or on_error, threads out of range) is raised
+    where the call is written, not when a query runs."""
+    names = [o.name for o in function.options]
+    if len(args) > len(names):
+        raise TypeError("%s() takes %d options, %d given" % (function.name, len(names), len(args)))
+    given = dict(given)
+    for name, value in zip(names, args):
+        if name in given:
+            raise TypeError("%s() got the option %r twice" % (function.name, name))
+        given[name] = value
+    unknown = sorted(set(given) - set(names) - {"threads", "on_error"})
+    if unknown:
+        raise TypeError("%s() got an unexpected option %r" % (function.name, unknown[0]))
+    missing = [o.name for o in function.options if o.default is REQUIRED and o.name not in given]
+    if missing:
+        raise TypeError("%s() missing the option %r" % (function.name, missing[0]))
+    columns = {o.name for o in function.options if o.kind == "column"}
+    function.batch([], **{k: [] if k in columns else v for k, v in given.items()})
+    return given
+
+
+def signature(function: Function) -> str:
+    """The options of a function as its methods' docstrings show them."""
+    shown = [o.name if o.default is REQUIRED else "%s=%r" % (o.name, o.default)
+             for o in function.options]
+    return ", ".join(shown + ["threads=None", "on_error='raise'"])
+
+
+def describe(function: Function, how: str) -> str:
+    """The docstring of one generated function or method."""
+    return ("%s(%s)\n\n%s.%s() on every row of %s; the options are its own, by\n"
+            "position or keyword (see pctcodec.batch and docs/integrations.md)."
+            % (function.name, signature(function), function.batch.__module__,
+               function.batch.__name__, how))

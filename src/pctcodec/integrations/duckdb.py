@@ -1,0 +1,182 @@
+"""pctcodec's functions as DuckDB SQL functions: ``register(con)``, then
+``SELECT pct_normalize(url), pct_quote(q, '') FROM t``.
+
+Each function of the table in ``pctcodec.integrations._functions`` becomes a
+vectorized Python function on Arrow data (DuckDB hands over each chunk of
+rows as Arrow arrays, the batch function runs on them in C) and a macro of
+the public name with one overload per number of options, so that the
+trailing options may be left out. See docs/integrations.md.
+"""
+import inspect
+from typing import Any, Callable, Dict, List, Sequence, Tuple
+
+import duckdb
+import numpy as np
+import pyarrow as pa
+import pyarrow.compute as pc
+
+from ._functions import FUNCTIONS, OUTPUTS, REQUIRED, Function, Option
+
+__all__ = ["register", "FUNCTION_NAMES"]
+
+# The SQL type of each kind of option.
+_SQL_TYPES = {"str": "VARCHAR", "bool": "BOOLEAN", "patterns": "VARCHAR[]", "column": "VARCHAR"}
+
+FUNCTION_NAMES = tuple(f.name for f in FUNCTIONS)
+
+
+def _constant(values: Any) -> Tuple[bool, Any]:
+    """Whether every row of an option's column holds one value, and that
+    value (a literal in the query comes as a column of copies): read from
+    the Arrow buffers, as this runs once per chunk of 2048 rows."""
+    n = len(values)
+    if n == 0 or values.null_count == n:
+        return True, None
+    if values.null_count:
+        return False, None
+    if pa.types.is_boolean(values.type):
+        return values.true_count in (0, n), values[0].as_py()
+    if pa.types.is_string(values.type) or pa.types.is_large_string(values.type):
+        width = np.int64 if pa.types.is_large_string(values.type) else np.int32
+        offsets = np.frombuffer(values.buffers()[1], dtype=width)[values.offset:values.offset + n + 1]
+        start, end = int(offsets[0]), int(offsets[-1])
+        size = int(offsets[1]) - start
+        if end - start != size * n:
+            return False, None
+        if size:
+            if not (np.diff(offsets) == size).all():
+                return False, None
+            data = np.frombuffer(values.buffers()[2], dtype=np.uint8)[start:end].reshape(n, size)
+            if not (data == data[0]).all():
+                return False, None
+        return True, values[0].as_py()
+    return False, None  # lists of patterns: row by row
+
+
+def _value(option: Option, value: Any) -> Any:
+    """An option's value in a row as the batch function takes it: NULL is
+    the default (None for a required option); a list of patterns a tuple."""
+    if value is None:
+        return None if option.default is REQUIRED else option.default
+    return tuple(value) if isinstance(value, list) else value
+
+
+def _array(values: Any) -> Any:
+    """One Array of a ChunkedArray (DuckDB gives one chunk)."""
+    if isinstance(values, pa.ChunkedArray):
+        return values.chunk(0) if values.num_chunks == 1 else values.combine_chunks()
+    return values
+
+
+def _vectorized(function: Function, policy: Dict[str, Any]) -> Callable[..., Any]:
+    """The Arrow function DuckDB calls with the column and the options'
+    columns (each a ChunkedArray of one chunk of rows)."""
+    opts = function.options
+    out_type = getattr(pa, OUTPUTS[function.output]["arrow"])()
+
+    def run(column: Any, given: Sequence[Any]) -> Any:
+        kwargs = dict(policy)
+        for option, value in zip(opts, given):
+            if option.default is REQUIRED and value is None:
+                return pa.nulls(len(column), type=out_type)  # a NULL required option: NULL rows
+            kwargs[option.name] = value
+        return function.batch(column, **kwargs)
+
+    def vectorized(column: Any, *columns: Any) -> Any:
+        column = _array(column)
+        columns = tuple(map(_array, columns))
+        constants: List[Any] = []
+        for option, values in zip(opts, columns):
+            if option.kind == "column":
+                constants.append(values)
+                continue
+            same, value = _constant(values)
+            if not same:
+                return _by_row(column, columns, run)
+            constants.append(_value(option, value))
+        return run(column, constants)
+
+    def _by_row(column: Any, columns: Sequence[Any], run: Callable[..., Any]) -> Any:
+        # Options that change from row to row: the rows of each distinct set
+        # of options in one batch call, put back in row order.
+        rows: Dict[Tuple[Any, ...], List[int]] = {}
+        keys = zip(*[[_value(o, v) for v in c.to_pylist()] if o.kind != "column" else range(len(c))
+                     for o, c in zip(opts, columns)])
+        for i, key in enumerate(keys):
+            rows.setdefault(key, []).append(i)
+        pieces, order = [], []
+        for key, index in rows.items():
+            take = pa.array(index, type=pa.int64())
+            given = [c.take(take) if o.kind == "column" else k for o, c, k in zip(opts, columns, key)]
+            pieces.append(run(column.take(take), given).cast(out_type))
+            order.extend(index)
+        inverse = pc.sort_indices(pa.array(order, type=pa.int64()))
+        return pa.concat_arrays(pieces).take(inverse)
+
+    # DuckDB counts the parameters of the function it is given.
+    params = [inspect.Parameter(n, inspect.Parameter.POSITIONAL_ONLY)
+              for n in ["column"] + [o.name for o in opts]]
+    vectorized.__signature__ = inspect.Signature(params)  # type: ignore[attr-defined]
+    return vectorized
+
+
+def _literal(option: Option) -> str:
+    """The SQL value an omitted option takes: NULL, read as its default."""
+    return "NULL::%s" % _SQL_TYPES[option.kind]
+
+
+def register(con: Any, *, prefix: str = "pct_", on_error: str = "raise", threads: Any = None) -> Any:
+    """Register every function of pctcodec's table on a DuckDB connection.
+
+    Parameters
+    ----------
+    con : duckdb.DuckDBPyConnection
+        The connection (its functions and macros are its own).
+    prefix : str
+        The start of each SQL name: ``pct_quote``, ``pct_normalize`` ...
+    on_error : {"raise", "null", "keep"}
+        What a row that fails gives, as the batch functions' ``on_error``:
+        the query fails with the row's error ("raise"), the row is NULL
+        ("null") or the row's input ("keep").
+    threads : int or None
+        The batch functions' ``threads`` for each chunk of rows (DuckDB's
+        own threads run chunks in parallel already).
+
+    Returns
+    -------
+    duckdb.DuckDBPyConnection
+        ``con``, to chain calls.
+
+    Raises
+    ------
+    ValueError
+        An unknown ``on_error``, or ``threads`` out of range.
+
+    Examples
+    --------
+    >>> import duckdb
+    >>> con = register(duckdb.connect())
+    >>> con.sql("SELECT pct_quote('a b/c', '')").fetchone()
+    ('a%20b%2Fc',)
+    """
+    policy = {"on_error": on_error, "threads": threads}
+    FUNCTIONS[0].batch([], **policy)  # argument errors now, not in a query
+    for function in FUNCTIONS:
+        name = prefix + function.name
+        impl = "_" + name
+        params = ["VARCHAR"] + [_SQL_TYPES[o.kind] for o in function.options]
+        try:
+            con.remove_function(impl)
+        except (duckdb.InvalidInputException, duckdb.CatalogException):
+            pass  # not registered yet
+        con.create_function(impl, _vectorized(function, policy), params,
+                            OUTPUTS[function.output]["sql"], type="arrow",
+                            null_handling="special")
+        args = ["url"] + ["o%d" % i for i in range(len(function.options))]
+        first = sum(1 for o in function.options if o.default is REQUIRED)
+        overloads = []
+        for given in range(first, len(function.options) + 1):
+            call = args[:1 + given] + [_literal(o) for o in function.options[given:]]
+            overloads.append("(%s) AS %s(%s)" % (", ".join(args[:1 + given]), impl, ", ".join(call)))
+        con.execute("CREATE OR REPLACE TEMP MACRO %s %s" % (name, ", ".join(overloads)))
+    return con
