@@ -111,3 +111,19 @@ def describe(function: Function, how: str) -> str:
             "position or keyword (see pctcodec.batch and docs/integrations.md)."
             % (function.name, signature(function), function.batch.__module__,
                function.batch.__name__, how))
+
+
+def with_message(exc: Exception) -> Exception:
+    """The error to raise for ``exc`` out of an engine that keeps only an
+    error's class and message (DuckDB), or raises it anew as its class
+    called with one message (polars): the message takes in the notes that
+    name the row, and a class that cannot be built from one message
+    (UnicodeError's subclasses, PercentEncodingError) becomes its nearest
+    base class that can."""
+    message = str(exc) + "".join("; " + note for note in getattr(exc, "__notes__", ()))
+    for cls in type(exc).__mro__:
+        try:
+            return cls(message)  # type: ignore[no-any-return]
+        except Exception:
+            continue
+    return exc

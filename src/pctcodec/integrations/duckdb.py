@@ -15,7 +15,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from ._functions import FUNCTIONS, OUTPUTS, REQUIRED, Function, Option
+from ._functions import FUNCTIONS, OUTPUTS, REQUIRED, Function, Option, with_message
 
 __all__ = ["register", "FUNCTION_NAMES"]
 
@@ -82,7 +82,7 @@ def _vectorized(function: Function, policy: Dict[str, Any]) -> Callable[..., Any
             kwargs[option.name] = value
         return function.batch(column, **kwargs)
 
-    def vectorized(column: Any, *columns: Any) -> Any:
+    def chunk(column: Any, *columns: Any) -> Any:
         column = _array(column)
         columns = tuple(map(_array, columns))
         constants: List[Any] = []
@@ -95,6 +95,12 @@ def _vectorized(function: Function, policy: Dict[str, Any]) -> Callable[..., Any
                 return _by_row(column, columns, run)
             constants.append(_value(option, value))
         return run(column, constants)
+
+    def vectorized(column: Any, *columns: Any) -> Any:
+        try:
+            return chunk(column, *columns)
+        except Exception as exc:
+            raise with_message(exc) from exc
 
     def _by_row(column: Any, columns: Sequence[Any], run: Callable[..., Any]) -> Any:
         # Options that change from row to row: the rows of each distinct set

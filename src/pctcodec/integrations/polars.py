@@ -9,7 +9,7 @@ from typing import Any, Callable, Dict, List
 
 import polars as pl
 
-from ._functions import FUNCTIONS, OUTPUTS, Function, describe, options
+from ._functions import FUNCTIONS, OUTPUTS, Function, describe, options, with_message
 
 __all__ = ["ExprNamespace", "SeriesNamespace"]
 
@@ -28,22 +28,7 @@ def _apply(function: Function, opts: Dict[str, Any], series: pl.Series, others: 
     try:
         return function.batch(_strings(series), **given)  # type: ignore[no-any-return]
     except Exception as exc:
-        raise _rebuildable(exc) from exc
-
-
-def _rebuildable(exc: Exception) -> Exception:
-    """The error to raise out of polars for ``exc``: polars raises a UDF's
-    error anew as its class called with one message, which some classes do
-    not take (UnicodeError's subclasses, PercentEncodingError): those
-    become their nearest base class that does, with the same message (and
-    the notes that name the row)."""
-    message = str(exc) + "".join("; " + note for note in getattr(exc, "__notes__", ()))
-    for cls in type(exc).__mro__:
-        try:
-            return cls(message)  # type: ignore[no-any-return]
-        except Exception:
-            continue
-    return exc
+        raise with_message(exc) from exc
 
 
 def _expr_method(function: Function) -> Callable[..., pl.Expr]:
