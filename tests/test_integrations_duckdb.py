@@ -102,16 +102,33 @@ def test_prefix_and_register_twice():
         pctcodec_duckdb.register(con, on_error="skip")
 
 
+TEXTS = st.text(st.sampled_from("ab/ é%"), max_size=3)
+
+
 @settings(max_examples=examples(200), deadline=None)
-@given(st.lists(st.text(st.sampled_from("ab/ é%"), max_size=4), min_size=1, max_size=12),
-       st.integers(0, 4), st.integers(0, 4))
+@given(st.lists(st.one_of(TEXTS, st.none()), min_size=1, max_size=12), st.integers(0, 4), st.integers(0, 4))
 def test_constant_reads_the_buffers(values, start, stop):
     # The check that an option's column holds one value, on sliced arrays
     # of both offset widths, against the plain answer.
     for typ in (pa.string(), pa.large_string()):
-        arr = pa.array(values, type=typ)[start:len(values) - stop]
-        same, value = pctcodec_duckdb._constant(arr)
-        distinct = set(arr.to_pylist())
-        assert same == (len(distinct) <= 1)
-        if same and distinct:
-            assert value == distinct.pop()
+        check_constant(pa.array(values, type=typ)[start:len(values) - stop])
+
+
+@settings(max_examples=examples(200), deadline=None)
+@given(st.lists(st.lists(TEXTS, max_size=3), min_size=1, max_size=8), st.integers(0, 3), st.integers(0, 3),
+       st.integers(1, 3))
+def test_constant_reads_lists_of_patterns(values, start, stop, copies):
+    # Mostly copies of one list (the case a literal gives), sliced.
+    rows = values[:1] * copies + values
+    for typ in (pa.list_(pa.string()), pa.large_list(pa.large_string())):
+        check_constant(pa.array(rows, type=typ)[start:len(rows) - stop])
+        check_constant(pa.array(values[:1] * copies, type=typ)[start:])
+
+
+def check_constant(arr):
+    same, value = pctcodec_duckdb._constant(arr)
+    distinct = {tuple(v) if isinstance(v, list) else v for v in arr.to_pylist()}
+    assert same == (len(distinct) <= 1), arr
+    if same and distinct:
+        want = distinct.pop()
+        assert (tuple(value) if isinstance(value, list) else value) == want

@@ -25,6 +25,26 @@ _SQL_TYPES = {"str": "VARCHAR", "bool": "BOOLEAN", "patterns": "VARCHAR[]", "col
 FUNCTION_NAMES = tuple(f.name for f in FUNCTIONS)
 
 
+def _offsets(values: Any) -> Any:
+    """The n + 1 offsets of a string or list array, as numpy reads its buffer."""
+    large = pa.types.is_large_string(values.type) or pa.types.is_large_list(values.type)
+    offsets = np.frombuffer(values.buffers()[1], dtype=np.int64 if large else np.int32)
+    return offsets[values.offset:values.offset + len(values) + 1]
+
+
+def _repeated(offsets: Any, data: Any = None) -> bool:
+    """Whether n rows of items (bytes of ``data``, or child entries) given by
+    their n + 1 offsets are n copies of the first row."""
+    n = len(offsets) - 1
+    start, width = int(offsets[0]), int(offsets[1]) - int(offsets[0])
+    if int(offsets[-1]) - start != width * n or (width and not (np.diff(offsets) == width).all()):
+        return False
+    if data is None or not width:
+        return True
+    rows = np.frombuffer(data, dtype=np.uint8)[start:start + width * n].reshape(n, width)
+    return bool((rows == rows[0]).all())
+
+
 def _constant(values: Any) -> Tuple[bool, Any]:
     """Whether every row of an option's column holds one value, and that
     value (a literal in the query comes as a column of copies): read from
@@ -34,23 +54,26 @@ def _constant(values: Any) -> Tuple[bool, Any]:
         return True, None
     if values.null_count:
         return False, None
-    if pa.types.is_boolean(values.type):
-        return values.true_count in (0, n), values[0].as_py()
-    if pa.types.is_string(values.type) or pa.types.is_large_string(values.type):
-        width = np.int64 if pa.types.is_large_string(values.type) else np.int32
-        offsets = np.frombuffer(values.buffers()[1], dtype=width)[values.offset:values.offset + n + 1]
-        start, end = int(offsets[0]), int(offsets[-1])
-        size = int(offsets[1]) - start
-        if end - start != size * n:
-            return False, None
-        if size:
-            if not (np.diff(offsets) == size).all():
-                return False, None
-            data = np.frombuffer(values.buffers()[2], dtype=np.uint8)[start:end].reshape(n, size)
-            if not (data == data[0]).all():
-                return False, None
-        return True, values[0].as_py()
-    return False, None  # lists of patterns: row by row
+    typ = values.type
+    if pa.types.is_boolean(typ):
+        same = values.true_count in (0, n)
+    elif pa.types.is_string(typ) or pa.types.is_large_string(typ):
+        same = _repeated(_offsets(values), values.buffers()[2])
+    elif (pa.types.is_list(typ) or pa.types.is_large_list(typ)) and (
+            pa.types.is_string(typ.value_type) or pa.types.is_large_string(typ.value_type)):
+        # a list of patterns: as many patterns per row, then the same
+        # pattern lengths and bytes in each row
+        rows = _offsets(values)
+        child = values.values
+        same = not child.null_count and _repeated(rows)
+        if same and int(rows[1]) > int(rows[0]):
+            width = int(rows[1]) - int(rows[0])
+            entries = _offsets(child)[int(rows[0]):int(rows[-1]) + 1]
+            lengths = np.diff(entries).reshape(n, width)
+            same = bool((lengths == lengths[0]).all()) and _repeated(entries[::width], child.buffers()[2])
+    else:
+        same = False
+    return (True, values[0].as_py()) if same else (False, None)
 
 
 def _value(option: Option, value: Any) -> Any:
