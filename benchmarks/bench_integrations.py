@@ -121,15 +121,15 @@ def bench_duckdb(urls, repeats):
     con.execute("CREATE TABLE t AS SELECT * FROM urls")
     rows = []
     for ours, theirs, note in SQL_PEERS:
-        run_ours = lambda: con.execute("SELECT count(%s) FROM t" % ours).fetchone()  # noqa: E731
+        run_ours = lambda: con.execute("SELECT count(%s) FROM t" % ours).fetchall()  # noqa: E731
         if theirs is None:
             (t_ours,) = paired(repeats, run_ours)
             rows.append({"ours": ours, "sql": None, "ours_s": t_ours, "note": note})
             continue
         differ = con.execute("SELECT count(*) FILTER (WHERE (%s) IS DISTINCT FROM (%s)) FROM t"
-                             % (ours, theirs)).fetchone()[0]
+                             % (ours, theirs)).fetchall()[0][0]
         t_ours, t_theirs = paired(repeats, run_ours,
-                                  lambda: con.execute("SELECT count(%s) FROM t" % theirs).fetchone())
+                                  lambda: con.execute("SELECT count(%s) FROM t" % theirs).fetchall())
         rows.append({"ours": ours, "sql": theirs, "ours_s": t_ours, "sql_s": t_theirs,
                      "speedup": t_theirs / t_ours, "rows_differ": differ, "note": note})
     return rows

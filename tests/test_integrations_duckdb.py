@@ -87,7 +87,7 @@ def test_many_chunks_one_thread_and_four():
         con.execute("SET threads=%d" % threads)
         n, differ = con.execute(
             "SELECT count(*), count(*) FILTER (WHERE pct_quote(s, '') IS DISTINCT FROM url_encode(s)) "
-            "FROM (SELECT 'a b/' || i::VARCHAR || '~é' AS s FROM range(10000) r(i))").fetchone()
+            "FROM (SELECT 'a b/' || i::VARCHAR || '~é' AS s FROM range(10000) r(i))").fetchall()[0]
         assert (n, differ) == (10000, 0)
 
 
@@ -95,7 +95,7 @@ def test_prefix_and_register_twice():
     con = duckdb.connect()
     pctcodec_duckdb.register(con, prefix="url_")
     pctcodec_duckdb.register(con, prefix="url_", on_error="null")
-    assert con.execute("SELECT url_unquote('%ff', 'utf-8', 'strict')").fetchone() == (None,)
+    assert con.execute("SELECT url_unquote('%ff', 'utf-8', 'strict')").fetchall() == [(None,)]
     with pytest.raises(duckdb.Error):
         con.execute("SELECT pct_quote('a')")
     with pytest.raises(ValueError, match="on_error"):

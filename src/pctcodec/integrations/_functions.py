@@ -119,11 +119,11 @@ def with_message(exc: Exception) -> Exception:
     called with one message (polars): the message takes in the notes that
     name the row, and a class that cannot be built from one message
     (UnicodeError's subclasses, PercentEncodingError) becomes its nearest
-    base class that can."""
+    base class that can, the message then starting with the class's name."""
     message = str(exc) + "".join("; " + note for note in getattr(exc, "__notes__", ()))
     for cls in type(exc).__mro__:
         try:
-            return cls(message)  # type: ignore[no-any-return]
+            return cls(message if cls is type(exc) else "%s: %s" % (type(exc).__name__, message))  # type: ignore[no-any-return]
         except Exception:
             continue
     return exc

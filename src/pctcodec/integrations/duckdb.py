@@ -185,8 +185,8 @@ def register(con: Any, *, prefix: str = "pct_", on_error: str = "raise", threads
     --------
     >>> import duckdb
     >>> con = register(duckdb.connect())
-    >>> con.sql("SELECT pct_quote('a b/c', '')").fetchone()
-    ('a%20b%2Fc',)
+    >>> con.execute("SELECT pct_quote('a b/c', '')").fetchall()
+    [('a%20b%2Fc',)]
     """
     policy = {"on_error": on_error, "threads": threads}
     FUNCTIONS[0].batch([], **policy)  # argument errors now, not in a query
@@ -194,10 +194,9 @@ def register(con: Any, *, prefix: str = "pct_", on_error: str = "raise", threads
         name = prefix + function.name
         impl = "_" + name
         params = ["VARCHAR"] + [_SQL_TYPES[o.kind] for o in function.options]
-        try:
-            con.remove_function(impl)
-        except (duckdb.InvalidInputException, duckdb.CatalogException):
-            pass  # not registered yet
+        if con.execute("SELECT count(*) FROM duckdb_functions() WHERE function_name = ?",
+                       [impl]).fetchall()[0][0]:
+            con.remove_function(impl)  # registered before: replaced
         con.create_function(impl, _vectorized(function, policy), params,
                             OUTPUTS[function.output]["sql"], type="arrow",
                             null_handling="special")
