@@ -5,7 +5,7 @@ Importing this module registers the namespace ``pct`` on polars expressions
 and streaming queries) and on Series. Every function of the table in
 ``pctcodec.integrations._functions`` is a method; see docs/integrations.md.
 """
-from typing import Any, Callable, Dict, List
+from typing import Any, Callable, Dict, Sequence
 
 import polars as pl
 
@@ -45,7 +45,7 @@ def _expr_method(function: Function) -> Callable[..., pl.Expr]:
                                           return_dtype=dtype, is_elementwise=True)
         others = [opts.pop(name) for name in names]
 
-        def run(batches: List[pl.Series]) -> pl.Series:
+        def run(batches: Sequence[pl.Series]) -> pl.Series:
             return _apply(function, opts, batches[0], dict(zip(names, batches[1:]))).alias(batches[0].name)
 
         return pl.map_batches([self._expr, *others], run, return_dtype=dtype, is_elementwise=True)

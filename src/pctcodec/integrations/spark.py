@@ -44,7 +44,7 @@ def _udf(function: Function, opts: Dict[str, Any], columns: List[str]) -> Callab
     run.__annotations__ = {p.name: _VECTOR for p in params}
     run.__annotations__["return"] = _VECTOR
     run.__name__ = function.name
-    make = F.arrow_udf if ARROW_UDF else F.pandas_udf
+    make = getattr(F, "arrow_udf" if ARROW_UDF else "pandas_udf")
     return make(run, OUTPUTS[function.output]["spark"])  # type: ignore[no-any-return]
 
 
