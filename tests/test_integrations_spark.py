@@ -45,10 +45,15 @@ def frame(spark):
     return spark.createDataFrame([(i, u) for i, u in enumerate(SAMPLE)], "i long, url string")
 
 
-def test_every_function_with_nulls_and_a_failing_row(frame):
+@pytest.mark.parametrize("arrow", [True, False], ids=["arrow_udf", "pandas_udf"])
+def test_every_function_with_nulls_and_a_failing_row(frame, arrow, monkeypatch):
     from pctcodec.integrations import spark as pct_spark
 
     from _integration_cases import CALLS, expected
+
+    if arrow and not pct_spark.ARROW_UDF:
+        pytest.skip("this Spark has no arrow_udf (4.1+)")
+    monkeypatch.setattr(pct_spark, "ARROW_UDF", arrow)  # the pandas UDF of Spark < 4.1 too
 
     # One job for all the functions: one select of every column.
     columns = [getattr(pct_spark, name)("url", *args, on_error="null").alias("c%d" % k)

@@ -18,14 +18,6 @@ from ._functions import FUNCTIONS, OUTPUTS, Function, describe, options
 
 # arrow_udf came with Spark 4.1; before it, a pandas UDF does the same.
 ARROW_UDF = hasattr(F, "arrow_udf")
-if ARROW_UDF:
-    import pyarrow as _vectors
-
-    _VECTOR = _vectors.Array
-else:
-    import pandas as _vectors
-
-    _VECTOR = _vectors.Series
 
 __all__ = ["ARROW_UDF"] + [f.name for f in FUNCTIONS]
 
@@ -38,11 +30,19 @@ def _udf(function: Function, opts: Dict[str, Any], columns: List[str]) -> Callab
         return function.batch(values, **opts, **dict(zip(columns, others)))
 
     # Spark reads the kind of UDF from the type hints.
-    params = [inspect.Parameter(name, inspect.Parameter.POSITIONAL_OR_KEYWORD, annotation=_VECTOR)
+    if ARROW_UDF:
+        import pyarrow
+
+        vector = pyarrow.Array
+    else:
+        import pandas
+
+        vector = pandas.Series
+    params = [inspect.Parameter(name, inspect.Parameter.POSITIONAL_OR_KEYWORD, annotation=vector)
               for name in ["values"] + columns]
-    run.__signature__ = inspect.Signature(params, return_annotation=_VECTOR)  # type: ignore[attr-defined]
-    run.__annotations__ = {p.name: _VECTOR for p in params}
-    run.__annotations__["return"] = _VECTOR
+    run.__signature__ = inspect.Signature(params, return_annotation=vector)  # type: ignore[attr-defined]
+    run.__annotations__ = {p.name: vector for p in params}
+    run.__annotations__["return"] = vector
     run.__name__ = function.name
     make = getattr(F, "arrow_udf" if ARROW_UDF else "pandas_udf")
     return make(run, OUTPUTS[function.output]["spark"])  # type: ignore[no-any-return]
