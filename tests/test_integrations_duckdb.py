@@ -132,3 +132,28 @@ def check_constant(arr):
     if same and distinct:
         want = distinct.pop()
         assert (tuple(value) if isinstance(value, list) else value) == want
+
+
+def _join_many(values, base, sep="", threads=None, on_error="raise"):
+    """A batch function of two columns, as a table entry with an option of
+    kind "column" has (the base of a reference)."""
+    if isinstance(values, list):
+        return []
+    import pyarrow.compute as pc
+
+    return pc.binary_join_element_wise(base, sep, values, "")
+
+
+def test_an_option_of_kind_column(monkeypatch):
+    from pctcodec.integrations._functions import REQUIRED, Function, Option
+
+    join = Function("join", _join_many, None, (Option("base", "column", REQUIRED), Option("sep", "str", "")),
+                    "string")
+    monkeypatch.setattr(pctcodec_duckdb, "FUNCTIONS", (join,))
+    con = pctcodec_duckdb.register(duckdb.connect())
+    con.execute("CREATE TABLE r AS SELECT * FROM (VALUES (1, 'a', 'x', '/'), (2, NULL, 'y', '/'), "
+                "(3, 'c', 'z', '-'), (4, 'd', NULL, '-')) t(i, ref, base, sep)")
+    assert con.execute("SELECT pct_join(ref, base) FROM r ORDER BY i").fetchall() == \
+           [("xa",), (None,), ("zc",), (None,)]
+    assert con.execute("SELECT pct_join(ref, base, sep) FROM r ORDER BY i").fetchall() == \
+           [("x/a",), (None,), ("z-c",), (None,)]

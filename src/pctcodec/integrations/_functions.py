@@ -98,6 +98,11 @@ def options(function: Function, args: Tuple[Any, ...], given: Dict[str, Any]) ->
     return given
 
 
+def check_policy(threads: Any, on_error: Any) -> None:
+    """Raise the batch functions' error for a bad ``threads`` or ``on_error``."""
+    batch.requote_many([], threads=threads, on_error=on_error)
+
+
 def signature(function: Function) -> str:
     """The options of a function as its methods' docstrings show them."""
     shown = [o.name if o.default is REQUIRED else "%s=%r" % (o.name, o.default)

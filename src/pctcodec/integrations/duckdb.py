@@ -15,7 +15,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from ._functions import FUNCTIONS, OUTPUTS, REQUIRED, Function, Option, with_message
+from ._functions import FUNCTIONS, OUTPUTS, REQUIRED, Function, Option, check_policy, with_message
 
 __all__ = ["register", "FUNCTION_NAMES"]
 
@@ -105,6 +105,23 @@ def _vectorized(function: Function, policy: Dict[str, Any]) -> Callable[..., Any
             kwargs[option.name] = value
         return function.batch(column, **kwargs)
 
+    def by_row(column: Any, columns: Sequence[Any]) -> Any:
+        # Options that change from row to row: the rows of each distinct set
+        # of options in one batch call, put back in row order (an option of
+        # kind "column" is taken along, row by row).
+        rows: Dict[Tuple[Any, ...], List[int]] = {}
+        values = [[_value(o, v) for v in c.to_pylist()] for o, c in zip(opts, columns) if o.kind != "column"]
+        for i, key in enumerate(zip(*values) if values else [()] * len(column)):
+            rows.setdefault(key, []).append(i)
+        pieces, order = [], []
+        for key, index in rows.items():
+            take = pa.array(index, type=pa.int64())
+            constants = iter(key)
+            given = [c.take(take) if o.kind == "column" else next(constants) for o, c in zip(opts, columns)]
+            pieces.append(run(column.take(take), given).cast(out_type))
+            order.extend(index)
+        return pa.concat_arrays(pieces).take(pc.sort_indices(pa.array(order, type=pa.int64())))
+
     def chunk(column: Any, *columns: Any) -> Any:
         column = _array(column)
         columns = tuple(map(_array, columns))
@@ -115,7 +132,7 @@ def _vectorized(function: Function, policy: Dict[str, Any]) -> Callable[..., Any
                 continue
             same, value = _constant(values)
             if not same:
-                return _by_row(column, columns, run)
+                return by_row(column, columns)
             constants.append(_value(option, value))
         return run(column, constants)
 
@@ -124,23 +141,6 @@ def _vectorized(function: Function, policy: Dict[str, Any]) -> Callable[..., Any
             return chunk(column, *columns)
         except Exception as exc:
             raise with_message(exc) from exc
-
-    def _by_row(column: Any, columns: Sequence[Any], run: Callable[..., Any]) -> Any:
-        # Options that change from row to row: the rows of each distinct set
-        # of options in one batch call, put back in row order.
-        rows: Dict[Tuple[Any, ...], List[int]] = {}
-        keys = zip(*[[_value(o, v) for v in c.to_pylist()] if o.kind != "column" else range(len(c))
-                     for o, c in zip(opts, columns)])
-        for i, key in enumerate(keys):
-            rows.setdefault(key, []).append(i)
-        pieces, order = [], []
-        for key, index in rows.items():
-            take = pa.array(index, type=pa.int64())
-            given = [c.take(take) if o.kind == "column" else k for o, c, k in zip(opts, columns, key)]
-            pieces.append(run(column.take(take), given).cast(out_type))
-            order.extend(index)
-        inverse = pc.sort_indices(pa.array(order, type=pa.int64()))
-        return pa.concat_arrays(pieces).take(inverse)
 
     # DuckDB counts the parameters of the function it is given.
     params = [inspect.Parameter(n, inspect.Parameter.POSITIONAL_ONLY)
@@ -189,7 +189,7 @@ def register(con: Any, *, prefix: str = "pct_", on_error: str = "raise", threads
     [('a%20b%2Fc',)]
     """
     policy = {"on_error": on_error, "threads": threads}
-    FUNCTIONS[0].batch([], **policy)  # argument errors now, not in a query
+    check_policy(threads, on_error)  # argument errors now, not in a query
     for function in FUNCTIONS:
         name = prefix + function.name
         impl = "_" + name
