@@ -103,3 +103,28 @@ def test_an_option_of_kind_column():
     namespace = pctcodec_polars.ExprNamespace(pl.col("ref"))
     assert df.lazy().select(method(namespace, pl.col("base"))).collect()["ref"].to_list() == ["x/a", None, "z/c"]
     assert df.select(method(namespace, base="q/"))["ref"].to_list() == ["q/a", None, "q/c"]
+
+
+def test_column_handed_over_in_place(monkeypatch):
+    pa = pytest.importorskip("pyarrow")
+    import pctcodec.batch
+
+    series = pl.Series("url", ["http://example.com/" + "x" * 20 + str(i) for i in range(50)])
+    own = [b.address for b in pa.chunked_array(series).chunk(0).buffers() if b is not None]
+    seen, rows = [], []
+    real = pctcodec.batch._many_arrow
+
+    def spy(source, *args):
+        if not isinstance(source, tuple):  # a stream capsule: read it as pyarrow would
+            stream = pa.ChunkedArray._import_from_c_capsule(source)
+            seen.extend([b.address for b in chunk.buffers() if b is not None] for chunk in stream.chunks)
+            rows.append(len(stream))
+            source = stream.__arrow_c_stream__()
+        return real(source, *args)
+
+    monkeypatch.setattr(pctcodec.batch, "_many_arrow", spy)
+    out = pl.DataFrame({"url": series}).lazy().select(pl.col("url").pct.quote("")).collect()
+    assert out["url"].to_list() == expected("quote", ("",), series.to_list())
+    # polars' string-view buffers themselves, not a copy (polars may cut
+    # the column into slices of them for an elementwise function)
+    assert sum(rows) == len(series) and seen and all(addresses == own for addresses in seen)
