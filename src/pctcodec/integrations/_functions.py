@@ -7,8 +7,8 @@ entry here). Options are passed to the batch function by keyword.
 """
 from typing import Any, Callable, Dict, NamedTuple, Tuple
 
-from .. import batch, query, rfc3986
-from .. import quote, quote_plus, unquote, unquote_plus
+# The library, imported here only: every integration reads it through the table.
+from .. import _pctcodec, batch, query
 
 # The default of an option that has none: it must be given.
 REQUIRED: Any = type("Required", (), {"__repr__": lambda self: "REQUIRED"})()
@@ -49,16 +49,16 @@ OUTPUTS: Dict[str, Dict[str, str]] = {
 _CODEC = (Option("encoding", "str", "utf-8"), Option("errors", "str", "replace"))
 
 FUNCTIONS: Tuple[Function, ...] = (
-    Function("quote", batch.quote_many, quote,
+    Function("quote", batch.quote_many, _pctcodec.quote,
              (Option("safe", "str", "/"), Option("encoding", "str", None), Option("errors", "str", None)),
              "string"),
-    Function("quote_plus", batch.quote_plus_many, quote_plus,
+    Function("quote_plus", batch.quote_plus_many, _pctcodec.quote_plus,
              (Option("safe", "str", ""), Option("encoding", "str", None), Option("errors", "str", None)),
              "string"),
-    Function("unquote", batch.unquote_many, unquote, _CODEC, "string"),
-    Function("unquote_plus", batch.unquote_plus_many, unquote_plus, _CODEC, "string"),
-    Function("requote", batch.requote_many, rfc3986.requote, (), "string"),
-    Function("normalize", batch.normalize_many, rfc3986.normalize,
+    Function("unquote", batch.unquote_many, _pctcodec.unquote, _CODEC, "string"),
+    Function("unquote_plus", batch.unquote_plus_many, _pctcodec.unquote_plus, _CODEC, "string"),
+    Function("requote", batch.requote_many, _pctcodec.requote, (), "string"),
+    Function("normalize", batch.normalize_many, _pctcodec.normalize,
              (Option("sort_query", "bool", False), Option("drop_fragment", "bool", False),
               Option("strict_idna", "bool", False)),
              "string"),
