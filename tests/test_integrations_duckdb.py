@@ -28,8 +28,8 @@ def literal(value):
 
 def connect(**kwargs):
     con = pctcodec_duckdb.register(duckdb.connect(), **kwargs)
-    con.execute("CREATE TABLE t AS SELECT * FROM (SELECT unnest($1) AS url, generate_subscripts($1, 1) AS i) ORDER BY i",
-                [SAMPLE])
+    con.execute("CREATE TABLE t AS SELECT * FROM (SELECT unnest($1) AS url, generate_subscripts($1, 1) AS i) "
+                "ORDER BY i", [SAMPLE])
     return con
 
 

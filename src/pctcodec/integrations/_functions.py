@@ -110,12 +110,34 @@ def signature(function: Function) -> str:
     return ", ".join(shown + ["threads=None", "on_error='raise'"])
 
 
+_KIND_TEXT = {"str": "str", "bool": "bool", "patterns": "str or iterable of str",
+              "column": "column (an expression or Column of the engine) or str"}
+
+
 def describe(function: Function, how: str) -> str:
-    """The docstring of one generated function or method."""
-    return ("%s(%s)\n\n%s.%s() on every row of %s; the options are its own, by\n"
-            "position or keyword (see pctcodec.batch and docs/integrations.md)."
-            % (function.name, signature(function), function.batch.__module__,
-               function.batch.__name__, how))
+    """The numpy-style docstring of one generated function or method."""
+    name = "%s.%s" % (function.batch.__module__, function.batch.__name__)
+    lines = ["%s(%s)" % (function.name, signature(function)), "",
+             "%s() on every row of %s: each row gives what" % (name, how),
+             "%s() gives for it; a null stays null." % getattr(function.single, "__name__", function.name),
+             "", "Parameters", "----------"]
+    for o in function.options:
+        default = "" if o.default is REQUIRED else ", default %r" % (o.default,)
+        lines += ["%s : %s%s" % (o.name, _KIND_TEXT[o.kind], default),
+                  "    As %s() takes it (by position or keyword)." % name]
+    lines += ["threads : int or None, default None", "    The batch function's threads.",
+              "on_error : {'raise', 'null', 'keep'}, default 'raise'",
+              "    A failed row raises, gives null, or gives its input.",
+              "", "Returns", "-------",
+              "the engine's column of %s" % {"string": "strings", "int64": "64-bit integers"}.get(
+                  function.output, function.output),
+              "", "Raises", "------",
+              "TypeError, ValueError, LookupError",
+              "    An unknown, repeated or missing option, a bad encoding, threads or",
+              "    on_error: where the call is written, before any row runs.",
+              "", "Examples", "--------",
+              "See docs/integrations.md."]
+    return "\n".join(lines)
 
 
 def with_message(exc: Exception) -> Exception:
@@ -128,7 +150,8 @@ def with_message(exc: Exception) -> Exception:
     message = str(exc) + "".join("; " + note for note in getattr(exc, "__notes__", ()))
     for cls in type(exc).__mro__:
         try:
-            return cls(message if cls is type(exc) else "%s: %s" % (type(exc).__name__, message))  # type: ignore[no-any-return]
+            text = message if cls is type(exc) else "%s: %s" % (type(exc).__name__, message)
+            return cls(text)  # type: ignore[no-any-return]
         except Exception:
             continue
     return exc

@@ -154,7 +154,7 @@ def _literal(option: Option) -> str:
     return "NULL::%s" % _SQL_TYPES[option.kind]
 
 
-def register(con: Any, *, prefix: str = "pct_", on_error: str = "raise", threads: Any = None) -> Any:
+def register(con: Any, *, prefix: str = "pct_", on_error: str = "raise", threads: Any = 1) -> Any:
     """Register every function of pctcodec's table on a DuckDB connection.
 
     Parameters
@@ -168,8 +168,9 @@ def register(con: Any, *, prefix: str = "pct_", on_error: str = "raise", threads
         the query fails with the row's error ("raise"), the row is NULL
         ("null") or the row's input ("keep").
     threads : int or None
-        The batch functions' ``threads`` for each chunk of rows (DuckDB's
-        own threads run chunks in parallel already).
+        The batch functions' ``threads`` for each chunk of rows: 1, as
+        DuckDB's own threads run chunks in parallel already (and a chunk
+        of 2048 rows is below the rows a thread of the engine takes).
 
     Returns
     -------
