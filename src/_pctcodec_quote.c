@@ -271,10 +271,40 @@ static const char *const QFB_ARGS[] = {"bs", "safe"};
 
 PyDoc_STRVAR(quote_doc,
 "quote($module, /, string, safe='/', encoding=None, errors=None)\n--\n\n"
-"Percent-encode a str or bytes as urllib.parse.quote does.\n\n"
+"Percent-encode a str or bytes as urllib.parse.quote does.\n"
+"\n"
 "Characters outside the RFC 3986 unreserved set (A-Z a-z 0-9 - . _ ~) and\n"
-"`safe` become %XX escapes (uppercase hex) of their bytes in `encoding`\n"
-"(UTF-8 by default); `errors` is the str.encode error handler.");
+"`safe` become %XX escapes (uppercase hex) of their bytes in `encoding`.\n"
+"\n"
+"Parameters\n"
+"----------\n"
+"string : str, bytes or bytearray\n"
+"    The text or bytes to encode.\n"
+"safe : str or bytes, optional\n"
+"    Characters kept as they are besides the unreserved ones (\"/\").\n"
+"encoding : str or None, optional\n"
+"    The encoding of a str (UTF-8 when None).\n"
+"errors : str or None, optional\n"
+"    The str.encode error handler (\"strict\" when None).\n"
+"\n"
+"Returns\n"
+"-------\n"
+"str\n"
+"    ASCII text, for str and bytes alike.\n"
+"\n"
+"Raises\n"
+"------\n"
+"TypeError\n"
+"    `string` of another type, or `encoding`/`errors` given with bytes.\n"
+"UnicodeEncodeError\n"
+"    A character `encoding` cannot encode under `errors`.\n"
+"LookupError\n"
+"    An unknown encoding or error handler.\n"
+"\n"
+"Examples\n"
+"--------\n"
+">>> quote(\"/docs/Annual Report 2024.pdf\")\n"
+"'/docs/Annual%20Report%202024.pdf'");
 
 /* The most common call, f(s) with a short exact ASCII str that the default
  * set keeps whole: s is its own result, so the call ends here. */
@@ -307,7 +337,35 @@ static PyObject *py_quote(PyObject *module, PyObject *const *args, Py_ssize_t na
 
 PyDoc_STRVAR(quote_plus_doc,
 "quote_plus($module, /, string, safe='', encoding=None, errors=None)\n--\n\n"
-"Like quote(), but spaces become '+' (HTML form values) and safe defaults to ''.");
+"Like quote(), but spaces become '+' (HTML form values) and safe defaults to ''.\n"
+"\n"
+"Parameters\n"
+"----------\n"
+"string : str, bytes or bytearray\n"
+"    The text or bytes to encode.\n"
+"safe : str or bytes, optional\n"
+"    Characters kept as they are besides the unreserved ones (\"\").\n"
+"encoding : str or None, optional\n"
+"    The encoding of a str (UTF-8 when None).\n"
+"errors : str or None, optional\n"
+"    The str.encode error handler (\"strict\" when None).\n"
+"\n"
+"Returns\n"
+"-------\n"
+"str\n"
+"    ASCII text.\n"
+"\n"
+"Raises\n"
+"------\n"
+"TypeError\n"
+"    `string` of another type, or `encoding`/`errors` given with bytes.\n"
+"UnicodeEncodeError\n"
+"    A character `encoding` cannot encode under `errors`.\n"
+"\n"
+"Examples\n"
+"--------\n"
+">>> quote_plus(\"fish & chips\")\n"
+"'fish+%26+chips'");
 
 static int holds_space(PyObject *string)
 {
@@ -345,7 +403,30 @@ static PyObject *py_quote_plus(PyObject *module, PyObject *const *args, Py_ssize
 
 PyDoc_STRVAR(quote_from_bytes_doc,
 "quote_from_bytes($module, /, bs, safe='/')\n--\n\n"
-"Like quote(), for bytes or bytearray; always returns an ASCII str.");
+"Like quote(), for bytes or bytearray (urllib.parse.quote_from_bytes).\n"
+"\n"
+"Parameters\n"
+"----------\n"
+"bs : bytes or bytearray\n"
+"    The bytes to encode.\n"
+"safe : str or bytes, optional\n"
+"    Characters kept as they are besides the unreserved ones (\"/\");\n"
+"    non-ASCII ones are ignored, as urllib ignores them.\n"
+"\n"
+"Returns\n"
+"-------\n"
+"str\n"
+"    ASCII text.\n"
+"\n"
+"Raises\n"
+"------\n"
+"TypeError\n"
+"    `bs` is not bytes or bytearray.\n"
+"\n"
+"Examples\n"
+"--------\n"
+">>> quote_from_bytes(b\"a b/\\xff\")\n"
+"'a%20b/%FF'");
 
 static PyObject *py_quote_from_bytes(PyObject *module, PyObject *const *args, Py_ssize_t nargs,
                                      PyObject *kw)
@@ -407,11 +488,36 @@ static int check_ascii_safe(PyObject *safe)
 
 PyDoc_STRVAR(encode_doc,
 "encode($module, /, data, safe=b'', plus=False)\n--\n\n"
-"Percent-encode any bytes-like object; returns bytes.\n\n"
-"Bytes outside the RFC 3986 unreserved set and the characters of `safe`\n"
-"become %XX (uppercase hex). With `plus`, a space is written as '+'.\n"
-"`safe` (str, bytes or bytearray) may hold ASCII only, as the result is\n"
-"ASCII: a non-ASCII character or byte in it raises ValueError.");
+"Percent-encode any bytes-like object; returns bytes.\n"
+"\n"
+"Bytes outside the RFC 3986 unreserved set and `safe` become %XX\n"
+"(uppercase hex).\n"
+"\n"
+"Parameters\n"
+"----------\n"
+"data : bytes-like object\n"
+"    bytes, bytearray, memoryview, array, mmap...\n"
+"safe : str, bytes or bytearray, optional\n"
+"    ASCII bytes kept as they are besides the unreserved ones.\n"
+"plus : bool, optional\n"
+"    Write a space as '+'.\n"
+"\n"
+"Returns\n"
+"-------\n"
+"bytes\n"
+"    ASCII bytes.\n"
+"\n"
+"Raises\n"
+"------\n"
+"TypeError\n"
+"    `data` is not a bytes-like object.\n"
+"ValueError\n"
+"    A non-ASCII character or byte in `safe` (the result is ASCII).\n"
+"\n"
+"Examples\n"
+"--------\n"
+">>> encode(b\"a b/\\xff\")\n"
+"b'a%20b%2F%FF'");
 
 static PyObject *py_encode(PyObject *module, PyObject *const *args, Py_ssize_t nargs, PyObject *kw)
 {

@@ -142,10 +142,29 @@ static PyObject *parts_class(PyObject *module)
 
 PyDoc_STRVAR(split_doc,
 "split($module, uri, /)\n--\n\n"
-"The components of `uri` (a str) as RFC 3986 Appendix B cuts them: a\n"
-"URIParts(scheme, userinfo, host, port, path, query, fragment) of str,\n"
-"None where the component is absent (the path is always there), each as\n"
-"written (escapes and case untouched). See pctcodec.parts.");
+"The components of a URI as RFC 3986 Appendix B cuts them.\n"
+"\n"
+"Parameters\n"
+"----------\n"
+"uri : str\n"
+"    The URI (or a reference).\n"
+"\n"
+"Returns\n"
+"-------\n"
+"URIParts\n"
+"    (scheme, userinfo, host, port, path, query, fragment), each str as\n"
+"    written (escapes and case untouched), None where the component is\n"
+"    absent (the path is always there).\n"
+"\n"
+"Raises\n"
+"------\n"
+"TypeError\n"
+"    `uri` is not a str.\n"
+"\n"
+"Examples\n"
+"--------\n"
+">>> split(\"http://u@h:8/p?q#f\")\n"
+"URIParts(scheme='http', userinfo='u', host='h', port='8', path='/p', query='q', fragment='f')");
 
 static PyObject *py_split(PyObject *module, PyObject *uri)
 {

@@ -337,9 +337,38 @@ static const char *const UTB_ARGS[] = {"string"};
 
 PyDoc_STRVAR(unquote_doc,
 "unquote($module, /, string, encoding='utf-8', errors='replace')\n--\n\n"
-"Replace %XX escapes as urllib.parse.unquote does: the escaped bytes are\n"
-"decoded with `encoding` and the `errors` handler; a '%' not followed by two\n"
-"hex digits is kept as it is.");
+"Replace %XX escapes as urllib.parse.unquote does.\n"
+"\n"
+"The escaped bytes are decoded with `encoding` and the `errors` handler; a\n"
+"'%' not followed by two hex digits is kept as it is.\n"
+"\n"
+"Parameters\n"
+"----------\n"
+"string : str or bytes\n"
+"    The text to decode (bytes are read as ASCII, as urllib does).\n"
+"encoding : str, optional\n"
+"    The encoding of the escaped bytes (\"utf-8\").\n"
+"errors : str, optional\n"
+"    The decoding error handler (\"replace\").\n"
+"\n"
+"Returns\n"
+"-------\n"
+"str\n"
+"    The decoded text.\n"
+"\n"
+"Raises\n"
+"------\n"
+"TypeError\n"
+"    `string` of another type.\n"
+"UnicodeDecodeError\n"
+"    Escaped bytes that do not decode, under errors=\"strict\".\n"
+"LookupError\n"
+"    An unknown encoding or error handler.\n"
+"\n"
+"Examples\n"
+"--------\n"
+">>> unquote(\"caf%C3%A9%zz\")\n"
+"'café%zz'");
 
 #define SHORT_UNQUOTE_MAX 512
 
@@ -376,7 +405,33 @@ static PyObject *py_unquote(PyObject *module, PyObject *const *args, Py_ssize_t 
 
 PyDoc_STRVAR(unquote_plus_doc,
 "unquote_plus($module, /, string, encoding='utf-8', errors='replace')\n--\n\n"
-"Like unquote(), but also replace '+' by a space (HTML form values).");
+"Like unquote(), but also replace '+' by a space (HTML form values).\n"
+"\n"
+"Parameters\n"
+"----------\n"
+"string : str\n"
+"    The text to decode.\n"
+"encoding : str, optional\n"
+"    The encoding of the escaped bytes (\"utf-8\").\n"
+"errors : str, optional\n"
+"    The decoding error handler (\"replace\").\n"
+"\n"
+"Returns\n"
+"-------\n"
+"str\n"
+"    The decoded text.\n"
+"\n"
+"Raises\n"
+"------\n"
+"TypeError\n"
+"    `string` is not a str.\n"
+"UnicodeDecodeError\n"
+"    Escaped bytes that do not decode, under errors=\"strict\".\n"
+"\n"
+"Examples\n"
+"--------\n"
+">>> unquote_plus(\"q=fish+%26+chips\")\n"
+"'q=fish & chips'");
 
 static PyObject *py_unquote_plus(PyObject *module, PyObject *const *args, Py_ssize_t nargs,
                                  PyObject *kw)
@@ -396,7 +451,27 @@ static PyObject *py_unquote_plus(PyObject *module, PyObject *const *args, Py_ssi
 
 PyDoc_STRVAR(unquote_to_bytes_doc,
 "unquote_to_bytes($module, /, string)\n--\n\n"
-"Replace %XX escapes by the bytes they stand for; a str is UTF-8 encoded first.");
+"Replace %XX escapes by the bytes they stand for; a str is UTF-8 encoded first.\n"
+"\n"
+"Parameters\n"
+"----------\n"
+"string : str, bytes or bytearray\n"
+"    The text to decode.\n"
+"\n"
+"Returns\n"
+"-------\n"
+"bytes\n"
+"    The decoded bytes.\n"
+"\n"
+"Raises\n"
+"------\n"
+"TypeError\n"
+"    `string` of another type.\n"
+"\n"
+"Examples\n"
+"--------\n"
+">>> unquote_to_bytes(\"a%20b%FF\")\n"
+"b'a b\\xff'");
 
 static PyObject *py_unquote_to_bytes(PyObject *module, PyObject *const *args, Py_ssize_t nargs,
                                      PyObject *kw)
@@ -416,9 +491,31 @@ static const char *const DECODE_ARGS[] = {"data", "plus"};
 
 PyDoc_STRVAR(decode_doc,
 "decode($module, /, data, plus=False)\n--\n\n"
-"Decode the %XX escapes of any bytes-like object; returns bytes.\n\n"
-"A '%' not followed by two hex digits is kept as it is. With `plus`, '+'\n"
-"becomes a space.");
+"Decode the %XX escapes of any bytes-like object; returns bytes.\n"
+"\n"
+"A '%' not followed by two hex digits is kept as it is.\n"
+"\n"
+"Parameters\n"
+"----------\n"
+"data : bytes-like object\n"
+"    bytes, bytearray, memoryview, array, mmap...\n"
+"plus : bool, optional\n"
+"    Decode '+' as a space.\n"
+"\n"
+"Returns\n"
+"-------\n"
+"bytes\n"
+"    The decoded bytes.\n"
+"\n"
+"Raises\n"
+"------\n"
+"TypeError\n"
+"    `data` is not a bytes-like object.\n"
+"\n"
+"Examples\n"
+"--------\n"
+">>> decode(b\"caf%C3%A9+x\", plus=True)\n"
+"b'caf\\xc3\\xa9 x'");
 
 static PyObject *py_decode(PyObject *module, PyObject *const *args, Py_ssize_t nargs, PyObject *kw)
 {

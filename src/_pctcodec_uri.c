@@ -129,10 +129,35 @@ static PyObject *raise_invalid(PyObject *module, PyObject *s, const utf8_text *t
 
 PyDoc_STRVAR(check_doc,
 "check($module, s, /)\n--\n\n"
-"Raise PercentEncodingError unless s is valid percent-encoded URI text.\n\n"
+"Raise PercentEncodingError unless s is valid percent-encoded URI text.\n"
+"\n"
 "Valid text holds only unreserved and reserved characters (RFC 3986 2.2,\n"
-"2.3) and '%' followed by two hex digits. The error's `position` is the index\n"
-"of the first offending character.");
+"2.3) and '%' followed by two hex digits.\n"
+"\n"
+"Parameters\n"
+"----------\n"
+"s : str\n"
+"    The text.\n"
+"\n"
+"Returns\n"
+"-------\n"
+"None\n"
+"    When the text is valid.\n"
+"\n"
+"Raises\n"
+"------\n"
+"PercentEncodingError\n"
+"    At the first offending character: its `position` is its index.\n"
+"TypeError\n"
+"    `s` is not a str.\n"
+"\n"
+"Examples\n"
+"--------\n"
+">>> check(\"a%20b\")\n"
+">>> check(\"asdf%*.fred\")\n"
+"Traceback (most recent call last):\n"
+"    ...\n"
+"pctcodec.PercentEncodingError: '%' not followed by two hex digits at position 4");
 
 static PyObject *py_check(PyObject *module, PyObject *s)
 {
@@ -148,7 +173,27 @@ static PyObject *py_check(PyObject *module, PyObject *s)
 
 PyDoc_STRVAR(is_valid_doc,
 "is_valid($module, s, /)\n--\n\n"
-"True when check(s) would pass.");
+"True when check(s) would pass.\n"
+"\n"
+"Parameters\n"
+"----------\n"
+"s : str\n"
+"    The text.\n"
+"\n"
+"Returns\n"
+"-------\n"
+"bool\n"
+"    Whether `s` is valid percent-encoded URI text.\n"
+"\n"
+"Raises\n"
+"------\n"
+"TypeError\n"
+"    `s` is not a str.\n"
+"\n"
+"Examples\n"
+"--------\n"
+">>> is_valid(\"a%20b\"), is_valid(\"a b\")\n"
+"(True, False)");
 
 static PyObject *py_is_valid(PyObject *module, PyObject *s)
 {
@@ -170,10 +215,33 @@ static PyObject *py_is_valid(PyObject *module, PyObject *s)
  */
 PyDoc_STRVAR(requote_doc,
 "requote($module, uri, /)\n--\n\n"
-"Make a string a valid URI without changing what it denotes.\n\n"
+"Make a string a valid URI without changing what it denotes.\n"
+"\n"
 "Unreserved and reserved characters and valid %XX escapes are kept (hex in\n"
 "uppercase); a '%' not followed by two hex digits becomes %25; every other\n"
-"character is percent-encoded as UTF-8. Idempotent.");
+"character is percent-encoded as UTF-8. Idempotent.\n"
+"\n"
+"Parameters\n"
+"----------\n"
+"uri : str\n"
+"    The URI to repair.\n"
+"\n"
+"Returns\n"
+"-------\n"
+"str\n"
+"    A URI that passes check().\n"
+"\n"
+"Raises\n"
+"------\n"
+"TypeError\n"
+"    The argument is not a str.\n"
+"PercentEncodingError\n"
+"    A lone surrogate (no UTF-8 form), at its index.\n"
+"\n"
+"Examples\n"
+"--------\n"
+">>> requote(\"http://example.com/a b/100%/caf%c3%a9\")\n"
+"'http://example.com/a%20b/100%25/caf%C3%A9'");
 
 static PyObject *py_requote(PyObject *module, PyObject *s)
 {
@@ -287,19 +355,45 @@ static const char *const NORMALIZE_ARGS[] = {"uri", "sort_query", "drop_fragment
 
 PyDoc_STRVAR(normalize_doc,
 "normalize($module, uri, /, *, sort_query=False, drop_fragment=False, strict_idna=False)\n--\n\n"
-"Normalize a URI (RFC 3986 6.2.2 and 6.2.3).\n\n"
-"Scheme and host in lowercase, escapes of\n"
-"unreserved characters decoded and all other escapes in uppercase hex, the\n"
-"string repaired as requote() does, dot segments removed, the default port\n"
-"and an empty port dropped, an empty path with an authority made '/'.\n"
-"Reserved characters are never decoded. With sort_query, the query's\n"
-"parameters are sorted by name (stable); with drop_fragment, the fragment\n"
-"is removed. Idempotent; the result always passes check().\n\n"
-"A host with non-ASCII characters, or escapes of them, is mapped the way\n"
-"browsers do (the URL Standard's domain to ASCII: UTS #46, punycode); one\n"
-"that has no such form is written as percent-encoded UTF-8, or, with\n"
-"strict_idna, raises PercentEncodingError at the host. A lone surrogate\n"
-"raises PercentEncodingError at its index.");
+"Normalize a URI (RFC 3986 6.2.2 and 6.2.3).\n"
+"\n"
+"Scheme and host in lowercase, escapes of unreserved characters decoded and\n"
+"all other escapes in uppercase hex, the string repaired as requote() does,\n"
+"dot segments removed, the default port and an empty port dropped, an empty\n"
+"path with an authority made '/'. Reserved characters are never decoded.\n"
+"Idempotent; the result always passes check(). A host with non-ASCII\n"
+"characters, or escapes of them, is mapped the way browsers do (the URL\n"
+"Standard's domain to ASCII: UTS #46, punycode).\n"
+"\n"
+"Parameters\n"
+"----------\n"
+"uri : str\n"
+"    The URI.\n"
+"sort_query : bool, optional\n"
+"    Sort the query's parameters by name (stable).\n"
+"drop_fragment : bool, optional\n"
+"    Remove the fragment.\n"
+"strict_idna : bool, optional\n"
+"    Raise for a host that has no IDNA form, instead of writing it as\n"
+"    percent-encoded UTF-8.\n"
+"\n"
+"Returns\n"
+"-------\n"
+"str\n"
+"    The normalized URI.\n"
+"\n"
+"Raises\n"
+"------\n"
+"TypeError\n"
+"    The argument is not a str.\n"
+"PercentEncodingError\n"
+"    A lone surrogate (no UTF-8 form), at its index.\n"
+"    With strict_idna, also a host with no IDNA form, at the host.\n"
+"\n"
+"Examples\n"
+"--------\n"
+">>> normalize(\"HTTP://Example.COM:80/a/./b/../%7Euser/%2f?q=%3d\")\n"
+"'http://example.com/a/~user/%2F?q=%3D'");
 
 static PyObject *py_normalize(PyObject *module, PyObject *const *args, Py_ssize_t nargs,
                               PyObject *kwnames)
@@ -325,7 +419,29 @@ static PyObject *py_normalize(PyObject *module, PyObject *const *args, Py_ssize_
 
 PyDoc_STRVAR(equivalent_doc,
 "equivalent($module, a, b, /)\n--\n\n"
-"True when normalize(a) == normalize(b).");
+"True when normalize(a) == normalize(b).\n"
+"\n"
+"Parameters\n"
+"----------\n"
+"a, b : str\n"
+"    The two URIs.\n"
+"\n"
+"Returns\n"
+"-------\n"
+"bool\n"
+"    Whether they denote the same resource by RFC 3986's syntax.\n"
+"\n"
+"Raises\n"
+"------\n"
+"TypeError\n"
+"    The argument is not a str.\n"
+"PercentEncodingError\n"
+"    A lone surrogate (no UTF-8 form), at its index.\n"
+"\n"
+"Examples\n"
+"--------\n"
+">>> equivalent(\"http://h/~user\", \"http://h/%7Euser\"), equivalent(\"http://h/a%2Fb\", \"http://h/a/b\")\n"
+"(True, False)");
 
 static PyObject *py_equivalent(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 {
@@ -349,12 +465,37 @@ static PyObject *py_equivalent(PyObject *module, PyObject *const *args, Py_ssize
 
 PyDoc_STRVAR(iri_to_uri_doc,
 "iri_to_uri($module, iri, /, *, strict_idna=False)\n--\n\n"
-"Map an IRI to a URI (RFC 3987 3.1).\n\n"
-"A host with non-ASCII characters goes through IDNA as in normalize(); one\n"
-"with no IDNA form is percent-encoded (with strict_idna: PercentEncodingError).\n"
+"Map an IRI to a URI (RFC 3987 3.1).\n"
+"\n"
+"A host with non-ASCII characters goes through IDNA as in normalize().\n"
 "Everywhere else every character a URI may not hold is percent-encoded as\n"
 "UTF-8, as requote() does. Reserved characters and valid escapes are left\n"
-"exactly as they are.");
+"exactly as they are.\n"
+"\n"
+"Parameters\n"
+"----------\n"
+"iri : str\n"
+"    The IRI.\n"
+"strict_idna : bool, optional\n"
+"    Raise for a host that has no IDNA form, instead of percent-encoding it.\n"
+"\n"
+"Returns\n"
+"-------\n"
+"str\n"
+"    The URI.\n"
+"\n"
+"Raises\n"
+"------\n"
+"TypeError\n"
+"    The argument is not a str.\n"
+"PercentEncodingError\n"
+"    A lone surrogate (no UTF-8 form), at its index.\n"
+"    With strict_idna, also a host with no IDNA form, at the host.\n"
+"\n"
+"Examples\n"
+"--------\n"
+">>> iri_to_uri(\"http://例え.jp/引き出し\")\n"
+"'http://xn--r8jz45g.jp/%E5%BC%95%E3%81%8D%E5%87%BA%E3%81%97'");
 
 static const char *const IRI_TO_URI_ARGS[] = {"iri", "strict_idna"};
 

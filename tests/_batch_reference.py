@@ -2,9 +2,8 @@
 single-value functions, with the signatures of the C engine's two entry
 points (``_pctcodec._many_list`` and ``_pctcodec._many_arrow``), so that the
 tests can run every batch call on both and compare (see
-``_batch_cases.engines``). Arrow goes through pyarrow here."""
-import pyarrow as pa
-
+``_batch_cases.engines``). Arrow goes through pyarrow here (imported on the first Arrow call: the list
+tests run where pyarrow has no wheel)."""
 from pctcodec import batch
 
 NAMES = {code: name for name, code in batch._OPS.items()}
@@ -59,6 +58,8 @@ class _Capsules:
 
 
 def many_arrow(source, code, func, safe, encoding, errors, opts, on_error, rejects, threads, base):
+    import pyarrow as pa
+
     if isinstance(source, tuple):
         arr = pa.array(_Capsules(source))
     else:

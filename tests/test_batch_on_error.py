@@ -268,7 +268,7 @@ def test_category_not_str_names_its_row(on_error):
         series = pd.Series([5, "a", 5, None, "b"], dtype=dtype)
         rejects = []
         if on_error == "raise":
-            with pytest.raises(TypeError, match=r"^at index 0: quote_many\(\) value at index 0 must"):
+            with pytest.raises(TypeError, match=r"^quote_many\(\) value at index 0 must"):
                 pctcodec.quote_many(series.iloc[::-1].reset_index(drop=True).iloc[2:])
             with pytest.raises(TypeError, match=r"value at index 2 must be str or None, not int$"):
                 pctcodec.quote_many(series.iloc[::-1].reset_index(drop=True))

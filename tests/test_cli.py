@@ -72,7 +72,7 @@ def test_errors_name_the_line(monkeypatch, capsysbinary):
     assert status == 1
     assert out == b"ok\n"
     # the input's name (<stdin> here), the line, the bytes of the value
-    assert err.startswith(b"pctcodec: <stdin>:2: 'ascii' codec cannot encode '\\xc3\\xa9'")
+    assert err.startswith("pctcodec: <stdin>:2: 'ascii' codec cannot encode 'é'".encode())
     assert b"Traceback" not in err
 
 

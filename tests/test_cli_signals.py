@@ -44,3 +44,25 @@ def test_signal_during_output_leaves_no_part_file(tmp_path, signum):
     assert proc.returncode == 128 + signum, err
     assert sorted(p.name for p in tmp_path.iterdir()) == ["out.csv"]
     assert out.read_bytes() == b"kept\n"
+
+
+@pytest.mark.parametrize("interrupt", [KeyboardInterrupt, "Terminated"])
+def test_signal_inside_fdopen_is_not_replaced_by_ebadf(tmp_path, monkeypatch, interrupt):
+    # The signal can land inside os.fdopen after the file object took the
+    # descriptor and was dropped (closing it): the run must still unwind
+    # with the signal, not with EBADF from closing the descriptor again.
+    import os
+
+    from pctcodec.cli import _streams
+
+    if interrupt == "Terminated":
+        interrupt = _streams.Terminated
+
+    def fdopen(handle, mode):
+        os.close(handle)
+        raise interrupt
+
+    monkeypatch.setattr(_streams.os, "fdopen", fdopen)
+    with pytest.raises(interrupt):
+        _streams.Output(str(tmp_path / "out.csv"))
+    assert list(tmp_path.iterdir()) == []

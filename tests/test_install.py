@@ -156,12 +156,16 @@ def _std_copies():
 def test_install_reaches_the_standard_librarys_copies():
     copies = _std_copies()
     assert all(getattr(m, a) is ORIGINAL[n] for m, a, n in copies)
+    # What this interpreter's own functions give (3.14's pathname2url adds
+    # "//" before an absolute path, 3.13's does not).
+    want_path = urllib.request.pathname2url("/a b/c")
+    want_query = urllib.parse.parse_qsl("a=%C3%A9+x&b=1")
     pctcodec.install()
     try:
         assert all(getattr(urllib.parse, n) is getattr(pctcodec, n) for n in NAMES)
         assert all(getattr(m, a) is getattr(pctcodec, n) for m, a, n in copies)
-        assert urllib.request.pathname2url("/a b/c") == "/a%20b/c"
-        assert urllib.parse.parse_qsl("a=%C3%A9+x&b=1") == [("a", "é x"), ("b", "1")]
+        assert urllib.request.pathname2url("/a b/c") == want_path
+        assert urllib.parse.parse_qsl("a=%C3%A9+x&b=1") == want_query == [("a", "é x"), ("b", "1")]
     finally:
         pctcodec.uninstall()
     assert all(getattr(urllib.parse, n) is ORIGINAL[n] for n in NAMES)

@@ -24,6 +24,8 @@ import pctcodec._pctcodec as ext
 from _child import assert_kernel_child_clean
 
 KERNELS = ext._kernels()
+# The child process builds Arrow columns.
+pytest.importorskip("pyarrow", reason="pyarrow is not installed (no wheel for this interpreter)")
 
 CHILD = r'''
 import random, sys

@@ -253,7 +253,8 @@ static inline AVX512_ATTR size_t encode16(__m512i written, __m512i digits, unsig
  * from the hex digits of the step's 64 bytes. The last step is a masked
  * load. Stores are whole vectors where dst has room (3n + PCT_ENCODE_ROOM
  * bytes) or the output still to come covers them, else under a byte mask. */
-static const char hex_upper64[64] = "0123456789ABCDEF0123456789ABCDEF0123456789ABCDEF0123456789ABCDEF";
+/* 65: the literal's NUL too (GCC 15's -Wextra), though no load reads it. */
+static const char hex_upper64[65] = "0123456789ABCDEF0123456789ABCDEF0123456789ABCDEF0123456789ABCDEF";
 
 /* The high and the low hex digits of the 64 bytes of v, as encode16 takes
  * them: of bytes 0-31 (digits[0]), then of 32-63 (digits[1]). */

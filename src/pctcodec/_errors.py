@@ -10,6 +10,9 @@ class PercentEncodingError(ValueError):
     problem and ends with that position.
     """
 
+    # Its public name, as tracebacks, pickles and the documentation show it.
+    __module__ = "pctcodec"
+
     def __init__(self, reason: str, position: int) -> None:
         super().__init__("%s at position %d" % (reason, position))
         self.reason = reason

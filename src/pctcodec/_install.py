@@ -75,10 +75,28 @@ def _swap_copies(swap: "_Swap") -> "_Done":
 
 
 def install() -> None:
-    """Put pctcodec's quote, quote_plus, quote_from_bytes, unquote,
-    unquote_plus, unquote_to_bytes and urlencode in place of urllib.parse's,
-    and of the copies of urllib.parse's functions the standard library bound
-    at its import. Does nothing when already installed."""
+    """Put pctcodec's functions in place of urllib.parse's, for the whole process.
+
+    ``quote``, ``quote_plus``, ``quote_from_bytes``, ``unquote``,
+    ``unquote_plus``, ``unquote_to_bytes`` and ``urlencode`` replace their
+    namesakes in ``urllib.parse`` and in the copies the standard library
+    bound at its import (``urllib.request``'s, ``pathlib``'s up to 3.12). A
+    name another module bound with ``from urllib.parse import quote`` before
+    the call keeps urllib's function: call it first thing at startup.
+    Idempotent and thread-safe.
+
+    Returns
+    -------
+    None
+
+    Examples
+    --------
+    >>> import urllib.parse
+    >>> install()
+    >>> urllib.parse.quote is quote
+    True
+    >>> uninstall()
+    """
     global _replaced
     import urllib.parse
 
@@ -95,10 +113,24 @@ def install() -> None:
 
 
 def uninstall() -> None:
-    """Put back what install() replaced, where pctcodec's function is still
-    in place (a name someone rebound since is left alone), and urllib.parse's
-    functions in the standard library's copies bound while pctcodec was
-    installed. Does nothing when not installed."""
+    """Put back what :func:`install` replaced.
+
+    Each name gets back the very object it held, where pctcodec's function
+    is still in place (a name someone rebound since is left alone); the
+    standard library's copies bound while pctcodec was installed get
+    urllib.parse's functions. Does nothing when not installed.
+
+    Returns
+    -------
+    None
+
+    Examples
+    --------
+    >>> import urllib.parse
+    >>> install(); uninstall()
+    >>> urllib.parse.quote is quote
+    False
+    """
     global _replaced
     import urllib.parse
 
@@ -114,9 +146,21 @@ def uninstall() -> None:
 
 
 class installed:
-    """``with pctcodec.installed(): ...`` runs the block with pctcodec
-    installed, then puts urllib.parse back unless it was installed before.
-    Blocks nest."""
+    """A context manager: the block runs with pctcodec installed.
+
+    On entry it calls :func:`install`; on exit it puts urllib.parse back
+    (:func:`uninstall`) unless pctcodec was installed before the block.
+    Blocks nest.
+
+    Examples
+    --------
+    >>> import urllib.parse
+    >>> with installed():
+    ...     urllib.parse.quote is quote
+    True
+    >>> urllib.parse.quote is quote
+    False
+    """
 
     def __init__(self) -> None:
         self._was = False

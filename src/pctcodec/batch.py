@@ -1,74 +1,12 @@
 """Batch functions: one call over a whole column of strings.
 
-``quote_many``, ``quote_plus_many``, ``unquote_many``, ``unquote_plus_many``,
-``requote_many``, ``normalize_many`` and ``check_many`` take the same keyword
-options as their single-value twins and give, element by element, exactly
-what the single-value function gives. What comes back has the kind of what
-went in:
-
-- any iterable of ``str`` (``None`` passes through as ``None``) -> ``list``;
-- a pyarrow ``Array`` or ``ChunkedArray`` of ``string``, ``large_string`` or
-  ``string_view`` -> the same kind and type (chunk by chunk), nulls kept;
-  any other object with ``__arrow_c_array__`` or ``__arrow_c_stream__`` ->
-  a pyarrow ``Array`` (``ChunkedArray`` for a stream) when pyarrow is
-  installed, else an object with ``__arrow_c_array__`` (one array);
-- a pandas ``Series`` (object dtype, or an Arrow-backed string dtype such as
-  ``string[pyarrow]`` or ``pd.ArrowDtype(pa.string())``) -> a ``Series``
-  with the same index, name and dtype; missing values (``None``, ``NaN``,
-  ``NA``) are kept as they are;
-- a pandas ``category`` Series: its categories are transformed once, each
-  row takes its category's result (categories with the same result merge);
-  any other dtype than object, string or category is a ``TypeError``;
-- a polars ``Series`` of ``String`` or ``Categorical`` -> a polars
-  ``Series`` of that dtype with the same name (``Enum`` is a ``TypeError``:
-  its categories are fixed).
-
-``check_many`` gives per value the position of the first offence (what
-``check`` reports as ``PercentEncodingError.position``: a character index)
-or ``None`` when the value is valid: a list for list input, an ``int64``
-array for Arrow input (null where the value is valid or null), an ``Int64``
-Series for pandas and polars.
-
-How it runs: a list or tuple is processed in one C loop that calls the core
-directly (other iterables are made a list first). Arrow data (pyarrow,
-pandas' Arrow-backed dtypes, polars) is read in place through the Arrow C
-data interface and the result is written straight into new Arrow buffers,
-with no Python object per value and the GIL released; ``threads=N`` splits
-the rows of each array into N slices done in parallel (1: one thread). The
-default, ``None``, uses as many threads as the process may use cores, each
-with at least 16384 rows (so short arrays stay on one thread). List input
-always uses one thread. The result is the same whatever the threads. Rows the C core cannot finish
-alone call the single-value function with the GIL held for that row: a
-non-ASCII host for ``normalize_many`` (IDNA, once per distinct host), an
-encoding other than UTF-8, an error handler other than the built-in ones,
-malformed UTF-8 after unquoting under an error handler other than
-``replace`` and ``ignore``.
-
-Errors: a value that is not a ``str`` raises ``TypeError`` naming its index
-(its 0-based position in the input). An exception raised for one value
-(``UnicodeEncodeError``, ``PercentEncodingError``, ...) is of the class the
-single-value function raises; a ``UnicodeError`` keeps its arguments and
-gets the index as an ``index`` attribute and a note (Python 3.11+; in the
-reason before), any other class is raised anew with the index in its
-message and an ``index`` attribute, from the original. A result with lone
-surrogates (from ``errors='surrogateescape'`` ...) has no UTF-8 form: for
-Arrow output it raises the ``UnicodeEncodeError`` of encoding it, naming its
-index. No partial result is ever returned.
-
-Dirty data: ``on_error="null"`` gives None (null) for a row whose
-single-value call raises an ``Exception`` (not ``MemoryError``), and
-``on_error="keep"`` the row's input unchanged; the run goes on. ``rejects``
-(a list, or any object with ``append``) then gets a ``Reject(index, value,
-error)`` per failed row, in row order. ``check_many`` takes "raise" and
-"null". Argument errors (an unknown encoding, ``threads`` outside 1..1024, an
-unknown ``on_error``, a whole DataFrame or Table) are raised before any row
-runs and name no row.
-
-Limits: a ``string`` result over 2 GiB raises ``OverflowError`` (use
-``large_string``), as does a ``string_view`` result over 2 GiB.
-
-pyarrow, pandas and polars are optional: each is imported only when the
-input is of its type (``pctcodec[arrow]`` installs pyarrow).
+Each ``*_many`` function gives, value by value, what its single-value twin
+gives, over a list (or any iterable) of str, a pyarrow Array or
+ChunkedArray, a pandas or polars Series, or any Arrow PyCapsule producer;
+the result has the kind of the input. The options all of them take:
+``threads``, ``on_error`` and ``rejects``. Input kinds, dtypes, errors,
+dirty data, threads and memory: the documentation's "Columns and tables"
+page (docs/columns.md).
 """
 import codecs
 import os
@@ -117,6 +55,10 @@ def _indexed(exc, index):
     original is annotated like a UnicodeError.
     """
     where = "at index %d" % index
+    if not isinstance(exc, UnicodeError) and where in str(exc):
+        # The engines' TypeError for a value that is no str names the index already.
+        exc.index = index
+        return exc
     if not isinstance(exc, UnicodeError):
         try:
             new = type(exc)("%s: %s" % (where, exc))
@@ -501,7 +443,50 @@ def _run(op, values, rejects):
 
 def quote_many(values, safe="/", encoding=None, errors=None, *, threads=None, on_error="raise",
                rejects=None):
-    """quote() over every value; see the module documentation."""
+    """quote() over every value of a column.
+
+    Parameters
+    ----------
+    values : iterable of str or None, Arrow array, pandas or polars Series
+        The column.
+    safe : str or bytes, optional
+        Characters kept as they are besides the unreserved ones (``"/"``).
+    encoding, errors : str or None, optional
+        As for :func:`pctcodec.quote` (UTF-8 and "strict" by default).
+    threads : int or None, optional
+        Threads for Arrow input (1 to 1024); None: one per usable core, each
+        with at least 16384 rows. Lists run on the calling thread.
+    on_error : {"raise", "null", "keep"}, optional
+        What a row whose single-value call raises gives: the error (raised,
+        naming the row's index), None, or its input unchanged.
+    rejects : list or None, optional
+        Gets a ``Reject(index, value, error)`` per failed row, in row order.
+
+    Returns
+    -------
+    list of str or None
+        For a list or any other iterable of str or None (None stays None).
+    pyarrow.Array or pyarrow.ChunkedArray
+        For pyarrow input (and other Arrow producers):
+        the same kind and string type, nulls kept.
+    pandas.Series or polars.Series
+        For a Series: the same index and name, the same dtype (category: each category done once).
+
+    Raises
+    ------
+    TypeError
+        A value that is not str or None (naming its index), or ``values``
+        that is not a column (a single str, a whole DataFrame).
+    UnicodeEncodeError
+        A value ``encoding`` cannot encode (its ``index`` attribute names it).
+    LookupError
+        An unknown encoding, before any row runs.
+
+    Examples
+    --------
+    >>> quote_many(["a b", None, "café"])
+    ['a%20b', None, 'caf%C3%A9']
+    """
     quote = _pctcodec.quote
     op = _Op("quote_many", lambda s: quote(s, safe, encoding, errors), threads, safe, encoding,
              errors, on_error=on_error)
@@ -510,7 +495,48 @@ def quote_many(values, safe="/", encoding=None, errors=None, *, threads=None, on
 
 def quote_plus_many(values, safe="", encoding=None, errors=None, *, threads=None,
                     on_error="raise", rejects=None):
-    """quote_plus() over every value; see the module documentation."""
+    """quote_plus() over every value of a column: spaces become ``+``.
+
+    Parameters
+    ----------
+    values : iterable of str or None, Arrow array, pandas or polars Series
+        The column.
+    safe : str or bytes, optional
+        Characters kept as they are besides the unreserved ones (``""``).
+    encoding, errors : str or None, optional
+        As for :func:`pctcodec.quote_plus`.
+    threads : int or None, optional
+        Threads for Arrow input (1 to 1024); None: one per usable core, each
+        with at least 16384 rows. Lists run on the calling thread.
+    on_error : {"raise", "null", "keep"}, optional
+        What a row whose single-value call raises gives: the error (raised,
+        naming the row's index), None, or its input unchanged.
+    rejects : list or None, optional
+        Gets a ``Reject(index, value, error)`` per failed row, in row order.
+
+    Returns
+    -------
+    list of str or None
+        For a list or any other iterable of str or None (None stays None).
+    pyarrow.Array or pyarrow.ChunkedArray
+        For pyarrow input (and other Arrow producers):
+        the same kind and string type, nulls kept.
+    pandas.Series or polars.Series
+        For a Series: the same index and name, the same dtype (category: each category done once).
+
+    Raises
+    ------
+    TypeError
+        A value that is not str or None (naming its index), or ``values``
+        that is not a column (a single str, a whole DataFrame).
+    UnicodeEncodeError
+        A value ``encoding`` cannot encode (its ``index`` attribute names it).
+
+    Examples
+    --------
+    >>> quote_plus_many(["a b&c"])
+    ['a+b%26c']
+    """
     quote_plus = _pctcodec.quote_plus
     op = _Op("quote_plus_many", lambda s: quote_plus(s, safe, encoding, errors), threads, safe,
              encoding, errors, on_error=on_error)
@@ -519,7 +545,48 @@ def quote_plus_many(values, safe="", encoding=None, errors=None, *, threads=None
 
 def unquote_many(values, encoding="utf-8", errors="replace", *, threads=None, on_error="raise",
                  rejects=None):
-    """unquote() over every value; see the module documentation."""
+    """unquote() over every value of a column.
+
+    Parameters
+    ----------
+    values : iterable of str or None, Arrow array, pandas or polars Series
+        The column.
+    encoding : str, optional
+        The encoding of the escaped bytes (``"utf-8"``).
+    errors : str, optional
+        The decoding error handler (``"replace"``).
+    threads : int or None, optional
+        Threads for Arrow input (1 to 1024); None: one per usable core, each
+        with at least 16384 rows. Lists run on the calling thread.
+    on_error : {"raise", "null", "keep"}, optional
+        What a row whose single-value call raises gives: the error (raised,
+        naming the row's index), None, or its input unchanged.
+    rejects : list or None, optional
+        Gets a ``Reject(index, value, error)`` per failed row, in row order.
+
+    Returns
+    -------
+    list of str or None
+        For a list or any other iterable of str or None (None stays None).
+    pyarrow.Array or pyarrow.ChunkedArray
+        For pyarrow input (and other Arrow producers):
+        the same kind and string type, nulls kept.
+    pandas.Series or polars.Series
+        For a Series: the same index and name, the same dtype (category: each category done once).
+
+    Raises
+    ------
+    TypeError
+        A value that is not str or None (naming its index), or ``values``
+        that is not a column (a single str, a whole DataFrame).
+    UnicodeDecodeError
+        Escaped bytes that do not decode under ``errors="strict"``.
+
+    Examples
+    --------
+    >>> unquote_many(["a%20b", None, "caf%C3%A9"])
+    ['a b', None, 'café']
+    """
     unquote = _pctcodec.unquote
     op = _Op("unquote_many", lambda s: unquote(s, encoding, errors), threads, None, encoding,
              errors, on_error=on_error)
@@ -528,7 +595,48 @@ def unquote_many(values, encoding="utf-8", errors="replace", *, threads=None, on
 
 def unquote_plus_many(values, encoding="utf-8", errors="replace", *, threads=None,
                       on_error="raise", rejects=None):
-    """unquote_plus() over every value; see the module documentation."""
+    """unquote_plus() over every value of a column: ``+`` is a space.
+
+    Parameters
+    ----------
+    values : iterable of str or None, Arrow array, pandas or polars Series
+        The column.
+    encoding : str, optional
+        The encoding of the escaped bytes (``"utf-8"``).
+    errors : str, optional
+        The decoding error handler (``"replace"``).
+    threads : int or None, optional
+        Threads for Arrow input (1 to 1024); None: one per usable core, each
+        with at least 16384 rows. Lists run on the calling thread.
+    on_error : {"raise", "null", "keep"}, optional
+        What a row whose single-value call raises gives: the error (raised,
+        naming the row's index), None, or its input unchanged.
+    rejects : list or None, optional
+        Gets a ``Reject(index, value, error)`` per failed row, in row order.
+
+    Returns
+    -------
+    list of str or None
+        For a list or any other iterable of str or None (None stays None).
+    pyarrow.Array or pyarrow.ChunkedArray
+        For pyarrow input (and other Arrow producers):
+        the same kind and string type, nulls kept.
+    pandas.Series or polars.Series
+        For a Series: the same index and name, the same dtype (category: each category done once).
+
+    Raises
+    ------
+    TypeError
+        A value that is not str or None (naming its index), or ``values``
+        that is not a column (a single str, a whole DataFrame).
+    UnicodeDecodeError
+        Escaped bytes that do not decode under ``errors="strict"``.
+
+    Examples
+    --------
+    >>> unquote_plus_many(["a+b%2B"])
+    ['a b+']
+    """
     unquote_plus = _pctcodec.unquote_plus
     op = _Op("unquote_plus_many", lambda s: unquote_plus(s, encoding, errors), threads, None,
              encoding, errors, on_error=on_error)
@@ -536,14 +644,96 @@ def unquote_plus_many(values, encoding="utf-8", errors="replace", *, threads=Non
 
 
 def requote_many(values, *, threads=None, on_error="raise", rejects=None):
-    """requote() over every value; see the module documentation."""
+    """requote() over every value of a column: each URI repaired.
+
+    Parameters
+    ----------
+    values : iterable of str or None, Arrow array, pandas or polars Series
+        The column.
+    threads : int or None, optional
+        Threads for Arrow input (1 to 1024); None: one per usable core, each
+        with at least 16384 rows. Lists run on the calling thread.
+    on_error : {"raise", "null", "keep"}, optional
+        What a row whose single-value call raises gives: the error (raised,
+        naming the row's index), None, or its input unchanged.
+    rejects : list or None, optional
+        Gets a ``Reject(index, value, error)`` per failed row, in row order.
+
+    Returns
+    -------
+    list of str or None
+        For a list or any other iterable of str or None (None stays None).
+    pyarrow.Array or pyarrow.ChunkedArray
+        For pyarrow input (and other Arrow producers):
+        the same kind and string type, nulls kept.
+    pandas.Series or polars.Series
+        For a Series: the same index and name, the same dtype (category: each category done once).
+
+    Raises
+    ------
+    TypeError
+        A value that is not str or None (naming its index), or ``values``
+        that is not a column (a single str, a whole DataFrame).
+    PercentEncodingError
+        A value with a lone surrogate.
+
+    Examples
+    --------
+    >>> requote_many(["http://h/a b/100%"])
+    ['http://h/a%20b/100%25']
+    """
     op = _Op("requote_many", _pctcodec.requote, threads, on_error=on_error)
     return _run(op, values, rejects)
 
 
 def normalize_many(values, *, sort_query=False, drop_fragment=False, strict_idna=False,
                    threads=None, on_error="raise", rejects=None):
-    """normalize() over every value; see the module documentation."""
+    """normalize() over every value of a column.
+
+    Parameters
+    ----------
+    values : iterable of str or None, Arrow array, pandas or polars Series
+        The column.
+    sort_query : bool, optional
+        Sort the query's parameters.
+    drop_fragment : bool, optional
+        Remove the fragment.
+    strict_idna : bool, optional
+        A host with no ASCII form is an error instead of being written
+        percent-encoded.
+    threads : int or None, optional
+        Threads for Arrow input (1 to 1024); None: one per usable core, each
+        with at least 16384 rows. Lists run on the calling thread.
+    on_error : {"raise", "null", "keep"}, optional
+        What a row whose single-value call raises gives: the error (raised,
+        naming the row's index), None, or its input unchanged.
+    rejects : list or None, optional
+        Gets a ``Reject(index, value, error)`` per failed row, in row order.
+
+    Returns
+    -------
+    list of str or None
+        For a list or any other iterable of str or None (None stays None).
+    pyarrow.Array or pyarrow.ChunkedArray
+        For pyarrow input (and other Arrow producers):
+        the same kind and string type, nulls kept.
+    pandas.Series or polars.Series
+        For a Series: the same index and name, the same dtype (category: each category done once).
+
+    Raises
+    ------
+    TypeError
+        A value that is not str or None (naming its index), or ``values``
+        that is not a column (a single str, a whole DataFrame).
+    PercentEncodingError
+        A value with a lone surrogate, or (``strict_idna``) a host that IDNA
+        rejects.
+
+    Examples
+    --------
+    >>> normalize_many(["HTTP://Example.COM:80/./a/%7e", None])
+    ['http://example.com/a/~', None]
+    """
     normalize = _pctcodec.normalize
     sort_query = bool(sort_query)
     drop_fragment = bool(drop_fragment)
@@ -562,6 +752,41 @@ def normalize_many(values, *, sort_query=False, drop_fragment=False, strict_idna
 
 
 def check_many(values, *, threads=None, on_error="raise", rejects=None):
-    """Per value the position of check()'s first offence, or None when valid."""
+    """The position of check()'s first offence per value, or None when valid.
+
+    Parameters
+    ----------
+    values : iterable of str or None, Arrow array, pandas or polars Series
+        The column.
+    threads : int or None, optional
+        Threads for Arrow input (1 to 1024); None: one per usable core, each
+        with at least 16384 rows. Lists run on the calling thread.
+    on_error : {"raise", "null"}, optional
+        What a row whose single-value call raises gives: the error (raised,
+        naming the row's index), None, or its input unchanged.
+    rejects : list or None, optional
+        Gets a ``Reject(index, value, error)`` per failed row, in row order.
+
+    Returns
+    -------
+    list of int or None
+        For a list or any other iterable of str or None (None stays None).
+    pyarrow.Array or pyarrow.ChunkedArray
+        For pyarrow input (and other Arrow producers):
+        an ``int64`` array, null where the value is valid or null.
+    pandas.Series or polars.Series
+        For a Series: the same index and name, dtype ``Int64``.
+
+    Raises
+    ------
+    TypeError
+        A value that is not str or None (naming its index), or ``values``
+        that is not a column (a single str, a whole DataFrame).
+
+    Examples
+    --------
+    >>> check_many(["ok", "bad%zz", None])
+    [None, 3, None]
+    """
     op = _Op("check_many", _check_position, threads, on_error=on_error)
     return _run(op, values, rejects)

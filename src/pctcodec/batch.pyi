@@ -12,7 +12,16 @@ class _ArrowArray(Protocol):
 class _ArrowStream(Protocol):
     def __arrow_c_stream__(self, requested_schema: Any = ..., /) -> Any: ...
 
-_Column = TypeVar("_Column", bound=Union[_ArrowArray, _ArrowStream])
+# A pandas or polars Series by what both have and a list has not: in
+# pandas-stubs a Series declares no Arrow interface, and without this the
+# iterable overload would win (a list type for a Series).
+class _Series(Protocol):
+    @property
+    def dtype(self) -> Any: ...
+    @property
+    def name(self) -> Any: ...
+
+_Column = TypeVar("_Column", bound=Union[_ArrowArray, _ArrowStream, _Series])
 _OnError = Literal["raise", "null", "keep"]
 
 class Reject(NamedTuple):

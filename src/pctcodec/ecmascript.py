@@ -88,10 +88,27 @@ def encode_uri(s: str) -> str:
     case hex) of its UTF-8 bytes, ``%`` included. Meant for a whole URI, so
     the characters that delimit its parts survive.
 
+    Parameters
+    ----------
+    s : str
+        The text.
+
+    Returns
+    -------
+    str
+        ASCII text.
+
+    Raises
+    ------
+    PercentEncodingError
+        At a lone surrogate (where JavaScript throws ``URIError``).
+    TypeError
+        ``s`` is not a str.
+
+    Examples
+    --------
     >>> encode_uri("https://mozilla.org/?x=шеллы")
     'https://mozilla.org/?x=%D1%88%D0%B5%D0%BB%D0%BB%D1%8B'
-
-    Raises PercentEncodingError at a lone surrogate.
     """
     return _encode(s, _URI_SAFE, "encode_uri")
 
@@ -103,10 +120,27 @@ def encode_uri_component(s: str) -> str:
     other character with the ``%XX`` escapes (upper case hex) of its UTF-8
     bytes. Meant for one piece of data (a query value, a path segment).
 
+    Parameters
+    ----------
+    s : str
+        The text.
+
+    Returns
+    -------
+    str
+        ASCII text.
+
+    Raises
+    ------
+    PercentEncodingError
+        At a lone surrogate (where JavaScript throws ``URIError``).
+    TypeError
+        ``s`` is not a str.
+
+    Examples
+    --------
     >>> encode_uri_component("?x=test")
     '%3Fx%3Dtest'
-
-    Raises PercentEncodingError at a lone surrogate.
     """
     return _encode(s, _COMPONENT_SAFE, "encode_uri_component")
 
@@ -119,12 +153,28 @@ def decode_uri_component(s: str) -> str:
     forms, no surrogates, nothing above U+10FFFF. Characters that are not
     escapes, non-ASCII ones included, are kept as they are.
 
+    Parameters
+    ----------
+    s : str
+        The text to decode.
+
+    Returns
+    -------
+    str
+        The decoded text.
+
+    Raises
+    ------
+    PercentEncodingError
+        At the ``%`` that starts the offending sequence: a ``%`` not followed
+        by two hex digits, or escapes that are not valid UTF-8.
+    TypeError
+        ``s`` is not a str.
+
+    Examples
+    --------
     >>> decode_uri_component("%E4%B8%AD%2F")
     '中/'
-
-    Raises PercentEncodingError, at the ``%`` that starts the offending
-    sequence, for a ``%`` not followed by two hex digits or for escapes that
-    are not valid UTF-8.
     """
     return _pctcodec._decode_uri_component(s)
 
@@ -136,6 +186,26 @@ def decode_uri(s: str) -> str:
     ``; / ? : @ & = + $ , #`` is kept exactly as written, so decoding never
     changes how the URI splits into its parts.
 
+    Parameters
+    ----------
+    s : str
+        The text to decode.
+
+    Returns
+    -------
+    str
+        The decoded text.
+
+    Raises
+    ------
+    PercentEncodingError
+        At the ``%`` that starts the offending sequence: a ``%`` not followed
+        by two hex digits, or escapes that are not valid UTF-8.
+    TypeError
+        ``s`` is not a str.
+
+    Examples
+    --------
     >>> decode_uri("%E4%B8%AD%2F")
     '中%2F'
     """
@@ -151,6 +221,23 @@ def js_escape(s: str) -> str:
     256 becomes ``%XX``, the rest ``%uXXXX`` (upper case hex). A character
     above U+FFFF is two code units, so two escapes.
 
+    Parameters
+    ----------
+    s : str
+        The text; lone surrogates are code units like any other.
+
+    Returns
+    -------
+    str
+        ASCII text.
+
+    Raises
+    ------
+    TypeError
+        ``s`` is not a str.
+
+    Examples
+    --------
     >>> js_escape("ä€😀")
     '%E4%u20AC%uD83D%uDE00'
     """
@@ -167,6 +254,23 @@ def js_unescape(s: str) -> str:
     ``js_unescape(js_escape(x)) == x`` for every ``x`` in which no high
     surrogate is directly followed by a low one.
 
+    Parameters
+    ----------
+    s : str
+        The text to decode.
+
+    Returns
+    -------
+    str
+        The decoded text.
+
+    Raises
+    ------
+    TypeError
+        ``s`` is not a str.
+
+    Examples
+    --------
     >>> js_unescape("%E4%u20AC%uD83D%uDE00")
     'ä€😀'
     """

@@ -235,7 +235,41 @@ def _split_polars(series):
 # ---------------------------------------------------------------- dispatch
 
 def split_many(values, *, threads=None, on_error="raise", rejects=None):
-    """split() over every value; see the module documentation."""
+    """split() over every value of a column: URI components as a table.
+
+    Parameters
+    ----------
+    values : iterable of str or None, Arrow array, pandas or polars Series
+        The column of URIs.
+    threads : int or None, optional
+        Threads for Arrow input (1 to 1024); None: one per usable core, each
+        with at least 16384 rows. Lists run on the calling thread.
+    on_error : {"raise", "null", "keep"}, optional
+        What a row whose single-value call raises gives: the error (raised,
+        naming the row's index), None, or its input unchanged.
+    rejects : list or None, optional
+        Gets a ``Reject(index, value, error)`` per failed row, in row order.
+
+    Returns
+    -------
+    list of URIParts or None
+        For a list or any other iterable (None stays None).
+    pyarrow.StructArray or pyarrow.ChunkedArray
+        For pyarrow input: one string field per component, null where absent.
+    pandas.DataFrame or polars.DataFrame
+        For a Series: one column per component, the Series' index kept.
+
+    Raises
+    ------
+    TypeError
+        A value that is not str or None (naming its index), or ``values``
+        that is not a column.
+
+    Examples
+    --------
+    >>> split_many(["http://h:8/p?q", None])[0]
+    URIParts(scheme='http', userinfo=None, host='h', port='8', path='/p', query='q', fragment=None)
+    """
     _check_threads(threads)
     _check_on_error("split_many", on_error, rejects)
     raw = [] if on_error != "raise" else None

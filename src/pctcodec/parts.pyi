@@ -1,6 +1,6 @@
 from typing import Any, Iterable, List, Literal, NamedTuple, Optional, Union, overload
 
-from .batch import _ArrowArray, _ArrowStream, _Rejects
+from .batch import _ArrowArray, _ArrowStream, _Rejects, _Series
 
 _OnError = Literal["raise", "null", "keep"]
 
@@ -17,7 +17,7 @@ class URIParts(NamedTuple):
 # A column in, a table of the same library out (a pyarrow StructArray or
 # ChunkedArray, a pandas or polars DataFrame): Any, since the stubs import
 # none of those libraries.
-_Column = Union[_ArrowArray, _ArrowStream]
+_Column = Union[_ArrowArray, _ArrowStream, _Series]
 
 def split(uri: str, /) -> URIParts: ...
 @overload

@@ -154,20 +154,120 @@ def _filter(drop, keep):
 
 
 def query_param(uri, name):
-    """The first value of parameter ``name`` in uri's query, decoded, or None
-    (see the module documentation)."""
+    """The first value of parameter ``name`` in the URI's query, decoded.
+
+    The query is read as ``urllib.parse.parse_qsl(query,
+    keep_blank_values=True)`` reads it: ``&`` separates, ``+`` is a space,
+    escapes are UTF-8 (``errors="replace"``); see :mod:`pctcodec.query`.
+
+    Parameters
+    ----------
+    uri : str
+        The URI (or a reference).
+    name : str
+        The parameter's decoded name.
+
+    Returns
+    -------
+    str or None
+        The decoded value (``""`` for ``?name`` or ``?name=``), or None when
+        the query has no such parameter or the URI no query.
+
+    Raises
+    ------
+    PercentEncodingError
+        A lone surrogate in ``uri`` or ``name``.
+    TypeError
+        ``uri`` or ``name`` is not a str.
+
+    Examples
+    --------
+    >>> query_param("http://h/?q=fish+%26+chips&debug", "q")
+    'fish & chips'
+    """
     return _pctcodec._query_param(uri, _utf8(name, "name"))
 
 
 def clean_query(uri, *, drop=None, keep=None, sort=False):
-    """uri without the query parameters that ``drop`` matches or ``keep``
-    does not (see the module documentation)."""
+    """The URI without the query parameters ``drop`` matches or ``keep`` does not.
+
+    Patterns are shell-style (``fnmatch.fnmatchcase``), matched against the
+    decoded names; what is kept is copied byte for byte, and a query left
+    empty loses its ``?``. See :mod:`pctcodec.query`.
+
+    Parameters
+    ----------
+    uri : str
+        The URI (or a reference).
+    drop : str or iterable of str, optional
+        Patterns of the names to remove (:data:`TRACKING_PARAMS`, say).
+    keep : str or iterable of str, optional
+        Patterns of the only names to keep (None: any name).
+    sort : bool, optional
+        Order the kept parameters by decoded name.
+
+    Returns
+    -------
+    str
+        The URI with the kept parameters.
+
+    Raises
+    ------
+    PercentEncodingError
+        A lone surrogate in ``uri``.
+    TypeError
+        ``uri`` is not a str, or a pattern is not a str.
+
+    Examples
+    --------
+    >>> clean_query("http://h/?utm_source=x&id=7#top", drop="utm_*")
+    'http://h/?id=7#top'
+    """
     drop_set, keep_set = _filter(drop, keep)
     return _pctcodec._clean_query(uri, drop_set, keep_set, bool(sort))
 
 
 def query_param_many(values, name, *, threads=None, on_error="raise", rejects=None):
-    """query_param() over every value; see pctcodec.batch for the types."""
+    """query_param() over every value of a column.
+
+    Parameters
+    ----------
+    values : iterable of str or None, Arrow array, pandas or polars Series
+        The column of URIs.
+    name : str
+        The parameter's decoded name.
+    threads : int or None, optional
+        Threads for Arrow input (1 to 1024); None: one per usable core, each
+        with at least 16384 rows. Lists run on the calling thread.
+    on_error : {"raise", "null", "keep"}, optional
+        What a row whose single-value call raises gives: the error (raised,
+        naming the row's index), None, or its input unchanged.
+    rejects : list or None, optional
+        Gets a ``Reject(index, value, error)`` per failed row, in row order.
+
+    Returns
+    -------
+    list of str or None
+        For a list or any other iterable (None for a missing parameter).
+    pyarrow.Array or pyarrow.ChunkedArray
+        For pyarrow input: the same kind and string type, null for a missing
+        parameter.
+    pandas.Series or polars.Series
+        For a Series: the same index, name and dtype.
+
+    Raises
+    ------
+    TypeError
+        A value that is not str or None (naming its index), or ``values``
+        that is not a column.
+    PercentEncodingError
+        A value with a lone surrogate.
+
+    Examples
+    --------
+    >>> query_param_many(["http://h/?a=1&b=x+y", "http://h/"], "b")
+    ['x y', None]
+    """
     encoded = _utf8(name, "name")
     get = _pctcodec._query_param
     op = _Op("query_param_many", lambda s: get(s, encoded), threads, safe=encoded,
@@ -177,7 +277,49 @@ def query_param_many(values, name, *, threads=None, on_error="raise", rejects=No
 
 def clean_query_many(values, *, drop=None, keep=None, sort=False, threads=None,
                      on_error="raise", rejects=None):
-    """clean_query() over every value; see pctcodec.batch for the types."""
+    """clean_query() over every value of a column.
+
+    Parameters
+    ----------
+    values : iterable of str or None, Arrow array, pandas or polars Series
+        The column of URIs.
+    drop : str or iterable of str, optional
+        Patterns of the names to remove.
+    keep : str or iterable of str, optional
+        Patterns of the only names to keep.
+    sort : bool, optional
+        Order the kept parameters by decoded name.
+    threads : int or None, optional
+        Threads for Arrow input (1 to 1024); None: one per usable core, each
+        with at least 16384 rows. Lists run on the calling thread.
+    on_error : {"raise", "null", "keep"}, optional
+        What a row whose single-value call raises gives: the error (raised,
+        naming the row's index), None, or its input unchanged.
+    rejects : list or None, optional
+        Gets a ``Reject(index, value, error)`` per failed row, in row order.
+
+    Returns
+    -------
+    list of str or None
+        For a list or any other iterable (None stays None).
+    pyarrow.Array or pyarrow.ChunkedArray
+        For pyarrow input: the same kind and string type, nulls kept.
+    pandas.Series or polars.Series
+        For a Series: the same index, name and dtype.
+
+    Raises
+    ------
+    TypeError
+        A value that is not str or None (naming its index), ``values`` that
+        is not a column, or a pattern that is not a str.
+    PercentEncodingError
+        A value with a lone surrogate.
+
+    Examples
+    --------
+    >>> clean_query_many(["http://h/?utm_source=x&id=7", None], drop="utm_*")
+    ['http://h/?id=7', None]
+    """
     drop_set, keep_set = _filter(drop, keep)
     sort = bool(sort)
     clean = _pctcodec._clean_query

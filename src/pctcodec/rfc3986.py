@@ -45,6 +45,26 @@ def uri_to_iri(uri: str) -> str:
     stay encoded as they were written. Host labels in punycode (``xn--``) are
     decoded with IDNA, or left as they are when they are not the valid
     punycode of a label that maps back to them.
+
+    Parameters
+    ----------
+    uri : str
+        The URI.
+
+    Returns
+    -------
+    str
+        The IRI.
+
+    Raises
+    ------
+    TypeError
+        ``uri`` is not a str.
+
+    Examples
+    --------
+    >>> uri_to_iri("http://xn--r8jz45g.jp/%E5%BC%95%E3%81%8D%2F")
+    'http://例え.jp/引き%2F'
     """
     out = _pctcodec._uri_to_iri(uri)
     if isinstance(out, str):

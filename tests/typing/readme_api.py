@@ -1,18 +1,27 @@
-"""The whole public API used as the README shows it, for mypy --strict
-(tests/test_typing.py): every name of pctcodec.__all__, with the types
-each call must give. Not a test module (pytest does not collect it); it
-also runs as a script when pyarrow, pandas and polars are installed."""
-from typing import Dict, Iterator, List, Optional
+"""The whole public API used as the README shows it, for mypy --strict and
+pyright (tests/test_typing.py): every name of pctcodec.__all__, with the
+types each call must give. Checked with and without the type information of
+pandas (pandas-stubs), polars and pyarrow: what holds in both is written
+without assert_type. Not a test module (pytest does not collect it); it also
+runs as a script when pyarrow, pandas and polars are installed."""
+import sys
+import urllib.parse
+from typing import Dict, Hashable, Iterator, List, Optional
 
 import pandas as pd
 import polars as pl
 import pyarrow as pa
-from typing_extensions import assert_type
+
+if sys.version_info >= (3, 11):
+    from typing import assert_type
+else:
+    from typing_extensions import assert_type
 
 import pctcodec
 from pctcodec import (
     TRACKING_PARAMS,
     PercentEncodingError,
+    Reject,
     check,
     check_many,
     clean_query,
@@ -23,6 +32,9 @@ from pctcodec import (
     encode,
     encode_uri,
     encode_uri_component,
+    install,
+    installed,
+    uninstall,
     equivalent,
     iri_to_uri,
     is_valid,
@@ -109,7 +121,16 @@ assert_type(quote_many(urls, safe="/"), pl.Series)
 assert_type(check_many(urls), pl.Series)
 arrow = normalize_many(pa.array(["HTTP://A.example:80/x", None], pa.large_string()))
 arrow_rows: List[Optional[str]] = arrow.to_pylist()
-frame: Dict[int, str] = unquote_many(pd.Series(["a%20b", "caf%C3%A9"], index=[10, 20])).to_dict()
+frame: Dict[Hashable, str] = unquote_many(pd.Series(["a%20b", "caf%C3%A9"], index=[10, 20])).to_dict()
+# pandas in, pandas out, also where pandas-stubs declares no Arrow interface:
+missing: "pd.Series[bool]" = normalize_many(pd.Series(["HTTP://A.example/", None])).isna()
+positions = check_many(pd.Series(["ok", "%zz"])).tolist()
+# Dirty data: rows that fail give None and a Reject each.
+rejects: List[Reject] = []
+cleaned = quote_many(["a b", "x\udc80"], on_error="null", rejects=rejects)
+assert_type(cleaned, List[Optional[str]])
+assert_type(rejects[0].index, int)
+assert_type(rejects[0].error, BaseException)
 
 # Query parameters
 assert_type(query_param("http://a/s?q=caf%C3%A9+au+lait&page=2", "q"), Optional[str])
@@ -129,5 +150,12 @@ assert_type(parts.geturl(), str)
 assert_type(split_many(["http://h/p", None]), List[Optional[URIParts]])
 hosts: Dict[int, Optional[str]] = split_many(pd.Series(["http://h/p"], index=[7]))["host"].to_dict()
 tables = split_many(pl.Series("url", ["http://h/p"]))
+
+# The drop-in for a whole process
+install()
+assert urllib.parse.quote is quote
+uninstall()
+with installed():
+    assert_type(urllib.parse.urlencode({"q": "a b"}), str)
 
 assert pctcodec.__all__ and pctcodec.__version__

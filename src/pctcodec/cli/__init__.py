@@ -84,6 +84,7 @@ examples:
   echo 'caf%C3%A9 du monde' | pctcodec unquote
   pctcodec quote-plus --safe=/: < values.txt > quoted.txt
   pctcodec normalize --sort-query urls.txt
+  pctcodec normalize --strict-idna --on-error null --rejects bad.csv --column url visits.csv
   pctcodec check urls.txt
   pctcodec normalize --column url examples/urls.csv > clean.csv
   pctcodec unquote --column path logs.parquet -o decoded.parquet --progress
@@ -147,6 +148,9 @@ def _parser() -> argparse.ArgumentParser:
                         help="normalize: sort the query's parameters by name")
     parser.add_argument("--drop-fragment", action="store_true",
                         help="normalize: remove the fragment")
+    parser.add_argument("--strict-idna", action="store_true",
+                        help="normalize: a host with no IDNA (ASCII) form is an error, "
+                             "not written percent-encoded")
     parser.add_argument("--drop", action="append", metavar="PAT",
                         help="clean-query: remove the parameters whose decoded name matches "
                              "the shell-style pattern PAT (utm_*, ?, [...]); repeatable")
@@ -206,8 +210,8 @@ def _check_args(parser: argparse.ArgumentParser, args: argparse.Namespace) -> No
         parser.error("--drop, --keep, --tracking and --sort apply to clean-query only")
     if args.safe is not None and not args.command.startswith("quote"):
         parser.error("--safe applies to quote and quote-plus only")
-    if (args.sort_query or args.drop_fragment) and args.command != "normalize":
-        parser.error("--sort-query and --drop-fragment apply to normalize only")
+    if (args.sort_query or args.drop_fragment or args.strict_idna) and args.command != "normalize":
+        parser.error("--sort-query, --drop-fragment and --strict-idna apply to normalize only")
     if args.parts is not None and args.command != "split":
         parser.error("--parts applies to split only")
     if args.command == "split" and args.column is None:
@@ -234,7 +238,8 @@ def _check_args(parser: argparse.ArgumentParser, args: argparse.Namespace) -> No
                                          ("--progress", args.progress or None))
                 if value is not None]
         if used:
-            parser.error(f"{', '.join(used)} apply to tables only (with --column)")
+            verb = "applies" if len(used) == 1 else "apply"
+            parser.error(f"{', '.join(used)} {verb} to tables only (with --column)")
     if args.threads is not None and not 1 <= args.threads <= 1024:
         parser.error("--threads must be between 1 and 1024")
 
@@ -318,7 +323,8 @@ def main(argv: "Sequence[str] | None" = None) -> int:
         drop = list(args.drop or ()) + (list(TRACKING_PARAMS) if args.tracking else [])
         command = Command(args.command, safe=args.safe, encoding=args.encoding or "utf-8",
                           errors=args.errors, sort_query=args.sort_query,
-                          drop_fragment=args.drop_fragment, drop=drop, keep=args.keep,
+                          drop_fragment=args.drop_fragment, strict_idna=args.strict_idna,
+                          drop=drop, keep=args.keep,
                           sort=args.sort, param=args.param)
     where = "<stdin>" if args.file == "-" else args.file
     try:
@@ -368,6 +374,9 @@ def _run(args: argparse.Namespace, command: "Command | AddColumns", failures: Fa
     except _tables.TableError as exc:
         return _error(f"{where}: {exc}", 2)
     except OutputError as exc:
+        # What is left in stdout's buffer cannot be written either: dropped
+        # here, not at exit (where 3.14 reports it and exits 120).
+        quiet_broken_pipe()
         return _error(exc, 2)
     except OSError as exc:
         return _error(f"{getattr(exc, 'filename', None) or where}: {exc.strerror or exc}", 2)

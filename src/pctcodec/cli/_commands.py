@@ -39,7 +39,7 @@ FUNCTIONS: "dict[str, _Functions]" = {
     "unquote": (unquote, batch.unquote_many, ("encoding", "errors")),
     "unquote-plus": (unquote_plus, batch.unquote_plus_many, ("encoding", "errors")),
     "requote": (requote, batch.requote_many, ()),
-    "normalize": (normalize, batch.normalize_many, ("sort_query", "drop_fragment")),
+    "normalize": (normalize, batch.normalize_many, ("sort_query", "drop_fragment", "strict_idna")),
     "clean-query": (query.clean_query, query.clean_query_many, ("drop", "keep", "sort")),
     "query-param": (_param_line, query.query_param_many, ("name",)),  # tables: _query_command
 }
@@ -51,7 +51,8 @@ class Command:
 
     def __init__(self, name: str, safe: "str | None" = None, encoding: str = "utf-8",
                  errors: "str | None" = None, sort_query: bool = False,
-                 drop_fragment: bool = False, drop: "list[str] | None" = None,
+                 drop_fragment: bool = False, strict_idna: bool = False,
+                 drop: "list[str] | None" = None,
                  keep: "list[str] | None" = None, sort: bool = False,
                  param: "str | None" = None) -> None:
         self.name = name
@@ -64,7 +65,7 @@ class Command:
         if errors is None:
             errors = "strict" if name.startswith("quote") else "replace"
         given = {"safe": safe, "encoding": encoding, "errors": errors,
-                 "sort_query": sort_query, "drop_fragment": drop_fragment,
+                 "sort_query": sort_query, "drop_fragment": drop_fragment, "strict_idna": strict_idna,
                  "drop": drop, "keep": keep, "sort": sort, "name": param}
         self._one, self._many, names = FUNCTIONS[name]
         self.options = {key: given[key] for key in names}

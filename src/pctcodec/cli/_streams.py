@@ -95,11 +95,11 @@ def describe(exc: BaseException) -> str:
                                          " ".join("0x%02X" % b for b in data), exc.start,
                                          "is" if len(data) == 1 else "are")
     if isinstance(exc, (UnicodeEncodeError, UnicodeDecodeError)) and isinstance(exc.object, (str, bytes)):
+        # The characters a codec cannot encode, the bytes it cannot decode.
         part = exc.object[exc.start:exc.end]
-        data = encode(part) if isinstance(part, str) else part
         return "%r codec cannot %s %s (at %d): %s" % (
             exc.encoding, "encode" if isinstance(exc, UnicodeEncodeError) else "decode",
-            repr(data)[1:], exc.start, exc.reason)
+            shown(part) if isinstance(part, str) else repr(part)[1:], exc.start, exc.reason)
     text = str(exc)
     if isinstance(exc, KeyError) and exc.args:  # str(KeyError) is its repr
         text = str(exc.args[0])
@@ -195,13 +195,23 @@ class Output:
             handle, temp = tempfile.mkstemp(dir=os.path.dirname(self.target), prefix=".pctcodec-",
                                             suffix=".part")
         except OSError as exc:
-            exc.filename = path  # the user's path, not the temporary one
-            raise
+            # Not the target's own error (it may exist, /proc/version): its
+            # folder takes no new file, where the output is written first.
+            why = "no new file can be made in %s (%s)" % (os.path.dirname(self.target), exc.strerror)
+            if st is not None:
+                why += ", where the output is written before it replaces the file"
+            raise OutputError(path, OSError(exc.errno, why)) from None
         try:
             os.chmod(temp, mode)
             self.stream = self._file = os.fdopen(handle, "wb")
         except BaseException:  # no finish() to remove it: the caller has no Output
-            os.close(handle)
+            # A signal (Terminated, KeyboardInterrupt) can land inside fdopen
+            # after the file object took the descriptor and was dropped,
+            # which closed it: EBADF here must not replace the signal.
+            try:
+                os.close(handle)
+            except OSError:
+                pass
             os.unlink(temp)
             raise
         self.temp = temp

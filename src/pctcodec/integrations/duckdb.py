@@ -185,6 +185,7 @@ def register(con: Any, *, prefix: str = "pct_", on_error: str = "raise", threads
     Examples
     --------
     >>> import duckdb
+    >>> from pctcodec.integrations.duckdb import register
     >>> con = register(duckdb.connect())
     >>> con.execute("SELECT pct_quote('a b/c', '')").fetchall()
     [('a%20b%2Fc',)]

@@ -19,7 +19,9 @@ from ._functions import FUNCTIONS, OUTPUTS, Function, describe, options
 # arrow_udf came with Spark 4.1; before it, a pandas UDF does the same.
 ARROW_UDF = hasattr(F, "arrow_udf")
 
-__all__ = ["ARROW_UDF"] + [f.name for f in FUNCTIONS]
+# The Column functions are made from the table below (one per entry, named
+# as it); __all__ names what is written here.
+__all__ = ["ARROW_UDF"]
 
 
 def _udf(function: Function, opts: Dict[str, Any], columns: List[str]) -> Callable[..., Column]:
