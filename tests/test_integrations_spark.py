@@ -99,7 +99,8 @@ def test_docs_example(spark):
     import test_docs
 
     text = (test_docs.ROOT / "docs" / "integrations.md").read_text(encoding="utf-8")
-    blocks = [b for b in test_docs.BLOCK.findall(text) if b.startswith("# needs: pyspark")]
+    blocks = [body for info, body in test_docs.fenced_blocks(text)
+              if info == "python" and body.startswith("# needs: pyspark")]
     assert blocks
     for block in blocks:
         test_docs.test_example_block(block)
