@@ -70,3 +70,17 @@ def test_normalize_on_a_process_cluster():
     assert list(result["url"]) == [normalize(u) for u in frame["url"]]
     assert list(sorted_query["url"]) == [normalize(u, sort_query=True) for u in frame["url"]]
     assert list(sorted_query["url"]) != list(result["url"])
+
+
+def test_pandas_accessor_in_map_partitions():
+    dd = pytest.importorskip("dask.dataframe")
+    pd = pytest.importorskip("pandas")
+    pytest.importorskip("pctcodec.integrations.pandas")
+
+    frame = pd.DataFrame({"url": SAMPLE * 3}, index=range(100, 100 + 3 * len(SAMPLE)), dtype=object)
+    ddf = dd.from_pandas(frame, npartitions=3)
+    lazy = ddf["url"].map_partitions(lambda s: s.pct.normalize(), meta=ddf["url"])
+    result = lazy.compute(scheduler="sync")
+    assert list(result.index) == list(frame.index)
+    assert [u if isinstance(u, str) else None for u in result] == \
+           [None if u is None else normalize(u) for u in frame["url"]]

@@ -8,7 +8,8 @@ import pytest
 
 from _child import run_python
 
-LAZY = ["ada_url", "idna", "pyarrow", "pandas", "polars", "dask", "distributed", "numpy", "tqdm"]
+LAZY = ["ada_url", "idna", "pyarrow", "pandas", "polars", "dask", "distributed", "numpy", "tqdm", "duckdb",
+        "pyspark"]
 
 
 def _loaded_after(code):
@@ -20,6 +21,15 @@ def _loaded_after(code):
 
 def test_import_loads_no_optional_dependency():
     assert _loaded_after("import pctcodec") == []
+
+
+def test_integrations_load_only_their_engine():
+    # pctcodec.integrations itself imports nothing; each module its engine.
+    assert _loaded_after("import pctcodec.integrations") == []
+    assert _loaded_after("import pctcodec.integrations._functions") == []
+    script = ("import sys; import pctcodec; "
+              "assert not [m for m in sys.modules if m.startswith('pctcodec.integrations')]")
+    run_python(["-c", script], check=True)
 
 
 def test_import_loads_only_the_package():

@@ -107,3 +107,6 @@ def check_many(
     threads: Optional[int] = None, on_error: Literal["raise", "null"] = "raise",
     rejects: Optional[_Rejects] = None,
 ) -> List[Optional[int]]: ...
+
+# check_many's value for one str (pctcodec.integrations' table reads it).
+def _check_position(s: str) -> Optional[int]: ...
