@@ -24,14 +24,23 @@
 
 /* Operation codes, as src/pctcodec/batch.py passes them. */
 enum { OP_QUOTE, OP_QUOTE_PLUS, OP_UNQUOTE, OP_UNQUOTE_PLUS, OP_REQUOTE, OP_NORMALIZE, OP_CHECK,
-       OP_QUERY_PARAM, OP_CLEAN_QUERY, N_OPS };
+       OP_QUERY_PARAM, OP_CLEAN_QUERY, OP_CANONICALIZE, N_OPS };
 static const char *const OP_NAMES[N_OPS] = {"quote_many",   "quote_plus_many", "unquote_many",
                                             "unquote_plus_many", "requote_many", "normalize_many",
-                                            "check_many", "query_param_many", "clean_query_many"};
+                                            "check_many", "query_param_many", "clean_query_many",
+                                            "canonicalize_many"};
 
 /* normalize_many's options, as batch.py packs them. */
 #define OPT_SORT_QUERY 1
 #define OPT_DROP_FRAGMENT 2
+#define OPT_STRIP_SPACE 4
+/* canonicalize_many's: those of normalize_many, and the filter's and the
+ * key's (pct_canon.h's PCT_CANON_* shifted by CANON_SHIFT); its patterns
+ * come as clean_query_many's. */
+#define OPT_IGNORE_CASE 8
+#define OPT_HTML_AMP 16
+#define OPT_SORT 32
+#define CANON_SHIFT 8
 /* clean_query_many's: the kept parameters sorted. Its patterns come as
  * bytes (pct_query.h's pattern sets) in the `safe` (drop) and `errors`
  * (keep, or None) arguments, query_param_many's name as UTF-8 bytes in
@@ -126,6 +135,17 @@ static int setup_op(PyObject *module, PyObject *const *args, Py_ssize_t nargs, i
         op->spec.op = PCT_BATCH_NORMALIZE;
         op->spec.flags = PCT_URI_NORMALIZE | (opts & OPT_SORT_QUERY ? PCT_URI_SORT_QUERY : 0)
                          | (opts & OPT_DROP_FRAGMENT ? PCT_URI_DROP_FRAGMENT : 0);
+        op->spec.strip = (opts & OPT_STRIP_SPACE) != 0;
+        break;
+    case OP_CANONICALIZE:
+        if (!PyBytes_Check(safe) || (errors != Py_None && !PyBytes_Check(errors))) {
+            PyErr_SetString(PyExc_TypeError, "canonicalize_many() needs its patterns as bytes");
+            return -1;
+        }
+        op->spec.op = PCT_BATCH_CANONICALIZE;
+        op->spec.flags = PCT_URI_NORMALIZE | (opts & OPT_DROP_FRAGMENT ? PCT_URI_DROP_FRAGMENT : 0);
+        op->spec.strip = (opts & OPT_STRIP_SPACE) != 0;
+        batch_canon_init(&op->spec.canon, safe, errors, opts);
         break;
     case OP_QUERY_PARAM:
         if (!PyBytes_Check(safe)) {
@@ -150,6 +170,8 @@ static int setup_op(PyObject *module, PyObject *const *args, Py_ssize_t nargs, i
             op->spec.filter.keep_len = (size_t)PyBytes_GET_SIZE(errors);
         }
         op->spec.filter.sort = (opts & OPT_SORT_PARAMS) != 0;
+        op->spec.filter.ignore_case = (opts & OPT_IGNORE_CASE) != 0;
+        op->spec.filter.html_amp = (opts & OPT_HTML_AMP) != 0;
         pct_query_filter_init(&op->spec.filter);
         break;
     default:
@@ -157,6 +179,26 @@ static int setup_op(PyObject *module, PyObject *const *args, Py_ssize_t nargs, i
         break;
     }
     return 0;
+}
+
+/* The key's filter and options of canonicalize_many and canonicalize, from
+ * the pattern sets (bytes; keep may be None) and the packed options. */
+void batch_canon_init(pct_canon *c, PyObject *drop, PyObject *keep, long opts)
+{
+    memset(c, 0, sizeof *c);
+    c->filter.drop = (const uint8_t *)PyBytes_AS_STRING(drop);
+    c->filter.drop_len = (size_t)PyBytes_GET_SIZE(drop);
+    c->filter.has_keep = keep != Py_None;
+    if (c->filter.has_keep) {
+        c->filter.keep = (const uint8_t *)PyBytes_AS_STRING(keep);
+        c->filter.keep_len = (size_t)PyBytes_GET_SIZE(keep);
+    }
+    c->filter.sort = (opts & OPT_SORT) != 0;
+    c->filter.ignore_case = (opts & OPT_IGNORE_CASE) != 0;
+    c->filter.html_amp = (opts & OPT_HTML_AMP) != 0;
+    c->filter.drop_empty = 1; /* empty segments are no parameters */
+    c->opts = (unsigned)(opts >> CANON_SHIFT) & PCT_CANON_ALL;
+    pct_query_filter_init(&c->filter);
 }
 
 /* Replaces the raised exception by the one pctcodec.batch._indexed makes of

@@ -101,6 +101,17 @@ def _valid(f):
         ("split", (f("x\ud800://\u00e9?"),), {}),
         ("split_many", ([f("http://u@h:1/p?q#f"), None, f("\u4e2d")],), {}),
         ("split_many", ([f("a"), 5],), {"on_error": "keep"}),
+        ("parse_query", (f("http://a/?a=1&b&a=%C3%A9+x&&c=%zz#f"),), {}),
+        ("parse_query", (f("?a=1&amp;b=+"),), {"keep_plus": True, "html_amp": True}),
+        ("query_params", (f("?a=1&b=2&a=3"), [f("a"), f("c")]), {}),
+        ("query_params", (f("?a=1&b=2&a=3"), f("a")), {"all": True}),
+        ("parse_query_many", ([f("?a=1"), None, f("x")],), {}),
+        ("parse_query_long", ((f("?a=1&b"), None),), {}),
+        ("query_params_many", ([f("?a=1"), None], [f("a")]), {"all": True}),
+        ("canonicalize", (f(" HTTP://www.A\u00e9.com:80/a/?Utm_x=1&b=2&a#f "),), {}),
+        ("canonicalize", (f("https://www.a.com/a/"),), {"strip_www": True, "same_scheme": True,
+                                                       "strip_trailing_slash": True}),
+        ("canonicalize_many", ([f("http://a/?b=1&a=2"), None, f("\u00e9")],), {}),
     ] + _arrow_valid(f)
 
 
@@ -120,6 +131,11 @@ def _arrow_valid(f):
         ("clean_query_many", (pa.array(urls),), {"drop": f("b*"), "sort": True, "threads": 2}),
         ("split_many", (pa.array(urls),), {}),
         ("split_many", (pa.chunked_array([pa.array(urls, pa.large_string())]),), {}),
+        ("parse_query_many", (pa.array(urls),), {}),
+        ("parse_query_long", (pa.array(urls),), {}),
+        ("query_params_many", (pa.array(urls), [f("a"), f("b")]), {}),
+        ("query_params_many", (pa.array(urls, pa.large_string()), f("a")), {"all": True}),
+        ("canonicalize_many", (pa.array(urls),), {"threads": 2}),
     ]
 
 
@@ -203,6 +219,15 @@ def _invalid(f):
         ("clean_query_many", ([f("?a=1"), 3],), {}),
         ("split", (f(b"http://h/"),), {}),
         ("split_many", ([f("a"), 5],), {}),
+        ("parse_query", (5,), {}),
+        ("parse_query", (f("?a=\ud800"),), {}),
+        ("query_params", (f("?a=1"), [5]), {}),
+        ("parse_query_many", ([f("?a=1"), 3],), {}),
+        ("parse_query_long", (f("?a=1"),), {}),
+        ("query_params_many", ([f("?a=1")], []), {}),
+        ("canonicalize", (5,), {}),
+        ("canonicalize", (f("?a=\ud800"),), {}),
+        ("canonicalize_many", ([f("?a=1"), 3],), {}),
     ] + _arrow_invalid(f)
 
 

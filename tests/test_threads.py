@@ -104,6 +104,13 @@ def _jobs():
         ("clean_query_many", ([uri + "?fbclid=" + text + "&a=1"],), {"drop": "fbclid", "sort": True}),
         ("split", (uri + "?" + quoted + "#" + text,), {}),
         ("split_many", ([uri, None, "//u@" + ascii_text],), {}),
+        ("parse_query", ("http://a/?x=" + quoted + "&q=" + text,), {}),
+        ("query_params", ("http://a/?x=" + quoted + "&q=" + text, ["q", "x"]), {}),
+        ("parse_query_many", ([uri + "?q=" + quoted, None],), {}),
+        ("parse_query_long", ([uri + "?q=" + quoted, None],), {}),
+        ("query_params_many", ([uri + "?q=" + quoted, None], "q"), {}),
+        ("canonicalize", (" " + uri + "?utm_a=1&q=" + text + "#f",), {}),
+        ("canonicalize_many", ([uri + "?fbclid=" + text + "&a=1", None],), {}),
     ]
     try:
         import pyarrow as pa
@@ -118,6 +125,9 @@ def _jobs():
         ("query_param_many", (pa.array(["?q=" + text, None] * 4),), {"name": "q", "threads": 2}),
         ("clean_query_many", (pa.array(["?utm_q=1&q=" + text] * 4),), {"drop": "utm_*", "threads": 2}),
         ("split_many", (urls,), {}),
+        ("parse_query_many", (urls,), {}),
+        ("query_params_many", (urls, ["a", "q"]), {}),
+        ("canonicalize_many", (urls,), {"threads": 2}),
     ]
 
 

@@ -173,9 +173,36 @@ static int normalize_split(const pct_batch_spec *spec, const uint8_t *src, size_
     return write_uri(spec, src, n, row, NULL, 0, out, limit);
 }
 
+/* CANONICALIZE: the normalized row out->data[start..len) replaced by its key. */
+static int canon_key(const pct_batch_spec *spec, pct_out *out, size_t start)
+{
+    size_t len = out->len - start, key_len;
+    pct_status rc = grow(&out->scratch, &out->scratch_cap, len);
+    if (rc != PCT_OK)
+        return (int)rc;
+    memcpy(out->scratch, out->data + start, len);
+    if ((rc = pct_canon_key(out->scratch, len, &spec->canon, out->data + start, &key_len)) != PCT_OK)
+        return (int)rc;
+    out->len = start + key_len;
+    return PCT_OK;
+}
+
+static int normalize_host(const pct_batch_spec *spec, const uint8_t *src, size_t n,
+                          const pct_batch_info *info, const uint8_t *host, size_t host_len,
+                          pct_out *out, size_t limit);
+
 int pct_batch_normalize_host(const pct_batch_spec *spec, const uint8_t *src, size_t n,
                              const pct_batch_info *info, const uint8_t *host, size_t host_len,
                              pct_out *out, size_t limit)
+{
+    size_t start = out->len;
+    int rc = normalize_host(spec, src, n, info, host, host_len, out, limit);
+    return rc == PCT_OK && spec->op == PCT_BATCH_CANONICALIZE ? canon_key(spec, out, start) : rc;
+}
+
+static int normalize_host(const pct_batch_spec *spec, const uint8_t *src, size_t n,
+                          const pct_batch_info *info, const uint8_t *host, size_t host_len,
+                          pct_out *out, size_t limit)
 {
     if (!info->fast)
         return write_uri(spec, src, n, &info->row, host, host_len, out, limit);
@@ -239,7 +266,18 @@ static int normalize_row(const pct_batch_spec *spec, const uint8_t *src, size_t 
     if (got != PCT_ROW_HOST || !hosts
         || !pct_host_cache_get(hosts, src + info->host.start, info->host.len, &form, &form_len) || !form)
         return got;
-    return pct_batch_normalize_host(spec, src, n, info, form, form_len, out, limit);
+    return normalize_host(spec, src, n, info, form, form_len, out, limit);
+}
+
+/* CANONICALIZE: the row normalized, then its key in place. */
+static int canonicalize_row(const pct_batch_spec *spec, const uint8_t *src, size_t n, pct_out *out,
+                            size_t limit, pct_batch_info *info, const pct_host_cache *hosts)
+{
+    if (spec->strip && pct_uri_needs_strip(src, n))
+        return PCT_ROW_CALLER; /* rare: the caller strips, then does the row */
+    size_t start = out->len;
+    int rc = normalize_row(spec, src, n, out, limit, info, hosts);
+    return rc == PCT_OK ? canon_key(spec, out, start) : rc;
 }
 
 /* QUERY_PARAM: the first value of spec->name, decoded as unquote_plus
@@ -307,7 +345,11 @@ static inline int batch_row(const pct_batch_spec *spec, const pct_kernel *k, con
         out->len += pct_requote(src, n, PCT_URI_UPPER_HEX, out->data + out->len);
         return PCT_OK;
     case PCT_BATCH_NORMALIZE:
+        if (spec->strip && pct_uri_needs_strip(src, n))
+            return PCT_ROW_CALLER; /* rare: the caller strips, then does the row */
         return normalize_row(spec, src, n, out, limit, info, hosts);
+    case PCT_BATCH_CANONICALIZE:
+        return canonicalize_row(spec, src, n, out, limit, info, hosts);
     case PCT_BATCH_CHECK:
         /* the byte offset is the code-point index (see pct_uri_offence) */
         pos = pct_uri_offence(src, n);

@@ -21,7 +21,9 @@ int pct_query_locate(const uint8_t *s, size_t n, pct_range *query)
 
 /* ---- form-decoded text, one code point at a time --------------------------
  * The decoded byte at raw offset *i (with `form`: '+' is a space and %XX
- * the byte XX; without: the byte itself), *i moved past it. */
+ * the byte XX; without: the byte itself), *i moved past it. FOLD (a form
+ * too) also maps the ASCII capitals to small letters. */
+#define FOLD 2
 static unsigned byte_at(const uint8_t *s, size_t n, size_t *i, int form)
 {
     unsigned c = s[*i];
@@ -33,7 +35,7 @@ static unsigned byte_at(const uint8_t *s, size_t n, size_t *i, int form)
         *i += 2;
     }
     (*i)++;
-    return c;
+    return form == FOLD && c - 'A' < 26u ? c + 32 : c;
 }
 
 /* The code point at raw offset *i (< n), *i moved past it: a maximal
@@ -92,9 +94,10 @@ static int compare_names(const uint8_t *a, size_t an, const uint8_t *b, size_t b
 
 /* The next parameter of q[0..qn) at or after *at: its segment [*seg, *at)
  * and the length of its name; 0 at the end. Empty segments are returned
- * too (a name of length 0 and no '='). */
+ * too (a name of length 0 and no '='). With html_amp, "&amp;" is one
+ * separator (a query copied from HTML source without unescaping). */
 static int next_segment(const uint8_t *q, size_t qn, size_t *at, size_t *seg, size_t *seg_len,
-                        size_t *name_len)
+                        size_t *name_len, int html_amp)
 {
     if (*at > qn)
         return 0;
@@ -105,14 +108,38 @@ static int next_segment(const uint8_t *q, size_t qn, size_t *at, size_t *seg, si
     *seg_len = end - *at;
     *name_len = eq ? (size_t)(eq - (q + *at)) : *seg_len;
     *at = end + 1;
+    if (html_amp && amp && qn - end >= 5 && memcmp(q + end + 1, "amp;", 4) == 0)
+        *at = end + 5;
     return 1;
+}
+
+int pct_query_next(const uint8_t *q, size_t qn, size_t *at, int html_amp, pct_range *name,
+                   pct_range *value)
+{
+    size_t seg, seg_len, nl;
+    while (next_segment(q, qn, at, &seg, &seg_len, &nl, html_amp)) {
+        if (!seg_len)
+            continue; /* no parameter */
+        size_t skip = nl < seg_len ? nl + 1 : nl;
+        name->start = seg;
+        name->len = nl;
+        value->start = seg + skip;
+        value->len = seg_len - skip;
+        return 1;
+    }
+    return 0;
+}
+
+int pct_query_name_is(const uint8_t *name, size_t nn, const uint8_t *want, size_t wn)
+{
+    return compare_names(name, nn, want, wn, 0) == 0;
 }
 
 int pct_query_find(const uint8_t *q, size_t qn, const uint8_t *name, size_t name_len,
                    pct_range *value)
 {
     size_t at = 0, seg, seg_len, nl;
-    while (next_segment(q, qn, &at, &seg, &seg_len, &nl)) {
+    while (next_segment(q, qn, &at, &seg, &seg_len, &nl, 0)) {
         if (seg_len && compare_names(q + seg, nl, name, name_len, 0) == 0) {
             size_t skip = nl < seg_len ? nl + 1 : nl;
             value->start = seg + skip;
@@ -192,7 +219,7 @@ static int token_matches(const uint8_t *pat, size_t pn, size_t *p, uint32_t c)
 
 /* Classic wildcard matching: each token but '*' takes one code point, so
  * on a mismatch only the last '*' needs to take one more. */
-int pct_glob_match(const uint8_t *pat, size_t pn, const uint8_t *name, size_t nn)
+static int glob_match(const uint8_t *pat, size_t pn, const uint8_t *name, size_t nn, int form)
 {
     size_t p = 0, s = 0, star_p = 0, star_s = 0;
     int star = 0;
@@ -206,7 +233,7 @@ int pct_glob_match(const uint8_t *pat, size_t pn, const uint8_t *name, size_t nn
             continue;
         }
         size_t s_next = s;
-        uint32_t c = next_cp(name, nn, &s_next, 1);
+        uint32_t c = next_cp(name, nn, &s_next, form);
         size_t p_next = p;
         if (p < pn && token_matches(pat, pn, &p_next, c)) {
             p = p_next;
@@ -216,12 +243,17 @@ int pct_glob_match(const uint8_t *pat, size_t pn, const uint8_t *name, size_t nn
         if (!star)
             return 0;
         p = star_p;
-        next_cp(name, nn, &star_s, 1); /* the '*' takes one more */
+        next_cp(name, nn, &star_s, form); /* the '*' takes one more */
         s = star_s;
     }
     while (p < pn && pat[p] == '*')
         p++;
     return p == pn;
+}
+
+int pct_glob_match(const uint8_t *pat, size_t pn, const uint8_t *name, size_t nn)
+{
+    return glob_match(pat, pn, name, nn, 1);
 }
 
 /* The pattern's first code point when it is an ASCII literal, else -1. */
@@ -244,19 +276,20 @@ static int cannot_start(const uint8_t *pat, size_t pn, int b)
 }
 
 /* The first decoded byte of the raw name, or -1 when it is empty. */
-static int first_byte(const uint8_t *name, size_t nn)
+static int first_byte(const uint8_t *name, size_t nn, int form)
 {
     size_t i = 0;
-    return nn ? (int)byte_at(name, nn, &i, 1) : -1;
+    return nn ? (int)byte_at(name, nn, &i, form) : -1;
 }
 
-static int globs_match(const uint8_t *globs, size_t len, const uint8_t *name, size_t nn, int b)
+static int globs_match(const uint8_t *globs, size_t len, const uint8_t *name, size_t nn, int b,
+                       int form)
 {
     size_t at = 0;
     while (at < len) {
         const uint8_t *end = memchr(globs + at, PCT_GLOB_END, len - at);
         size_t pn = end ? (size_t)(end - (globs + at)) : len - at;
-        if (!cannot_start(globs + at, pn, b) && pct_glob_match(globs + at, pn, name, nn))
+        if (!cannot_start(globs + at, pn, b) && glob_match(globs + at, pn, name, nn, form))
             return 1;
         at += pn + 1;
     }
@@ -265,7 +298,7 @@ static int globs_match(const uint8_t *globs, size_t len, const uint8_t *name, si
 
 int pct_globs_match(const uint8_t *globs, size_t len, const uint8_t *name, size_t nn)
 {
-    return globs_match(globs, len, name, nn, first_byte(name, nn));
+    return globs_match(globs, len, name, nn, first_byte(name, nn, 1), 1);
 }
 
 #define NO_SECOND 256u
@@ -310,7 +343,8 @@ void pct_glob_firsts_init(pct_glob_firsts *firsts, const uint8_t *globs, size_t 
 
 /* 0 when no pattern of the set can match the raw name (first decoded byte
  * b) by its first two bytes; the empty name always tries (the empty pattern). */
-static int may_match(const pct_glob_firsts *firsts, const uint8_t *name, size_t nn, int b)
+static int may_match(const pct_glob_firsts *firsts, const uint8_t *name, size_t nn, int b,
+                     int form)
 {
     if (b < 0 || firsts->any)
         return 1;
@@ -320,15 +354,15 @@ static int may_match(const pct_glob_firsts *firsts, const uint8_t *name, size_t 
         return 1;
     /* b is an ASCII literal's: the second code point starts at the second byte */
     size_t i = 0;
-    byte_at(name, nn, &i, 1);
-    unsigned b1 = i < nn ? byte_at(name, nn, &i, 1) : NO_SECOND;
+    byte_at(name, nn, &i, form);
+    unsigned b1 = i < nn ? byte_at(name, nn, &i, form) : NO_SECOND;
     return has_bit(firsts->pairs, pair_hash((unsigned)b, b1));
 }
 
 static int set_matches(const uint8_t *globs, size_t len, const pct_glob_firsts *firsts,
-                       const uint8_t *name, size_t nn, int b)
+                       const uint8_t *name, size_t nn, int b, int form)
 {
-    return may_match(firsts, name, nn, b) && globs_match(globs, len, name, nn, b);
+    return may_match(firsts, name, nn, b, form) && globs_match(globs, len, name, nn, b, form);
 }
 
 void pct_query_filter_init(pct_query_filter *f)
@@ -339,10 +373,10 @@ void pct_query_filter_init(pct_query_filter *f)
 
 int pct_query_keeps(const pct_query_filter *f, const uint8_t *name, size_t nn)
 {
-    int b = first_byte(name, nn);
-    if (f->has_keep && !set_matches(f->keep, f->keep_len, &f->keep_firsts, name, nn, b))
+    int form = f->ignore_case ? FOLD : 1, b = first_byte(name, nn, form);
+    if (f->has_keep && !set_matches(f->keep, f->keep_len, &f->keep_firsts, name, nn, b, form))
         return 0;
-    return !set_matches(f->drop, f->drop_len, &f->drop_firsts, name, nn, b);
+    return !set_matches(f->drop, f->drop_len, &f->drop_firsts, name, nn, b, form);
 }
 
 /* ---- cleaning ------------------------------------------------------------ */
@@ -360,24 +394,14 @@ static int by_name(const void *a, const void *b)
     return x->index < y->index ? -1 : x->index > y->index; /* stable */
 }
 
-pct_status pct_query_clean(const uint8_t *s, size_t n, const pct_query_filter *f, uint8_t *dst,
-                           size_t *out_len)
+pct_status pct_query_write(const uint8_t *q, size_t qn, const pct_query_filter *f, uint8_t *dst,
+                           size_t *out_len, size_t *removed_count)
 {
-    pct_range qr;
-    if (!pct_query_locate(s, n, &qr)) {
-        if (n)
-            memcpy(dst, s, n);
-        *out_len = n;
-        return PCT_OK;
-    }
-    const uint8_t *q = s + qr.start;
-    size_t qn = qr.len, w = qr.start; /* the '?' included */
-    memcpy(dst, s, w);
-    size_t at = 0, seg, seg_len, nl, removed = 0, kept = 0;
+    size_t w = 0, at = 0, seg, seg_len, nl, removed = 0, kept = 0;
     kept_param *params = NULL;
     size_t cap = 0;
-    while (next_segment(q, qn, &at, &seg, &seg_len, &nl)) {
-        if (seg_len && !pct_query_keeps(f, q + seg, nl)) {
+    while (next_segment(q, qn, &at, &seg, &seg_len, &nl, f->html_amp)) {
+        if (seg_len ? !pct_query_keeps(f, q + seg, nl) : f->drop_empty) {
             removed++;
             continue;
         }
@@ -414,6 +438,27 @@ pct_status pct_query_clean(const uint8_t *s, size_t n, const pct_query_filter *f
         }
         free(params);
     }
+    *out_len = w;
+    *removed_count = removed;
+    return PCT_OK;
+}
+
+pct_status pct_query_clean(const uint8_t *s, size_t n, const pct_query_filter *f, uint8_t *dst,
+                           size_t *out_len)
+{
+    pct_range qr;
+    if (!pct_query_locate(s, n, &qr)) {
+        if (n)
+            memcpy(dst, s, n);
+        *out_len = n;
+        return PCT_OK;
+    }
+    size_t qn = qr.len, w = qr.start, len, removed; /* the '?' included */
+    memcpy(dst, s, w);
+    pct_status rc = pct_query_write(s + qr.start, qn, f, dst + w, &len, &removed);
+    if (rc != PCT_OK)
+        return rc;
+    w += len;
     /* Nothing left: no '?', but for a reference that is only a query, where
      * no query would mean the base's query (RFC 3986 5.2.2). */
     if (removed && w == qr.start && qr.start > 1)

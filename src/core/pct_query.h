@@ -23,6 +23,17 @@
  * the first '#'), then *query is unchanged. */
 int pct_query_locate(const uint8_t *s, size_t n, pct_range *query);
 
+/* The parameter of q[0..qn) at or after *at (0 to start), *at moved past
+ * it: the raw (not decoded) ranges of its name and value in q (a segment
+ * without '=' has an empty value range after its name). Empty segments are
+ * skipped: they are no parameters. With html_amp, "&amp;" is one separator.
+ * 0 after the last. */
+int pct_query_next(const uint8_t *q, size_t qn, size_t *at, int html_amp, pct_range *name,
+                   pct_range *value);
+
+/* 1 when the raw name[0..nn), form-decoded, is the UTF-8 text want[0..wn). */
+int pct_query_name_is(const uint8_t *name, size_t nn, const uint8_t *want, size_t wn);
+
 /* The first parameter of the query q[0..qn) whose form-decoded name is
  * the UTF-8 text name[0..name_len) (well-formed): its raw (not decoded)
  * value in *value, as a range of q. 0 when there is none. */
@@ -69,6 +80,10 @@ typedef struct {
     size_t drop_len, keep_len;
     int has_keep;
     int sort; /* the kept parameters stably sorted by form-decoded name */
+    int ignore_case; /* names matched with ASCII capitals as small letters (the
+                      * patterns are given in small letters) */
+    int html_amp;    /* "&amp;" is one separator (written back as "&") */
+    int drop_empty;  /* empty segments ("a&&b") are dropped too */
     pct_glob_firsts drop_firsts, keep_firsts; /* set by pct_query_filter_init */
 } pct_query_filter;
 
@@ -86,6 +101,12 @@ int pct_query_keeps(const pct_query_filter *f, const uint8_t *name, size_t nn);
  * When parameters were removed and the query left is empty, its '?' goes too
  * (but for a reference that starts with its '?': "" would be the base's query).
  * PCT_OK, or PCT_ERR_NO_MEMORY (sort's scratch). */
+/* The query q[0..qn) (no '?') with the parameters the filter does not keep
+ * removed, into dst (qn bytes; not overlapping q): what pct_query_clean
+ * writes after the '?'. *removed: how many segments went. */
+pct_status pct_query_write(const uint8_t *q, size_t qn, const pct_query_filter *f, uint8_t *dst,
+                           size_t *out_len, size_t *removed);
+
 pct_status pct_query_clean(const uint8_t *s, size_t n, const pct_query_filter *f, uint8_t *dst,
                            size_t *out_len);
 

@@ -25,7 +25,10 @@ the components of URIs (as columns); see ``pctcodec.parts``.
 
 ``query_param`` and ``clean_query`` (and their ``_many`` forms) read one
 query parameter or drop parameters by name pattern (``TRACKING_PARAMS``);
-see ``pctcodec.query``.
+see ``pctcodec.query``. ``parse_query`` and ``query_params`` (and their
+column forms) read every parameter or a few named ones; see
+``pctcodec.params``. ``canonicalize`` (and ``canonicalize_many``) gives a
+key for deduplicating URLs; see ``pctcodec.canonical``.
 """
 from ._pctcodec import (
     decode,
@@ -113,6 +116,13 @@ __all__ = [
     "split",
     "split_many",
     "URIParts",
+    "parse_query",
+    "parse_query_many",
+    "parse_query_long",
+    "query_params",
+    "query_params_many",
+    "canonicalize",
+    "canonicalize_many",
 ]
 __version__ = "0.1.0"
 
@@ -122,3 +132,6 @@ __version__ = "0.1.0"
 from . import parts, query
 from .parts import URIParts, split, split_many
 from .query import TRACKING_PARAMS, clean_query, clean_query_many, query_param, query_param_many
+from . import canonical, params
+from .canonical import canonicalize, canonicalize_many
+from .params import parse_query, parse_query_long, parse_query_many, query_params, query_params_many

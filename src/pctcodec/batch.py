@@ -192,6 +192,7 @@ _OPS = {
     "check_many": 6,
     "query_param_many": 7,  # src/pctcodec/query.py
     "clean_query_many": 8,
+    "canonicalize_many": 9,  # src/pctcodec/canonical.py
 }
 
 # The C engine (src/_pctcodec_batch.c): lists, tuples and Arrow data go
@@ -542,20 +543,22 @@ def requote_many(values, *, threads=None, on_error="raise", rejects=None):
 
 
 def normalize_many(values, *, sort_query=False, drop_fragment=False, strict_idna=False,
-                   threads=None, on_error="raise", rejects=None):
+                   strip_whitespace=True, threads=None, on_error="raise", rejects=None):
     """normalize() over every value; see the module documentation."""
     normalize = _pctcodec.normalize
     sort_query = bool(sort_query)
     drop_fragment = bool(drop_fragment)
     strict_idna = bool(strict_idna)
+    strip_whitespace = bool(strip_whitespace)
     # strict_idna matters only for non-ASCII or escaped hosts, which the C
     # engine always hands to this function.
     op = _Op(
         "normalize_many",
         lambda s: normalize(s, sort_query=sort_query, drop_fragment=drop_fragment,
-                            strict_idna=strict_idna),
+                            strict_idna=strict_idna, strip_whitespace=strip_whitespace),
         threads,
-        opts=sort_query | drop_fragment << 1,
+        # a row with whitespace to strip goes to this function (it is rare)
+        opts=sort_query | drop_fragment << 1 | strip_whitespace << 2,
         on_error=on_error,
     )
     return _run(op, values, rejects)

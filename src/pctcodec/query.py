@@ -38,8 +38,19 @@ How ``clean_query`` matches and writes:
 - ``drop`` and ``keep`` are a pattern (str) or an iterable of patterns, read
   as ``fnmatch.fnmatchcase`` reads them (Python 3.12's reading, on every
   version): ``*`` any run, ``?`` one character, ``[...]`` one of a set,
-  ``[!...]`` one not in it; case-sensitive; no escapes. They match the
-  decoded name (above), so ``drop="utm_*"`` drops ``utm%5Fsource=x`` too.
+  ``[!...]`` one not in it; no escapes. They match the decoded name
+  (above), so ``drop="utm_*"`` drops ``utm%5Fsource=x`` too.
+- ``ignore_case=True`` matches ASCII letters in either case: the name and
+  the patterns are compared with ``A``-``Z`` as ``a``-``z`` (other
+  characters as they are), i.e. ``fnmatchcase(ascii_lower(name),
+  ascii_lower(pattern))``. The default, ``None``, is case-insensitive when
+  ``drop`` is ``TRACKING_PARAMS`` itself (real logs hold ``UTM_SOURCE`` and
+  ``Fbclid``, and no site gives those names another meaning) and
+  case-sensitive for any other patterns, as before.
+- ``html_amp=True`` reads ``&amp;`` as one separator, for queries copied
+  out of HTML source without unescaping (``?a=1&amp;utm_source=x``); the
+  kept parameters are then joined by ``&``. Off by default: ``amp;x`` is a
+  legal name.
 - Both may be given: a parameter is kept when its name matches a ``keep``
   pattern (any name, when ``keep`` is None) and no ``drop`` pattern. With
   neither, nothing is removed.
@@ -149,8 +160,43 @@ def _encoded(items, what):
     return _join(items, what)
 
 
-def _filter(drop, keep):
+def _filter(drop, keep, ignore_case=False):
+    if ignore_case:
+        drop, keep = _lowered(drop), _lowered(keep)
     return _patterns(drop, "drop") or b"", _patterns(keep, "keep")
+
+
+_ASCII_LOWER = {c: c + 32 for c in range(ord("A"), ord("Z") + 1)}
+
+
+def _lowered(patterns):
+    """The patterns with ASCII capitals as small letters (the C core folds
+    names the same way)."""
+    if patterns is None or isinstance(patterns, (bytes, bytearray)):
+        return patterns  # (the error is _patterns')
+    if isinstance(patterns, str):
+        return patterns.translate(_ASCII_LOWER)
+    try:
+        items = tuple(patterns)
+    except TypeError:
+        return patterns
+    return tuple(p.translate(_ASCII_LOWER) if isinstance(p, str) else p for p in items)
+
+
+def _ignore_case(ignore_case, drop):
+    """None: case-insensitive for TRACKING_PARAMS, case-sensitive otherwise."""
+    if ignore_case is None:
+        return drop is TRACKING_PARAMS
+    return bool(ignore_case)
+
+
+# The option bits of the C functions (src/_pctcodec_batch.c).
+_SORT_PARAMS, _IGNORE_CASE, _HTML_AMP = 1, 8, 16
+
+
+def _clean_opts(sort, ignore_case, html_amp):
+    return (_SORT_PARAMS if sort else 0) | (_IGNORE_CASE if ignore_case else 0) | (
+        _HTML_AMP if html_amp else 0)
 
 
 def query_param(uri, name):
@@ -159,11 +205,12 @@ def query_param(uri, name):
     return _pctcodec._query_param(uri, _utf8(name, "name"))
 
 
-def clean_query(uri, *, drop=None, keep=None, sort=False):
+def clean_query(uri, *, drop=None, keep=None, sort=False, ignore_case=None, html_amp=False):
     """uri without the query parameters that ``drop`` matches or ``keep``
     does not (see the module documentation)."""
-    drop_set, keep_set = _filter(drop, keep)
-    return _pctcodec._clean_query(uri, drop_set, keep_set, bool(sort))
+    ignore_case = _ignore_case(ignore_case, drop)
+    drop_set, keep_set = _filter(drop, keep, ignore_case)
+    return _pctcodec._clean_query(uri, drop_set, keep_set, _clean_opts(sort, ignore_case, html_amp))
 
 
 def query_param_many(values, name, *, threads=None, on_error="raise", rejects=None):
@@ -175,13 +222,14 @@ def query_param_many(values, name, *, threads=None, on_error="raise", rejects=No
     return _run(op, values, rejects)
 
 
-def clean_query_many(values, *, drop=None, keep=None, sort=False, threads=None,
-                     on_error="raise", rejects=None):
+def clean_query_many(values, *, drop=None, keep=None, sort=False, ignore_case=None,
+                     html_amp=False, threads=None, on_error="raise", rejects=None):
     """clean_query() over every value; see pctcodec.batch for the types."""
-    drop_set, keep_set = _filter(drop, keep)
-    sort = bool(sort)
+    ignore_case = _ignore_case(ignore_case, drop)
+    drop_set, keep_set = _filter(drop, keep, ignore_case)
+    opts = _clean_opts(sort, ignore_case, html_amp)
     clean = _pctcodec._clean_query
     # The C engine takes the pattern sets in the places of safe and errors.
-    op = _Op("clean_query_many", lambda s: clean(s, drop_set, keep_set, sort), threads,
-             safe=drop_set, errors=keep_set, opts=int(sort), on_error=on_error)
+    op = _Op("clean_query_many", lambda s: clean(s, drop_set, keep_set, opts), threads,
+             safe=drop_set, errors=keep_set, opts=opts, on_error=on_error)
     return _run(op, values, rejects)
