@@ -94,13 +94,17 @@ static int compare_names(const uint8_t *a, size_t an, const uint8_t *b, size_t b
 
 /* The next parameter of q[0..qn) at or after *at: its segment [*seg, *at)
  * and the length of its name; 0 at the end. Empty segments are returned
- * too (a name of length 0 and no '='). With html_amp, "&amp;" is one
- * separator (a query copied from HTML source without unescaping). */
+ * too (a name of length 0 and no '='). With html_amp, a segment starts
+ * after any "amp;" at its start: "&amp;" (or "&amp;amp;", escaped twice) is
+ * one separator, for a query copied from HTML source without unescaping,
+ * and no segment written back starts with "amp;" (cleaning is idempotent). */
 static int next_segment(const uint8_t *q, size_t qn, size_t *at, size_t *seg, size_t *seg_len,
                         size_t *name_len, int html_amp)
 {
     if (*at > qn)
         return 0;
+    while (html_amp && qn - *at >= 4 && memcmp(q + *at, "amp;", 4) == 0)
+        *at += 4;
     const uint8_t *amp = memchr(q + *at, '&', qn - *at);
     size_t end = amp ? (size_t)(amp - q) : qn;
     const uint8_t *eq = memchr(q + *at, '=', end - *at);
@@ -108,8 +112,6 @@ static int next_segment(const uint8_t *q, size_t qn, size_t *at, size_t *seg, si
     *seg_len = end - *at;
     *name_len = eq ? (size_t)(eq - (q + *at)) : *seg_len;
     *at = end + 1;
-    if (html_amp && amp && qn - end >= 5 && memcmp(q + end + 1, "amp;", 4) == 0)
-        *at = end + 5;
     return 1;
 }
 
@@ -402,7 +404,7 @@ pct_status pct_query_write(const uint8_t *q, size_t qn, const pct_query_filter *
     size_t cap = 0;
     while (next_segment(q, qn, &at, &seg, &seg_len, &nl, f->html_amp)) {
         if (seg_len ? !pct_query_keeps(f, q + seg, nl) : f->drop_empty) {
-            removed++;
+            removed += seg_len != 0; /* an empty segment is no parameter */
             continue;
         }
         if (f->sort) {

@@ -103,7 +103,8 @@ int pct_query_keeps(const pct_query_filter *f, const uint8_t *name, size_t nn);
  * PCT_OK, or PCT_ERR_NO_MEMORY (sort's scratch). */
 /* The query q[0..qn) (no '?') with the parameters the filter does not keep
  * removed, into dst (qn bytes; not overlapping q): what pct_query_clean
- * writes after the '?'. *removed: how many segments went. */
+ * writes after the '?'. *removed: how many parameters went (empty segments
+ * dropped with drop_empty are none). */
 pct_status pct_query_write(const uint8_t *q, size_t qn, const pct_query_filter *f, uint8_t *dst,
                            size_t *out_len, size_t *removed);
 

@@ -48,9 +48,10 @@ How ``clean_query`` matches and writes:
   ``Fbclid``, and no site gives those names another meaning) and
   case-sensitive for any other patterns, as before.
 - ``html_amp=True`` reads ``&amp;`` as one separator, for queries copied
-  out of HTML source without unescaping (``?a=1&amp;utm_source=x``); the
-  kept parameters are then joined by ``&``. Off by default: ``amp;x`` is a
-  legal name.
+  out of HTML source without unescaping (``?a=1&amp;utm_source=x``): every
+  ``amp;`` at the start of a segment is skipped (so ``&amp;amp;``, escaped
+  twice, is one separator too), and the kept parameters are joined by
+  ``&``. Off by default: ``amp;x`` is a legal name.
 - Both may be given: a parameter is kept when its name matches a ``keep``
   pattern (any name, when ``keep`` is None) and no ``drop`` pattern. With
   neither, nothing is removed.
