@@ -40,6 +40,7 @@ static const char *const OP_NAMES[N_OPS] = {"quote_many",   "quote_plus_many", "
 #define OPT_IGNORE_CASE 8
 #define OPT_HTML_AMP 16
 #define OPT_SORT 32
+#define OPT_KEEP_IGNORE_CASE 64
 #define CANON_SHIFT 8
 /* clean_query_many's: the kept parameters sorted. Its patterns come as
  * bytes (pct_query.h's pattern sets) in the `safe` (drop) and `errors`
@@ -171,6 +172,7 @@ static int setup_op(PyObject *module, PyObject *const *args, Py_ssize_t nargs, i
         }
         op->spec.filter.sort = (opts & OPT_SORT_PARAMS) != 0;
         op->spec.filter.ignore_case = (opts & OPT_IGNORE_CASE) != 0;
+        op->spec.filter.keep_ignore_case = (opts & OPT_KEEP_IGNORE_CASE) != 0;
         op->spec.filter.html_amp = (opts & OPT_HTML_AMP) != 0;
         pct_query_filter_init(&op->spec.filter);
         break;
@@ -195,6 +197,7 @@ void batch_canon_init(pct_canon *c, PyObject *drop, PyObject *keep, long opts)
     }
     c->filter.sort = (opts & OPT_SORT) != 0;
     c->filter.ignore_case = (opts & OPT_IGNORE_CASE) != 0;
+    c->filter.keep_ignore_case = (opts & OPT_KEEP_IGNORE_CASE) != 0;
     c->filter.html_amp = (opts & OPT_HTML_AMP) != 0;
     c->filter.drop_empty = 1; /* empty segments are no parameters */
     c->opts = (unsigned)(opts >> CANON_SHIFT) & PCT_CANON_ALL;

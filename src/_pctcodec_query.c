@@ -110,6 +110,7 @@ static PyObject *py_clean_query(PyObject *module, PyObject *const *args, Py_ssiz
     }
     spec.filter.sort = (opts & 1) != 0;
     spec.filter.ignore_case = (opts & 8) != 0; /* the bits of canonicalize's options */
+    spec.filter.keep_ignore_case = (opts & 64) != 0;
     spec.filter.html_amp = (opts & 16) != 0;
     pct_query_filter_init(&spec.filter);
     return one_row(module, args[0], &spec, "clean_query");

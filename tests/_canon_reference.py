@@ -43,9 +43,12 @@ def _matches(name, patterns, ignore_case):
     return any(fnmatch.fnmatchcase(name, p) for p in patterns)
 
 
-def canonicalize(uri, drop=None, keep=None, ignore_case=True, sort_query=True, drop_fragment=True,
+def canonicalize(uri, drop=None, keep=None, ignore_case=None, sort_query=True, drop_fragment=True,
                  strip_www=False, same_scheme=False, strip_trailing_slash=False,
                  drop_empty_query=True, strip_whitespace=True, html_amp=False):
+    drop_fold = keep_fold = ignore_case
+    if ignore_case is None:  # drop's in any case when it is TRACKING_PARAMS itself
+        drop_fold, keep_fold = drop is None or drop is TRACKING, False
     drop = TRACKING if drop is None else drop
     norm = uref.normalize(uri, drop_fragment=drop_fragment, strip_whitespace=strip_whitespace)
     p = uref.split(norm)
@@ -78,8 +81,8 @@ def canonicalize(uri, drop=None, keep=None, ignore_case=True, sort_query=True, d
             name = unquote_plus(seg.partition("=")[0])
             if not seg:
                 continue  # no parameter
-            if (keep is not None and not _matches(name, keep, ignore_case)) \
-                    or _matches(name, drop, ignore_case):
+            if (keep is not None and not _matches(name, keep, keep_fold)) \
+                    or _matches(name, drop, drop_fold):
                 removed += 1
             else:
                 kept.append((name, seg))

@@ -375,10 +375,13 @@ void pct_query_filter_init(pct_query_filter *f)
 
 int pct_query_keeps(const pct_query_filter *f, const uint8_t *name, size_t nn)
 {
-    int form = f->ignore_case ? FOLD : 1, b = first_byte(name, nn, form);
-    if (f->has_keep && !set_matches(f->keep, f->keep_len, &f->keep_firsts, name, nn, b, form))
+    int form = f->keep_ignore_case ? FOLD : 1;
+    if (f->has_keep && !set_matches(f->keep, f->keep_len, &f->keep_firsts, name, nn,
+                                    first_byte(name, nn, form), form))
         return 0;
-    return !set_matches(f->drop, f->drop_len, &f->drop_firsts, name, nn, b, form);
+    form = f->ignore_case ? FOLD : 1;
+    return !set_matches(f->drop, f->drop_len, &f->drop_firsts, name, nn, first_byte(name, nn, form),
+                        form);
 }
 
 /* ---- cleaning ------------------------------------------------------------ */

@@ -80,8 +80,9 @@ typedef struct {
     size_t drop_len, keep_len;
     int has_keep;
     int sort; /* the kept parameters stably sorted by form-decoded name */
-    int ignore_case; /* names matched with ASCII capitals as small letters (the
-                      * patterns are given in small letters) */
+    int ignore_case; /* names matched to `drop` with ASCII capitals as small
+                      * letters (its patterns are given in small letters) */
+    int keep_ignore_case; /* the same for `keep` */
     int html_amp;    /* "&amp;" is one separator (written back as "&") */
     int drop_empty;  /* empty segments ("a&&b") are dropped too */
     pct_glob_firsts drop_firsts, keep_firsts; /* set by pct_query_filter_init */

@@ -43,15 +43,16 @@ __all__ = ["canonicalize", "canonicalize_many"]
 
 # The option bits of the C functions (src/_pctcodec_batch.c): the filter's
 # and normalize's, then pct_canon.h's PCT_CANON_* from bit 8.
-_DROP_FRAGMENT, _STRIP_SPACE, _IGNORE_CASE, _HTML_AMP, _SORT = 2, 4, 8, 16, 32
+_DROP_FRAGMENT, _STRIP_SPACE, _IGNORE_CASE, _HTML_AMP, _SORT, _KEEP_IGNORE_CASE = 2, 4, 8, 16, 32, 64
 _STRIP_WWW, _SAME_SCHEME, _TRAILING_SLASH, _EMPTY_QUERY = 1 << 8, 2 << 8, 4 << 8, 8 << 8
 
 
 def _options(drop, keep, ignore_case, sort_query, drop_fragment, strip_www, same_scheme,
              strip_trailing_slash, drop_empty_query, strip_whitespace, html_amp):
-    ignore_case = _ignore_case(ignore_case, drop)
-    drop_set, keep_set = _filter(drop, keep, ignore_case)
-    flags = ((_SORT, sort_query), (_DROP_FRAGMENT, drop_fragment), (_IGNORE_CASE, ignore_case),
+    folds = _ignore_case(ignore_case, drop)
+    drop_set, keep_set = _filter(drop, keep, folds)
+    flags = ((_SORT, sort_query), (_DROP_FRAGMENT, drop_fragment), (_IGNORE_CASE, folds[0]),
+             (_KEEP_IGNORE_CASE, folds[1]),
              (_HTML_AMP, html_amp), (_STRIP_SPACE, strip_whitespace), (_STRIP_WWW, strip_www),
              (_SAME_SCHEME, same_scheme), (_TRAILING_SLASH, strip_trailing_slash),
              (_EMPTY_QUERY, drop_empty_query))
@@ -86,8 +87,9 @@ def canonicalize(uri, *, drop=TRACKING_PARAMS, keep=None, ignore_case=None, sort
     keep : str or iterable of str or None, default None
         When given, only the parameters whose names match are kept.
     ignore_case : bool or None, default None
-        ASCII case-insensitive name matching; None: on for the default
-        ``drop=TRACKING_PARAMS``, off for other patterns (as ``clean_query``).
+        ASCII case-insensitive name matching of ``drop`` and ``keep``; None:
+        on for the default ``drop=TRACKING_PARAMS``, off for other patterns
+        (``keep``'s too), as ``clean_query``.
     sort_query : bool, default True
         Sort the parameters by decoded name (stable).
     drop_fragment : bool, default True

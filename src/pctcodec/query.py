@@ -43,10 +43,11 @@ How ``clean_query`` matches and writes:
 - ``ignore_case=True`` matches ASCII letters in either case: the name and
   the patterns are compared with ``A``-``Z`` as ``a``-``z`` (other
   characters as they are), i.e. ``fnmatchcase(ascii_lower(name),
-  ascii_lower(pattern))``. The default, ``None``, is case-insensitive when
-  ``drop`` is ``TRACKING_PARAMS`` itself (real logs hold ``UTM_SOURCE`` and
-  ``Fbclid``, and no site gives those names another meaning) and
-  case-sensitive for any other patterns, as before.
+  ascii_lower(pattern))``, for ``drop`` and ``keep`` alike. The default,
+  ``None``, matches ``drop`` in any case when it is ``TRACKING_PARAMS``
+  itself (real logs hold ``UTM_SOURCE`` and ``Fbclid``, and no site gives
+  those names another meaning), and every other pattern (``keep``'s too)
+  case-sensitively, as before.
 - ``html_amp=True`` reads ``&amp;`` as one separator, for queries copied
   out of HTML source without unescaping (``?a=1&amp;utm_source=x``): every
   ``amp;`` at the start of a segment is skipped (so ``&amp;amp;``, escaped
@@ -161,9 +162,13 @@ def _encoded(items, what):
     return _join(items, what)
 
 
-def _filter(drop, keep, ignore_case=False):
-    if ignore_case:
-        drop, keep = _lowered(drop), _lowered(keep)
+def _filter(drop, keep, folds=(False, False)):
+    """The pattern sets; folds: whether drop's and keep's names are matched
+    in any case (their patterns then in small letters)."""
+    if folds[0]:
+        drop = _lowered(drop)
+    if folds[1]:
+        keep = _lowered(keep)
     return _patterns(drop, "drop") or b"", _patterns(keep, "keep")
 
 
@@ -185,19 +190,20 @@ def _lowered(patterns):
 
 
 def _ignore_case(ignore_case, drop):
-    """None: case-insensitive for TRACKING_PARAMS, case-sensitive otherwise."""
+    """Whether drop's and keep's patterns match in any case. None: drop's
+    when it is TRACKING_PARAMS, keep's never; True or False: both."""
     if ignore_case is None:
-        return drop is TRACKING_PARAMS
-    return bool(ignore_case)
+        return drop is TRACKING_PARAMS, False
+    return bool(ignore_case), bool(ignore_case)
 
 
 # The option bits of the C functions (src/_pctcodec_batch.c).
-_SORT_PARAMS, _IGNORE_CASE, _HTML_AMP = 1, 8, 16
+_SORT_PARAMS, _IGNORE_CASE, _HTML_AMP, _KEEP_IGNORE_CASE = 1, 8, 16, 64
 
 
-def _clean_opts(sort, ignore_case, html_amp):
-    return (_SORT_PARAMS if sort else 0) | (_IGNORE_CASE if ignore_case else 0) | (
-        _HTML_AMP if html_amp else 0)
+def _clean_opts(sort, folds, html_amp):
+    return ((_SORT_PARAMS if sort else 0) | (_IGNORE_CASE if folds[0] else 0)
+            | (_KEEP_IGNORE_CASE if folds[1] else 0) | (_HTML_AMP if html_amp else 0))
 
 
 def query_param(uri, name):
@@ -209,9 +215,9 @@ def query_param(uri, name):
 def clean_query(uri, *, drop=None, keep=None, sort=False, ignore_case=None, html_amp=False):
     """uri without the query parameters that ``drop`` matches or ``keep``
     does not (see the module documentation)."""
-    ignore_case = _ignore_case(ignore_case, drop)
-    drop_set, keep_set = _filter(drop, keep, ignore_case)
-    return _pctcodec._clean_query(uri, drop_set, keep_set, _clean_opts(sort, ignore_case, html_amp))
+    folds = _ignore_case(ignore_case, drop)
+    drop_set, keep_set = _filter(drop, keep, folds)
+    return _pctcodec._clean_query(uri, drop_set, keep_set, _clean_opts(sort, folds, html_amp))
 
 
 def query_param_many(values, name, *, threads=None, on_error="raise", rejects=None):
@@ -226,9 +232,9 @@ def query_param_many(values, name, *, threads=None, on_error="raise", rejects=No
 def clean_query_many(values, *, drop=None, keep=None, sort=False, ignore_case=None,
                      html_amp=False, threads=None, on_error="raise", rejects=None):
     """clean_query() over every value; see pctcodec.batch for the types."""
-    ignore_case = _ignore_case(ignore_case, drop)
-    drop_set, keep_set = _filter(drop, keep, ignore_case)
-    opts = _clean_opts(sort, ignore_case, html_amp)
+    folds = _ignore_case(ignore_case, drop)
+    drop_set, keep_set = _filter(drop, keep, folds)
+    opts = _clean_opts(sort, folds, html_amp)
     clean = _pctcodec._clean_query
     # The C engine takes the pattern sets in the places of safe and errors.
     op = _Op("clean_query_many", lambda s: clean(s, drop_set, keep_set, opts), threads,

@@ -5,7 +5,7 @@ Values come in as ``_streams.decode`` makes them (a byte that is not valid
 UTF-8 as a lone surrogate) and go out through ``_streams.encode``.
 """
 from .. import batch, normalize, quote, quote_plus, requote, unquote, unquote_plus
-from .. import query
+from .. import canonical, query
 from ._streams import escape_undecoded, quote_errors
 from .._typecheck import overload
 
@@ -23,14 +23,35 @@ if TYPE_CHECKING:
     _Functions = tuple[Callable[..., str], Callable[..., object], tuple[str, ...]]
 
 COMMANDS = ("quote", "quote-plus", "unquote", "unquote-plus", "requote", "normalize", "check",
-            "clean-query", "query-param")
-URI_COMMANDS = ("requote", "normalize", "check", "clean-query", "query-param")
+            "clean-query", "query-param", "canonicalize")
+URI_COMMANDS = ("requote", "normalize", "check", "clean-query", "query-param", "canonicalize")
 
 
 def _param_line(uri: str, name: str) -> str:
     """query-param's line: the value, or an empty line for an absent parameter."""
     value = query.query_param(uri, name)
     return "" if value is None else value
+
+def _clean_line(uri: str, drop: "list[str]", keep: "list[str] | None", sort: bool,
+                tracking: bool) -> str:
+    """clean-query's function: --drop and --keep as written, then --tracking's
+    TRACKING_PARAMS in any case (the same as one pass: the filters add up)."""
+    if drop or keep is not None or not tracking:
+        uri = query.clean_query(uri, drop=drop, keep=keep, sort=sort)
+    if tracking:
+        uri = query.clean_query(uri, drop=query.TRACKING_PARAMS, sort=sort)
+    return uri
+
+
+def _clean_many(values: "object", drop: "list[str]", keep: "list[str] | None", sort: bool,
+                tracking: bool, **batch: "object") -> "object":
+    """_clean_line over a column."""
+    if drop or keep is not None or not tracking:
+        values = query.clean_query_many(values, drop=drop, keep=keep, sort=sort, **batch)
+    if tracking:
+        values = query.clean_query_many(values, drop=query.TRACKING_PARAMS, sort=sort, **batch)
+    return values
+
 
 # command: (single-value function, batch function, names of its options)
 FUNCTIONS: "dict[str, _Functions]" = {
@@ -40,9 +61,16 @@ FUNCTIONS: "dict[str, _Functions]" = {
     "unquote-plus": (unquote_plus, batch.unquote_plus_many, ("encoding", "errors")),
     "requote": (requote, batch.requote_many, ()),
     "normalize": (normalize, batch.normalize_many, ("sort_query", "drop_fragment")),
-    "clean-query": (query.clean_query, query.clean_query_many, ("drop", "keep", "sort")),
+    "clean-query": (_clean_line, _clean_many, ("drop", "keep", "sort", "tracking")),
+    "canonicalize": (canonical.canonicalize, canonical.canonicalize_many,
+                     ("drop", "keep", "strip_www", "same_scheme", "strip_trailing_slash")),
     "query-param": (_param_line, query.query_param_many, ("name",)),  # tables: _query_command
 }
+
+
+def _tracking_and(drop: "list[str]") -> "tuple[str, ...]":
+    """TRACKING_PARAMS and the patterns of --drop, matched in any case."""
+    return query.TRACKING_PARAMS + tuple(drop)
 
 
 class Command:
@@ -53,7 +81,9 @@ class Command:
                  errors: "str | None" = None, sort_query: bool = False,
                  drop_fragment: bool = False, drop: "list[str] | None" = None,
                  keep: "list[str] | None" = None, sort: bool = False,
-                 param: "str | None" = None) -> None:
+                 param: "str | None" = None, tracking: bool = False,
+                 strip_www: bool = False, same_scheme: bool = False,
+                 strip_trailing_slash: bool = False) -> None:
         self.name = name
         # requote and normalize read a byte that is not UTF-8 as its escape;
         # check reports it (a raw byte is no URI character)
@@ -65,9 +95,14 @@ class Command:
             errors = "strict" if name.startswith("quote") else "replace"
         given = {"safe": safe, "encoding": encoding, "errors": errors,
                  "sort_query": sort_query, "drop_fragment": drop_fragment,
-                 "drop": drop, "keep": keep, "sort": sort, "name": param}
+                 "drop": drop, "keep": keep, "sort": sort, "name": param,
+                 "tracking": tracking, "strip_www": strip_www, "same_scheme": same_scheme,
+                 "strip_trailing_slash": strip_trailing_slash}
         self._one, self._many, names = FUNCTIONS[name]
         self.options = {key: given[key] for key in names}
+        if name == "canonicalize":  # --drop adds to TRACKING_PARAMS (any case), --keep restricts
+            self.options["drop"] = query.TRACKING_PARAMS if not drop else _tracking_and(drop)
+            self.options["ignore_case"] = True
         if name.startswith("quote"):
             if safe is None:
                 self.options["safe"] = "" if name == "quote-plus" else "/"
