@@ -176,14 +176,25 @@ static int normalize_split(const pct_batch_spec *spec, const uint8_t *src, size_
 /* CANONICALIZE: the normalized row out->data[start..len) replaced by its key. */
 static int canon_key(const pct_batch_spec *spec, pct_out *out, size_t start)
 {
-    size_t len = out->len - start, key_len;
-    pct_status rc = grow(&out->scratch, &out->scratch_cap, len);
+    size_t len = out->len - start, key_len, from = 0;
+    uint8_t *row = out->data + start;
+    pct_status rc;
+    if (pct_canon_query_only(&spec->canon)) {
+        /* most rows: the part before the '?' stays where it is */
+        const uint8_t *q = len ? memchr(row, '?', len) : NULL;
+        if (!q)
+            return PCT_OK; /* no query: the normalized row is its key */
+        from = (size_t)(q - row);
+    }
+    if ((rc = grow(&out->scratch, &out->scratch_cap, len - from)) != PCT_OK)
+        return (int)rc;
+    memcpy(out->scratch, row + from, len - from);
+    rc = from || pct_canon_query_only(&spec->canon)
+             ? pct_canon_tail(out->scratch, len - from, from == 0, &spec->canon, row + from, &key_len)
+             : pct_canon_key(out->scratch, len, &spec->canon, row, &key_len);
     if (rc != PCT_OK)
         return (int)rc;
-    memcpy(out->scratch, out->data + start, len);
-    if ((rc = pct_canon_key(out->scratch, len, &spec->canon, out->data + start, &key_len)) != PCT_OK)
-        return (int)rc;
-    out->len = start + key_len;
+    out->len = start + from + key_len;
     return PCT_OK;
 }
 

@@ -72,24 +72,36 @@ pct_status pct_canon_key(const uint8_t *s, size_t n, const pct_canon *c, uint8_t
     }
     memcpy(dst + w, path, plen);
     w += plen;
-    if (u.has_query) {
-        size_t len, removed;
-        pct_status rc = pct_query_write(s + u.query.start, u.query.len, &c->filter, dst + w + 1,
-                                        &len, &removed);
+    size_t tail = u.has_query ? u.query.start - 1 : u.has_fragment ? u.fragment.start - 1 : n, len;
+    pct_status rc = pct_canon_tail(s + tail, n - tail, w == 0, c, dst + w, &len);
+    *out_len = w + len;
+    return rc;
+}
+
+int pct_canon_query_only(const pct_canon *c)
+{
+    return !(c->opts & (PCT_CANON_STRIP_WWW | PCT_CANON_ONE_SCHEME | PCT_CANON_TRAILING_SLASH));
+}
+
+pct_status pct_canon_tail(const uint8_t *t, size_t n, int alone, const pct_canon *c, uint8_t *dst,
+                          size_t *out_len)
+{
+    size_t w = 0, i = 0;
+    if (n && t[0] == '?') {
+        const uint8_t *hash = memchr(t + 1, '#', n - 1);
+        size_t qn = (hash ? (size_t)(hash - t) : n) - 1, len, removed;
+        pct_status rc = pct_query_write(t + 1, qn, &c->filter, dst + 1, &len, &removed);
         if (rc != PCT_OK)
             return rc;
         /* an empty query goes when it was emptied (or with the option), but
          * a reference that is only a query keeps it: "" is the base's */
-        if (len || w == 0 || !(removed || (c->opts & PCT_CANON_EMPTY_QUERY))) {
-            dst[w] = '?';
-            w += 1 + len;
+        if (len || alone || !(removed || (c->opts & PCT_CANON_EMPTY_QUERY))) {
+            dst[0] = '?';
+            w = 1 + len;
         }
+        i = 1 + qn;
     }
-    if (u.has_fragment) {
-        dst[w++] = '#';
-        memcpy(dst + w, s + u.fragment.start, u.fragment.len);
-        w += u.fragment.len;
-    }
-    *out_len = w;
+    memcpy(dst + w, t + i, n - i); /* the fragment */
+    *out_len = w + n - i;
     return PCT_OK;
 }

@@ -33,4 +33,14 @@ typedef struct {
 pct_status pct_canon_key(const uint8_t *s, size_t n, const pct_canon *c, uint8_t *dst,
                          size_t *out_len);
 
+/* 1 when the options leave the scheme, authority and path alone: the key
+ * is then the URI up to its first '?' and pct_canon_tail from there. */
+int pct_canon_query_only(const pct_canon *c);
+
+/* The rest of a key from the '?' of a normalized URI on: t[0..n) is "" or
+ * starts with '?' or '#' (a query, a fragment); `alone` when nothing comes
+ * before it. Into dst (n bytes, not overlapping t). */
+pct_status pct_canon_tail(const uint8_t *t, size_t n, int alone, const pct_canon *c, uint8_t *dst,
+                          size_t *out_len);
+
 #endif /* PCT_CANON_H */

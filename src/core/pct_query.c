@@ -403,8 +403,9 @@ pct_status pct_query_write(const uint8_t *q, size_t qn, const pct_query_filter *
                            size_t *out_len, size_t *removed_count)
 {
     size_t w = 0, at = 0, seg, seg_len, nl, removed = 0, kept = 0;
-    kept_param *params = NULL;
-    size_t cap = 0;
+    kept_param local[32]; /* most queries: no allocation */
+    kept_param *params = local;
+    size_t cap = sizeof local / sizeof local[0];
     while (next_segment(q, qn, &at, &seg, &seg_len, &nl, f->html_amp)) {
         if (seg_len ? !pct_query_keeps(f, q + seg, nl) : f->drop_empty) {
             removed += seg_len != 0; /* an empty segment is no parameter */
@@ -412,13 +413,17 @@ pct_status pct_query_write(const uint8_t *q, size_t qn, const pct_query_filter *
         }
         if (f->sort) {
             if (kept == cap) {
-                size_t want = cap ? 2 * cap : 16;
+                size_t want = 2 * cap;
                 kept_param *more = want < SIZE_MAX / sizeof *more
-                                       ? realloc(params, want * sizeof *more) : NULL;
+                                       ? realloc(params == local ? NULL : params, want * sizeof *more)
+                                       : NULL;
                 if (!more) {
-                    free(params);
+                    if (params != local)
+                        free(params);
                     return PCT_ERR_NO_MEMORY;
                 }
+                if (params == local)
+                    memcpy(more, local, sizeof local);
                 params = more;
                 cap = want;
             }
@@ -433,16 +438,26 @@ pct_status pct_query_write(const uint8_t *q, size_t qn, const pct_query_filter *
         kept++;
     }
     if (f->sort) {
-        if (kept)
+        if (kept > 16) {
             qsort(params, kept, sizeof *params, by_name);
+        } else { /* insertion sort: stable, and one comparison a pair when sorted */
+            for (size_t k = 1; k < kept; k++) {
+                kept_param p = params[k];
+                size_t j = k;
+                for (; j && by_name(&params[j - 1], &p) > 0; j--)
+                    params[j] = params[j - 1];
+                params[j] = p;
+            }
+        }
         for (size_t k = 0; k < kept; k++) {
             if (k)
                 dst[w++] = '&';
             memcpy(dst + w, params[k].seg, params[k].len);
             w += params[k].len;
         }
-        free(params);
     }
+    if (params != local)
+        free(params);
     *out_len = w;
     *removed_count = removed;
     return PCT_OK;
