@@ -323,11 +323,22 @@ static void set_bit(uint32_t *bits, unsigned v)
 void pct_glob_firsts_init(pct_glob_firsts *firsts, const uint8_t *globs, size_t len)
 {
     memset(firsts, 0, sizeof *firsts);
+    firsts->listed = 1;
     size_t at = 0;
     while (at < len) {
         const uint8_t *end = memchr(globs + at, PCT_GLOB_END, len - at);
         size_t pn = end ? (size_t)(end - (globs + at)) : len - at;
         int c0 = ascii_first(globs + at, pn), c1 = pn > 1 ? ascii_first(globs + at + 1, pn - 1) : -1;
+        unsigned k = firsts->count;
+        if (k < PCT_GLOB_LISTED && at + pn <= UINT16_MAX) {
+            firsts->start[k] = (uint16_t)at;
+            firsts->len[k] = (uint16_t)pn;
+            firsts->c0[k] = (int16_t)c0;
+            firsts->c1[k] = (int16_t)(c0 >= 0 && pn == 1 ? -2 : c0 >= 0 ? c1 : -1);
+            firsts->count = k + 1;
+        } else {
+            firsts->listed = 0;
+        }
         if (c0 < 0 && pn) { /* a metacharacter or a non-ASCII code point first */
             firsts->any = 1;
         } else if (c0 >= 0) {
@@ -361,10 +372,44 @@ static int may_match(const pct_glob_firsts *firsts, const uint8_t *name, size_t 
     return has_bit(firsts->pairs, pair_hash((unsigned)b, b1));
 }
 
+/* The listed patterns the name (first decoded byte b) can match, tried. */
+static int listed_match(const uint8_t *globs, const pct_glob_firsts *firsts, const uint8_t *name,
+                        size_t nn, int b, int form)
+{
+    int b1 = -3; /* the second decoded byte, read when a pattern asks */
+    for (unsigned k = 0; k < firsts->count; k++) {
+        const uint8_t *pat = globs + firsts->start[k];
+        size_t pn = firsts->len[k];
+        int c0 = firsts->c0[k], c1 = firsts->c1[k];
+        if (pn == 0) {
+            if (b < 0)
+                return 1;
+            continue;
+        }
+        if (c0 >= 0 && c0 != b)
+            continue;
+        if (c0 >= 0 && c1 != -1) {
+            if (b1 == -3) {
+                size_t i = 0;
+                byte_at(name, nn, &i, form);
+                b1 = i < nn ? (int)byte_at(name, nn, &i, form) : -2;
+            }
+            if (b1 != c1)
+                continue;
+        }
+        if (glob_match(pat, pn, name, nn, form))
+            return 1;
+    }
+    return 0;
+}
+
 static int set_matches(const uint8_t *globs, size_t len, const pct_glob_firsts *firsts,
                        const uint8_t *name, size_t nn, int b, int form)
 {
-    return may_match(firsts, name, nn, b, form) && globs_match(globs, len, name, nn, b, form);
+    if (!may_match(firsts, name, nn, b, form))
+        return 0;
+    return firsts->listed ? listed_match(globs, firsts, name, nn, b, form)
+                          : globs_match(globs, len, name, nn, b, form);
 }
 
 void pct_query_filter_init(pct_query_filter *f)

@@ -63,11 +63,20 @@ int pct_globs_match(const uint8_t *globs, size_t len, const uint8_t *name, size_
 /* What the names a set of patterns may match start with: names that start
  * otherwise are rejected without trying the patterns. Built from each
  * pattern's first two code points where they are ASCII literals. */
+#define PCT_GLOB_LISTED 64
 typedef struct {
     uint32_t first[8]; /* the first decoded bytes (one bit per byte value) */
     uint32_t pairs[8]; /* hashes of the first two (the second: 256 for none) */
     uint32_t open[8];  /* first bytes of patterns with no literal second */
     int any;           /* a pattern starts with a metacharacter or non-ASCII */
+    /* Where each pattern is, with its first two bytes when they are ASCII
+     * literals (-1 when not, -2: no second code point), so that a name is
+     * tried only against the patterns it can match: `listed` when the set
+     * fits (PCT_GLOB_LISTED patterns, each within 64 KiB of the start). */
+    int listed;
+    unsigned count;
+    uint16_t start[PCT_GLOB_LISTED], len[PCT_GLOB_LISTED];
+    int16_t c0[PCT_GLOB_LISTED], c1[PCT_GLOB_LISTED];
 } pct_glob_firsts;
 
 void pct_glob_firsts_init(pct_glob_firsts *firsts, const uint8_t *globs, size_t len);

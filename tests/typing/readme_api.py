@@ -2,7 +2,7 @@
 (tests/test_typing.py): every name of pctcodec.__all__, with the types
 each call must give. Not a test module (pytest does not collect it); it
 also runs as a script when pyarrow, pandas and polars are installed."""
-from typing import Dict, Iterator, List, Optional
+from typing import Any, Dict, Iterator, List, Optional, Tuple
 
 import pandas as pd
 import polars as pl
@@ -13,6 +13,8 @@ import pctcodec
 from pctcodec import (
     TRACKING_PARAMS,
     PercentEncodingError,
+    canonicalize,
+    canonicalize_many,
     check,
     check_many,
     clean_query,
@@ -30,6 +32,11 @@ from pctcodec import (
     js_unescape,
     normalize,
     normalize_many,
+    parse_query,
+    parse_query_long,
+    parse_query_many,
+    query_params,
+    query_params_many,
     quote,
     quote_from_bytes,
     quote_many,
@@ -129,5 +136,15 @@ assert_type(parts.geturl(), str)
 assert_type(split_many(["http://h/p", None]), List[Optional[URIParts]])
 hosts: Dict[int, Optional[str]] = split_many(pd.Series(["http://h/p"], index=[7]))["host"].to_dict()
 tables = split_many(pl.Series("url", ["http://h/p"]))
+# Every parameter, a few named ones; the deduplication key
+assert_type(parse_query("http://h/?a=1&b"), List[Tuple[str, str]])
+assert_type(parse_query_many(["http://h/?a=1", None]), List[Optional[List[Tuple[str, str]]]])
+assert_type(parse_query_long(["http://h/?a=1"]), List[Tuple[int, str, str]])
+assert_type(query_params("http://h/?a=1", ["a", "b"], all=True), Dict[str, Any])
+assert_type(query_params_many(["http://h/?a=1"], "a"), List[Optional[Dict[str, Any]]])
+pairs_column = parse_query_many(pa.array(["http://h/?a=1"]))
+assert_type(canonicalize(" HTTP://www.H/?utm_source=x#f", strip_www=True), str)
+assert_type(canonicalize_many(["http://h/?b=1&a=2", None]), List[Optional[str]])
+assert_type(canonicalize_many(urls, same_scheme=True, threads=1), pl.Series)
 
 assert pctcodec.__all__ and pctcodec.__version__

@@ -11,7 +11,7 @@ from .._typecheck import overload
 
 TYPE_CHECKING = False  # typing is not imported at run time: annotations in quotes
 if TYPE_CHECKING:
-    from typing import Callable
+    from typing import Any, Callable
 
     import pyarrow
 
@@ -43,9 +43,9 @@ def _clean_line(uri: str, drop: "list[str]", keep: "list[str] | None", sort: boo
     return uri
 
 
-def _clean_many(values: "object", drop: "list[str]", keep: "list[str] | None", sort: bool,
-                tracking: bool, **batch: "object") -> "object":
-    """_clean_line over a column."""
+def _clean_many(values: "Any", drop: "list[str]", keep: "list[str] | None", sort: bool,
+                tracking: bool, **batch: "Any") -> "Any":
+    """_clean_line over a column (a list or an Arrow array, as Command.many passes)."""
     if drop or keep is not None or not tracking:
         values = query.clean_query_many(values, drop=drop, keep=keep, sort=sort, **batch)
     if tracking:
