@@ -141,7 +141,8 @@ def messy(rng, page):
     port = {"http": ":80", "https": ":443"}[parts.scheme] if rng.random() < 0.2 else ""
     path = parts.path
     if rng.random() < 0.3:  # escapes of unreserved characters, in either hex case
-        path = "".join("%%%02x" % ord(c) if c.isalnum() and rng.random() < 0.2 else c for c in path)
+        path = "".join("%%%02x" % ord(c) if c.isascii() and c.isalnum() and rng.random() < 0.2 else c
+                       for c in path)
     if rng.random() < 0.2 and path.count("/") > 1:
         path = path.replace("/", "/./", 1)
     params = parts.query.split("&")
