@@ -1018,31 +1018,20 @@ PyObject *arrow_capsules(struct ArrowSchema *schema, struct ArrowArray *array)
     return r;
 }
 
-/* (schema capsule, array capsule) of the pieces put together (their data
- * taken). */
-static PyObject *result_capsules(result_list *rl, char kind)
+PyObject *pieces_capsules(arrow_piece *parts, int n, char kind)
 {
     struct ArrowSchema *schema = malloc(sizeof *schema);
     struct ArrowArray *array = malloc(sizeof *array);
-    arrow_piece *parts = malloc((size_t)(rl->n ? rl->n : 1) * sizeof *parts);
-    if (!schema || !array || !parts) {
+    if (!schema || !array) {
         free(schema);
         free(array);
-        free(parts);
+        for (int k = 0; k < n; k++) { /* the data is taken whatever the outcome */
+            big_free(parts[k].data);
+            parts[k].data = NULL;
+        }
         return PyErr_NoMemory();
     }
-    for (int k = 0; k < rl->n; k++) {
-        result *res = &rl->items[k];
-        arrow_piece part = {res->rows, res->ends, res->valid, res->out.data, res->out.len};
-        parts[k] = part;
-        res->out.data = NULL; /* arrow_build's now */
-    }
-    int rc = arrow_build(parts, rl->n, kind, array);
-    for (int k = 0; k < rl->n; k++) { /* what arrow_build took is NULL */
-        rl->items[k].ends = parts[k].ends;
-        rl->items[k].valid = parts[k].valid;
-    }
-    free(parts);
+    int rc = arrow_build(parts, n, kind, array);
     arrow_schema_init(schema, kind);
     if (rc != ARROW_OK) {
         free(array);
@@ -1056,6 +1045,28 @@ static PyObject *result_capsules(result_list *rl, char kind)
         return NULL;
     }
     return arrow_capsules(schema, array);
+}
+
+/* (schema capsule, array capsule) of the pieces put together (their data
+ * taken). */
+static PyObject *result_capsules(result_list *rl, char kind)
+{
+    arrow_piece *parts = malloc((size_t)(rl->n ? rl->n : 1) * sizeof *parts);
+    if (!parts)
+        return PyErr_NoMemory();
+    for (int k = 0; k < rl->n; k++) {
+        result *res = &rl->items[k];
+        arrow_piece part = {res->rows, res->ends, res->valid, res->out.data, res->out.len};
+        parts[k] = part;
+        res->out.data = NULL; /* taken */
+    }
+    PyObject *r = pieces_capsules(parts, rl->n, kind);
+    for (int k = 0; k < rl->n; k++) { /* what arrow_build took is NULL */
+        rl->items[k].ends = parts[k].ends;
+        rl->items[k].valid = parts[k].valid;
+    }
+    free(parts);
+    return r;
 }
 
 PyDoc_STRVAR(many_arrow_doc,

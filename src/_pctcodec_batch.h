@@ -20,6 +20,12 @@ int strings_init(arrow_strings *a, char kind, const struct ArrowArray *array);
  * capsule cannot be made). */
 PyObject *arrow_capsules(struct ArrowSchema *schema, struct ArrowArray *array);
 
+/* (schema capsule, array capsule) of the pieces put together as one array
+ * of `kind` (arrow_build: their data is taken whatever the outcome; a
+ * single piece's valid, and ends for 'l', too, NULL after). OverflowError
+ * when it is too long for its kind. */
+PyObject *pieces_capsules(arrow_piece *parts, int n, char kind);
+
 /* canonicalize's filter and key options from its pattern sets (bytes, the
  * keep set may be None; they must outlive *c) and its packed options, as
  * src/pctcodec/query.py packs them. */

@@ -124,8 +124,11 @@ static int named_row(query_job *j, const uint8_t *p, size_t n)
         const uint8_t *qs = p + q.start;
         size_t at = 0;
         while (left && pct_query_next(qs, q.len, &at, j->html_amp, &name, &value)) {
+            /* a raw first byte that is itself (no escape, no '+') rules names out */
+            int raw = name.len && qs[name.start] != '%' && qs[name.start] != '+' ? qs[name.start] : -1;
             for (Py_ssize_t i = 0; i < j->k; i++) {
                 if ((!j->all && j->found[i])
+                    || (raw >= 0 && j->name_lens[i] && raw != j->names[i][0])
                     || !pct_query_name_is(qs + name.start, name.len, j->names[i], j->name_lens[i]))
                     continue;
                 column *c = &j->cols[j->all ? 2 * i + 1 : i];
@@ -192,32 +195,13 @@ static int query_rows(query_job *j)
 /* The (schema, array) capsules of a column of `kind` (its buffers taken). */
 static PyObject *col_capsules(column *c, char kind)
 {
-    struct ArrowSchema *schema = malloc(sizeof *schema);
-    struct ArrowArray *array = malloc(sizeof *array);
-    if (!schema || !array) {
-        free(schema);
-        free(array);
-        return PyErr_NoMemory();
-    }
     arrow_piece piece = {c->rows, c->ends, c->valid, c->data.data, c->data.len};
-    c->data.data = NULL; /* arrow_build's now */
+    c->data.data = NULL; /* taken */
     c->data.len = c->data.cap = 0;
-    int rc = arrow_build(&piece, 1, kind, array);
+    PyObject *r = pieces_capsules(&piece, 1, kind);
     c->ends = piece.ends; /* NULL where taken */
     c->valid = piece.valid;
-    arrow_schema_init(schema, kind);
-    if (rc != ARROW_OK) {
-        free(array);
-        schema->release(schema);
-        free(schema);
-        if (rc == ARROW_NO_MEMORY)
-            return PyErr_NoMemory();
-        PyErr_SetString(PyExc_OverflowError,
-                        "a result column is too long for an Arrow string or string_view array "
-                        "(over 2 GiB): pass a large_string array");
-        return NULL;
-    }
-    return arrow_capsules(schema, array);
+    return r;
 }
 
 PyDoc_STRVAR(query_arrow_doc,

@@ -377,7 +377,7 @@ static inline int batch_row(const pct_batch_spec *spec, const pct_kernel *k, con
 int pct_batch_row(const pct_batch_spec *spec, const uint8_t *src, size_t n, pct_out *out,
                   size_t limit, pct_batch_info *info)
 {
-    return batch_row(spec, NULL, src, n, out, limit, info, NULL);
+    return batch_row(spec, pct_kernel_active(), src, n, out, limit, info, NULL);
 }
 
 int pct_rows_get(const pct_rows *in, int64_t j, const uint8_t **p, size_t *n)
