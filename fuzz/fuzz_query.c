@@ -3,13 +3,17 @@
  * a found value lies in the query; "*" matches every name; cleaning never
  * lengthens, changes nothing outside the query, keeps everything with an
  * empty filter, and is idempotent; every parameter of a cleaned query is
- * one the filter keeps.
+ * one the filter keeps. The deduplication key (pct_canon.h) of any input
+ * with every option fits its bound, and the whitespace cleanup leaves no
+ * tab or newline and nothing to strip.
  *
  * Input: flags byte (1: sort, 2: a keep set, 4: keep is the drop set),
  * pattern length byte, patterns (split at 0xFF, each made well-formed
  * UTF-8 as the Python layer's are), body. */
 #include "fuzz_common.h"
+#include "pct_canon.h"
 #include "pct_query.h"
+#include "pct_uri.h"
 
 /* The patterns p[0..n): each piece between 0xFF bytes repaired to UTF-8. */
 static uint8_t *take_patterns(const uint8_t *p, size_t n, size_t *len)
@@ -103,6 +107,20 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     FUZZ_ASSERT(all_kept(out, len, &f));
     FUZZ_ASSERT(pct_query_clean(out, len, &f, again, &len2) == PCT_OK);
     FUZZ_ASSERT(len2 == len && memcmp(again, out, len) == 0);
+
+    pct_canon c;
+    memset(&c, 0, sizeof c);
+    c.filter = f;
+    c.filter.ignore_case = (flags & 8) != 0;
+    c.filter.html_amp = (flags & 16) != 0;
+    c.filter.drop_empty = 1;
+    c.opts = (unsigned)(flags >> 4) & PCT_CANON_ALL;
+    pct_query_filter_init(&c.filter);
+    FUZZ_ASSERT(pct_canon_key(src, n, &c, out, &len) == PCT_OK && len <= n);
+
+    len = pct_uri_strip(src, n, out);
+    FUZZ_ASSERT(len <= n && !pct_uri_needs_strip(out, len));
+    FUZZ_ASSERT(pct_uri_needs_strip(src, n) == (len != n));
 
     free(globs);
     free(src);

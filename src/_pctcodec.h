@@ -294,6 +294,9 @@ void raise_surrogate_error(PyObject *module, PyObject *s);
 /* query_param and clean_query on one value (src/_pctcodec_query.c). */
 extern PyMethodDef query_methods[];
 
+/* parse_query_many and query_params_many on Arrow (src/_pctcodec_query_arrow.c). */
+extern PyMethodDef query_arrow_methods[];
+
 /* The ECMAScript codecs and uri_to_iri (src/_pctcodec_ecma.c). */
 extern PyMethodDef ecma_methods[];
 

@@ -25,17 +25,27 @@
 
 /* Operation codes, as src/pctcodec/batch.py passes them. */
 enum { OP_QUOTE, OP_QUOTE_PLUS, OP_UNQUOTE, OP_UNQUOTE_PLUS, OP_REQUOTE, OP_NORMALIZE, OP_CHECK,
-       OP_QUERY_PARAM, OP_CLEAN_QUERY, OP_DOMAIN, OP_SUFFIX, OP_PARTS, OP_RESOLVE, N_OPS };
+       OP_QUERY_PARAM, OP_CLEAN_QUERY, OP_DOMAIN, OP_SUFFIX, OP_PARTS, OP_RESOLVE,
+       OP_CANONICALIZE, N_OPS };
 static const char *const OP_NAMES[N_OPS] = {"quote_many",   "quote_plus_many", "unquote_many",
                                             "unquote_plus_many", "requote_many", "normalize_many",
                                             "check_many", "query_param_many", "clean_query_many",
                                             "registered_domain_many", "public_suffix_many",
-                                            "domain_parts_many", "resolve_many"};
+                                            "domain_parts_many", "resolve_many", "canonicalize_many"};
 
 /* normalize_many's options, as batch.py packs them. */
 #define OPT_SORT_QUERY 1
 #define OPT_DROP_FRAGMENT 2
-#define OPT_STRICT_IDNA 4
+#define OPT_STRIP_SPACE 4
+/* canonicalize_many's: those of normalize_many, and the filter's and the
+ * key's (pct_canon.h's PCT_CANON_* shifted by CANON_SHIFT); its patterns
+ * come as clean_query_many's. */
+#define OPT_IGNORE_CASE 8
+#define OPT_HTML_AMP 16
+#define OPT_SORT 32
+#define OPT_KEEP_IGNORE_CASE 64
+#define OPT_STRICT_IDNA 128 /* normalize_many's only */
+#define CANON_SHIFT 8
 /* clean_query_many's: the kept parameters sorted. Its patterns come as
  * bytes (pct_query.h's pattern sets) in the `safe` (drop) and `errors`
  * (keep, or None) arguments, query_param_many's name as UTF-8 bytes in
@@ -145,6 +155,17 @@ static int setup_op(PyObject *module, PyObject *const *args, Py_ssize_t nargs, i
         op->spec.flags = PCT_URI_NORMALIZE | (opts & OPT_SORT_QUERY ? PCT_URI_SORT_QUERY : 0)
                          | (opts & OPT_DROP_FRAGMENT ? PCT_URI_DROP_FRAGMENT : 0);
         op->strict_idna = (opts & OPT_STRICT_IDNA) != 0;
+        op->spec.strip = (opts & OPT_STRIP_SPACE) != 0;
+        break;
+    case OP_CANONICALIZE:
+        if (!PyBytes_Check(safe) || (errors != Py_None && !PyBytes_Check(errors))) {
+            PyErr_SetString(PyExc_TypeError, "canonicalize_many() needs its patterns as bytes");
+            return -1;
+        }
+        op->spec.op = PCT_BATCH_CANONICALIZE;
+        op->spec.flags = PCT_URI_NORMALIZE | (opts & OPT_DROP_FRAGMENT ? PCT_URI_DROP_FRAGMENT : 0);
+        op->spec.strip = (opts & OPT_STRIP_SPACE) != 0;
+        batch_canon_init(&op->spec.canon, safe, errors, opts);
         break;
     case OP_QUERY_PARAM:
         if (!PyBytes_Check(safe)) {
@@ -169,6 +190,9 @@ static int setup_op(PyObject *module, PyObject *const *args, Py_ssize_t nargs, i
             op->spec.filter.keep_len = (size_t)PyBytes_GET_SIZE(errors);
         }
         op->spec.filter.sort = (opts & OPT_SORT_PARAMS) != 0;
+        op->spec.filter.ignore_case = (opts & OPT_IGNORE_CASE) != 0;
+        op->spec.filter.keep_ignore_case = (opts & OPT_KEEP_IGNORE_CASE) != 0;
+        op->spec.filter.html_amp = (opts & OPT_HTML_AMP) != 0;
         pct_query_filter_init(&op->spec.filter);
         break;
     case OP_DOMAIN:
@@ -184,6 +208,7 @@ static int setup_op(PyObject *module, PyObject *const *args, Py_ssize_t nargs, i
     case OP_RESOLVE:
         op->spec.op = PCT_BATCH_RESOLVE;
         op->spec.flags = opts & OPT_RESOLVE_NORMALIZE ? PCT_URI_NORMALIZE : 0;
+        op->spec.strip = (opts & OPT_RESOLVE_NORMALIZE) != 0; /* as normalize() does */
         op->spec.resolve_flags = opts & OPT_RESOLVE_NON_STRICT ? PCT_RESOLVE_NON_STRICT : 0;
         if (safe != Py_None) { /* its UTF-8 is cached on the str, alive with the call */
             Py_ssize_t len;
@@ -207,6 +232,27 @@ static int setup_op(PyObject *module, PyObject *const *args, Py_ssize_t nargs, i
         break;
     }
     return 0;
+}
+
+/* The key's filter and options of canonicalize_many and canonicalize, from
+ * the pattern sets (bytes; keep may be None) and the packed options. */
+void batch_canon_init(pct_canon *c, PyObject *drop, PyObject *keep, long opts)
+{
+    memset(c, 0, sizeof *c);
+    c->filter.drop = (const uint8_t *)PyBytes_AS_STRING(drop);
+    c->filter.drop_len = (size_t)PyBytes_GET_SIZE(drop);
+    c->filter.has_keep = keep != Py_None;
+    if (c->filter.has_keep) {
+        c->filter.keep = (const uint8_t *)PyBytes_AS_STRING(keep);
+        c->filter.keep_len = (size_t)PyBytes_GET_SIZE(keep);
+    }
+    c->filter.sort = (opts & OPT_SORT) != 0;
+    c->filter.ignore_case = (opts & OPT_IGNORE_CASE) != 0;
+    c->filter.keep_ignore_case = (opts & OPT_KEEP_IGNORE_CASE) != 0;
+    c->filter.html_amp = (opts & OPT_HTML_AMP) != 0;
+    c->filter.drop_empty = 1; /* empty segments are no parameters */
+    c->opts = (unsigned)(opts >> CANON_SHIFT) & PCT_CANON_ALL;
+    pct_query_filter_init(&c->filter);
 }
 
 /* Replaces the raised exception by the one pctcodec.batch._indexed makes of
@@ -1180,31 +1226,20 @@ PyObject *arrow_capsules(struct ArrowSchema *schema, struct ArrowArray *array)
     return r;
 }
 
-/* (schema capsule, array capsule) of the pieces put together (their data
- * taken). */
-static PyObject *result_capsules(result_list *rl, char kind)
+PyObject *pieces_capsules(arrow_piece *parts, int n, char kind)
 {
     struct ArrowSchema *schema = malloc(sizeof *schema);
     struct ArrowArray *array = malloc(sizeof *array);
-    arrow_piece *parts = malloc((size_t)(rl->n ? rl->n : 1) * sizeof *parts);
-    if (!schema || !array || !parts) {
+    if (!schema || !array) {
         free(schema);
         free(array);
-        free(parts);
+        for (int k = 0; k < n; k++) { /* the data is taken whatever the outcome */
+            big_free(parts[k].data);
+            parts[k].data = NULL;
+        }
         return PyErr_NoMemory();
     }
-    for (int k = 0; k < rl->n; k++) {
-        result *res = &rl->items[k];
-        arrow_piece part = {res->rows, res->ends, res->valid, res->out.data, res->out.len};
-        parts[k] = part;
-        res->out.data = NULL; /* arrow_build's now */
-    }
-    int rc = arrow_build(parts, rl->n, kind, array);
-    for (int k = 0; k < rl->n; k++) { /* what arrow_build took is NULL */
-        rl->items[k].ends = parts[k].ends;
-        rl->items[k].valid = parts[k].valid;
-    }
-    free(parts);
+    int rc = arrow_build(parts, n, kind, array);
     arrow_schema_init(schema, kind);
     if (rc != ARROW_OK) {
         free(array);
@@ -1241,6 +1276,28 @@ static int base_strings(PyObject *pair, const pct_arrow_strings *in, const char 
         return -1;
     }
     return 0;
+}
+
+/* (schema capsule, array capsule) of the pieces put together (their data
+ * taken). */
+static PyObject *result_capsules(result_list *rl, char kind)
+{
+    arrow_piece *parts = malloc((size_t)(rl->n ? rl->n : 1) * sizeof *parts);
+    if (!parts)
+        return PyErr_NoMemory();
+    for (int k = 0; k < rl->n; k++) {
+        result *res = &rl->items[k];
+        arrow_piece part = {res->rows, res->ends, res->valid, res->out.data, res->out.len};
+        parts[k] = part;
+        res->out.data = NULL; /* taken */
+    }
+    PyObject *r = pieces_capsules(parts, rl->n, kind);
+    for (int k = 0; k < rl->n; k++) { /* what arrow_build took is NULL */
+        rl->items[k].ends = parts[k].ends;
+        rl->items[k].valid = parts[k].valid;
+    }
+    free(parts);
+    return r;
 }
 
 PyDoc_STRVAR(many_arrow_doc,

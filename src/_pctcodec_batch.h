@@ -6,6 +6,7 @@
 
 #include "_pctcodec.h"
 #include "_pctcodec_arrow.h"
+#include "pct_canon.h"
 
 /* The kind of an Arrow string column ('u', 'U', 'v', 'n'); 0 with TypeError
  * (naming `fname`) for any other type. */
@@ -23,5 +24,16 @@ int strings_init(pct_arrow_strings *a, char kind, const struct ArrowArray *array
  * malloc'd and taken (released and freed by the capsules, or here when a
  * capsule cannot be made). */
 PyObject *arrow_capsules(struct ArrowSchema *schema, struct ArrowArray *array);
+
+/* (schema capsule, array capsule) of the pieces put together as one array
+ * of `kind` (arrow_build: their data is taken whatever the outcome; a
+ * single piece's valid, and ends for 'l', too, NULL after). OverflowError
+ * when it is too long for its kind. */
+PyObject *pieces_capsules(arrow_piece *parts, int n, char kind);
+
+/* canonicalize's filter and key options from its pattern sets (bytes, the
+ * keep set may be None; they must outlive *c) and its packed options, as
+ * src/pctcodec/query.py packs them. */
+void batch_canon_init(pct_canon *c, PyObject *drop, PyObject *keep, long opts);
 
 #endif /* PCTCODEC_BATCH_BINDING_H */

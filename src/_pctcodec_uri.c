@@ -278,6 +278,37 @@ static PyObject *py_requote(PyObject *module, PyObject *s)
 /* strict_idna: a host with no ASCII form raises PercentEncodingError at
  * the host, instead of being written as percent-encoded UTF-8. */
 static PyObject *rewrite(PyObject *module, PyObject *s, const char *fname, unsigned flags,
+                         int strict_idna);
+
+/* rewrite() of s after the URL Standard's input cleanup (pct_uri_strip):
+ * positions in errors are then those of the cleaned text. */
+static PyObject *rewrite_stripped(PyObject *module, PyObject *s, const char *fname,
+                                  unsigned flags, int strict_idna)
+{
+    utf8_text t;
+    if (get_text(module, s, fname, 0, &t) < 0)
+        return NULL;
+    if (!pct_uri_needs_strip(t.data, t.len)) {
+        Py_XDECREF(t.owner);
+        return rewrite(module, s, fname, flags, strict_idna);
+    }
+    PyObject *r = NULL;
+    uint8_t *buf = PyMem_Malloc(t.len);
+    if (!buf) {
+        PyErr_NoMemory();
+    } else {
+        size_t len = pct_uri_strip(t.data, t.len, buf);
+        PyObject *clean = PyUnicode_DecodeUTF8((const char *)buf, (Py_ssize_t)len, "strict");
+        PyMem_Free(buf);
+        if (clean)
+            r = rewrite(module, clean, fname, flags, strict_idna);
+        Py_XDECREF(clean);
+    }
+    Py_XDECREF(t.owner);
+    return r;
+}
+
+static PyObject *rewrite(PyObject *module, PyObject *s, const char *fname, unsigned flags,
                          int strict_idna)
 {
     utf8_text t;
@@ -345,15 +376,19 @@ static int uri_and_keywords(const argspec *spec, PyObject *const *args, Py_ssize
     return parse_args(spec, args, nargs, kwnames, out);
 }
 
-static const char *const NORMALIZE_ARGS[] = {"uri", "sort_query", "drop_fragment", "strict_idna"};
+static const char *const NORMALIZE_ARGS[] = {"uri", "sort_query", "drop_fragment", "strict_idna",
+                                             "strip_whitespace"};
 
 PyDoc_STRVAR(normalize_doc,
-"normalize($module, uri, /, *, sort_query=False, drop_fragment=False, strict_idna=False)\n--\n\n"
+"normalize($module, uri, /, *, sort_query=False, drop_fragment=False, strict_idna=False,\n"
+"          strip_whitespace=True)\n--\n\n"
 "Normalize a URI (RFC 3986 6.2.2 and 6.2.3).\n"
 "\n"
-"Scheme and host in lowercase, escapes of unreserved characters decoded and\n"
-"all other escapes in uppercase hex, the string repaired as requote() does,\n"
-"dot segments removed, the default port and an empty port dropped, an empty\n"
+"First, as the URL Standard's parser does, leading and trailing C0 controls\n"
+"and spaces are stripped and ASCII tabs and newlines removed. Then scheme and\n"
+"host in lowercase, escapes of unreserved characters decoded and all other\n"
+"escapes in uppercase hex, the string repaired as requote() does, dot\n"
+"segments removed, the default port and an empty port dropped, an empty\n"
 "path with an authority made '/'. Reserved characters are never decoded.\n"
 "Idempotent; the result always passes check(). A host with non-ASCII\n"
 "characters, or escapes of them, is mapped the way browsers do (the URL\n"
@@ -370,6 +405,9 @@ PyDoc_STRVAR(normalize_doc,
 "strict_idna : bool, optional\n"
 "    Raise for a host that has no IDNA form, instead of writing it as\n"
 "    percent-encoded UTF-8.\n"
+"strip_whitespace : bool, optional\n"
+"    Strip surrounding C0 controls and spaces and remove tabs and newlines\n"
+"    first (default); False escapes them as data (%09, %20, ...).\n"
 "\n"
 "Returns\n"
 "-------\n"
@@ -392,23 +430,24 @@ PyDoc_STRVAR(normalize_doc,
 static PyObject *py_normalize(PyObject *module, PyObject *const *args, Py_ssize_t nargs,
                               PyObject *kwnames)
 {
-    static const argspec spec = {"normalize", NORMALIZE_ARGS, 4, 1, 0, -1};
+    static const argspec spec = {"normalize", NORMALIZE_ARGS, 5, 1, 0, -1};
     if (nargs == 1 && kwnames == NULL) /* the common call: no options to read */
-        return rewrite(module, args[0], "normalize", PCT_URI_NORMALIZE, 0);
-    PyObject *a[4];
+        return rewrite_stripped(module, args[0], "normalize", PCT_URI_NORMALIZE, 0);
+    PyObject *a[5];
     if (uri_and_keywords(&spec, args, nargs, kwnames, a) < 0)
         return NULL;
     unsigned flags = PCT_URI_NORMALIZE;
     int sort_query = a[1] ? PyObject_IsTrue(a[1]) : 0;
     int drop_fragment = a[2] ? PyObject_IsTrue(a[2]) : 0;
     int strict_idna = a[3] ? PyObject_IsTrue(a[3]) : 0;
-    if (sort_query < 0 || drop_fragment < 0 || strict_idna < 0)
+    int strip = a[4] ? PyObject_IsTrue(a[4]) : 1;
+    if (sort_query < 0 || drop_fragment < 0 || strict_idna < 0 || strip < 0)
         return NULL;
     if (sort_query)
         flags |= PCT_URI_SORT_QUERY;
     if (drop_fragment)
         flags |= PCT_URI_DROP_FRAGMENT;
-    return rewrite(module, a[0], "normalize", flags, strict_idna);
+    return (strip ? rewrite_stripped : rewrite)(module, a[0], "normalize", flags, strict_idna);
 }
 
 PyDoc_STRVAR(equivalent_doc,
@@ -443,10 +482,10 @@ static PyObject *py_equivalent(PyObject *module, PyObject *const *args, Py_ssize
         PyErr_Format(PyExc_TypeError, "equivalent() takes exactly 2 arguments (%zd given)", nargs);
         return NULL;
     }
-    PyObject *a = rewrite(module, args[0], "equivalent", PCT_URI_NORMALIZE, 0);
+    PyObject *a = rewrite_stripped(module, args[0], "equivalent", PCT_URI_NORMALIZE, 0);
     if (!a)
         return NULL;
-    PyObject *b = rewrite(module, args[1], "equivalent", PCT_URI_NORMALIZE, 0);
+    PyObject *b = rewrite_stripped(module, args[1], "equivalent", PCT_URI_NORMALIZE, 0);
     if (!b) {
         Py_DECREF(a);
         return NULL;
@@ -598,7 +637,7 @@ static PyObject *py_resolve(PyObject *module, PyObject *const *args, Py_ssize_t 
     }
     if (out && normalize) {
         PyObject *target = out;
-        out = rewrite(module, target, "resolve", PCT_URI_NORMALIZE, 0);
+        out = rewrite_stripped(module, target, "resolve", PCT_URI_NORMALIZE, 0); /* as normalize() */
         Py_DECREF(target);
     }
 done:

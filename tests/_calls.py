@@ -114,6 +114,17 @@ def _valid(f):
         ("resolve_many", (f("http://a/b/"), [f("c"), None, f("\u00e9")]), {"normalize": True}),
         ("resolve_many", ([f("http://a/"), f("nope"), None], (f("c"), f("d"), f("e"))),
          {"on_error": "keep"}),
+        ("parse_query", (f("http://a/?a=1&b&a=%C3%A9+x&&c=%zz#f"),), {}),
+        ("parse_query", (f("?a=1&amp;b=+"),), {"keep_plus": True, "html_amp": True}),
+        ("query_params", (f("?a=1&b=2&a=3"), [f("a"), f("c")]), {}),
+        ("query_params", (f("?a=1&b=2&a=3"), f("a")), {"all": True}),
+        ("parse_query_many", ([f("?a=1"), None, f("x")],), {}),
+        ("parse_query_long", ((f("?a=1&b"), None),), {}),
+        ("query_params_many", ([f("?a=1"), None], [f("a")]), {"all": True}),
+        ("canonicalize", (f(" HTTP://www.A\u00e9.com:80/a/?Utm_x=1&b=2&a#f "),), {}),
+        ("canonicalize", (f("https://www.a.com/a/"),), {"strip_www": True, "same_scheme": True,
+                                                       "strip_trailing_slash": True}),
+        ("canonicalize_many", ([f("http://a/?b=1&a=2"), None, f("\u00e9")],), {}),
     ] + _arrow_valid(f)
 
 
@@ -139,6 +150,11 @@ def _arrow_valid(f):
          {"on_error": "null", "threads": 2}),
         ("resolve_many", (f("http://a/b/"), pa.chunked_array([pa.array(urls[:1]), pa.array(urls[1:])])),
          {"normalize": True}),
+        ("parse_query_many", (pa.array(urls),), {}),
+        ("parse_query_long", (pa.array(urls),), {}),
+        ("query_params_many", (pa.array(urls), [f("a"), f("b")]), {}),
+        ("query_params_many", (pa.array(urls, pa.large_string()), f("a")), {"all": True}),
+        ("canonicalize_many", (pa.array(urls),), {"threads": 2}),
     ]
 
 
@@ -237,6 +253,15 @@ def _invalid(f):
         ("resolve_many", ([f("http://a/"), f("/x")], [f("c"), f("d")]), {}),
         ("resolve_many", ([f("http://a/")], [f("c"), f("d")]), {}),
         ("resolve_many", (f("x"), [f("c")]), {}),
+        ("parse_query", (5,), {}),
+        ("parse_query", (f("?a=\ud800"),), {}),
+        ("query_params", (f("?a=1"), [5]), {}),
+        ("parse_query_many", ([f("?a=1"), 3],), {}),
+        ("parse_query_long", (f("?a=1"),), {}),
+        ("query_params_many", ([f("?a=1")], []), {}),
+        ("canonicalize", (5,), {}),
+        ("canonicalize", (f("?a=\ud800"),), {}),
+        ("canonicalize_many", ([f("?a=1"), 3],), {}),
     ] + _arrow_invalid(f)
 
 

@@ -17,8 +17,9 @@ SAMPLE = [
 # (function name, options by position). The failing row of each: quote and
 # quote_plus "é" under ascii/strict, unquote and unquote_plus "%ff" under
 # strict, normalize the host "%ff" under strict_idna, check's offences at
-# "%zz" and " " (positions, not failures); requote, query_param and
-# clean_query fail on no str that Arrow can hold.
+# "%zz" and " " (positions, not failures), the domains' the host "%ff";
+# requote, query_param, clean_query and canonicalize fail on no str that
+# Arrow can hold.
 CALLS = [
     ("quote", ("", "ascii", "strict")),
     ("quote_plus", ("/", "ascii", "strict")),
@@ -31,9 +32,11 @@ CALLS = [
     ("clean_query", (["utm_*"], None, True)),
     ("registered_domain", (False, False)),
     ("public_suffix", (True, True)),
+    ("canonicalize", (True, True, False)),
 ]
 # Calls with a failing row, for the tests of on_error="raise" and "keep".
-FAILING = [(name, args) for name, args in CALLS if name not in ("requote", "check", "query_param", "clean_query")]
+FAILING = [(name, args) for name, args in CALLS
+           if name not in ("requote", "check", "query_param", "clean_query", "canonicalize")]
 
 
 def expected(name, args, values=SAMPLE, on_error="null"):

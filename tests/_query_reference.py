@@ -35,18 +35,27 @@ def query_param(uri, name):
     return None
 
 
-def _matches(name, patterns):
+def _ascii_lower(s):
+    return "".join(chr(ord(c) + 32) if "A" <= c <= "Z" else c for c in s)
+
+
+def _matches(name, patterns, ignore_case=False):
+    if ignore_case:
+        name, patterns = _ascii_lower(name), [_ascii_lower(p) for p in patterns]
     return any(fnmatch.fnmatchcase(name, p) for p in patterns)
 
 
-def clean_query(uri, drop=(), keep=None, sort=False):
+def clean_query(uri, drop=(), keep=None, sort=False, ignore_case=False, html_amp=False):
     before, query, after = split_query(uri)
     if query is None:
         return uri
     kept, removed = [], 0
     for seg in query.split("&"):
+        while html_amp and seg.startswith("amp;"):  # "&amp;" is one separator
+            seg = seg[4:]
         name = unquote_plus(seg.partition("=")[0])
-        if seg and ((keep is not None and not _matches(name, keep)) or _matches(name, drop)):
+        if seg and ((keep is not None and not _matches(name, keep, ignore_case))
+                    or _matches(name, drop, ignore_case)):
             removed += 1
         else:
             kept.append((name, seg))

@@ -351,10 +351,22 @@ def _host_position(uri, p):
     return start + at + 1
 
 
-def normalize(uri, *, sort_query=False, drop_fragment=False, strict_idna=False):
+# The URL Standard's cleanup of its input: C0 controls and space at the
+# ends, ASCII tab and newline anywhere.
+_C0_AND_SPACE = "".join(map(chr, range(0x21)))
+
+
+def strip_url_whitespace(uri):
+    return uri.strip(_C0_AND_SPACE).replace("\t", "").replace("\n", "").replace("\r", "")
+
+
+def normalize(uri, *, sort_query=False, drop_fragment=False, strict_idna=False,
+              strip_whitespace=True):
     if not isinstance(uri, str):
         raise TypeError("normalize() argument must be str")
     raise_for_surrogate(uri)
+    if strip_whitespace:
+        uri = strip_url_whitespace(uri)
     p = split(uri)
 
     scheme = p.scheme.lower() if p.scheme is not None else None

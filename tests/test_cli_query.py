@@ -5,7 +5,7 @@ import io
 
 import pytest
 
-from pctcodec import TRACKING_PARAMS, clean_query, query_param
+from pctcodec import TRACKING_PARAMS, canonicalize, clean_query, query_param
 from pctcodec.cli import main
 from test_cli import run  # the command line on stdin data
 
@@ -130,3 +130,34 @@ def test_usage_errors(argv, capsys):
         main(argv)
     assert info.value.code == 2
     assert "pctcodec: error:" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("argv, func", [
+    (["canonicalize"], lambda s: canonicalize(s)),
+    (["canonicalize", "--strip-www", "--same-scheme", "--strip-trailing-slash"],
+     lambda s: canonicalize(s, strip_www=True, same_scheme=True, strip_trailing_slash=True)),
+    (["canonicalize", "--drop", "Q"],
+     lambda s: canonicalize(s, drop=TRACKING_PARAMS + ("Q",), ignore_case=True)),
+    (["clean-query", "--tracking", "--drop", "b"],
+     lambda s: clean_query(clean_query(s, drop=["b"]), drop=TRACKING_PARAMS)),
+])
+def test_canonicalize_lines(argv, func, monkeypatch, capsysbinary):
+    lines = LINES + [b" HTTPS://www.A.com:80/x/?UTM_SOURCE=1&b=2&a=1#f", b"http://h/?Fbclid=1&Q=2"]
+    data = b"\n".join(lines) + b"\n"
+    want = b"".join(func(line.decode()).encode() + b"\n" for line in lines)
+    assert run(argv, data, monkeypatch, capsysbinary) == (0, want, b"")
+
+
+def test_canonicalize_table(tmp_path, capsysbinary):
+    path = tmp_path / "in.csv"
+    path.write_bytes(b'id,url\n1,"HTTP://A/?b=1&utm_source=x&a=2#f"\n2,\n')
+    assert main(["canonicalize", "--column", "url", str(path)]) == 0
+    out, err = capsysbinary.readouterr()
+    assert out == b'id,url\n1,"http://a/?a=2&b=1"\n2,\n' and err == b""
+
+
+def test_canonicalize_usage_errors(capsysbinary):
+    with pytest.raises(SystemExit):
+        main(["normalize", "--strip-www"])
+    with pytest.raises(SystemExit):
+        main(["canonicalize", "--tracking"])

@@ -113,6 +113,13 @@ def _jobs():
         ("suffix_list", (), {}),
         ("resolve", (uri, "../" + quoted + "?" + text), {"normalize": True}),
         ("resolve_many", ([uri, None, "x"], ["a/../" + text, "b", "c"]), {"on_error": "null"}),
+        ("parse_query", ("http://a/?x=" + quoted + "&q=" + text,), {}),
+        ("query_params", ("http://a/?x=" + quoted + "&q=" + text, ["q", "x"]), {}),
+        ("parse_query_many", ([uri + "?q=" + quoted, None],), {}),
+        ("parse_query_long", ([uri + "?q=" + quoted, None],), {}),
+        ("query_params_many", ([uri + "?q=" + quoted, None], "q"), {}),
+        ("canonicalize", (" " + uri + "?utm_a=1&q=" + text + "#f",), {}),
+        ("canonicalize_many", ([uri + "?fbclid=" + text + "&a=1", None],), {}),
     ]
     try:
         import pyarrow as pa
@@ -130,6 +137,9 @@ def _jobs():
         ("registered_domain_many", (urls,), {"threads": 2}),
         ("domain_parts_many", (urls,), {}),
         ("resolve_many", (urls, pa.array([text, "b", "../" + ascii_text] * 4)), {"threads": 2}),
+        ("parse_query_many", (urls,), {}),
+        ("query_params_many", (urls, ["a", "q"]), {}),
+        ("canonicalize_many", (urls,), {"threads": 2}),
     ]
 
 

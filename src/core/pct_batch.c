@@ -173,9 +173,47 @@ static int normalize_split(const pct_batch_spec *spec, const uint8_t *src, size_
     return write_uri(spec, src, n, row, NULL, 0, out, limit);
 }
 
+/* CANONICALIZE: the normalized row out->data[start..len) replaced by its key. */
+static int canon_key(const pct_batch_spec *spec, pct_out *out, size_t start)
+{
+    size_t len = out->len - start, key_len, from = 0;
+    uint8_t *row = out->data + start;
+    pct_status rc;
+    if (pct_canon_query_only(&spec->canon)) {
+        /* most rows: the part before the '?' stays where it is */
+        const uint8_t *q = len ? memchr(row, '?', len) : NULL;
+        if (!q)
+            return PCT_OK; /* no query: the normalized row is its key */
+        from = (size_t)(q - row);
+    }
+    if ((rc = grow(&out->scratch, &out->scratch_cap, len - from)) != PCT_OK)
+        return (int)rc;
+    memcpy(out->scratch, row + from, len - from);
+    rc = from || pct_canon_query_only(&spec->canon)
+             ? pct_canon_tail(out->scratch, len - from, from == 0, &spec->canon, row + from, &key_len)
+             : pct_canon_key(out->scratch, len, &spec->canon, row, &key_len);
+    if (rc != PCT_OK)
+        return (int)rc;
+    out->len = start + from + key_len;
+    return PCT_OK;
+}
+
+static int normalize_host(const pct_batch_spec *spec, const uint8_t *src, size_t n,
+                          const pct_batch_info *info, const uint8_t *host, size_t host_len,
+                          pct_out *out, size_t limit);
+
 int pct_batch_normalize_host(const pct_batch_spec *spec, const uint8_t *src, size_t n,
                              const pct_batch_info *info, const uint8_t *host, size_t host_len,
                              pct_out *out, size_t limit)
+{
+    size_t start = out->len;
+    int rc = normalize_host(spec, src, n, info, host, host_len, out, limit);
+    return rc == PCT_OK && spec->op == PCT_BATCH_CANONICALIZE ? canon_key(spec, out, start) : rc;
+}
+
+static int normalize_host(const pct_batch_spec *spec, const uint8_t *src, size_t n,
+                          const pct_batch_info *info, const uint8_t *host, size_t host_len,
+                          pct_out *out, size_t limit)
 {
     if (!info->fast)
         return write_uri(spec, src, n, &info->row, host, host_len, out, limit);
@@ -239,7 +277,18 @@ static int normalize_row(const pct_batch_spec *spec, const uint8_t *src, size_t 
     if (got != PCT_ROW_HOST || !hosts
         || !pct_host_cache_get(hosts, src + info->host.start, info->host.len, &form, &form_len) || !form)
         return got;
-    return pct_batch_normalize_host(spec, src, n, info, form, form_len, out, limit);
+    return normalize_host(spec, src, n, info, form, form_len, out, limit);
+}
+
+/* CANONICALIZE: the row normalized, then its key in place. */
+static int canonicalize_row(const pct_batch_spec *spec, const uint8_t *src, size_t n, pct_out *out,
+                            size_t limit, pct_batch_info *info, const pct_host_cache *hosts)
+{
+    if (spec->strip && pct_uri_needs_strip(src, n))
+        return PCT_ROW_CALLER; /* rare: the caller strips, then does the row */
+    size_t start = out->len;
+    int rc = normalize_row(spec, src, n, out, limit, info, hosts);
+    return rc == PCT_OK ? canon_key(spec, out, start) : rc;
 }
 
 /* QUERY_PARAM: the first value of spec->name, decoded as unquote_plus
@@ -339,6 +388,8 @@ int pct_batch_resolve_row(const pct_batch_spec *spec, const uint8_t *base, size_
         return (int)rc;
     if (pct_resolve(base, bn, src, n, spec->resolve_flags, out->scratch, &len, &pos) != PCT_OK)
         return PCT_ROW_CALLER;
+    if (spec->strip && pct_uri_needs_strip(out->scratch, len))
+        return PCT_ROW_CALLER; /* normalize strips it first: rare, the caller's */
     int got = normalize_row(spec, out->scratch, len, out, limit, info, NULL);
     return got == PCT_ROW_HOST ? PCT_ROW_CALLER : got;
 }
@@ -383,7 +434,11 @@ static inline int batch_row(const pct_batch_spec *spec, const pct_kernel *k, con
         out->len += pct_requote(src, n, PCT_URI_UPPER_HEX, out->data + out->len);
         return PCT_OK;
     case PCT_BATCH_NORMALIZE:
+        if (spec->strip && pct_uri_needs_strip(src, n))
+            return PCT_ROW_CALLER; /* rare: the caller strips, then does the row */
         return normalize_row(spec, src, n, out, limit, info, hosts);
+    case PCT_BATCH_CANONICALIZE:
+        return canonicalize_row(spec, src, n, out, limit, info, hosts);
     case PCT_BATCH_CHECK:
         /* the byte offset is the code-point index (see pct_uri_offence) */
         pos = pct_uri_offence(src, n);
@@ -404,7 +459,7 @@ static inline int batch_row(const pct_batch_spec *spec, const pct_kernel *k, con
 int pct_batch_row(const pct_batch_spec *spec, const uint8_t *src, size_t n, pct_out *out,
                   size_t limit, pct_batch_info *info)
 {
-    return batch_row(spec, NULL, src, n, out, limit, info, NULL);
+    return batch_row(spec, pct_kernel_active(), src, n, out, limit, info, NULL);
 }
 
 int pct_rows_get(const pct_rows *in, int64_t j, const uint8_t **p, size_t *n)

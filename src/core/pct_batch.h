@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "pct.h"
+#include "pct_canon.h"
 #include "pct_domain.h"
 #include "pct_host_cache.h"
 #include "pct_query.h"
@@ -27,7 +28,8 @@ typedef enum {
     PCT_BATCH_QUERY_PARAM = 5, /* a parameter's value, unquote_plus'd (pct_query.h) */
     PCT_BATCH_CLEAN_QUERY = 6, /* pct_query_clean with `filter` */
     PCT_BATCH_DOMAIN = 7,      /* pct_domain_part of `psl` with `flags` (PCT_DOMAIN_*) */
-    PCT_BATCH_RESOLVE = 8      /* pct_resolve against `base`, then NORMALIZE's write with `flags` (0: none) */
+    PCT_BATCH_RESOLVE = 8,     /* pct_resolve against `base`, then NORMALIZE's write with `flags` (0: none) */
+    PCT_BATCH_CANONICALIZE = 9 /* NORMALIZE with `flags`, then pct_canon_key with `canon` */
 } pct_batch_op;
 
 /* What unquote does with decoded bytes that are not well-formed UTF-8. */
@@ -42,11 +44,13 @@ typedef struct {
     pct_set keep;  /* QUOTE: bytes kept (a kept space becomes '+' with plus) */
     int plus;      /* QUOTE, UNQUOTE */
     int malformed; /* UNQUOTE: PCT_BATCH_CALLER, _REPLACE or _IGNORE */
-    unsigned flags; /* NORMALIZE: PCT_URI_*; DOMAIN: PCT_DOMAIN_* */
+    unsigned flags; /* NORMALIZE, CANONICALIZE: PCT_URI_*; DOMAIN: PCT_DOMAIN_* */
+    int strip;      /* NORMALIZE, CANONICALIZE: a row pct_uri_needs_strip is the caller's */
     const pct_psl *psl; /* DOMAIN: the compiled list */
     const uint8_t *name; /* QUERY_PARAM: the parameter's name (UTF-8) */
     size_t name_len;
     pct_query_filter filter; /* CLEAN_QUERY */
+    pct_canon canon;         /* CANONICALIZE */
     const uint8_t *base; /* RESOLVE: the base of every row (pct_batch_row; UTF-8) */
     size_t base_len;
     unsigned resolve_flags; /* RESOLVE: PCT_RESOLVE_* */
@@ -97,7 +101,7 @@ int pct_batch_resolve_row(const pct_batch_spec *spec, const uint8_t *base, size_
                           const uint8_t *src, size_t n, pct_out *out, size_t limit,
                           pct_batch_info *info);
 
-/* NORMALIZE for a row answered PCT_ROW_HOST, its host replaced by `host`
+/* NORMALIZE (or CANONICALIZE) for a row answered PCT_ROW_HOST, its host replaced by `host`
  * (the IDNA form the caller computed, ASCII): by the kernel's pass again
  * (info->fast), else from the split that answer left in info->row
  * (src[0..n) is that row), not split again. */

@@ -21,7 +21,9 @@ int pct_query_locate(const uint8_t *s, size_t n, pct_range *query)
 
 /* ---- form-decoded text, one code point at a time --------------------------
  * The decoded byte at raw offset *i (with `form`: '+' is a space and %XX
- * the byte XX; without: the byte itself), *i moved past it. */
+ * the byte XX; without: the byte itself), *i moved past it. FOLD (a form
+ * too) also maps the ASCII capitals to small letters. */
+#define FOLD 2
 static unsigned byte_at(const uint8_t *s, size_t n, size_t *i, int form)
 {
     unsigned c = s[*i];
@@ -33,7 +35,7 @@ static unsigned byte_at(const uint8_t *s, size_t n, size_t *i, int form)
         *i += 2;
     }
     (*i)++;
-    return c;
+    return form == FOLD && c - 'A' < 26u ? c + 32 : c;
 }
 
 /* The code point at raw offset *i (< n), *i moved past it: a maximal
@@ -92,12 +94,17 @@ static int compare_names(const uint8_t *a, size_t an, const uint8_t *b, size_t b
 
 /* The next parameter of q[0..qn) at or after *at: its segment [*seg, *at)
  * and the length of its name; 0 at the end. Empty segments are returned
- * too (a name of length 0 and no '='). */
+ * too (a name of length 0 and no '='). With html_amp, a segment starts
+ * after any "amp;" at its start: "&amp;" (or "&amp;amp;", escaped twice) is
+ * one separator, for a query copied from HTML source without unescaping,
+ * and no segment written back starts with "amp;" (cleaning is idempotent). */
 static int next_segment(const uint8_t *q, size_t qn, size_t *at, size_t *seg, size_t *seg_len,
-                        size_t *name_len)
+                        size_t *name_len, int html_amp)
 {
     if (*at > qn)
         return 0;
+    while (html_amp && qn - *at >= 4 && memcmp(q + *at, "amp;", 4) == 0)
+        *at += 4;
     const uint8_t *amp = memchr(q + *at, '&', qn - *at);
     size_t end = amp ? (size_t)(amp - q) : qn;
     const uint8_t *eq = memchr(q + *at, '=', end - *at);
@@ -108,11 +115,33 @@ static int next_segment(const uint8_t *q, size_t qn, size_t *at, size_t *seg, si
     return 1;
 }
 
+int pct_query_next(const uint8_t *q, size_t qn, size_t *at, int html_amp, pct_range *name,
+                   pct_range *value)
+{
+    size_t seg, seg_len, nl;
+    while (next_segment(q, qn, at, &seg, &seg_len, &nl, html_amp)) {
+        if (!seg_len)
+            continue; /* no parameter */
+        size_t skip = nl < seg_len ? nl + 1 : nl;
+        name->start = seg;
+        name->len = nl;
+        value->start = seg + skip;
+        value->len = seg_len - skip;
+        return 1;
+    }
+    return 0;
+}
+
+int pct_query_name_is(const uint8_t *name, size_t nn, const uint8_t *want, size_t wn)
+{
+    return compare_names(name, nn, want, wn, 0) == 0;
+}
+
 int pct_query_find(const uint8_t *q, size_t qn, const uint8_t *name, size_t name_len,
                    pct_range *value)
 {
     size_t at = 0, seg, seg_len, nl;
-    while (next_segment(q, qn, &at, &seg, &seg_len, &nl)) {
+    while (next_segment(q, qn, &at, &seg, &seg_len, &nl, 0)) {
         if (seg_len && compare_names(q + seg, nl, name, name_len, 0) == 0) {
             size_t skip = nl < seg_len ? nl + 1 : nl;
             value->start = seg + skip;
@@ -192,7 +221,7 @@ static int token_matches(const uint8_t *pat, size_t pn, size_t *p, uint32_t c)
 
 /* Classic wildcard matching: each token but '*' takes one code point, so
  * on a mismatch only the last '*' needs to take one more. */
-int pct_glob_match(const uint8_t *pat, size_t pn, const uint8_t *name, size_t nn)
+static int glob_match(const uint8_t *pat, size_t pn, const uint8_t *name, size_t nn, int form)
 {
     size_t p = 0, s = 0, star_p = 0, star_s = 0;
     int star = 0;
@@ -206,7 +235,7 @@ int pct_glob_match(const uint8_t *pat, size_t pn, const uint8_t *name, size_t nn
             continue;
         }
         size_t s_next = s;
-        uint32_t c = next_cp(name, nn, &s_next, 1);
+        uint32_t c = next_cp(name, nn, &s_next, form);
         size_t p_next = p;
         if (p < pn && token_matches(pat, pn, &p_next, c)) {
             p = p_next;
@@ -216,12 +245,17 @@ int pct_glob_match(const uint8_t *pat, size_t pn, const uint8_t *name, size_t nn
         if (!star)
             return 0;
         p = star_p;
-        next_cp(name, nn, &star_s, 1); /* the '*' takes one more */
+        next_cp(name, nn, &star_s, form); /* the '*' takes one more */
         s = star_s;
     }
     while (p < pn && pat[p] == '*')
         p++;
     return p == pn;
+}
+
+int pct_glob_match(const uint8_t *pat, size_t pn, const uint8_t *name, size_t nn)
+{
+    return glob_match(pat, pn, name, nn, 1);
 }
 
 /* The pattern's first code point when it is an ASCII literal, else -1. */
@@ -244,19 +278,20 @@ static int cannot_start(const uint8_t *pat, size_t pn, int b)
 }
 
 /* The first decoded byte of the raw name, or -1 when it is empty. */
-static int first_byte(const uint8_t *name, size_t nn)
+static int first_byte(const uint8_t *name, size_t nn, int form)
 {
     size_t i = 0;
-    return nn ? (int)byte_at(name, nn, &i, 1) : -1;
+    return nn ? (int)byte_at(name, nn, &i, form) : -1;
 }
 
-static int globs_match(const uint8_t *globs, size_t len, const uint8_t *name, size_t nn, int b)
+static int globs_match(const uint8_t *globs, size_t len, const uint8_t *name, size_t nn, int b,
+                       int form)
 {
     size_t at = 0;
     while (at < len) {
         const uint8_t *end = memchr(globs + at, PCT_GLOB_END, len - at);
         size_t pn = end ? (size_t)(end - (globs + at)) : len - at;
-        if (!cannot_start(globs + at, pn, b) && pct_glob_match(globs + at, pn, name, nn))
+        if (!cannot_start(globs + at, pn, b) && glob_match(globs + at, pn, name, nn, form))
             return 1;
         at += pn + 1;
     }
@@ -265,7 +300,7 @@ static int globs_match(const uint8_t *globs, size_t len, const uint8_t *name, si
 
 int pct_globs_match(const uint8_t *globs, size_t len, const uint8_t *name, size_t nn)
 {
-    return globs_match(globs, len, name, nn, first_byte(name, nn));
+    return globs_match(globs, len, name, nn, first_byte(name, nn, 1), 1);
 }
 
 #define NO_SECOND 256u
@@ -288,11 +323,22 @@ static void set_bit(uint32_t *bits, unsigned v)
 void pct_glob_firsts_init(pct_glob_firsts *firsts, const uint8_t *globs, size_t len)
 {
     memset(firsts, 0, sizeof *firsts);
+    firsts->listed = 1;
     size_t at = 0;
     while (at < len) {
         const uint8_t *end = memchr(globs + at, PCT_GLOB_END, len - at);
         size_t pn = end ? (size_t)(end - (globs + at)) : len - at;
         int c0 = ascii_first(globs + at, pn), c1 = pn > 1 ? ascii_first(globs + at + 1, pn - 1) : -1;
+        unsigned k = firsts->count;
+        if (k < PCT_GLOB_LISTED && at + pn <= UINT16_MAX) {
+            firsts->start[k] = (uint16_t)at;
+            firsts->len[k] = (uint16_t)pn;
+            firsts->c0[k] = (int16_t)c0;
+            firsts->c1[k] = (int16_t)(c0 >= 0 && pn == 1 ? -2 : c0 >= 0 ? c1 : -1);
+            firsts->count = k + 1;
+        } else {
+            firsts->listed = 0;
+        }
         if (c0 < 0 && pn) { /* a metacharacter or a non-ASCII code point first */
             firsts->any = 1;
         } else if (c0 >= 0) {
@@ -310,7 +356,8 @@ void pct_glob_firsts_init(pct_glob_firsts *firsts, const uint8_t *globs, size_t 
 
 /* 0 when no pattern of the set can match the raw name (first decoded byte
  * b) by its first two bytes; the empty name always tries (the empty pattern). */
-static int may_match(const pct_glob_firsts *firsts, const uint8_t *name, size_t nn, int b)
+static int may_match(const pct_glob_firsts *firsts, const uint8_t *name, size_t nn, int b,
+                     int form)
 {
     if (b < 0 || firsts->any)
         return 1;
@@ -320,15 +367,49 @@ static int may_match(const pct_glob_firsts *firsts, const uint8_t *name, size_t 
         return 1;
     /* b is an ASCII literal's: the second code point starts at the second byte */
     size_t i = 0;
-    byte_at(name, nn, &i, 1);
-    unsigned b1 = i < nn ? byte_at(name, nn, &i, 1) : NO_SECOND;
+    byte_at(name, nn, &i, form);
+    unsigned b1 = i < nn ? byte_at(name, nn, &i, form) : NO_SECOND;
     return has_bit(firsts->pairs, pair_hash((unsigned)b, b1));
 }
 
-static int set_matches(const uint8_t *globs, size_t len, const pct_glob_firsts *firsts,
-                       const uint8_t *name, size_t nn, int b)
+/* The listed patterns the name (first decoded byte b) can match, tried. */
+static int listed_match(const uint8_t *globs, const pct_glob_firsts *firsts, const uint8_t *name,
+                        size_t nn, int b, int form)
 {
-    return may_match(firsts, name, nn, b) && globs_match(globs, len, name, nn, b);
+    int b1 = -3; /* the second decoded byte, read when a pattern asks */
+    for (unsigned k = 0; k < firsts->count; k++) {
+        const uint8_t *pat = globs + firsts->start[k];
+        size_t pn = firsts->len[k];
+        int c0 = firsts->c0[k], c1 = firsts->c1[k];
+        if (pn == 0) {
+            if (b < 0)
+                return 1;
+            continue;
+        }
+        if (c0 >= 0 && c0 != b)
+            continue;
+        if (c0 >= 0 && c1 != -1) {
+            if (b1 == -3) {
+                size_t i = 0;
+                byte_at(name, nn, &i, form);
+                b1 = i < nn ? (int)byte_at(name, nn, &i, form) : -2;
+            }
+            if (b1 != c1)
+                continue;
+        }
+        if (glob_match(pat, pn, name, nn, form))
+            return 1;
+    }
+    return 0;
+}
+
+static int set_matches(const uint8_t *globs, size_t len, const pct_glob_firsts *firsts,
+                       const uint8_t *name, size_t nn, int b, int form)
+{
+    if (!may_match(firsts, name, nn, b, form))
+        return 0;
+    return firsts->listed ? listed_match(globs, firsts, name, nn, b, form)
+                          : globs_match(globs, len, name, nn, b, form);
 }
 
 void pct_query_filter_init(pct_query_filter *f)
@@ -339,10 +420,13 @@ void pct_query_filter_init(pct_query_filter *f)
 
 int pct_query_keeps(const pct_query_filter *f, const uint8_t *name, size_t nn)
 {
-    int b = first_byte(name, nn);
-    if (f->has_keep && !set_matches(f->keep, f->keep_len, &f->keep_firsts, name, nn, b))
+    int form = f->keep_ignore_case ? FOLD : 1;
+    if (f->has_keep && !set_matches(f->keep, f->keep_len, &f->keep_firsts, name, nn,
+                                    first_byte(name, nn, form), form))
         return 0;
-    return !set_matches(f->drop, f->drop_len, &f->drop_firsts, name, nn, b);
+    form = f->ignore_case ? FOLD : 1;
+    return !set_matches(f->drop, f->drop_len, &f->drop_firsts, name, nn, first_byte(name, nn, form),
+                        form);
 }
 
 /* ---- cleaning ------------------------------------------------------------ */
@@ -360,36 +444,31 @@ static int by_name(const void *a, const void *b)
     return x->index < y->index ? -1 : x->index > y->index; /* stable */
 }
 
-pct_status pct_query_clean(const uint8_t *s, size_t n, const pct_query_filter *f, uint8_t *dst,
-                           size_t *out_len)
+pct_status pct_query_write(const uint8_t *q, size_t qn, const pct_query_filter *f, uint8_t *dst,
+                           size_t *out_len, size_t *removed_count)
 {
-    pct_range qr;
-    if (!pct_query_locate(s, n, &qr)) {
-        if (n)
-            memcpy(dst, s, n);
-        *out_len = n;
-        return PCT_OK;
-    }
-    const uint8_t *q = s + qr.start;
-    size_t qn = qr.len, w = qr.start; /* the '?' included */
-    memcpy(dst, s, w);
-    size_t at = 0, seg, seg_len, nl, removed = 0, kept = 0;
-    kept_param *params = NULL;
-    size_t cap = 0;
-    while (next_segment(q, qn, &at, &seg, &seg_len, &nl)) {
-        if (seg_len && !pct_query_keeps(f, q + seg, nl)) {
-            removed++;
+    size_t w = 0, at = 0, seg, seg_len, nl, removed = 0, kept = 0;
+    kept_param local[32]; /* most queries: no allocation */
+    kept_param *params = local;
+    size_t cap = sizeof local / sizeof local[0];
+    while (next_segment(q, qn, &at, &seg, &seg_len, &nl, f->html_amp)) {
+        if (seg_len ? !pct_query_keeps(f, q + seg, nl) : f->drop_empty) {
+            removed += seg_len != 0; /* an empty segment is no parameter */
             continue;
         }
         if (f->sort) {
             if (kept == cap) {
-                size_t want = cap ? 2 * cap : 16;
+                size_t want = 2 * cap;
                 kept_param *more = want < SIZE_MAX / sizeof *more
-                                       ? realloc(params, want * sizeof *more) : NULL;
+                                       ? realloc(params == local ? NULL : params, want * sizeof *more)
+                                       : NULL;
                 if (!more) {
-                    free(params);
+                    if (params != local)
+                        free(params);
                     return PCT_ERR_NO_MEMORY;
                 }
+                if (params == local)
+                    memcpy(more, local, sizeof local);
                 params = more;
                 cap = want;
             }
@@ -404,16 +483,47 @@ pct_status pct_query_clean(const uint8_t *s, size_t n, const pct_query_filter *f
         kept++;
     }
     if (f->sort) {
-        if (kept)
+        if (kept > 16) {
             qsort(params, kept, sizeof *params, by_name);
+        } else { /* insertion sort: stable, and one comparison a pair when sorted */
+            for (size_t k = 1; k < kept; k++) {
+                kept_param p = params[k];
+                size_t j = k;
+                for (; j && by_name(&params[j - 1], &p) > 0; j--)
+                    params[j] = params[j - 1];
+                params[j] = p;
+            }
+        }
         for (size_t k = 0; k < kept; k++) {
             if (k)
                 dst[w++] = '&';
             memcpy(dst + w, params[k].seg, params[k].len);
             w += params[k].len;
         }
-        free(params);
     }
+    if (params != local)
+        free(params);
+    *out_len = w;
+    *removed_count = removed;
+    return PCT_OK;
+}
+
+pct_status pct_query_clean(const uint8_t *s, size_t n, const pct_query_filter *f, uint8_t *dst,
+                           size_t *out_len)
+{
+    pct_range qr;
+    if (!pct_query_locate(s, n, &qr)) {
+        if (n)
+            memcpy(dst, s, n);
+        *out_len = n;
+        return PCT_OK;
+    }
+    size_t qn = qr.len, w = qr.start, len, removed; /* the '?' included */
+    memcpy(dst, s, w);
+    pct_status rc = pct_query_write(s + qr.start, qn, f, dst + w, &len, &removed);
+    if (rc != PCT_OK)
+        return rc;
+    w += len;
     /* Nothing left: no '?', but for a reference that is only a query, where
      * no query would mean the base's query (RFC 3986 5.2.2). */
     if (removed && w == qr.start && qr.start > 1)

@@ -23,6 +23,17 @@
  * the first '#'), then *query is unchanged. */
 int pct_query_locate(const uint8_t *s, size_t n, pct_range *query);
 
+/* The parameter of q[0..qn) at or after *at (0 to start), *at moved past
+ * it: the raw (not decoded) ranges of its name and value in q (a segment
+ * without '=' has an empty value range after its name). Empty segments are
+ * skipped: they are no parameters. With html_amp, "&amp;" is one separator.
+ * 0 after the last. */
+int pct_query_next(const uint8_t *q, size_t qn, size_t *at, int html_amp, pct_range *name,
+                   pct_range *value);
+
+/* 1 when the raw name[0..nn), form-decoded, is the UTF-8 text want[0..wn). */
+int pct_query_name_is(const uint8_t *name, size_t nn, const uint8_t *want, size_t wn);
+
 /* The first parameter of the query q[0..qn) whose form-decoded name is
  * the UTF-8 text name[0..name_len) (well-formed): its raw (not decoded)
  * value in *value, as a range of q. 0 when there is none. */
@@ -52,11 +63,20 @@ int pct_globs_match(const uint8_t *globs, size_t len, const uint8_t *name, size_
 /* What the names a set of patterns may match start with: names that start
  * otherwise are rejected without trying the patterns. Built from each
  * pattern's first two code points where they are ASCII literals. */
+#define PCT_GLOB_LISTED 64
 typedef struct {
     uint32_t first[8]; /* the first decoded bytes (one bit per byte value) */
     uint32_t pairs[8]; /* hashes of the first two (the second: 256 for none) */
     uint32_t open[8];  /* first bytes of patterns with no literal second */
     int any;           /* a pattern starts with a metacharacter or non-ASCII */
+    /* Where each pattern is, with its first two bytes when they are ASCII
+     * literals (-1 when not, -2: no second code point), so that a name is
+     * tried only against the patterns it can match: `listed` when the set
+     * fits (PCT_GLOB_LISTED patterns, each within 64 KiB of the start). */
+    int listed;
+    unsigned count;
+    uint16_t start[PCT_GLOB_LISTED], len[PCT_GLOB_LISTED];
+    int16_t c0[PCT_GLOB_LISTED], c1[PCT_GLOB_LISTED];
 } pct_glob_firsts;
 
 void pct_glob_firsts_init(pct_glob_firsts *firsts, const uint8_t *globs, size_t len);
@@ -69,6 +89,11 @@ typedef struct {
     size_t drop_len, keep_len;
     int has_keep;
     int sort; /* the kept parameters stably sorted by form-decoded name */
+    int ignore_case; /* names matched to `drop` with ASCII capitals as small
+                      * letters (its patterns are given in small letters) */
+    int keep_ignore_case; /* the same for `keep` */
+    int html_amp;    /* "&amp;" is one separator (written back as "&") */
+    int drop_empty;  /* empty segments ("a&&b") are dropped too */
     pct_glob_firsts drop_firsts, keep_firsts; /* set by pct_query_filter_init */
 } pct_query_filter;
 
@@ -86,6 +111,13 @@ int pct_query_keeps(const pct_query_filter *f, const uint8_t *name, size_t nn);
  * When parameters were removed and the query left is empty, its '?' goes too
  * (but for a reference that starts with its '?': "" would be the base's query).
  * PCT_OK, or PCT_ERR_NO_MEMORY (sort's scratch). */
+/* The query q[0..qn) (no '?') with the parameters the filter does not keep
+ * removed, into dst (qn bytes; not overlapping q): what pct_query_clean
+ * writes after the '?'. *removed: how many parameters went (empty segments
+ * dropped with drop_empty are none). */
+pct_status pct_query_write(const uint8_t *q, size_t qn, const pct_query_filter *f, uint8_t *dst,
+                           size_t *out_len, size_t *removed);
+
 pct_status pct_query_clean(const uint8_t *s, size_t n, const pct_query_filter *f, uint8_t *dst,
                            size_t *out_len);
 

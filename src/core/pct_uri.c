@@ -1121,3 +1121,49 @@ int pct_uri_normalize_fast(const uint8_t *src, size_t n, unsigned flags, uint8_t
     *out_len -= fast->path_len - len;
     return r;
 }
+
+/* ---- input cleanup ------------------------------------------------------- */
+static inline int is_c0_or_space(uint8_t c)
+{
+    return c <= 0x20;
+}
+
+static inline int is_tab_or_newline(uint8_t c)
+{
+    return c == 0x09 || c == 0x0A || c == 0x0D;
+}
+
+int pct_uri_needs_strip(const uint8_t *s, size_t n)
+{
+    if (n == 0)
+        return 0;
+    if (is_c0_or_space(s[0]) || is_c0_or_space(s[n - 1]))
+        return 1;
+    /* a byte below 0x0E anywhere (the bytes of a word less 0x0E borrow
+     * into their top bit only then), looked at closely when there is one */
+    const uint64_t ones = 0x0101010101010101ull, highs = 0x8080808080808080ull;
+    size_t i = 0;
+    for (; n - i >= 8; i += 8) {
+        uint64_t v;
+        memcpy(&v, s + i, 8);
+        if (((v - 0x0E * ones) & ~v & highs) != 0)
+            break;
+    }
+    for (; i < n; i++)
+        if (is_tab_or_newline(s[i]))
+            return 1;
+    return 0;
+}
+
+size_t pct_uri_strip(const uint8_t *s, size_t n, uint8_t *dst)
+{
+    size_t a = 0, b = n, w = 0;
+    while (a < b && is_c0_or_space(s[a]))
+        a++;
+    while (b > a && is_c0_or_space(s[b - 1]))
+        b--;
+    for (size_t i = a; i < b; i++)
+        if (!is_tab_or_newline(s[i]))
+            dst[w++] = s[i];
+    return w;
+}

@@ -193,6 +193,19 @@ static inline pct_status pct_uri_size_bound(size_t n, size_t host_len, size_t li
 pct_status pct_uri_write(const uint8_t *src, const pct_uri *uri, const uint8_t *host,
                          size_t host_len, unsigned flags, uint8_t *dst, size_t *out_len);
 
+/* ---- input cleanup -------------------------------------------------------
+ * What the URL Standard's basic URL parser does to its input before
+ * anything else: leading and trailing C0 controls and spaces (bytes 0x00
+ * to 0x20) stripped, then every ASCII tab and newline (0x09, 0x0A, 0x0D)
+ * removed wherever it is. A scraped " http://h/\n" is "http://h/" again.
+ * 1 when s[0..n) has something to strip: a quick test (a word at a time)
+ * that most URLs pass without a copy. */
+int pct_uri_needs_strip(const uint8_t *s, size_t n);
+
+/* s[0..n) cleaned up into dst (n bytes; never longer); returns its length.
+ * dst may be s (in place). */
+size_t pct_uri_strip(const uint8_t *s, size_t n, uint8_t *dst);
+
 /* In-place remove_dot_segments (RFC 3986 5.2.4); returns the new length. */
 size_t pct_remove_dot_segments(uint8_t *path, size_t n);
 

@@ -32,6 +32,10 @@ see ``pctcodec.query``.
 dated snapshot; see ``pctcodec.domains``.
 ``resolve`` and ``resolve_many`` make references absolute against a base
 (RFC 3986 section 5); see ``pctcodec.resolution``.
+see ``pctcodec.query``. ``parse_query`` and ``query_params`` (and their
+column forms) read every parameter or a few named ones; see
+``pctcodec.params``. ``canonicalize`` (and ``canonicalize_many``) gives a
+key for deduplicating URLs; see ``pctcodec.canonical``.
 """
 from ._pctcodec import (
     decode,
@@ -132,6 +136,13 @@ __all__ = [
     "resolve",
     "resolve_many",
     "ResolveError",
+    "parse_query",
+    "parse_query_many",
+    "parse_query_long",
+    "query_params",
+    "query_params_many",
+    "canonicalize",
+    "canonicalize_many",
 ]
 __version__ = "0.1.0"
 
@@ -155,3 +166,6 @@ from .domains import (
     suffix_list,
 )
 from .resolution import ResolveError, resolve, resolve_many
+from . import canonical, params
+from .canonical import canonicalize, canonicalize_many
+from .params import parse_query, parse_query_long, parse_query_many, query_params, query_params_many

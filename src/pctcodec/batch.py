@@ -144,6 +144,7 @@ _OPS = {
     "public_suffix_many": 10,
     "domain_parts_many": 11,
     "resolve_many": 12,  # src/pctcodec/resolution.py
+    "canonicalize_many": 13,  # src/pctcodec/canonical.py
 }
 
 # The C engine (src/_pctcodec_batch.c): lists, tuples and Arrow data go
@@ -787,7 +788,7 @@ def requote_many(values, *, threads=None, on_error="raise", rejects=None):
 
 
 def normalize_many(values, *, sort_query=False, drop_fragment=False, strict_idna=False,
-                   threads=None, on_error="raise", rejects=None):
+                   strip_whitespace=True, threads=None, on_error="raise", rejects=None):
     """normalize() over every value of a column.
 
     Parameters
@@ -801,6 +802,10 @@ def normalize_many(values, *, sort_query=False, drop_fragment=False, strict_idna
     strict_idna : bool, optional
         A host with no ASCII form is an error instead of being written
         percent-encoded.
+    strip_whitespace : bool, optional
+        Strip leading and trailing C0 controls and spaces and remove ASCII
+        tabs and newlines first, as the URL Standard's parser does (False:
+        they are escaped as data).
     threads : int or None, optional
         Threads for Arrow input (1 to 1024); None: one per usable core, each
         with at least 16384 rows. Lists run on the calling thread.
@@ -838,14 +843,16 @@ def normalize_many(values, *, sort_query=False, drop_fragment=False, strict_idna
     sort_query = bool(sort_query)
     drop_fragment = bool(drop_fragment)
     strict_idna = bool(strict_idna)
+    strip_whitespace = bool(strip_whitespace)
     # The C engine maps hosts itself; under strict_idna a host with no form
     # goes through this function, which raises normalize's error.
     op = _Op(
         "normalize_many",
         lambda s: normalize(s, sort_query=sort_query, drop_fragment=drop_fragment,
-                            strict_idna=strict_idna),
+                            strict_idna=strict_idna, strip_whitespace=strip_whitespace),
         threads,
-        opts=sort_query | drop_fragment << 1 | strict_idna << 2,
+        # a row with whitespace to strip goes to this function (it is rare)
+        opts=sort_query | drop_fragment << 1 | strip_whitespace << 2 | strict_idna << 7,
         on_error=on_error,
     )
     return _run(op, values, rejects)

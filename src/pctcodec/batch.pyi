@@ -87,12 +87,13 @@ def requote_many(
 @overload
 def normalize_many(
     values: _Column, *, sort_query: bool = False, drop_fragment: bool = False, strict_idna: bool = False,
+    strip_whitespace: bool = True,
     threads: Optional[int] = None, on_error: _OnError = "raise", rejects: Optional[_Rejects] = None,
 ) -> _Column: ...
 @overload
 def normalize_many(
     values: Iterable[Optional[str]], *, sort_query: bool = False, drop_fragment: bool = False,
-    strict_idna: bool = False,
+    strict_idna: bool = False, strip_whitespace: bool = True,
     threads: Optional[int] = None, on_error: _OnError = "raise", rejects: Optional[_Rejects] = None,
 ) -> List[Optional[str]]: ...
 @overload

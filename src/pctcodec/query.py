@@ -38,8 +38,21 @@ How ``clean_query`` matches and writes:
 - ``drop`` and ``keep`` are a pattern (str) or an iterable of patterns, read
   as ``fnmatch.fnmatchcase`` reads them (Python 3.12's reading, on every
   version): ``*`` any run, ``?`` one character, ``[...]`` one of a set,
-  ``[!...]`` one not in it; case-sensitive; no escapes. They match the
-  decoded name (above), so ``drop="utm_*"`` drops ``utm%5Fsource=x`` too.
+  ``[!...]`` one not in it; no escapes. They match the decoded name
+  (above), so ``drop="utm_*"`` drops ``utm%5Fsource=x`` too.
+- ``ignore_case=True`` matches ASCII letters in either case: the name and
+  the patterns are compared with ``A``-``Z`` as ``a``-``z`` (other
+  characters as they are), i.e. ``fnmatchcase(ascii_lower(name),
+  ascii_lower(pattern))``, for ``drop`` and ``keep`` alike. The default,
+  ``None``, matches ``drop`` in any case when it is ``TRACKING_PARAMS``
+  itself (real logs hold ``UTM_SOURCE`` and ``Fbclid``, and no site gives
+  those names another meaning), and every other pattern (``keep``'s too)
+  case-sensitively, as before.
+- ``html_amp=True`` reads ``&amp;`` as one separator, for queries copied
+  out of HTML source without unescaping (``?a=1&amp;utm_source=x``): every
+  ``amp;`` at the start of a segment is skipped (so ``&amp;amp;``, escaped
+  twice, is one separator too), and the kept parameters are joined by
+  ``&``. Off by default: ``amp;x`` is a legal name.
 - Both may be given: a parameter is kept when its name matches a ``keep``
   pattern (any name, when ``keep`` is None) and no ``drop`` pattern. With
   neither, nothing is removed.
@@ -152,8 +165,48 @@ def _encoded(items, what):
     return _join(items, what)
 
 
-def _filter(drop, keep):
+def _filter(drop, keep, folds=(False, False)):
+    """The pattern sets; folds: whether drop's and keep's names are matched
+    in any case (their patterns then in small letters)."""
+    if folds[0]:
+        drop = _lowered(drop)
+    if folds[1]:
+        keep = _lowered(keep)
     return _patterns(drop, "drop") or b"", _patterns(keep, "keep")
+
+
+_ASCII_LOWER = {c: c + 32 for c in range(ord("A"), ord("Z") + 1)}
+
+
+def _lowered(patterns):
+    """The patterns with ASCII capitals as small letters (the C core folds
+    names the same way)."""
+    if patterns is None or isinstance(patterns, (bytes, bytearray)):
+        return patterns  # (the error is _patterns')
+    if isinstance(patterns, str):
+        return patterns.translate(_ASCII_LOWER)
+    try:
+        items = tuple(patterns)
+    except TypeError:
+        return patterns
+    return tuple(p.translate(_ASCII_LOWER) if isinstance(p, str) else p for p in items)
+
+
+def _ignore_case(ignore_case, drop):
+    """Whether drop's and keep's patterns match in any case. None: drop's
+    when it is TRACKING_PARAMS, keep's never; True or False: both."""
+    if ignore_case is None:
+        return drop is TRACKING_PARAMS, False
+    return bool(ignore_case), bool(ignore_case)
+
+
+# The option bits of the C functions (src/_pctcodec_batch.c).
+_SORT_PARAMS, _IGNORE_CASE, _HTML_AMP, _KEEP_IGNORE_CASE = 1, 8, 16, 64
+
+
+def _clean_opts(sort, folds, html_amp):
+    return ((_SORT_PARAMS if sort else 0) | (_IGNORE_CASE if folds[0] else 0)
+            | (_KEEP_IGNORE_CASE if folds[1] else 0) | (_HTML_AMP if html_amp else 0))
 
 
 def query_param(uri, name):
@@ -191,7 +244,7 @@ def query_param(uri, name):
     return _pctcodec._query_param(uri, _utf8(name, "name"))
 
 
-def clean_query(uri, *, drop=None, keep=None, sort=False):
+def clean_query(uri, *, drop=None, keep=None, sort=False, ignore_case=None, html_amp=False):
     """The URI without the query parameters ``drop`` matches or ``keep`` does not.
 
     Patterns are shell-style (``fnmatch.fnmatchcase``), matched against the
@@ -208,6 +261,13 @@ def clean_query(uri, *, drop=None, keep=None, sort=False):
         Patterns of the only names to keep (None: any name).
     sort : bool, optional
         Order the kept parameters by decoded name.
+    ignore_case : bool or None, optional
+        Match names ignoring ASCII case: None (default) folds ``drop`` only
+        when it is :data:`TRACKING_PARAMS` (platform names seen in any case),
+        True folds ``drop`` and ``keep``, False neither.
+    html_amp : bool, optional
+        Read ``&amp;`` as one separator (queries of URLs scraped without
+        HTML unescaping); off by default.
 
     Returns
     -------
@@ -226,8 +286,9 @@ def clean_query(uri, *, drop=None, keep=None, sort=False):
     >>> clean_query("http://h/?utm_source=x&id=7#top", drop="utm_*")
     'http://h/?id=7#top'
     """
-    drop_set, keep_set = _filter(drop, keep)
-    return _pctcodec._clean_query(uri, drop_set, keep_set, bool(sort))
+    folds = _ignore_case(ignore_case, drop)
+    drop_set, keep_set = _filter(drop, keep, folds)
+    return _pctcodec._clean_query(uri, drop_set, keep_set, _clean_opts(sort, folds, html_amp))
 
 
 def query_param_many(values, name, *, threads=None, on_error="raise", rejects=None):
@@ -278,8 +339,8 @@ def query_param_many(values, name, *, threads=None, on_error="raise", rejects=No
     return _run(op, values, rejects)
 
 
-def clean_query_many(values, *, drop=None, keep=None, sort=False, threads=None,
-                     on_error="raise", rejects=None):
+def clean_query_many(values, *, drop=None, keep=None, sort=False, ignore_case=None,
+                     html_amp=False, threads=None, on_error="raise", rejects=None):
     """clean_query() over every value of a column.
 
     Parameters
@@ -292,6 +353,13 @@ def clean_query_many(values, *, drop=None, keep=None, sort=False, threads=None,
         Patterns of the only names to keep.
     sort : bool, optional
         Order the kept parameters by decoded name.
+    ignore_case : bool or None, optional
+        Match names ignoring ASCII case: None (default) folds ``drop`` only
+        when it is :data:`TRACKING_PARAMS` (platform names seen in any case),
+        True folds ``drop`` and ``keep``, False neither.
+    html_amp : bool, optional
+        Read ``&amp;`` as one separator (queries of URLs scraped without
+        HTML unescaping); off by default.
     threads : int or None, optional
         Threads for Arrow input (1 to 1024); None: one per usable core, each
         with at least 16384 rows. Lists run on the calling thread.
@@ -323,10 +391,11 @@ def clean_query_many(values, *, drop=None, keep=None, sort=False, threads=None,
     >>> clean_query_many(["http://h/?utm_source=x&id=7", None], drop="utm_*")
     ['http://h/?id=7', None]
     """
-    drop_set, keep_set = _filter(drop, keep)
-    sort = bool(sort)
+    folds = _ignore_case(ignore_case, drop)
+    drop_set, keep_set = _filter(drop, keep, folds)
+    opts = _clean_opts(sort, folds, html_amp)
     clean = _pctcodec._clean_query
     # The C engine takes the pattern sets in the places of safe and errors.
-    op = _Op("clean_query_many", lambda s: clean(s, drop_set, keep_set, sort), threads,
-             safe=drop_set, errors=keep_set, opts=int(sort), on_error=on_error)
+    op = _Op("clean_query_many", lambda s: clean(s, drop_set, keep_set, opts), threads,
+             safe=drop_set, errors=keep_set, opts=opts, on_error=on_error)
     return _run(op, values, rejects)

@@ -2,12 +2,14 @@
  * finds it (every short string over the separators), parameters found by
  * decoded name, form-decoded names read as pct_utf8_repair reads their
  * bytes (every name of up to 3 escaped boundary bytes), shell-style
- * patterns, and the writing of a cleaned URI. */
+ * patterns, and the writing of a cleaned URI; the deduplication key of
+ * pct_canon.c and the whitespace cleanup of pct_uri.c. */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "pct_canon.h"
 #include "pct_query.h"
 #include "pct_uri.h"
 
@@ -251,8 +253,70 @@ static void test_clean_identity(void)
     each_string(alphabet, sizeof alphabet, 7, clean_is_identity);
 }
 
+/* The key of the normalized URI `norm` with the drop set TRACK and opts,
+ * and the key of the key is itself. */
+static int keyed(const char *norm, unsigned opts, const char *want)
+{
+    pct_canon c;
+    memset(&c, 0, sizeof c);
+    c.filter.drop = (const uint8_t *)TRACK;
+    c.filter.drop_len = sizeof TRACK - 1;
+    c.filter.sort = 1;
+    c.filter.ignore_case = 1;
+    c.filter.drop_empty = 1;
+    c.opts = opts;
+    pct_query_filter_init(&c.filter);
+    size_t n = strlen(norm), len = 0, len2 = 0;
+    uint8_t *dst = malloc(n ? n : 1), *again = malloc(n ? n : 1);
+    int ok = dst && again && pct_canon_key((const uint8_t *)norm, n, &c, dst, &len) == PCT_OK
+             && len == strlen(want) && memcmp(dst, want, len) == 0
+             && pct_canon_key(dst, len, &c, again, &len2) == PCT_OK && len2 == len
+             && memcmp(again, dst, len) == 0;
+    free(dst);
+    free(again);
+    return ok;
+}
+
+static void test_canon_key(void)
+{
+    CHECK(keyed("http://h/?b=1&UTM_x=2&a=3&&", 0, "http://h/?a=3&b=1"));
+    CHECK(keyed("http://h/?Fbclid=1", 0, "http://h/"));
+    CHECK(keyed("http://h/?", 0, "http://h/?"));
+    CHECK(keyed("http://h/?", PCT_CANON_EMPTY_QUERY, "http://h/"));
+    CHECK(keyed("?utm_a=1", PCT_CANON_ALL, "?"));
+    CHECK(keyed("https://www.www.h:80/a//", PCT_CANON_ALL, "http://h/a"));
+    CHECK(keyed("https://www./", PCT_CANON_STRIP_WWW, "https://www./"));
+    CHECK(keyed("ftp://h:80/", PCT_CANON_ONE_SCHEME, "ftp://h:80/"));
+    CHECK(keyed("http://u@h/a/#f", PCT_CANON_TRAILING_SLASH, "http://u@h/a#f"));
+    CHECK(keyed("http:/.//", PCT_CANON_TRAILING_SLASH, "http:/./"));
+    CHECK(keyed("a/..//", PCT_CANON_TRAILING_SLASH, "a/../"));
+    CHECK(keyed("", PCT_CANON_ALL, ""));
+}
+
+static int stripped(const char *s, const char *want)
+{
+    uint8_t dst[64];
+    size_t n = strlen(s), len = pct_uri_strip((const uint8_t *)s, n, dst);
+    return pct_uri_needs_strip((const uint8_t *)s, n) == (len != n || memcmp(dst, s, n) != 0)
+           && len == strlen(want) && memcmp(dst, want, len) == 0;
+}
+
+static void test_strip(void)
+{
+    CHECK(stripped("", ""));
+    CHECK(stripped("http://h/", "http://h/"));
+    CHECK(stripped(" \x01http://h/ \x1f", "http://h/"));
+    CHECK(stripped("http://h/a\tb\nc\rd", "http://h/abcd"));
+    CHECK(stripped("http://h/a b", "http://h/a b"));
+    CHECK(stripped("http://h/0123456789abcdef\n0123456789", "http://h/0123456789abcdef0123456789"));
+    CHECK(stripped("http://h/0123456789abcdef\x0b" "0123456789", "http://h/0123456789abcdef\x0b" "0123456789"));
+    CHECK(stripped("\t\n \r", ""));
+}
+
 int main(void)
 {
+    test_canon_key();
+    test_strip();
     test_locate_is_uri_split();
     test_find();
     test_names_decode_as_repair();

@@ -6,7 +6,7 @@ without assert_type. Not a test module (pytest does not collect it); it also
 runs as a script when pyarrow, pandas and polars are installed."""
 import sys
 import urllib.parse
-from typing import Dict, Hashable, Iterator, List, Optional
+from typing import Any, Dict, Hashable, Iterator, List, Optional, Tuple
 
 import pandas as pd
 import polars as pl
@@ -22,6 +22,8 @@ from pctcodec import (
     TRACKING_PARAMS,
     PercentEncodingError,
     Reject,
+    canonicalize,
+    canonicalize_many,
     check,
     check_many,
     clean_query,
@@ -42,6 +44,11 @@ from pctcodec import (
     js_unescape,
     normalize,
     normalize_many,
+    parse_query,
+    parse_query_long,
+    parse_query_many,
+    query_params,
+    query_params_many,
     quote,
     quote_from_bytes,
     quote_many,
@@ -171,5 +178,15 @@ assert urllib.parse.quote is quote
 uninstall()
 with installed():
     assert_type(urllib.parse.urlencode({"q": "a b"}), str)
+# Every parameter, a few named ones; the deduplication key
+assert_type(parse_query("http://h/?a=1&b"), List[Tuple[str, str]])
+assert_type(parse_query_many(["http://h/?a=1", None]), List[Optional[List[Tuple[str, str]]]])
+assert_type(parse_query_long(["http://h/?a=1"]), List[Tuple[int, str, str]])
+assert_type(query_params("http://h/?a=1", ["a", "b"], all=True), Dict[str, Any])
+assert_type(query_params_many(["http://h/?a=1"], "a"), List[Optional[Dict[str, Any]]])
+pairs_column = parse_query_many(pa.array(["http://h/?a=1"]))
+assert_type(canonicalize(" HTTP://www.H/?utm_source=x#f", strip_www=True), str)
+assert_type(canonicalize_many(["http://h/?b=1&a=2", None]), List[Optional[str]])
+assert_type(canonicalize_many(urls, same_scheme=True, threads=1), pl.Series)
 
 assert pctcodec.__all__ and pctcodec.__version__

@@ -1,7 +1,8 @@
 """Command-line interface: quote, unquote, repair, normalize or check text,
 one value per line, or one column of a table.
 
-    pctcodec {quote,quote-plus,unquote,unquote-plus,requote,normalize,check,clean-query} [FILE]
+    pctcodec {quote,quote-plus,unquote,unquote-plus,requote,normalize,check,clean-query,
+              canonicalize} [FILE]
     pctcodec query-param NAME [FILE]
     pctcodec query-param NAME --column COL FILE [-o OUT]
     pctcodec COMMAND --column NAME FILE [-o OUT]
@@ -22,7 +23,7 @@ import codecs
 import os
 import sys
 
-from .. import TRACKING_PARAMS, PercentEncodingError, __version__, check, resolve
+from .. import PercentEncodingError, __version__, check, resolve
 from ._commands import COMMANDS, URI_COMMANDS, Command
 from ._streams import (
     Failures,
@@ -59,7 +60,12 @@ commands:
   check         print LINE:POSITION: message for each line that is not a
                 valid URI; exit status 1 if there is one
   clean-query   remove query parameters by name or shell-style pattern
-                (--drop, --keep, --tracking), everything else kept as it is
+                (--drop, --keep, --tracking), everything else kept as it is;
+                --tracking matches TRACKING_PARAMS in any case (UTM_SOURCE)
+  canonicalize  a key for deduplication: normalize, drop the tracking
+                parameters (--drop adds patterns; all in any case; --keep
+                keeps only those), sort the query, drop the fragment; --strip-www,
+                --same-scheme (https as http), --strip-trailing-slash
   query-param NAME
                 print the first value of query parameter NAME of each line,
                 decoded (an empty line when the line has no such parameter);
@@ -109,6 +115,7 @@ examples:
   pctcodec clean-query --tracking urls.txt
   pctcodec clean-query --drop 'utm_*' --drop ref --sort --column url visits.csv
   pctcodec query-param q search-urls.txt
+  pctcodec canonicalize --column url visits.csv > keyed.csv
   pctcodec query-param utm_source --column url visits.csv > with-source.csv
   pctcodec split --column url --parts host,path examples/urls.csv > parts.csv
   pctcodec domain --column url examples/urls.csv > with-domains.csv
@@ -199,6 +206,12 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--non-strict", action="store_true",
                         help="resolve: read a link with the base's scheme without it "
                              "(RFC 3986 5.2.2's non-strict parser, as urljoin does)")
+    parser.add_argument("--strip-www", action="store_true",
+                        help="canonicalize: remove 'www.' at the start of the host")
+    parser.add_argument("--same-scheme", action="store_true",
+                        help="canonicalize: write https as http (then :80 is the default port)")
+    parser.add_argument("--strip-trailing-slash", action="store_true",
+                        help="canonicalize: remove the trailing '/'s of the path (not '/')")
     parser.add_argument("--parts", metavar="LIST",
                         help="split: the components to add, comma-separated, from "
                              "scheme,userinfo,host,port,path,query,fragment (default: all); "
@@ -253,9 +266,14 @@ def _check_args(parser: argparse.ArgumentParser, args: argparse.Namespace) -> No
     elif args.file2 is not None:
         parser.error(f"unrecognized arguments: {args.file2}")
     _check_utf8(parser, args)
-    if ((args.drop or args.keep or args.tracking or args.sort)
-            and args.command != "clean-query"):
-        parser.error("--drop, --keep, --tracking and --sort apply to clean-query only")
+    if (args.tracking or args.sort) and args.command != "clean-query":
+        parser.error("--tracking and --sort apply to clean-query only")
+    if (args.drop or args.keep) and args.command not in ("clean-query", "canonicalize"):
+        parser.error("--drop and --keep apply to clean-query and canonicalize only")
+    if ((args.strip_www or args.same_scheme or args.strip_trailing_slash)
+            and args.command != "canonicalize"):
+        parser.error("--strip-www, --same-scheme and --strip-trailing-slash apply to "
+                     "canonicalize only")
     if args.safe is not None and not args.command.startswith("quote"):
         parser.error("--safe applies to quote and quote-plus only")
     if (args.sort_query or args.drop_fragment or args.strict_idna) and args.command != "normalize":
@@ -510,12 +528,13 @@ def main(argv: "Sequence[str] | None" = None) -> int:
 
         command = query_param_column(args.param)
     else:
-        drop = list(args.drop or ()) + (list(TRACKING_PARAMS) if args.tracking else [])
         command = Command(args.command, safe=args.safe, encoding=args.encoding or "utf-8",
                           errors=args.errors, sort_query=args.sort_query,
                           drop_fragment=args.drop_fragment, strict_idna=args.strict_idna,
-                          drop=drop, keep=args.keep,
-                          sort=args.sort, param=args.param, base=args.base,
+                          drop=list(args.drop or ()), keep=args.keep, sort=args.sort,
+                          param=args.param, tracking=args.tracking, strip_www=args.strip_www,
+                          same_scheme=args.same_scheme,
+                          strip_trailing_slash=args.strip_trailing_slash, base=args.base,
                           resolve_normalize=args.resolve_normalize, strict=not args.non_strict)
     where = "<stdin>" if args.file == "-" else args.file
     try:

@@ -5,13 +5,13 @@ Values come in as ``_streams.decode`` makes them (a byte that is not valid
 UTF-8 as a lone surrogate) and go out through ``_streams.encode``.
 """
 from .. import batch, normalize, quote, quote_plus, requote, unquote, unquote_plus
-from .. import query, resolution
+from .. import canonical, query, resolution
 from ._streams import escape_undecoded, quote_errors
 from .._typecheck import overload
 
 TYPE_CHECKING = False  # typing is not imported at run time: annotations in quotes
 if TYPE_CHECKING:
-    from typing import Callable
+    from typing import Any, Callable
 
     import pyarrow
 
@@ -23,8 +23,9 @@ if TYPE_CHECKING:
     _Functions = tuple[Callable[..., str], Callable[..., object], tuple[str, ...]]
 
 COMMANDS = ("quote", "quote-plus", "unquote", "unquote-plus", "requote", "normalize", "check",
-            "clean-query", "query-param", "resolve")
-URI_COMMANDS = ("requote", "normalize", "check", "clean-query", "query-param", "resolve")
+            "clean-query", "query-param", "resolve", "canonicalize")
+URI_COMMANDS = ("requote", "normalize", "check", "clean-query", "query-param", "resolve",
+                "canonicalize")
 
 
 def _param_line(uri: str, name: str) -> str:
@@ -45,6 +46,28 @@ def _resolve_column(values: "object", base: "str | None", resolve_normalize: boo
                                    normalize=resolve_normalize, strict=strict, threads=threads,
                                    on_error=on_error, rejects=rejects)
 
+
+def _clean_line(uri: str, drop: "list[str]", keep: "list[str] | None", sort: bool,
+                tracking: bool) -> str:
+    """clean-query's function: --drop and --keep as written, then --tracking's
+    TRACKING_PARAMS in any case (the same as one pass: the filters add up)."""
+    if drop or keep is not None or not tracking:
+        uri = query.clean_query(uri, drop=drop, keep=keep, sort=sort)
+    if tracking:
+        uri = query.clean_query(uri, drop=query.TRACKING_PARAMS, sort=sort)
+    return uri
+
+
+def _clean_many(values: "Any", drop: "list[str]", keep: "list[str] | None", sort: bool,
+                tracking: bool, **batch: "Any") -> "Any":
+    """_clean_line over a column (a list or an Arrow array, as Command.many passes)."""
+    if drop or keep is not None or not tracking:
+        values = query.clean_query_many(values, drop=drop, keep=keep, sort=sort, **batch)
+    if tracking:
+        values = query.clean_query_many(values, drop=query.TRACKING_PARAMS, sort=sort, **batch)
+    return values
+
+
 # command: (single-value function, batch function, names of its options)
 FUNCTIONS: "dict[str, _Functions]" = {
     "quote": (quote, batch.quote_many, ("safe", "encoding", "errors")),
@@ -53,10 +76,17 @@ FUNCTIONS: "dict[str, _Functions]" = {
     "unquote-plus": (unquote_plus, batch.unquote_plus_many, ("encoding", "errors")),
     "requote": (requote, batch.requote_many, ()),
     "normalize": (normalize, batch.normalize_many, ("sort_query", "drop_fragment", "strict_idna")),
-    "clean-query": (query.clean_query, query.clean_query_many, ("drop", "keep", "sort")),
+    "clean-query": (_clean_line, _clean_many, ("drop", "keep", "sort", "tracking")),
+    "canonicalize": (canonical.canonicalize, canonical.canonicalize_many,
+                     ("drop", "keep", "strip_www", "same_scheme", "strip_trailing_slash")),
     "query-param": (_param_line, query.query_param_many, ("name",)),  # tables: _query_command
     "resolve": (_resolve_line, _resolve_column, ("base", "resolve_normalize", "strict")),
 }
+
+
+def _tracking_and(drop: "list[str]") -> "tuple[str, ...]":
+    """TRACKING_PARAMS and the patterns of --drop, matched in any case."""
+    return query.TRACKING_PARAMS + tuple(drop)
 
 
 class Command:
@@ -68,7 +98,9 @@ class Command:
                  drop_fragment: bool = False, strict_idna: bool = False,
                  drop: "list[str] | None" = None,
                  keep: "list[str] | None" = None, sort: bool = False,
-                 param: "str | None" = None, base: "str | None" = None,
+                 param: "str | None" = None, tracking: bool = False,
+                 strip_www: bool = False, same_scheme: bool = False,
+                 strip_trailing_slash: bool = False, base: "str | None" = None,
                  resolve_normalize: bool = False, strict: bool = True) -> None:
         self.name = name
         # requote and normalize read a byte that is not UTF-8 as its escape;
@@ -82,9 +114,14 @@ class Command:
         given = {"safe": safe, "encoding": encoding, "errors": errors,
                  "sort_query": sort_query, "drop_fragment": drop_fragment, "strict_idna": strict_idna,
                  "drop": drop, "keep": keep, "sort": sort, "name": param,
+                 "tracking": tracking, "strip_www": strip_www, "same_scheme": same_scheme,
+                 "strip_trailing_slash": strip_trailing_slash,
                  "base": base, "resolve_normalize": resolve_normalize, "strict": strict}
         self._one, self._many, names = FUNCTIONS[name]
         self.options = {key: given[key] for key in names}
+        if name == "canonicalize":  # --drop adds to TRACKING_PARAMS (any case), --keep restricts
+            self.options["drop"] = query.TRACKING_PARAMS if not drop else _tracking_and(drop)
+            self.options["ignore_case"] = True
         if name.startswith("quote"):
             if safe is None:
                 self.options["safe"] = "" if name == "quote-plus" else "/"

@@ -8,7 +8,7 @@ entry here). Options are passed to the batch function by keyword.
 from typing import Any, Callable, Dict, NamedTuple, Tuple
 
 # The library, imported here only: every integration reads it through the table.
-from .. import _pctcodec, batch, domains, query
+from .. import _pctcodec, batch, canonical, domains, query
 
 # The default of an option that has none: it must be given.
 REQUIRED: Any = type("Required", (), {"__repr__": lambda self: "REQUIRED"})()
@@ -73,6 +73,10 @@ FUNCTIONS: Tuple[Function, ...] = (
     Function("registered_domain", domains.registered_domain_many, domains.registered_domain,
              _DOMAIN, "string"),
     Function("public_suffix", domains.public_suffix_many, domains.public_suffix, _DOMAIN, "string"),
+    Function("canonicalize", canonical.canonicalize_many, canonical.canonicalize,
+             (Option("strip_www", "bool", False), Option("same_scheme", "bool", False),
+              Option("strip_trailing_slash", "bool", False)),
+             "string"),
 )
 
 

@@ -1,0 +1,107 @@
+/* The deduplication key of a normalized URI: query filtered and sorted,
+ * then the options of pct_canon.h. */
+#include <string.h>
+
+#include "pct_canon.h"
+#include "pct_uri.h"
+
+static int equals(const uint8_t *s, pct_range r, const char *text)
+{
+    size_t len = strlen(text);
+    return r.len == len && memcmp(s + r.start, text, len) == 0;
+}
+
+/* Whether the path p[0..n) ends in a dot segment ("." or ".."), which
+ * normalize would remove: a trailing '/' that guards one stays. */
+static int ends_in_dot_segment(const uint8_t *p, size_t n)
+{
+    size_t k = n;
+    while (k && p[k - 1] != '/')
+        k--;
+    size_t last = n - k;
+    return (last == 1 && p[k] == '.') || (last == 2 && p[k] == '.' && p[k + 1] == '.');
+}
+
+pct_status pct_canon_key(const uint8_t *s, size_t n, const pct_canon *c, uint8_t *dst,
+                         size_t *out_len)
+{
+    pct_uri u;
+    pct_uri_split(s, n, &u);
+    size_t w = 0;
+    int web = 0; /* http or https */
+    if (u.has_scheme) {
+        web = equals(s, u.scheme, "http") || equals(s, u.scheme, "https");
+        pct_range scheme = u.scheme;
+        if (web && (c->opts & PCT_CANON_ONE_SCHEME))
+            scheme.len = 4; /* "http" */
+        memcpy(dst, s + scheme.start, scheme.len);
+        w = scheme.len;
+        dst[w++] = ':';
+    }
+    if (u.has_authority) {
+        dst[w++] = '/';
+        dst[w++] = '/';
+        if (u.has_userinfo) {
+            memcpy(dst + w, s + u.userinfo.start, u.userinfo.len);
+            w += u.userinfo.len;
+            dst[w++] = '@';
+        }
+        pct_range host = u.host;
+        if (c->opts & PCT_CANON_STRIP_WWW)
+            while (host.len > 4 && memcmp(s + host.start, "www.", 4) == 0) {
+                host.start += 4;
+                host.len -= 4;
+            }
+        memcpy(dst + w, s + host.start, host.len);
+        w += host.len;
+        if (u.has_port && !(web && (c->opts & PCT_CANON_ONE_SCHEME) && equals(s, u.port, "80"))) {
+            dst[w++] = ':';
+            memcpy(dst + w, s + u.port.start, u.port.len);
+            w += u.port.len;
+        }
+    }
+    size_t plen = u.path.len;
+    const uint8_t *path = s + u.path.start;
+    if (c->opts & PCT_CANON_TRAILING_SLASH) {
+        size_t keep = plen;
+        while (keep > 1 && path[keep - 1] == '/')
+            keep--;
+        if (keep < plen && ends_in_dot_segment(path, keep))
+            keep++;
+        plen = keep;
+    }
+    memcpy(dst + w, path, plen);
+    w += plen;
+    size_t tail = u.has_query ? u.query.start - 1 : u.has_fragment ? u.fragment.start - 1 : n, len;
+    pct_status rc = pct_canon_tail(s + tail, n - tail, w == 0, c, dst + w, &len);
+    *out_len = w + len;
+    return rc;
+}
+
+int pct_canon_query_only(const pct_canon *c)
+{
+    return !(c->opts & (PCT_CANON_STRIP_WWW | PCT_CANON_ONE_SCHEME | PCT_CANON_TRAILING_SLASH));
+}
+
+pct_status pct_canon_tail(const uint8_t *t, size_t n, int alone, const pct_canon *c, uint8_t *dst,
+                          size_t *out_len)
+{
+    size_t w = 0, i = 0;
+    if (n && t[0] == '?') {
+        const uint8_t *hash = memchr(t + 1, '#', n - 1);
+        size_t qn = (hash ? (size_t)(hash - t) : n) - 1, len, removed;
+        pct_status rc = pct_query_write(t + 1, qn, &c->filter, dst + 1, &len, &removed);
+        if (rc != PCT_OK)
+            return rc;
+        /* an empty query goes when it was emptied (or with the option), but
+         * a reference that is only a query keeps it: "" is the base's */
+        if (len || alone || !(removed || (c->opts & PCT_CANON_EMPTY_QUERY))) {
+            dst[0] = '?';
+            w = 1 + len;
+        }
+        i = 1 + qn;
+    }
+    memcpy(dst + w, t + i, n - i); /* the fragment */
+    *out_len = w + n - i;
+    return PCT_OK;
+}

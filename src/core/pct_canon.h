@@ -1,0 +1,46 @@
+/* pct_canon: a key for deduplicating URLs, written from a normalized URI.
+ * Plain C99, no Python.
+ *
+ * The key of a URI is its normalize()d form (RFC 3986 6.2.2, 6.2.3; the
+ * caller's, with the IDNA of the host) rewritten by pct_canon_key: the query
+ * parameters a filter rejects dropped and the rest sorted by name, then the
+ * options below. Every step only removes or shortens, and the key of a key
+ * is itself (each step leaves nothing for itself or for normalize to do).
+ */
+#ifndef PCT_CANON_H
+#define PCT_CANON_H
+
+#include "pct.h"
+#include "pct_query.h"
+
+enum {
+    PCT_CANON_STRIP_WWW = 1,       /* a host "www.x" is "x" (repeatedly: "www.www.x" -> "x") */
+    PCT_CANON_ONE_SCHEME = 2,      /* "https" is written "http"; then a port 80 is the default */
+    PCT_CANON_TRAILING_SLASH = 4,  /* a path's trailing '/'s removed, but for "/" */
+    PCT_CANON_EMPTY_QUERY = 8,     /* an empty query's '?' removed ("http://h/?" -> "http://h/") */
+    PCT_CANON_ALL = 15
+};
+
+typedef struct {
+    pct_query_filter filter; /* the parameters kept (its sort: sorted by name) */
+    unsigned opts;           /* PCT_CANON_* */
+} pct_canon;
+
+/* The key of s[0..n), a URI as normalize writes it (split again here),
+ * into dst (n bytes, not overlapping s; the key is never longer). A query
+ * whose parameters all went loses its '?' (but for a reference that is only
+ * a query, as pct_query_clean). PCT_OK or PCT_ERR_NO_MEMORY (the sort). */
+pct_status pct_canon_key(const uint8_t *s, size_t n, const pct_canon *c, uint8_t *dst,
+                         size_t *out_len);
+
+/* 1 when the options leave the scheme, authority and path alone: the key
+ * is then the URI up to its first '?' and pct_canon_tail from there. */
+int pct_canon_query_only(const pct_canon *c);
+
+/* The rest of a key from the '?' of a normalized URI on: t[0..n) is "" or
+ * starts with '?' or '#' (a query, a fragment); `alone` when nothing comes
+ * before it. Into dst (n bytes, not overlapping t). */
+pct_status pct_canon_tail(const uint8_t *t, size_t n, int alone, const pct_canon *c, uint8_t *dst,
+                          size_t *out_len);
+
+#endif /* PCT_CANON_H */

@@ -1,0 +1,271 @@
+"""canonicalize and canonicalize_many: against the model of
+tests/_canon_reference.py; idempotent and equivalence-stable (hypothesis);
+the batch form equal to a loop of the single call on every input kind and
+thread count; differential tests against w3lib, courlan and url-normalize
+on the inputs where their rules and ours agree (docs/canonicalize.md lists
+the classes of difference); the whitespace cleanup of normalize."""
+import random
+
+import pytest
+from hypothesis import example, given, settings
+from hypothesis import strategies as st
+
+import _canon_reference as ref
+import _uri_reference as uref
+import pctcodec
+from _profiles import examples
+from pctcodec import (TRACKING_PARAMS, PercentEncodingError, Reject, canonicalize,
+                      canonicalize_many, normalize)
+
+ref.TRACKING = TRACKING_PARAMS
+
+# Pieces where the rules meet: case, escapes (of unreserved, reserved,
+# non-ASCII, malformed), ports, dot segments, separators, tracking names in
+# any case, "www.", whitespace, non-ASCII hosts.
+PIECES = ["http:", "HTTPS:", "//", "www.", "WWW.", "Example.COM", "b\u00fccher.de", "h", ":80",
+          ":443", ":", "@", "/", "/./", "/../", "a", "B", "%7e", "%7E", "%41", "%2F", "%2f", "%zz",
+          "%C3%A9", "\u00e9", "?", "&", "&&", "=", "+", "#", "utm_source=x", "UTM_Medium=1",
+          "Fbclid=2", "gclid", "&amp;", "b=2", "a=1", " ", "\t", "\n", "\x00", "\u3000"]
+uris = st.lists(st.sampled_from(PIECES), max_size=12).map("".join)
+# well-formed URLs with messy spellings
+urls = st.builds(lambda s, h, path, q, f: s + "//" + h + path + q + f,
+                 st.sampled_from(["http:", "HTTP:", "https:", "hTTps:"]),
+                 st.sampled_from(["example.com", "EXAMPLE.com", "www.Example.com", "ex%61mple.com",
+                                  "example.com:80", "example.com:443", "b\u00fccher.de"]),
+                 st.sampled_from(["", "/", "/a/", "/a//", "/a/./b/../c", "/%7Ea/", "/.//"]),
+                 st.lists(st.sampled_from(["a=1", "b=2", "A=3", "utm_source=x", "Fbclid=y",
+                                           "", "q=%7e+x", "z"]), max_size=5)
+                 .map(lambda ps: "?" + "&".join(ps) if ps else ""),
+                 st.sampled_from(["", "#", "#top"]))
+any_uri = st.one_of(uris, urls)
+
+OPTIONS = [
+    {},
+    {"strip_www": True, "same_scheme": True, "strip_trailing_slash": True},
+    {"drop_empty_query": False, "sort_query": False, "drop_fragment": False},
+    {"drop": ["a", "B*"], "keep": ["*"], "ignore_case": False},
+    {"drop": ["a"], "ignore_case": True, "html_amp": True},
+    {"strip_whitespace": False, "drop": ()},
+    {"keep": ["a", "q"], "drop_empty_query": False, "strip_trailing_slash": True},
+]
+
+
+def _outcome(f, *args, **kwargs):
+    try:
+        return "ok", f(*args, **kwargs)
+    except Exception as e:  # the class is compared
+        return "raise", type(e)
+
+
+@pytest.mark.parametrize("opts", OPTIONS)
+@settings(max_examples=examples(500))
+@given(any_uri)
+@example("http://a/?utm_source=x")
+@example("?utm_source=x")
+@example("http://www./?")
+@example("https://www.www.h:80/a//")
+@example("http:/.//")
+def test_matches_model(opts, uri):
+    assert _outcome(canonicalize, uri, **opts) == _outcome(ref.canonicalize, uri, **opts)
+
+
+@pytest.mark.parametrize("opts", OPTIONS)
+@settings(max_examples=examples(500))
+@given(any_uri)
+def test_idempotent(opts, uri):
+    key = canonicalize(uri, **opts)
+    assert canonicalize(key, **opts) == key
+    assert pctcodec.is_valid(key)
+
+
+def _respell(uri, rng):
+    """A spelling that normalize holds equivalent: the case of the scheme
+    and of hex digits, escapes of unreserved characters."""
+    out = []
+    for i, c in enumerate(uri):
+        r = rng.random()
+        if c.isalnum() and c.isascii() and r < 0.2 and "#" not in uri[:i] and "?" not in uri[:i] \
+                and "/" in uri[:i]:
+            out.append("%%%02X" % ord(c) if c.isalnum() and not (c.isupper() and i < 8) else c)
+        else:
+            out.append(c)
+    s = "".join(out)
+    head, sep, rest = s.partition(":")
+    return (head.upper() if sep and head.isalpha() else head) + sep + rest
+
+
+@settings(max_examples=examples(500))
+@given(urls, st.randoms(use_true_random=False))
+def test_equivalent_spellings_have_one_key(uri, rng):
+    other = _respell(uri, rng)
+    if normalize(other) == normalize(uri):
+        assert canonicalize(other) == canonicalize(uri)
+        assert canonicalize(" " + other + "\n") == canonicalize(uri)
+
+
+@pytest.mark.parametrize("a, b", [
+    ("HTTP://Example.COM:80/%7ea/./b/../?b=2&utm_source=x&a=1#f", "http://example.com/~a/?a=1&b=2"),
+    ("http://h/?UTM_SOURCE=x&Fbclid=1&q=1", "http://h/?q=1"),
+    ("  http://h/a\tb\n ", "http://h/ab"),
+    ("http://b\u00fccher.de/", "http://xn--bcher-kva.de/"),
+    ("http://h/?&&", "http://h/"),
+])
+def test_same_key(a, b):
+    assert canonicalize(a) == canonicalize(b)
+
+
+@pytest.mark.parametrize("uri, kwargs, want", [
+    ("https://www.h.com:80/a/", {"strip_www": True, "same_scheme": True,
+                                 "strip_trailing_slash": True}, "http://h.com/a"),
+    ("http://h/?", {}, "http://h/"),
+    ("http://h/?", {"drop_empty_query": False}, "http://h/?"),
+    ("http://h/?utm_a=1", {"drop_empty_query": False}, "http://h/"),
+    ("?utm_a=1", {}, "?"),
+    ("http://h/?b=1&a=2&b=0", {}, "http://h/?a=2&b=1&b=0"),
+    ("http://h/?b=1&a=2", {"sort_query": False}, "http://h/?b=1&a=2"),
+    ("http://h/#f", {"drop_fragment": False}, "http://h/#f"),
+    ("http://h/?a=1&amp;utm_source=x", {"html_amp": True}, "http://h/?a=1"),
+    ("http://h/?a=1&amp;utm_source=x", {}, "http://h/?a=1&amp;utm_source=x"),
+    ("http://h/?UTM_x=1", {"drop": ["utm_*"]}, "http://h/?UTM_x=1"),
+    ("http://h/?UTM_x=1", {"drop": ["utm_*"], "ignore_case": True}, "http://h/"),
+    (" http://h/ ", {"strip_whitespace": False}, "%20http://h/%20"),
+])
+def test_cases(uri, kwargs, want):
+    assert canonicalize(uri, **kwargs) == want
+
+
+def test_errors():
+    with pytest.raises(TypeError):
+        canonicalize(b"http://h/")
+    with pytest.raises(PercentEncodingError):
+        canonicalize("http://h/\ud800")
+    with pytest.raises(TypeError):
+        canonicalize("http://h/", drop=5)
+    with pytest.raises(TypeError, match="index 1"):
+        canonicalize_many(["http://h/", 5])
+    rejects = []
+    assert canonicalize_many(["http://h/", 5], on_error="null", rejects=rejects) == ["http://h/", None]
+    assert [r.index for r in rejects] == [1] and isinstance(rejects[0], Reject)
+
+
+# ---------------------------------------------------------------- batch = loop
+
+COLUMN_PIECES = PIECES + ["http://h/p", "https://www.a.com/x/"]
+columns = st.lists(st.one_of(st.none(), any_uri), max_size=20)
+
+
+def _loop(values, **opts):
+    return [None if v is None else canonicalize(v, **opts) for v in values]
+
+
+@pytest.mark.parametrize("opts", OPTIONS[:3])
+@given(values=columns)
+def test_many_list(opts, values):
+    assert canonicalize_many(values, **opts) == _loop(values, **opts)
+    assert canonicalize_many(tuple(values), **opts) == _loop(values, **opts)
+
+
+@pytest.mark.parametrize("opts", OPTIONS[:3])
+@settings(max_examples=examples(200))
+@given(values=columns, offset=st.integers(0, 4), threads=st.sampled_from([1, 2, 3]))
+def test_many_arrow(opts, values, offset, threads):
+    pa = pytest.importorskip("pyarrow")
+    types = [pa.string(), pa.large_string()] + ([pa.string_view()] if hasattr(pa, "string_view") else [])
+    want = _loop(values, **opts)
+    for typ in types:
+        arr = pa.array(values, type=typ)
+        out = canonicalize_many(arr, threads=threads, **opts)
+        assert out.type == typ and out.to_pylist() == want
+        k = min(offset, len(values))
+        assert canonicalize_many(arr.slice(k), threads=threads, **opts).to_pylist() == want[k:]
+        chunked = canonicalize_many(pa.chunked_array([arr, arr[:0], arr], type=typ), **opts)
+        assert chunked.to_pylist() == want + want
+
+
+def test_many_long_column_threads():
+    pa = pytest.importorskip("pyarrow")
+    rng = random.Random(3)
+    values = ["".join(rng.choice(COLUMN_PIECES) for _ in range(rng.randrange(12)))
+              for _ in range(40000)]
+    values[::97] = [None] * len(values[::97])
+    want = _loop(values)
+    for threads in (1, 2, 4):
+        assert canonicalize_many(pa.array(values), threads=threads).to_pylist() == want
+
+
+def test_many_pandas_polars():
+    pd = pytest.importorskip("pandas")
+    values = ["HTTP://H/?b=1&a=2#x", None, " http://b\u00fccher.de/ "]
+    want = _loop(values)
+    s = pd.Series(values, index=[5, 6, 7], name="url")
+    out = canonicalize_many(s)
+    assert [None if m else v for v, m in zip(out.tolist(), out.isna())] == want
+    assert list(out.index) == [5, 6, 7] and out.name == "url"
+    pytest.importorskip("pyarrow")
+    out = canonicalize_many(s.astype("string[pyarrow]"))
+    assert [None if v is pd.NA else v for v in out.tolist()] == want
+    pl = pytest.importorskip("polars")
+    assert canonicalize_many(pl.Series("u", values)).to_list() == want
+
+
+# ---------------------------------------------------------------- whitespace
+
+@given(st.text(st.sampled_from(" \t\n\r\x00\x1f\x7f\u3000aH:/?#%"), max_size=12))
+def test_normalize_strips_as_the_url_standard(s):
+    assert normalize(s) == normalize(uref.strip_url_whitespace(s), strip_whitespace=False)
+    assert pctcodec.normalize_many([s]) == [normalize(s)]
+
+
+def test_check_still_reports_whitespace():
+    with pytest.raises(PercentEncodingError) as e:
+        pctcodec.check(" http://h/")
+    assert e.value.position == 0
+    assert normalize(" http://h/ ") == "http://h/"
+    assert normalize(" http://h/ ", strip_whitespace=False) == "%20http://h/%20"
+    assert pctcodec.equivalent(" http://h/", "http://h/\n")
+
+
+# ---------------------------------------------------------------- peers
+# Each comparison runs on a grammar where the peer's rules and ours agree
+# (see docs/canonicalize.md for the classes of difference outside it).
+
+plain = st.text("abcxyz019", min_size=1, max_size=4)
+peer_urls = st.builds(
+    lambda host, path, params, frag: "http://" + host + path + (
+        "?" + "&".join("%s=%s" % kv for kv in params) if params else "") + frag,
+    st.sampled_from(["example.com", "Example.COM", "a.b.org"]),
+    st.sampled_from(["/", "/a", "/a/b", "/a%7Eb/c", "/%C3%A9"]),
+    st.lists(st.tuples(plain, plain), max_size=4, unique_by=lambda kv: kv[0]),
+    st.sampled_from(["", "#top"]))
+
+
+@settings(max_examples=examples(300))
+@given(peer_urls)
+def test_w3lib_canonicalize_url(uri):
+    w3lib_url = pytest.importorskip("w3lib.url")
+    assert canonicalize(uri, drop=()) == w3lib_url.canonicalize_url(uri)
+
+
+@settings(max_examples=examples(300))
+@given(peer_urls, st.lists(plain, max_size=3))
+def test_w3lib_url_query_cleaner(uri, names):
+    w3lib_url = pytest.importorskip("w3lib.url")
+    assert pctcodec.clean_query(uri, drop=names) == w3lib_url.url_query_cleaner(
+        uri, names, remove=True, unique=False, keep_fragments=True)
+
+
+@settings(max_examples=examples(300))
+@given(peer_urls)
+def test_courlan_normalize_url(uri):
+    courlan = pytest.importorskip("courlan")
+    if "%" in uri:
+        return  # courlan leaves escapes of unreserved characters in the path
+    assert canonicalize(uri, drop=(), drop_fragment=False) == courlan.normalize_url(uri)
+
+
+@settings(max_examples=examples(300))
+@given(peer_urls)
+def test_url_normalize(uri):
+    url_normalize = pytest.importorskip("url_normalize")
+    assert canonicalize(uri, drop=(), sort_query=False, drop_fragment=False) == \
+        url_normalize.url_normalize(uri)
