@@ -537,26 +537,34 @@ def main(argv: "Sequence[str] | None" = None) -> int:
                           strip_trailing_slash=args.strip_trailing_slash, base=args.base,
                           resolve_normalize=args.resolve_normalize, strict=not args.non_strict)
     where = "<stdin>" if args.file == "-" else args.file
+    # SIGTERM unwinds the run as SIGINT does, from before the --rejects file
+    # is made: no partial -o or --rejects file is left.
+    restore = catch_sigterm()
     try:
-        failures = Failures(args.on_error, args.rejects)
-    except OutputError as exc:
-        return _error(exc, 2)
-    except OSError as exc:
-        return _error(f"{args.rejects}: {exc.strerror or exc}", 2)
-    status = 130
-    restore = catch_sigterm()  # SIGTERM unwinds the run as SIGINT does: no partial -o file left
-    try:
-        status = _run(args, command, failures, where)
+        try:
+            failures = Failures(args.on_error, args.rejects)
+        except OutputError as exc:
+            return _error(exc, 2)
+        except OSError as exc:
+            return _error(f"{args.rejects}: {exc.strerror or exc}", 2)
+        except KeyboardInterrupt:
+            return 130
+        except Terminated:
+            return 143
+        status = 130
+        try:
+            status = _run(args, command, failures, where)
+        finally:
+            # an interrupted run leaves no partial --rejects file either
+            try:
+                failures.close(status not in (130, 143))
+            except OutputError as exc:
+                status = _error(exc, 2)
+            if args.on_error != "stop":
+                print(failures.summary(), file=sys.stderr)
+        return status
     finally:
         restore()
-        # an interrupted run leaves no partial --rejects file either
-        try:
-            failures.close(status not in (130, 143))
-        except OutputError as exc:
-            status = _error(exc, 2)
-        if args.on_error != "stop":
-            print(failures.summary(), file=sys.stderr)
-    return status
 
 
 def _run(args: argparse.Namespace, command: "Command | AddColumns", failures: Failures,
