@@ -37,8 +37,8 @@ export PCTCODEC_DEBUG=1
 echo "building pctcodec with $CC ${CFLAGS:-} into $OUT"
 rm -rf "$OUT"
 mkdir -p "$OUT"
-# The package's Python files, subpackages included (no build left in src/).
-(cd src && find pctcodec \( -name '*.py' -o -name '*.pyi' -o -name py.typed \) -print0 |
+# The package's Python files and data, subpackages included (no build left in src/).
+(cd src && find pctcodec \( -name '*.py' -o -name '*.pyi' -o -name py.typed -o -name '*.dat' \) -print0 |
     xargs -0 cp --parents -t "$OUT")
 CC=$CC LDSHARED="$CC -shared" \
     "$PYTHON" -W ignore setup.py -q build_ext --build-lib "$OUT" --build-temp "$OUT/tmp" --force

@@ -106,7 +106,8 @@ if ((need_api)); then
     # the Python files beside it in a package of their own.
     rm -rf "$WORK/py"
     mkdir -p "$WORK/py"
-    (cd "$ROOT/src" && find pctcodec -name '*.py' -print0 | xargs -0 cp --parents -t "$WORK/py")
+    (cd "$ROOT/src" && find pctcodec \( -name '*.py' -o -name '*.dat' \) -print0 |
+        xargs -0 cp --parents -t "$WORK/py")
     (cd "$ROOT" && CC=clang LDSHARED="clang -shared" \
         CFLAGS="${SAN[*]} -fsanitize=fuzzer-no-link -g -O1" LDFLAGS="${SAN[*]}" \
         "$PY" setup.py -q build_ext --build-lib "$WORK/py" --build-temp "$WORK/pytmp" --force \

@@ -34,6 +34,7 @@ from ._streams import (
     Terminated,
     binary_stdin,
     catch_sigterm,
+    hold_signals,
     check_reason,
     quiet_broken_pipe,
 )
@@ -541,19 +542,23 @@ def main(argv: "Sequence[str] | None" = None) -> int:
     # is made: no partial -o or --rejects file is left.
     restore = catch_sigterm()
     try:
+        release = hold_signals()  # until the --rejects file has an owner that removes it
         try:
             failures = Failures(args.on_error, args.rejects)
         except OutputError as exc:
+            release()
             return _error(exc, 2)
         except OSError as exc:
+            release()
             return _error(f"{args.rejects}: {exc.strerror or exc}", 2)
-        except KeyboardInterrupt:
-            return 130
-        except Terminated:
-            return 143
         status = 130
         try:
+            release()
             status = _run(args, command, failures, where)
+        except KeyboardInterrupt:  # held while the --rejects file was made
+            status = 130
+        except Terminated:
+            status = 143
         finally:
             # an interrupted run leaves no partial --rejects file either
             try:

@@ -333,6 +333,20 @@ def _raise_terminated(signum: int, frame: object) -> None:
     raise Terminated
 
 
+def hold_signals() -> "Callable[[], object]":
+    """SIGINT and SIGTERM held pending (POSIX, main thread) until the
+    function returned is called: a file made meanwhile has an owner that
+    removes it before either can unwind the run."""
+    import signal
+
+    held = {signal.SIGINT, signal.SIGTERM}
+    try:
+        previous = signal.pthread_sigmask(signal.SIG_BLOCK, held)
+    except (AttributeError, ValueError, OSError):  # no such call here (Windows)
+        return lambda: None
+    return lambda: signal.pthread_sigmask(signal.SIG_SETMASK, previous)
+
+
 def catch_sigterm() -> "Callable[[], object]":
     """From now on SIGTERM raises Terminated (in the main thread, where
     Python runs signal handlers); the function returned puts the previous
