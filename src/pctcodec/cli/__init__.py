@@ -62,7 +62,8 @@ commands:
                 valid URI; exit status 1 if there is one
   clean-query   remove query parameters by name or shell-style pattern
                 (--drop, --keep, --tracking), everything else kept as it is;
-                --tracking matches TRACKING_PARAMS in any case (UTM_SOURCE)
+                without --drop, the tracking parameters (TRACKING_PARAMS,
+                in any case: UTM_SOURCE too)
   canonicalize  a key for deduplication: normalize, drop the tracking
                 parameters (--drop adds patterns; all in any case; --keep
                 keeps only those), sort the query, drop the fragment; --strip-www,

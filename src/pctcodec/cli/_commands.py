@@ -47,12 +47,19 @@ def _resolve_column(values: "object", base: "str | None", resolve_normalize: boo
                                    on_error=on_error, rejects=rejects)
 
 
+def _clean_patterns(drop: "list[str]", keep: "list[str] | None") -> "dict[str, Any]":
+    """clean_query's drop and keep for --drop and --keep: no --drop leaves
+    drop to its default (TRACKING_PARAMS)."""
+    return {"drop": drop, "keep": keep} if drop else {"keep": keep}
+
+
 def _clean_line(uri: str, drop: "list[str]", keep: "list[str] | None", sort: bool,
                 tracking: bool) -> str:
     """clean-query's function: --drop and --keep as written, then --tracking's
-    TRACKING_PARAMS in any case (the same as one pass: the filters add up)."""
+    TRACKING_PARAMS in any case (the same as one pass: the filters add up);
+    without --drop, drop is clean_query's default, TRACKING_PARAMS."""
     if drop or keep is not None or not tracking:
-        uri = query.clean_query(uri, drop=drop, keep=keep, sort=sort)
+        uri = query.clean_query(uri, **_clean_patterns(drop, keep), sort=sort)
     if tracking:
         uri = query.clean_query(uri, drop=query.TRACKING_PARAMS, sort=sort)
     return uri
@@ -62,7 +69,7 @@ def _clean_many(values: "Any", drop: "list[str]", keep: "list[str] | None", sort
                 tracking: bool, **batch: "Any") -> "Any":
     """_clean_line over a column (a list or an Arrow array, as Command.many passes)."""
     if drop or keep is not None or not tracking:
-        values = query.clean_query_many(values, drop=drop, keep=keep, sort=sort, **batch)
+        values = query.clean_query_many(values, **_clean_patterns(drop, keep), sort=sort, **batch)
     if tracking:
         values = query.clean_query_many(values, drop=query.TRACKING_PARAMS, sort=sort, **batch)
     return values
