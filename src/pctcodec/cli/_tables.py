@@ -30,7 +30,9 @@ it is an ``AddColumns``, whose new columns are inserted right after the
 column, everything else (that column too) written as it was. See
 ``AddColumns`` for the hook.
 """
+import array
 import io
+import itertools
 import os
 import sys
 
@@ -218,6 +220,10 @@ def _csv(column: Column, infile: "BinaryReader", out: Output, name: str, delimit
             for index_, value, error in failed:
                 column.failures.add(first + index_, value, error, lines[index_])
             out.write(column.report(values, first, lines))
+        elif adding and not failed and (added := _added_arrow(column, values, first, lines,
+                                                               delimiter)) is not None:
+            gaps, written, flags = _interleaved(gaps, values, flags, added, delimiter)
+            out.write(_pctcodec._csv_join(gaps, written, flags, delimiter))
         else:
             results = column.transform(values, first, "null", failed, lines, bases)
             if adding:
@@ -309,6 +315,84 @@ def _added_fields(gaps: "list[bytes]", values: "list[str | None]", flags: bytes,
             new_gaps += between
         new_gaps.append(gaps[i + 1])
     return new_gaps, fields, bytes(len(fields))
+
+
+def _added_arrow(column: Column, values: "list[str | None]", first: int,
+                 lines: "Sequence[int]", delimiter: bytes) -> "list[list[str | bytes]] | None":
+    """The new columns of a chunk (an AddColumns), computed on Arrow with
+    no Python code per row: the chunk made an Arrow array from its joined
+    text and the lengths of its values; the batch function's outputs (a
+    null as "") joined row by row with a byte UTF-8 never holds (0xFF)
+    after each field, and that text split back into fields: bytes, written
+    as they are, or str (quoted where needed) for a column holding a
+    character CSV quotes. None when pyarrow is missing or a value is not
+    valid UTF-8 (then the batch function takes the list: _added_fields).
+    pyarrow.array, pyarrow.scalar and to_numpy are avoided: each imports
+    pandas (a second)."""
+    try:
+        import pyarrow as pa
+        import pyarrow.compute as pc
+    except ImportError:
+        return None
+    text = "".join(cast("list[str]", values))
+    try:
+        data = text.encode("utf-8")
+    except UnicodeEncodeError:  # a byte that was not UTF-8 (see _streams)
+        return None
+    n = len(values)
+    lengths = (map(len, values) if len(data) == len(text)
+               else map(len, map(str.encode, cast("list[str]", values))))
+    offsets = array.array("q", itertools.accumulate(lengths, initial=0))
+    chunk = pa.Array.from_buffers(pa.large_string(), n,
+                                  [None, pa.py_buffer(offsets), pa.py_buffer(data)])
+    found = cast("list[pyarrow.Array]", column.transform(chunk, first, "null", (), lines))
+    binary = pa.large_binary()
+    end = pa.Array.from_buffers(binary, n, [None, pa.py_buffer(array.array("q", range(n + 1))),
+                                            pa.py_buffer(b"\xff" * n)])
+    nothing = pa.Array.from_buffers(binary, n, [None, pa.py_buffer(bytes(8 * (n + 1))),
+                                                pa.py_buffer(b"")])
+    parts = []
+    for new in found:
+        parts += [new.cast(binary), end]
+    joined = pc.binary_join_element_wise(
+        *parts, nothing, options=pc.JoinOptions(null_handling="replace", null_replacement=""))
+    _, _, buffer = joined.buffers()
+    pieces = (b"" if buffer is None else buffer.to_pybytes()).split(b"\xff")
+    width = len(found)
+    added: "list[list[str | bytes]]" = []
+    for k, new in enumerate(found):
+        fields: "list[str | bytes]" = list(pieces[k:width * n:width])
+        _, _, buffer = new.buffers()
+        own = b"" if buffer is None else buffer.to_pybytes()
+        if any(c in own for c in (b'"', b"\r", b"\n", delimiter)):
+            # str, which _csv_join quotes where needed (bytes it writes as they are)
+            fields = list(map(bytes.decode, cast("list[bytes]", fields)))
+        added.append(fields)
+    return added
+
+
+def _interleaved(gaps: "list[bytes]", values: "list[str | None]", flags: bytes,
+                 columns: "list[list[str | bytes]]", delimiter: bytes
+                 ) -> "tuple[list[bytes], list[str | bytes], bytes]":
+    """_csv_join's (gaps, fields, flags) for a chunk without failed rows
+    whose rows get the fields of `columns` after their field of the column:
+    built by slices, not row by row. A field is written back as read (a
+    quoted one quoted again: the same bytes), but for a plain one holding a
+    quote, which _csv_join would quote: that one is written as its bytes."""
+    n, width = len(values), len(columns) + 1
+    fields: "list[str | bytes | None]" = [None] * (n * width)
+    fields[0::width] = values
+    for k, new in enumerate(columns, 1):
+        fields[k::width] = new
+    if '"' in "".join(cast("list[str]", values)):
+        for i, value in enumerate(values):
+            if flags[i] == PLAIN and '"' in cast(str, value):
+                fields[i * width] = cast(str, value).encode("utf-8", "surrogateescape")
+    new_gaps = [delimiter] * (n * width + 1)
+    new_gaps[0::width] = gaps
+    new_flags = bytearray(n * width)
+    new_flags[0::width] = flags
+    return new_gaps, cast("list[str | bytes]", fields), bytes(new_flags)
 
 
 def _failed_fields(results: "list[str | None]", values: "list[str | None]", flags: bytes,
