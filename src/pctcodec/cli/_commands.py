@@ -173,16 +173,19 @@ class Command:
         if bases is None:
             return self._many(values, **self.options, threads=threads, on_error=on_error,
                               rejects=rejects)
-        # a row with no base fails as an empty one does (ResolveError), so
-        # that its link is reported, not silently replaced by a null
-        if isinstance(bases, list):
-            bases = self.prepare_all(["" if b is None else b for b in bases])
-        elif bases.null_count:  # type: ignore[attr-defined]
-            import pyarrow.compute as pc
-
-            bases = pc.fill_null(bases, "")
-        return self._many(values, **self.options, threads=threads, on_error=on_error,
-                          rejects=rejects, bases=bases)
+        # a row with no base gives null, as resolve_many does (an empty CSV
+        # field is no base: the table mode's null); written as an empty
+        # field, not as a failure
+        if not isinstance(bases, list):
+            return self._many(values, **self.options, threads=threads, on_error=on_error,
+                              rejects=rejects, bases=bases)
+        bases = self.prepare_all([None if b == "" else b for b in bases])
+        out = self._many(values, **self.options, threads=threads, on_error=on_error,
+                         rejects=rejects, bases=bases)
+        if None in bases:
+            out = ["" if base is None and value is not None else result
+                   for base, value, result in zip(bases, values, out)]
+        return out
 
     def line_function(self) -> "Callable[[str], str]":
         """one() as a plain function, for the line mode's loop."""

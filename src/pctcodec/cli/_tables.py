@@ -36,7 +36,7 @@ import itertools
 import os
 import sys
 
-from .. import PercentEncodingError, batch, check
+from .. import PercentEncodingError, ResolveError, batch, check
 from .. import _pctcodec
 from ._csv import MALFORMED, PLAIN, QUOTED, RAGGED, Reader
 from ._progress import Progress
@@ -143,7 +143,8 @@ class Column:
             out = self.command.many(values, threads=self.threads, on_error=on_error,
                                     rejects=rejects)
         if rejects or failed:
-            found = [(r.index, values[r.index] if isinstance(values, list) else r.value, r.error)
+            found = [(r.index, values[r.index] if isinstance(values, list) else r.value,
+                      r.error if bases is None else _base_error(bases, r.index, r.error))
                      for r in rejects]
             for index, value, error in sorted([*failed, *found], key=lambda f: f[0]):
                 self.failures.add(first_row + index, value, error,
@@ -176,6 +177,17 @@ class Column:
                 where = first_row + index if lines is None else lines[index]
                 found.append(f"{where}:{exc.position}: {check_reason(value, exc)}\n")
         return "".join(found).encode("utf-8", "backslashreplace")
+
+
+def _base_error(bases: "object", index: int, error: BaseException) -> BaseException:
+    """resolve's error for a row whose base (--base-column) cannot be used
+    (ResolveError): one that shows that base, the value being the link."""
+    if not isinstance(error, ResolveError):
+        return error
+    base = bases[index]  # type: ignore[index]
+    if not isinstance(base, str) and base is not None:  # an Arrow scalar
+        base = base.as_py()
+    return ResolveError(f"the base {base!r}: {error.reason}", error.position)
 
 
 # ---------------------------------------------------------------- CSV
