@@ -16,7 +16,7 @@ ECMAScript codecs (``encode_uri``, ``decode_uri_component``, ``js_escape``
 
 ``install()`` puts the seven functions in place of urllib.parse's for the
 whole process (``uninstall()`` puts urllib's back; ``with installed():`` for a
-block); see ``pctcodec._install``.
+block); see the drop-in page of the documentation.
 
 The batch functions (``quote_many``, ``unquote_many``, ``normalize_many``,
 ``check_many`` ...) run over a whole list, Arrow array, pandas or polars
@@ -32,7 +32,7 @@ see ``pctcodec.query``.
 dated snapshot; see ``pctcodec.domains``.
 ``resolve`` and ``resolve_many`` make references absolute against a base
 (RFC 3986 section 5); see ``pctcodec.resolution``.
-see ``pctcodec.query``. ``parse_query`` and ``query_params`` (and their
+``parse_query`` and ``query_params`` (and their
 column forms) read every parameter or a few named ones; see
 ``pctcodec.params``. ``canonicalize`` (and ``canonicalize_many``) gives a
 key for deduplicating URLs; see ``pctcodec.canonical``.
