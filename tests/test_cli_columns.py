@@ -25,13 +25,13 @@ TRICKY = (b"id,url,n\r\n"
 
 
 def _both(argv, tmp_path, capsysbinary, monkeypatch, data=TRICKY, chunk="3"):
-    """The output with the Arrow path and with the row-by-row one."""
+    """The output with the Arrow (or list) path and with the row-by-row one."""
     path = tmp_path / "in.csv"
     path.write_bytes(data)
     outs = []
     for arrow in (True, False):
         if not arrow:
-            monkeypatch.setattr(_tables, "_added_arrow", lambda *args: None)
+            monkeypatch.setattr(_tables, "_added_columns", lambda *args: None)
         status = main([*argv, "--chunk-size", chunk, str(path)])
         out, err = capsysbinary.readouterr()
         outs.append((status, out, err))
@@ -45,6 +45,7 @@ def _both(argv, tmp_path, capsysbinary, monkeypatch, data=TRICKY, chunk="3"):
     ["domain", "--column", "url", "--on-error", "null"],
     ["query-param", "q", "--column", "url"],
     ["query-param", "q,page", "--column", "url"],
+    ["domain", "--column", "url", "--parts", "registered_domain", "--on-error", "null"],
     ["split", "--column", "url", "--delimiter", ";"],
 ])
 def test_arrow_path_writes_what_the_rows_path_writes(argv, tmp_path, capsysbinary, monkeypatch):

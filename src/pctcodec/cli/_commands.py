@@ -7,7 +7,7 @@ UTF-8 as a lone surrogate) and go out through ``_streams.encode``.
 from .. import batch, normalize, quote, quote_plus, requote, unquote, unquote_plus
 from .. import canonical, query, resolution
 from ._streams import escape_undecoded, quote_errors
-from .._typecheck import overload
+from .._typecheck import cast, overload
 
 TYPE_CHECKING = False  # typing is not imported at run time: annotations in quotes
 if TYPE_CHECKING:
@@ -180,11 +180,12 @@ class Command:
             return self._many(values, **self.options, threads=threads, on_error=on_error,
                               rejects=rejects, bases=bases)
         bases = self.prepare_all([None if b == "" else b for b in bases])
-        out = self._many(values, **self.options, threads=threads, on_error=on_error,
-                         rejects=rejects, bases=bases)
+        out = cast("list[str | None]", self._many(values, **self.options, threads=threads,
+                                                   on_error=on_error, rejects=rejects,
+                                                   bases=bases))
         if None in bases:
             out = ["" if base is None and value is not None else result
-                   for base, value, result in zip(bases, values, out)]
+                   for base, value, result in zip(bases, cast("list[str | None]", values), out)]
         return out
 
     def line_function(self) -> "Callable[[str], str]":

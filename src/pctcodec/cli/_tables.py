@@ -31,6 +31,7 @@ column, everything else (that column too) written as it was. See
 ``AddColumns`` for the hook.
 """
 import array
+import functools
 import io
 import itertools
 import os
@@ -232,8 +233,8 @@ def _csv(column: Column, infile: "BinaryReader", out: Output, name: str, delimit
             for index_, value, error in failed:
                 column.failures.add(first + index_, value, error, lines[index_])
             out.write(column.report(values, first, lines))
-        elif adding and not failed and (added := _added_arrow(column, values, first, lines,
-                                                               delimiter)) is not None:
+        elif adding and not failed and (added := _added_columns(column, values, first, lines,
+                                                                 delimiter)) is not None:
             gaps, written, flags = _interleaved(gaps, values, flags, added, delimiter)
             out.write(_pctcodec._csv_join(gaps, written, flags, delimiter))
         else:
@@ -329,6 +330,22 @@ def _added_fields(gaps: "list[bytes]", values: "list[str | None]", flags: bytes,
     return new_gaps, fields, bytes(len(fields))
 
 
+def _added_columns(column: Column, values: "list[str | None]", first: int,
+                   lines: "Sequence[int]", delimiter: bytes) -> "list[list[str | bytes]] | None":
+    """The new columns of a chunk without failed rows, as fields: on Arrow
+    for two columns or more (_added_arrow), else from the batch function's
+    lists (one column: cheaper than loading pyarrow), a None as "". (None:
+    row by row: _added_fields.)"""
+    command = cast(AddColumns, column.command)
+    if len(command.suffixes) > 1:
+        added = _added_arrow(column, values, first, lines, delimiter)
+        if added is not None:
+            return added
+    found = cast("list[list[str | None]]", column.transform(values, first, "null", (), lines))
+    return [[v if v is not None else "" for v in new] if None in new else new  # type: ignore[misc]
+            for new in found]
+
+
 def _added_arrow(column: Column, values: "list[str | None]", first: int,
                  lines: "Sequence[int]", delimiter: bytes) -> "list[list[str | bytes]] | None":
     """The new columns of a chunk (an AddColumns), computed on Arrow with
@@ -352,17 +369,14 @@ def _added_arrow(column: Column, values: "list[str | None]", first: int,
     except UnicodeEncodeError:  # a byte that was not UTF-8 (see _streams)
         return None
     n = len(values)
-    lengths = (map(len, values) if len(data) == len(text)
-               else map(len, map(str.encode, cast("list[str]", values))))
+    texts = cast("list[str]", values)  # (no None: the chunk has no failed row)
+    lengths = map(len, texts) if len(data) == len(text) else map(len, map(str.encode, texts))
     offsets = array.array("q", itertools.accumulate(lengths, initial=0))
     chunk = pa.Array.from_buffers(pa.large_string(), n,
                                   [None, pa.py_buffer(offsets), pa.py_buffer(data)])
     found = cast("list[pyarrow.Array]", column.transform(chunk, first, "null", (), lines))
+    end, nothing = _separators(pa, n)
     binary = pa.large_binary()
-    end = pa.Array.from_buffers(binary, n, [None, pa.py_buffer(array.array("q", range(n + 1))),
-                                            pa.py_buffer(b"\xff" * n)])
-    nothing = pa.Array.from_buffers(binary, n, [None, pa.py_buffer(bytes(8 * (n + 1))),
-                                                pa.py_buffer(b"")])
     parts = []
     for new in found:
         parts += [new.cast(binary), end]
@@ -381,6 +395,17 @@ def _added_arrow(column: Column, values: "list[str | None]", first: int,
             fields = list(map(bytes.decode, cast("list[bytes]", fields)))
         added.append(fields)
     return added
+
+
+@functools.lru_cache(maxsize=2)  # (the chunks of a file are of one size but the last)
+def _separators(pa: "ModuleType", n: int) -> "tuple[pyarrow.Array, pyarrow.Array]":
+    """n times b"\\xff", and n times b"", as Arrow large_binary arrays."""
+    binary = pa.large_binary()
+    end = pa.Array.from_buffers(binary, n, [None, pa.py_buffer(array.array("q", range(n + 1))),
+                                            pa.py_buffer(b"\xff" * n)])
+    nothing = pa.Array.from_buffers(binary, n, [None, pa.py_buffer(bytes(8 * (n + 1))),
+                                                pa.py_buffer(b"")])
+    return end, nothing
 
 
 def _interleaved(gaps: "list[bytes]", values: "list[str | None]", flags: bytes,
