@@ -39,4 +39,5 @@ def query_param_column(names: "list[str]") -> AddColumns:
         return out + [query_param_many(values, name, threads=threads, on_error=policy,
                                        rejects=[]) for name in names[1:]]
 
-    return AddColumns("query-param", names, many)
+    # lists of str, one per name: cheaper than loading pyarrow for them
+    return AddColumns("query-param", names, many, arrow=False)

@@ -82,14 +82,17 @@ class AddColumns:
     column's type. A value that fails goes to ``rejects`` as in the batch
     functions and gets None (empty in CSV, null in Parquet) in every new
     column, under --on-error null and keep alike: the column it came from is
-    written as it was either way.
+    written as it was either way. ``arrow``: whether a CSV chunk goes
+    through Arrow (for a function whose list output is a Python object per
+    row, as split's named tuples), not through lists of str.
     """
 
     def __init__(self, name: str, suffixes: "Sequence[str]",
-                 many: "Callable[..., list[Any]]") -> None:
+                 many: "Callable[..., list[Any]]", arrow: bool = True) -> None:
         self.name = name
         self.suffixes = tuple(suffixes)
         self.many = many
+        self.arrow = arrow
 
     def names(self, column: str) -> "list[str]":
         """The new columns' names for the column `column`."""
@@ -333,11 +336,9 @@ def _added_fields(gaps: "list[bytes]", values: "list[str | None]", flags: bytes,
 def _added_columns(column: Column, values: "list[str | None]", first: int,
                    lines: "Sequence[int]", delimiter: bytes) -> "list[list[str | bytes]] | None":
     """The new columns of a chunk without failed rows, as fields: on Arrow
-    for two columns or more (_added_arrow), else from the batch function's
-    lists (one column: cheaper than loading pyarrow), a None as "". (None:
-    row by row: _added_fields.)"""
-    command = cast(AddColumns, column.command)
-    if len(command.suffixes) > 1:
+    (_added_arrow) for a command that asks for it, else from the batch
+    function's lists of str, a None as "". (None: row by row: _added_fields.)"""
+    if cast(AddColumns, column.command).arrow:
         added = _added_arrow(column, values, first, lines, delimiter)
         if added is not None:
             return added
