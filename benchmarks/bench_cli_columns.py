@@ -1,6 +1,6 @@
 """The command line's commands that add columns against normalize, on the same CSV.
 
-    python benchmarks/bench_cli_columns.py [--rows N] [--rounds R]
+    python benchmarks/bench_cli_columns.py [--rows N] [--rounds R] [--quick]
 
 Writes a CSV of N rows (id, url, n; the URLs of benchmarks/urls_sample.txt
 over and over) to a temporary folder, then runs `pctcodec normalize --column
@@ -54,7 +54,10 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rows", type=int, default=1_000_000)
     parser.add_argument("--rounds", type=int, default=2)
+    parser.add_argument("--quick", action="store_true", help="10,000 rows, one round (a smoke test)")
     args = parser.parse_args()
+    if args.quick:
+        args.rows, args.rounds = 10_000, 1
     with tempfile.TemporaryDirectory() as folder:
         path = os.path.join(folder, "urls.csv")
         write_csv(path, args.rows)
