@@ -86,8 +86,9 @@ def test_lazy_names_are_the_modules_names():
               "from pctcodec import split_many, TRACKING_PARAMS; "
               "assert split_many is pctcodec.parts.split_many; "
               "assert pctcodec.TRACKING_PARAMS is pctcodec.query.TRACKING_PARAMS; "
-              "assert pctcodec.sets.UNRESERVED; "
               "assert all(getattr(pctcodec, n) is not None for n in names); "
+              "assert '__getattr__' in vars(pctcodec); "  # sets is still to load
+              "assert pctcodec.sets.UNRESERVED; "
               "assert '__getattr__' not in vars(pctcodec)")  # gone once all is loaded
     run_python(["-c", script], check=True)
     import pctcodec

@@ -162,14 +162,13 @@ def __getattr__(name: str) -> object:
     import sys
 
     __import__(f"{__name__}.{module or name}")
-    if module is None:
-        return sys.modules[f"{__name__}.{name}"]
-    loaded = sys.modules[f"{__name__}.{module}"]
     space = globals()
-    for key in [key for key, where in _LAZY.items() if where == module]:
-        space[key] = getattr(loaded, key)
-        del _LAZY[key]
-    if not _LAZY:
+    if module is not None:
+        loaded = sys.modules[f"{__name__}.{module}"]
+        for key in [key for key, where in _LAZY.items() if where == module]:
+            space[key] = getattr(loaded, key)
+            del _LAZY[key]
+    if not _LAZY and all(f"{__name__}.{sub}" in sys.modules for sub in _SUBMODULES):
         del space["__getattr__"]  # every name is a plain attribute now
     return space[name]
 
