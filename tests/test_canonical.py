@@ -78,6 +78,41 @@ def test_idempotent(opts, uri):
     assert pctcodec.is_valid(key)
 
 
+# every option combination: each flag on or off, and the filters
+all_options = st.fixed_dictionaries({
+    "drop": st.sampled_from([TRACKING_PARAMS, ("*",), ("a", "B*"), ()]),
+    "keep": st.sampled_from([None, ("*",), ("a", "q")]),
+    "ignore_case": st.sampled_from([None, False, True]),
+    **{name: st.booleans() for name in (
+        "sort_query", "drop_fragment", "strip_www", "same_scheme", "strip_trailing_slash",
+        "drop_empty_query", "strip_whitespace", "html_amp")},
+})
+
+
+@settings(max_examples=examples(1000))
+@given(any_uri, all_options)
+@example("http://h/#a?utm_source=x", {"drop_fragment": False})
+@example("http://h/?x#a?b", {"drop_fragment": False, "drop": ("*",)})
+@example("http://h/#a?b", {"drop_fragment": False, "strip_www": True})
+def test_idempotent_and_batch_under_every_option(uri, opts):
+    key = canonicalize(uri, **opts)
+    assert canonicalize(key, **opts) == key
+    assert canonicalize_many([uri, key], **opts) == [key, key]
+
+
+@pytest.mark.parametrize("uri, opts, want", [
+    # a '?' in the fragment starts no query
+    ("http://h/#a?utm_source=x", {"drop_fragment": False}, "http://h/#a?utm_source=x"),
+    ("http://h/?x#a?b", {"drop_fragment": False, "drop": ("*",)}, "http://h/#a?b"),
+    ("http://h/#a?b=1&a=2", {"drop_fragment": False}, "http://h/#a?b=1&a=2"),
+])
+def test_fragment_kept_as_it_is(uri, opts, want):
+    assert canonicalize(uri, **opts) == want
+    assert canonicalize_many([uri], **opts) == [want]
+    pa = pytest.importorskip("pyarrow")
+    assert canonicalize_many(pa.array([uri]), **opts).to_pylist() == [want]
+
+
 def _respell(uri, rng):
     """A spelling that normalize holds equivalent: the case of the scheme
     and of hex digits, escapes of unreserved characters."""

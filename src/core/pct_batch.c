@@ -180,11 +180,14 @@ static int canon_key(const pct_batch_spec *spec, pct_out *out, size_t start)
     uint8_t *row = out->data + start;
     pct_status rc;
     if (pct_canon_query_only(&spec->canon)) {
-        /* most rows: the part before the '?' stays where it is */
-        const uint8_t *q = len ? memchr(row, '?', len) : NULL;
-        if (!q)
+        /* most rows: the part before the '?' stays where it is; a '?'
+         * after the '#' is the fragment's, which the key keeps as it is */
+        size_t q = 0;
+        while (q < len && row[q] != '?' && row[q] != '#')
+            q++;
+        if (q == len || row[q] == '#')
             return PCT_OK; /* no query: the normalized row is its key */
-        from = (size_t)(q - row);
+        from = q;
     }
     if ((rc = grow(&out->scratch, &out->scratch_cap, len - from)) != PCT_OK)
         return (int)rc;
