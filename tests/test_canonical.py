@@ -25,7 +25,8 @@ ref.TRACKING = TRACKING_PARAMS
 PIECES = ["http:", "HTTPS:", "//", "www.", "WWW.", "Example.COM", "b\u00fccher.de", "h", ":80",
           ":443", ":", "@", "/", "/./", "/../", "a", "B", "%7e", "%7E", "%41", "%2F", "%2f", "%zz",
           "%C3%A9", "\u00e9", "?", "&", "&&", "=", "+", "#", "utm_source=x", "UTM_Medium=1",
-          "Fbclid=2", "gclid", "&amp;", "b=2", "a=1", " ", "\t", "\n", "\x00", "\u3000"]
+          "Fbclid=2", "gclid", "&amp;", "b=2", "a=1", " ", "\t", "\n", "\x00", "\u3000", "\\",
+          "ftp:", "foo:"]
 uris = st.lists(st.sampled_from(PIECES), max_size=12).map("".join)
 # well-formed URLs with messy spellings
 urls = st.builds(lambda s, h, path, q, f: s + "//" + h + path + q + f,
@@ -150,6 +151,13 @@ def test_same_key(a, b):
 
 
 @pytest.mark.parametrize("uri, kwargs, want", [
+    # a special scheme's '\\' before the query is a '/', as browsers read it
+    ("http://example.com\\@evil.com/", {}, "http://example.com/@evil.com/"),
+    (" HTTPS://h\\a\\b?x\\y#z", {"drop_fragment": False}, "https://h/a/b?x%5Cy#z"),
+    ("ws://h\\x", {}, "ws://h/x"),
+    ("foo://h\\x/", {}, "foo://h%5Cx/"),
+    ("//h\\x", {}, "//h%5Cx/"),
+    (" http://h\\x", {"strip_whitespace": False}, "%20http://h%5Cx"),
     ("https://www.h.com:80/a/", {"strip_www": True, "same_scheme": True,
                                  "strip_trailing_slash": True}, "http://h.com/a"),
     ("http://h/?", {}, "http://h/"),

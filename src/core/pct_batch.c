@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "pct_authority.h"
 #include "pct_batch.h"
 #include "pct_kernels.h"
 #include "pct_portable.h"
@@ -289,6 +290,8 @@ static int canonicalize_row(const pct_batch_spec *spec, const uint8_t *src, size
 {
     if (spec->strip && pct_uri_needs_strip(src, n))
         return PCT_ROW_CALLER; /* rare: the caller strips, then does the row */
+    if (memchr(src, '\\', n) && pct_special_backslash(src, n) < n)
+        return PCT_ROW_CALLER; /* rare: a '\\' a browser reads as '/', the caller's */
     size_t start = out->len;
     int rc = normalize_row(spec, src, n, out, limit, info, hosts);
     return rc == PCT_OK ? canon_key(spec, out, start) : rc;
@@ -359,9 +362,11 @@ static int domain_row(const pct_batch_spec *spec, const uint8_t *src, size_t n, 
     int rc = domain_append(spec, src, n, out, limit, &idna);
     if (!idna)
         return rc;
-    size_t start, host_len, form_len;
+    size_t form_len;
     const uint8_t *form;
-    pct_domain_host(src, n, &start, &host_len);
+    pct_authority a; /* the host pct_domain_part found */
+    pct_authority_find(src, n, PCT_AUTH_WEB, &a);
+    size_t start = a.host, host_len = a.host_end - a.host;
     if (hosts && pct_host_cache_get(hosts, src + start, host_len, &form, &form_len) && form)
         return pct_batch_domain_host(spec, form, form_len, out, limit);
     info->host.start = start;
