@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "pct_authority.h"
+#include "pct_portable.h"
 
 /* Scheme bytes: S_FIRST a letter, S_REST a letter, digit, '+', '-' or '.'. */
 enum { S_FIRST = 1, S_REST = 2 };
@@ -20,7 +21,9 @@ static const uint8_t SCHEME[256] = {
     ['y'] = 3, ['z'] = 3,
 };
 
-size_t pct_scheme_span(const uint8_t *s, size_t n)
+/* The static forms, inlined into pct_authority_find (the domain
+ * functions' per-row path); the extern ones wrap them. */
+static PCT_ALWAYS_INLINE size_t scheme_span(const uint8_t *s, size_t n)
 {
     if (n == 0 || !(SCHEME[s[0]] & S_FIRST))
         return 0;
@@ -30,41 +33,61 @@ size_t pct_scheme_span(const uint8_t *s, size_t n)
     return i;
 }
 
-size_t pct_scheme_length(const uint8_t *s, size_t n)
+size_t pct_scheme_span(const uint8_t *s, size_t n)
 {
-    size_t i = pct_scheme_span(s, n);
+    return scheme_span(s, n);
+}
+
+static PCT_ALWAYS_INLINE size_t scheme_length(const uint8_t *s, size_t n)
+{
+    size_t i = scheme_span(s, n);
     return i && i < n && s[i] == ':' ? i : 0;
 }
 
-/* s[0, len) is `name` (lowercase) in any case. */
-static int named(const uint8_t *s, size_t len, const char *name, size_t name_len)
+size_t pct_scheme_length(const uint8_t *s, size_t n)
 {
-    if (len != name_len)
-        return 0;
+    size_t i = scheme_span(s, n);
+    return i && i < n && s[i] == ':' ? i : 0;
+}
+
+/* The bytes of name[0, len) as a little-endian word. */
+static uint64_t word(const char *name, size_t len)
+{
+    uint64_t w = 0;
     for (size_t i = 0; i < len; i++)
-        if ((s[i] | 0x20) != (uint8_t)name[i])
-            return 0;
-    return 1;
+        w |= (uint64_t)(uint8_t)name[i] << (8 * i);
+    return w;
+}
+
+static PCT_ALWAYS_INLINE int scheme_special(const uint8_t *s, size_t len)
+{
+    /* the scheme lowercased into one word (its bytes are letters, digits,
+     * '+', '-' and '.': | 0x20 lowercases the letters and maps none of the
+     * others onto a letter) */
+    if (len < 2 || len > 5)
+        return 0;
+    uint64_t w = 0;
+    for (size_t i = 0; i < len; i++)
+        w |= (uint64_t)(s[i] | 0x20) << (8 * i);
+    switch (len) {
+    case 2:
+        return w == word("ws", 2);
+    case 3:
+        return w == word("wss", 3) || w == word("ftp", 3);
+    case 4:
+        return w == word("http", 4) || w == word("file", 4);
+    default:
+        return w == word("https", 5);
+    }
 }
 
 int pct_scheme_special(const uint8_t *s, size_t len)
 {
-    switch (len) {
-    case 2:
-        return named(s, len, "ws", 2);
-    case 3:
-        return named(s, len, "wss", 3) || named(s, len, "ftp", 3);
-    case 4:
-        return named(s, len, "http", 4) || named(s, len, "file", 4);
-    case 5:
-        return named(s, len, "https", 5);
-    default:
-        return 0;
-    }
+    return scheme_special(s, len);
 }
 
-void pct_authority_parts(const uint8_t *s, size_t start, size_t host, size_t colon, size_t end,
-                         int escaped, pct_authority *a)
+static PCT_ALWAYS_INLINE void parts(const uint8_t *s, size_t start, size_t host, size_t colon,
+                                    size_t end, int escaped, pct_authority *a)
 {
     a->start = start;
     a->end = end;
@@ -84,45 +107,30 @@ void pct_authority_parts(const uint8_t *s, size_t start, size_t host, size_t col
     a->has_port = colon != end;
 }
 
+void pct_authority_parts(const uint8_t *s, size_t start, size_t host, size_t colon, size_t end,
+                         int escaped, pct_authority *a)
+{
+    parts(s, start, host, colon, end, escaped, a);
+}
+
 /* What the scan stops at: K_END ends the authority ('\' too with
  * PCT_AUTH_BACKSLASH), K_AT ends a userinfo, K_COLON may start the port. */
 enum { K_END = 1, K_AT = 2, K_COLON = 4, K_PERCENT = 8, K_BACKSLASH = 16 };
 static const uint8_t KIND[256] = {['/'] = K_END, ['?'] = K_END, ['#'] = K_END, ['@'] = K_AT,
                                   [':'] = K_COLON, ['%'] = K_PERCENT, ['\\'] = K_BACKSLASH};
 
-#define ONES 0x0101010101010101ull
-#define HIGHS (ONES << 7)
-
-/* 0x80 in the bytes of v equal to c (and maybe in bytes above the first
- * such one: only whether there is one is used). */
-static inline uint64_t has_byte(uint64_t v, uint8_t c)
+static PCT_ALWAYS_INLINE size_t scan_authority(const uint8_t *s, size_t start, size_t n, unsigned flags,
+                                      pct_authority *a)
 {
-    uint64_t x = v ^ (ONES * c);
-    return (x - ONES) & ~x & HIGHS;
-}
-
-size_t pct_authority_scan(const uint8_t *s, size_t start, size_t n, unsigned flags,
-                          pct_authority *a)
-{
+    /* a byte at a time off one table: authorities are short (a word-wise
+     * test for five delimiters cost more than it saved on real URLs) */
     unsigned stop = K_END | (flags & PCT_AUTH_BACKSLASH ? K_BACKSLASH : 0);
     size_t host = start, colon = SIZE_MAX, i = start;
-    int escaped = 0;
-    for (;; i++) {
-        /* eight bytes at a time past the bytes no delimiter is (most) */
-        while (n - i >= 8) {
-            uint64_t v;
-            memcpy(&v, s + i, 8);
-            /* '/' is 0x2F and '?' 0x3F: one test of v | 0x10 finds both */
-            if (has_byte(v | ONES * 0x10, '?') | has_byte(v, '#') | has_byte(v, '@')
-                | has_byte(v, ':') | has_byte(v, '%') | has_byte(v, '\\'))
-                break;
-            i += 8;
-        }
-        while (i < n && !KIND[s[i]])
-            i++;
-        if (i >= n)
-            break;
+    unsigned escaped = 0;
+    for (; i < n; i++) {
         unsigned k = KIND[s[i]];
+        if (!k)
+            continue;
         if (k & stop)
             break;
         if (k == K_AT) {
@@ -136,8 +144,14 @@ size_t pct_authority_scan(const uint8_t *s, size_t start, size_t n, unsigned fla
             escaped = 1;
         }
     }
-    pct_authority_parts(s, start, host, colon, i, escaped, a);
+    parts(s, start, host, colon, i, (int)escaped, a);
     return i;
+}
+
+size_t pct_authority_scan(const uint8_t *s, size_t start, size_t n, unsigned flags,
+                          pct_authority *a)
+{
+    return scan_authority(s, start, n, flags, a);
 }
 
 int pct_authority_find(const uint8_t *src, size_t n, unsigned flags, pct_authority *a)
@@ -150,20 +164,20 @@ int pct_authority_find(const uint8_t *src, size_t n, unsigned flags, pct_authori
         while (end > i && src[end - 1] <= 0x20)
             end--;
     }
-    size_t scheme = pct_scheme_length(src + i, end - i);
+    size_t scheme = scheme_length(src + i, end - i);
     size_t j = scheme ? i + scheme + 1 : i;
     int slashes = end - j >= 2 && src[j] == '/' && src[j + 1] == '/';
     if (slashes) {
-        if ((flags & PCT_AUTH_WEB) && (!scheme || pct_scheme_special(src + i, scheme)))
+        if ((flags & PCT_AUTH_WEB) && (!scheme || scheme_special(src + i, scheme)))
             scan |= PCT_AUTH_BACKSLASH;
-        pct_authority_scan(src, j + 2, end, scan, a);
+        scan_authority(src, j + 2, end, scan, a);
         return 1;
     }
     if (!(flags & PCT_AUTH_WEB)) {
-        pct_authority_parts(src, j, j, SIZE_MAX, j, 0, a);
+        parts(src, j, j, SIZE_MAX, j, 0, a);
         return 0;
     }
-    pct_authority_scan(src, i, end, scan | PCT_AUTH_BACKSLASH, a); /* a bare host */
+    scan_authority(src, i, end, scan | PCT_AUTH_BACKSLASH, a); /* a bare host */
     return 1;
 }
 

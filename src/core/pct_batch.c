@@ -183,12 +183,10 @@ static int canon_key(const pct_batch_spec *spec, pct_out *out, size_t start)
     if (pct_canon_query_only(&spec->canon)) {
         /* most rows: the part before the '?' stays where it is; a '?'
          * after the '#' is the fragment's, which the key keeps as it is */
-        size_t q = 0;
-        while (q < len && row[q] != '?' && row[q] != '#')
-            q++;
-        if (q == len || row[q] == '#')
+        const uint8_t *q = len ? memchr(row, '?', len) : NULL;
+        if (!q || memchr(row, '#', (size_t)(q - row)))
             return PCT_OK; /* no query: the normalized row is its key */
-        from = q;
+        from = (size_t)(q - row);
     }
     if ((rc = grow(&out->scratch, &out->scratch_cap, len - from)) != PCT_OK)
         return (int)rc;
