@@ -195,6 +195,21 @@ def test_backslash_ends_a_special_authority(value, want):
     assert public_suffix_many(values) == [public_suffix(value), None, "org"]
 
 
+@pytest.mark.parametrize("value", ["foo://a\\b/", "foo://a\\b.example.com/",
+                                   "foo://ex%2Ample.com\\x/", "foo://u@\u00e9\\x.com/"])
+def test_backslash_in_a_host_raises(value):
+    # after a scheme that is not special, '\\' is in the host: a forbidden
+    # domain code point, refused in every form
+    with pytest.raises(HostError):
+        registered_domain(value)
+    rejects = []
+    assert registered_domain_many([value], on_error="null", rejects=rejects) == [None]
+    assert len(rejects) == 1
+    pa = pytest.importorskip("pyarrow")
+    with pytest.raises(HostError):
+        registered_domain_many(pa.array([value]))
+
+
 def test_backslash_batch_forms_agree():
     pa = pytest.importorskip("pyarrow")
     values = ["http://example.com\\@evil.com/", "foo://a.com\\@b.org/", "//x.com\\@y.org",

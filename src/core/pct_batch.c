@@ -323,14 +323,14 @@ static int clean_query_row(const pct_batch_spec *spec, const uint8_t *src, size_
 /* DOMAIN: the part of src[0..n) appended to out (it is no longer than the
  * row): PCT_OK, PCT_ROW_NULL, PCT_ROW_CALLER or PCT_ERR_*; *idna is set
  * (with PCT_ROW_CALLER) when the host needs IDNA first. */
-static int domain_append(const pct_batch_spec *spec, const uint8_t *src, size_t n, pct_out *out,
-                         size_t limit, int *idna)
+static int domain_append(const pct_batch_spec *spec, unsigned flags, const uint8_t *src, size_t n,
+                         pct_out *out, size_t limit, int *idna)
 {
     size_t len;
     pct_status rc = pct_out_reserve(out, n, limit);
     if (rc != PCT_OK)
         return (int)rc;
-    switch (pct_domain_part(spec->psl, spec->flags, src, n, out->data + out->len, &len)) {
+    switch (pct_domain_part(spec->psl, flags, src, n, out->data + out->len, &len)) {
     case PCT_OK:
         out->len += len;
         return PCT_OK;
@@ -347,8 +347,8 @@ static int domain_append(const pct_batch_spec *spec, const uint8_t *src, size_t 
 int pct_batch_domain_host(const pct_batch_spec *spec, const uint8_t *host, size_t n, pct_out *out,
                           size_t limit)
 {
-    int idna = 0;
-    return domain_append(spec, host, n, out, limit, &idna);
+    int idna = 0; /* the form is a host itself, not a URL to read */
+    return domain_append(spec, spec->flags | PCT_DOMAIN_IS_HOST, host, n, out, limit, &idna);
 }
 
 /* DOMAIN: a host that needs IDNA is written from its form in the cache,
@@ -357,7 +357,7 @@ static int domain_row(const pct_batch_spec *spec, const uint8_t *src, size_t n, 
                       size_t limit, pct_batch_info *info, const pct_host_cache *hosts)
 {
     int idna = 0;
-    int rc = domain_append(spec, src, n, out, limit, &idna);
+    int rc = domain_append(spec, spec->flags, src, n, out, limit, &idna);
     if (!idna)
         return rc;
     size_t form_len;

@@ -101,18 +101,22 @@ int pct_domain_part(const pct_psl *psl, unsigned flags, const uint8_t *src, size
                     size_t *len)
 {
     *len = 0;
-    pct_authority a;
-    pct_authority_find(src, n, PCT_AUTH_WEB, &a);
-    if (a.ip_literal)
-        return PCT_DOMAIN_NONE;
-    const uint8_t *h = src + a.host;
-    size_t hn = a.host_end - a.host;
-    /* escapes decoded first, as the URL Standard's host parser does: then
-     * a '%' is one no host may hold */
-    int decoded = a.escaped && hn && memchr(h, '%', hn);
-    if (decoded) {
-        hn = decode_escapes(h, hn, dst);
-        h = dst;
+    const uint8_t *h = src;
+    size_t hn = n;
+    int decoded = 1; /* a '%' is one no host may hold */
+    if (!(flags & PCT_DOMAIN_IS_HOST)) {
+        pct_authority a;
+        pct_authority_find(src, n, PCT_AUTH_WEB, &a);
+        if (a.ip_literal)
+            return PCT_DOMAIN_NONE;
+        h = src + a.host;
+        hn = a.host_end - a.host;
+        /* escapes decoded first, as the URL Standard's host parser does */
+        decoded = a.escaped && hn && memchr(h, '%', hn);
+        if (decoded) {
+            hn = decode_escapes(h, hn, dst);
+            h = dst;
+        }
     }
     /* the host's bytes checked in one pass: which classes, any capital,
      * any empty label */

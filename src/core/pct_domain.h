@@ -32,6 +32,8 @@
 #define PCT_DOMAIN_PART 3u
 #define PCT_DOMAIN_PRIVATE 4u   /* the list's PRIVATE section counts too */
 #define PCT_DOMAIN_UNICODE 8u   /* a result holding an xn-- label is the caller's */
+#define PCT_DOMAIN_IS_HOST 16u  /* src is a host in ASCII (an IDNA form): no authority to
+                                 * find, no escape to decode ('%' is refused) */
 
 /* pct_domain_part's outcomes beyond PCT_OK: PCT_DOMAIN_NONE, PCT_DOMAIN_CALLER,
  * PCT_DOMAIN_IDNA (pct.h; for PCT_DOMAIN_IDNA the part of the host's ASCII form

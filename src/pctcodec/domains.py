@@ -64,7 +64,7 @@ __all__ = [
 
 # pct_domain.h's flags.
 _REGISTERED, _SUFFIX, _SUBDOMAIN = 0, 1, 2
-_PRIVATE, _UNICODE = 4, 8
+_PRIVATE, _UNICODE, _IS_HOST = 4, 8, 16
 
 DomainParts = namedtuple("DomainParts", "subdomain registered_domain public_suffix")
 DomainParts.__doc__ = """The parts of a URL's host by the Public Suffix List: ``subdomain`` (the
@@ -232,9 +232,9 @@ def _part(value, capsule, flags):
     if span is None:
         return None
     raw = data[span[0]:span[1]]
-    ascii = _ascii_host(raw)
+    ascii = raw.decode("ascii") if raw.isascii() and b"%" not in raw else _ascii_host(raw)
     if ascii is not None:
-        r = _pctcodec._domain(ascii, capsule, flags & ~_UNICODE)
+        r = _pctcodec._domain(ascii, capsule, (flags & ~_UNICODE) | _IS_HOST)
     if ascii is None or r is NotImplemented:
         host = raw.decode("utf-8", "surrogatepass")
         start = len(data[:span[0]].decode("utf-8", "surrogatepass"))

@@ -98,6 +98,12 @@ static void test_parts(void)
     PART("//example.com\\@evil.com", R, "example.com");
     PART("example.com\\@evil.com", R, "example.com");
     PART("foo://example.com\\@evil.com/", R, "evil.com");
+    /* a host itself (an IDNA form): nothing to find or decode */
+    PART("www.Example.com", R | PCT_DOMAIN_IS_HOST, "example.com");
+    PART("a\\b.com", R | PCT_DOMAIN_IS_HOST, "?");
+    PART("ex%41mple.com", R | PCT_DOMAIN_IS_HOST, "?");
+    PART("u@example.com", R | PCT_DOMAIN_IS_HOST, "?");
+    PART("example.com:80", R | PCT_DOMAIN_IS_HOST, "?");
     PART("http://b\xc3\xbc" "cher.com/", S, "I");
     PART("http://xn--bcher-kva.com/", R | PCT_DOMAIN_UNICODE, "?");
     PART("http://www.example.com/", R | PCT_DOMAIN_UNICODE, "example.com");
