@@ -2,6 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "pct_hash.h"
 #include "pct_host_cache.h"
 
 /* 4096 sets of 4 ways: hosts whose slot numbers collide (a few in every
@@ -43,7 +44,7 @@ void pct_host_cache_free(pct_host_cache *cache)
 }
 
 /* The set of host[0..n): its bytes eight at a time (the last word
- * overlapping), each mixed in by a multiply, then murmur3's finalizer; a
+ * overlapping), each mixed in by a multiply, then the core's finaliser (pct_hash.h); a
  * hash of the first and last words alone put 18 of 2,000 real-looking hosts
  * ("b\xC3\xBCcher12.de", ...) into one set. */
 static uint64_t hash_of(const uint8_t *host, size_t n)
@@ -60,13 +61,7 @@ static uint64_t hash_of(const uint8_t *host, size_t n)
         memcpy(&w, host + n - 8, 8);
     else
         memcpy(&w, host, n);
-    h = (h ^ w) * 0xC2B2AE3D27D4EB4Fu;
-    h ^= h >> 33;
-    h *= 0xFF51AFD7ED558CCDu;
-    h ^= h >> 33;
-    h *= 0xC4CEB9FE1A85EC53u;
-    h ^= h >> 33;
-    return h;
+    return pct_hash_mix((h ^ w) * 0xC2B2AE3D27D4EB4Fu);
 }
 
 /* The set of a hash: its top 12 bits (SETS). */
