@@ -567,16 +567,16 @@ static int joiner_ok(const uint32_t *l, size_t n, size_t i)
         if (j == 0)
             return 0;
         t = PCT_IDNA_JOINING(props(l[--j]));
-    } while (t == JOIN_T);
-    if (t != JOIN_L && t != JOIN_D)
+    } while (t == PCT_JOIN_T);
+    if (t != PCT_JOIN_L && t != PCT_JOIN_D)
         return 0;
     j = i;
     do {
         if (++j >= n)
             return 0;
         t = PCT_IDNA_JOINING(props(l[j]));
-    } while (t == JOIN_T);
-    return t == JOIN_R || t == JOIN_D;
+    } while (t == PCT_JOIN_T);
+    return t == PCT_JOIN_R || t == PCT_JOIN_D;
 }
 
 /* A label: FAIL unless valid. check_nfc for a decoded label (mapping and
@@ -615,32 +615,32 @@ static unsigned bidi(uint32_t cp)
 static int bidi_label_ok(const uint32_t *l, size_t n)
 {
     unsigned first = bidi(l[0]);
-    int rtl = first == BIDI_R || first == BIDI_AL;
-    if (!rtl && first != BIDI_L)
+    int rtl = first == PCT_BIDI_R || first == PCT_BIDI_AL;
+    if (!rtl && first != PCT_BIDI_L)
         return 0;
     int ending = 0;
-    unsigned number = BIDI_OTHER;
+    unsigned number = PCT_BIDI_OTHER;
     for (size_t i = 0; i < n; i++) {
         unsigned b = bidi(l[i]);
         if (rtl) {
-            if (b == BIDI_L || b == BIDI_OTHER)
+            if (b == PCT_BIDI_L || b == PCT_BIDI_OTHER)
                 return 0;
-            if (b == BIDI_AN || b == BIDI_EN) {
-                if (number != BIDI_OTHER && number != b)
+            if (b == PCT_BIDI_AN || b == PCT_BIDI_EN) {
+                if (number != PCT_BIDI_OTHER && number != b)
                     return 0;
                 number = b;
             }
-            if (b == BIDI_R || b == BIDI_AL || b == BIDI_EN || b == BIDI_AN)
+            if (b == PCT_BIDI_R || b == PCT_BIDI_AL || b == PCT_BIDI_EN || b == PCT_BIDI_AN)
                 ending = 1;
-            else if (b != BIDI_NSM)
+            else if (b != PCT_BIDI_NSM)
                 ending = 0;
         } else {
-            if (b != BIDI_L && b != BIDI_EN && b != BIDI_ES && b != BIDI_CS && b != BIDI_ET &&
-                b != BIDI_ON && b != BIDI_BN && b != BIDI_NSM)
+            if (b != PCT_BIDI_L && b != PCT_BIDI_EN && b != PCT_BIDI_ES && b != PCT_BIDI_CS && b != PCT_BIDI_ET &&
+                b != PCT_BIDI_ON && b != PCT_BIDI_BN && b != PCT_BIDI_NSM)
                 return 0;
-            if (b == BIDI_L || b == BIDI_EN)
+            if (b == PCT_BIDI_L || b == PCT_BIDI_EN)
                 ending = 1;
-            else if (b != BIDI_NSM)
+            else if (b != PCT_BIDI_NSM)
                 ending = 0;
         }
     }
@@ -654,7 +654,7 @@ static int bidi_ok(const uint32_t *d, size_t n)
     for (size_t i = 0; i < n && !rtl; i++) {
         if (d[i] >= 0x80) {
             unsigned b = bidi(d[i]);
-            rtl = b == BIDI_R || b == BIDI_AL || b == BIDI_AN;
+            rtl = b == PCT_BIDI_R || b == PCT_BIDI_AL || b == PCT_BIDI_AN;
         }
     }
     if (!rtl)

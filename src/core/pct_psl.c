@@ -76,7 +76,7 @@ static int add_domain(pct_buf *b, const uint8_t *d, size_t n)
     if (rc == PCT_IDNA_FAIL || rc == PCT_IDNA_SMALL)
         return PCT_PSL_BAD_RULE;
     if (rc != PCT_OK)
-        return rc;
+        return (int)rc;
     for (size_t i = 0, start = 0; i <= len; i++) {
         if (i < len && form[i] == '*')
             return PCT_PSL_BAD_RULE;
@@ -88,7 +88,8 @@ static int add_domain(pct_buf *b, const uint8_t *d, size_t n)
     }
     if (len > UINT32_MAX - b->len)
         return PCT_ERR_TOO_LARGE; /* offsets are 32-bit */
-    return pct_buf_append(b, form, len, SIZE_MAX);
+    rc = pct_buf_append(b, form, len, SIZE_MAX);
+    return (int)rc;
 }
 
 typedef struct {
