@@ -18,6 +18,7 @@ typedef struct {
     uint64_t tag;   /* the host's hash: most slots of a set are told apart by it alone */
     uint8_t *bytes; /* the host, then its form (NULL: an empty slot) */
     uint16_t host_len, form_len;
+    uint16_t room;  /* bytes' size, kept for the next host of the slot (0: unknown) */
     uint8_t failed; /* IDNA failed for the host: no form */
 } slot;
 
@@ -90,13 +91,7 @@ void pct_host_cache_put(pct_host_cache *cache, const uint8_t *host, size_t n, co
 {
     if (n == 0 || n > PCT_HOST_CACHED || (form && form_len > UINT16_MAX))
         return;
-    size_t len = form ? form_len : 0;
-    uint8_t *bytes = malloc(n + len + 1);
-    if (!bytes)
-        return;
-    memcpy(bytes, host, n);
-    if (len)
-        memcpy(bytes + n, form, len);
+    size_t len = form ? form_len : 0, need = n + len + 1;
     uint64_t h = hash_of(host, n);
     size_t k = SET_OF(h), w = 0;
     while (w < WAYS && cache->slots[k * WAYS + w].bytes)
@@ -106,7 +101,20 @@ void pct_host_cache_put(pct_host_cache *cache, const uint8_t *host, size_t n, co
         cache->next[k] = (uint8_t)((w + 1) % WAYS);
     }
     slot *s = &cache->slots[k * WAYS + w];
-    free(s->bytes);
+    /* an evicted host's bytes take the new one when they have the room: a
+     * column of distinct hosts evicts on every row, and a free and a
+     * malloc each time cost as much as the lookup */
+    uint8_t *bytes = s->bytes;
+    if (!bytes || s->room < need) {
+        size_t room = (need + 63) & ~(size_t)63;
+        if (!(bytes = malloc(room)))
+            return;
+        free(s->bytes);
+        s->room = (uint16_t)(room <= UINT16_MAX ? room : 0);
+    }
+    memcpy(bytes, host, n);
+    if (len)
+        memcpy(bytes + n, form, len);
     cache->used[k / 64] |= (uint64_t)1 << (k % 64);
     s->tag = h;
     s->bytes = bytes;
