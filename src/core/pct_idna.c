@@ -343,6 +343,18 @@ enum { BASE = 36, TMIN = 1, TMAX = 26, SKEW = 38, DAMP = 700, INITIAL_BIAS = 72,
 
 static uint64_t adapt(uint64_t delta, uint64_t points, int first)
 {
+    if (delta <= UINT32_MAX && points <= UINT32_MAX) {
+        /* the encoder's deltas and most decoded ones: 32-bit divisions,
+         * several times as fast as 64-bit ones on common x86-64 cores */
+        uint32_t d = (uint32_t)delta, p = (uint32_t)points, k = 0;
+        d = first ? d / DAMP : d / 2;
+        d += d / p;
+        while (d > ((BASE - TMIN) * TMAX) / 2) {
+            d /= BASE - TMIN;
+            k += BASE;
+        }
+        return k + (BASE - TMIN + 1) * d / (d + SKEW);
+    }
     delta = first ? delta / DAMP : delta / 2;
     delta += delta / points;
     uint64_t k = 0;
@@ -363,12 +375,15 @@ static uint32_t digit_char(uint64_t d)
     return (uint32_t)(d < 26 ? 'a' + d : '0' + (d - 26));
 }
 
-/* Emits delta as a generalized variable-length integer (RFC 3492 6.3). */
+/* Emits delta as a generalized variable-length integer (RFC 3492 6.3).
+ * An encoder's delta is below 2^32: at most 0x10FFFF times the code points
+ * handled (MAX_PUNYCODE_LABEL + 1), plus the label's length; 32-bit
+ * divisions then. */
 static int put_delta(cps *out, uint64_t delta, uint64_t bias)
 {
-    uint64_t q = delta;
+    uint32_t q = (uint32_t)delta;
     for (uint64_t k = BASE;; k += BASE) {
-        uint64_t t = threshold(k, bias);
+        uint32_t t = (uint32_t)threshold(k, bias);
         if (q < t)
             break;
         if (cps_push(out, digit_char(t + (q - t) % (BASE - t))) < 0)
@@ -674,11 +689,17 @@ static int bidi_ok(const uint32_t *d, size_t n)
 
 /* C0 controls, space, # % / : < > ? @ [ \ ] ^ | and DEL: a host parser
  * rejects them after domain to ASCII. */
+#define BIT(c) ((uint64_t)1 << ((c) & 63))
+static const uint64_t forbidden_bits[2] = {
+    /* 0x00-0x3F: C0 controls, space, # % / : < > ? */
+    0x1FFFFFFFFull | BIT('#') | BIT('%') | BIT('/') | BIT(':') | BIT('<') | BIT('>') | BIT('?'),
+    /* 0x40-0x7F: @ [ \ ] ^ | DEL */
+    BIT('@') | BIT('[') | BIT('\\') | BIT(']') | BIT('^') | BIT('|') | BIT(0x7F)};
+#undef BIT
+
 static int forbidden(uint32_t c)
 {
-    return c <= 0x20 || c == '#' || c == '%' || c == '/' || c == ':' || c == '<' || c == '>' ||
-           c == '?' || c == '@' || c == '[' || c == '\\' || c == ']' || c == '^' || c == '|' ||
-           c == 0x7F;
+    return c < 0x80 && (int)(forbidden_bits[c >> 6] >> (c & 63) & 1u);
 }
 
 typedef struct {
