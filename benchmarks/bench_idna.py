@@ -18,6 +18,9 @@ internationalized hosts.
    of the ASCII column.
 3. normalize_many on the internationalized column with two threads against
    one. Target: 1.7x.
+4. registered_domain_many on the same two columns (every host distinct
+   too), IDN against ASCII, one thread, outputs checked equal to the single
+   calls first. Target: at most 1.5x the ns/row of the ASCII column.
 
 Ratios are measured in one run, each time the best of several repeats; the
 machine may be shared and noisy, so read the ratios, not the nanoseconds.
@@ -35,6 +38,7 @@ from pctcodec import _pctcodec
 TARGET_COLD = 5.0
 TARGET_COLUMN = 2.0
 TARGET_THREADS = 1.7
+TARGET_DOMAIN = 1.5
 
 WORDS = ["b\u00fccher", "m\u00fcnchen", "\u4f8b\u3048", "\u0442\u0435\u0441\u0442", "caf\u00e9", "\u00e9cole",
          "\u65e5\u672c", "\u0645\u062b\u0627\u0644", "\u0dbd\u0d82\u0d9a\u0dcf", "\u00fcber", "stra\u00dfe",
@@ -120,9 +124,10 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="a smoke run: few hosts, one repeat")
     parser.add_argument("--json", help="write the results to this file")
+    parser.add_argument("--rows", type=int, help="rows of the columns (default 400,000)")
     args = parser.parse_args()
     n_hosts = 2_000 if args.quick else 20_000
-    rows = 20_000 if args.quick else 400_000
+    rows = args.rows or (20_000 if args.quick else 400_000)
     repeats = 1 if args.quick else 9
     lines, results = [], {}
 
@@ -169,6 +174,16 @@ def main():
         # 3. two threads against one, on the IDN column
         results[key]["threads_ratio"] = t_idn / t2
         lines.append("  two threads against one: %.2fx (target %.1fx)" % (t_idn / t2, TARGET_THREADS))
+
+        # 4. registered_domain_many, IDN against ASCII hosts, one thread
+        domain = pctcodec.registered_domain_many
+        assert as_list(domain(head, threads=1)) == [pctcodec.registered_domain(u) for u in as_list(head)]
+        d_idn, d_ascii = (t / rows for t in best(lambda: domain(col_idn, threads=1),
+                                                 lambda: domain(col_ascii, threads=1), repeats=repeats))
+        results[key]["domain"] = {"idn_ns": d_idn * 1e9, "ascii_ns": d_ascii * 1e9, "ratio": d_idn / d_ascii}
+        lines.append("registered_domain_many, %d rows, %s: IDN %.0f ns/row, ASCII %.0f ns/row: %.2fx "
+                     "(target <= %.1fx)" % (rows, label, d_idn * 1e9, d_ascii * 1e9, d_idn / d_ascii,
+                                            TARGET_DOMAIN))
 
     print("bench_idna (Python %s; ratios in one run, the machine may be shared)" % sys.version.split()[0])
     for line in lines:

@@ -26,7 +26,7 @@ static int append_bytes(PyObject *list, const uint8_t *buf, size_t start, size_t
  * its flag: FIELD_MALFORMED (the raw bytes appended) for text after the
  * closing quote. */
 static int append_field(PyObject *list, const uint8_t *f, size_t n, uint8_t *flag,
-                        pct_out *scratch)
+                        pct_buf *scratch)
 {
     PyObject *v;
     if (n == 0 || f[0] != '"') {
@@ -35,7 +35,7 @@ static int append_field(PyObject *list, const uint8_t *f, size_t n, uint8_t *fla
     } else {
         int ok = n >= 2 && f[n - 1] == '"';
         size_t len = 0;
-        if (ok && pct_out_reserve(scratch, n, (size_t)PY_SSIZE_T_MAX) != PCT_OK) {
+        if (ok && pct_buf_reserve(scratch, n, (size_t)PY_SSIZE_T_MAX) != PCT_OK) {
             PyErr_NoMemory();
             return -1;
         }
@@ -137,10 +137,10 @@ static PyObject *py_csv_cut(PyObject *module, PyObject *const *args, Py_ssize_t 
         return NULL;
     PyObject *gaps = PyList_New(0), *values = PyList_New(0), *counts = PyList_New(0);
     PyObject *flags = NULL, *lines = NULL;
-    pct_out scratch, flag_bytes, line_words; /* a flag byte and an int64 line per row */
-    pct_out_init(&scratch);
-    pct_out_init(&flag_bytes);
-    pct_out_init(&line_words);
+    pct_buf scratch, flag_bytes, line_words; /* a flag byte and an int64 line per row */
+    pct_buf_init(&scratch);
+    pct_buf_init(&flag_bytes);
+    pct_buf_init(&line_words);
     Py_ssize_t done = 0;
     size_t at = a.pos, gap = a.pos;
     int64_t at_line = (int64_t)line;
@@ -154,8 +154,8 @@ static PyObject *py_csv_cut(PyObject *module, PyObject *const *args, Py_ssize_t 
         if (status == PCT_CSV_MORE || status == PCT_CSV_END)
             break;
         if (status != PCT_CSV_BLANK) { /* a blank line stays in the gap */
-            if (pct_out_reserve(&flag_bytes, 1, (size_t)PY_SSIZE_T_MAX) != PCT_OK
-                || pct_out_reserve(&line_words, sizeof at_line, (size_t)PY_SSIZE_T_MAX) != PCT_OK) {
+            if (pct_buf_reserve(&flag_bytes, 1, (size_t)PY_SSIZE_T_MAX) != PCT_OK
+                || pct_buf_reserve(&line_words, sizeof at_line, (size_t)PY_SSIZE_T_MAX) != PCT_OK) {
                 PyErr_NoMemory();
                 goto fail;
             }
@@ -187,15 +187,15 @@ static PyObject *py_csv_cut(PyObject *module, PyObject *const *args, Py_ssize_t 
         || !(lines = PyBytes_FromStringAndSize((const char *)line_words.data,
                                                (Py_ssize_t)line_words.len)))
         goto fail;
-    pct_out_free(&flag_bytes);
-    pct_out_free(&line_words);
-    pct_out_free(&scratch);
+    pct_buf_free(&flag_bytes);
+    pct_buf_free(&line_words);
+    pct_buf_free(&scratch);
     return Py_BuildValue("(NNNNNnnIL)", gaps, values, flags, lines, counts, (Py_ssize_t)at, done,
                          (unsigned)status, (long long)at_line);
 fail:
-    pct_out_free(&flag_bytes);
-    pct_out_free(&line_words);
-    pct_out_free(&scratch);
+    pct_buf_free(&flag_bytes);
+    pct_buf_free(&line_words);
+    pct_buf_free(&scratch);
     Py_XDECREF(gaps);
     Py_XDECREF(values);
     Py_XDECREF(counts);
@@ -241,12 +241,12 @@ static PyObject *py_csv_header(PyObject *module, PyObject *const *args, Py_ssize
         return Py_BuildValue("(I[]ynnnn)", (unsigned)status, "", (Py_ssize_t)at,
                              (Py_ssize_t)rec.end, line, line + (Py_ssize_t)rec.lines);
     PyObject *values = PyList_New(0), *flags = NULL;
-    pct_out scratch, flag_bytes;
-    pct_out_init(&scratch);
-    pct_out_init(&flag_bytes);
+    pct_buf scratch, flag_bytes;
+    pct_buf_init(&scratch);
+    pct_buf_init(&flag_bytes);
     if (!values)
         goto fail;
-    if (pct_out_reserve(&flag_bytes, rec.fields, (size_t)PY_SSIZE_T_MAX) != PCT_OK) {
+    if (pct_buf_reserve(&flag_bytes, rec.fields, (size_t)PY_SSIZE_T_MAX) != PCT_OK) {
         PyErr_NoMemory();
         goto fail;
     }
@@ -263,13 +263,13 @@ static PyObject *py_csv_header(PyObject *module, PyObject *const *args, Py_ssize
     if (!(flags = PyBytes_FromStringAndSize((const char *)flag_bytes.data,
                                             (Py_ssize_t)flag_bytes.len)))
         goto fail;
-    pct_out_free(&scratch);
-    pct_out_free(&flag_bytes);
+    pct_buf_free(&scratch);
+    pct_buf_free(&flag_bytes);
     return Py_BuildValue("(INNnnnn)", (unsigned)PCT_CSV_OK, values, flags, (Py_ssize_t)at,
                          (Py_ssize_t)rec.end, line, line + (Py_ssize_t)rec.lines);
 fail:
-    pct_out_free(&scratch);
-    pct_out_free(&flag_bytes);
+    pct_buf_free(&scratch);
+    pct_buf_free(&flag_bytes);
     Py_XDECREF(values);
     return NULL;
 }
@@ -294,9 +294,9 @@ static int needs_quotes(const uint8_t *p, size_t n, const uint8_t *delim, size_t
     return 0;
 }
 
-static int put(pct_out *out, const void *p, size_t n)
+static int put(pct_buf *out, const void *p, size_t n)
 {
-    if (pct_out_reserve(out, n, (size_t)PY_SSIZE_T_MAX) != PCT_OK) {
+    if (pct_buf_reserve(out, n, (size_t)PY_SSIZE_T_MAX) != PCT_OK) {
         PyErr_NoMemory();
         return -1;
     }
@@ -307,7 +307,7 @@ static int put(pct_out *out, const void *p, size_t n)
 }
 
 /* Writes field f (str or bytes) into out. */
-static int put_field(pct_out *out, PyObject *f, int quoted, const uint8_t *delim, size_t dlen)
+static int put_field(pct_buf *out, PyObject *f, int quoted, const uint8_t *delim, size_t dlen)
 {
     if (PyBytes_Check(f))
         return put(out, PyBytes_AS_STRING(f), (size_t)PyBytes_GET_SIZE(f));
@@ -368,8 +368,8 @@ static PyObject *py_csv_join(PyObject *module, PyObject *const *args, Py_ssize_t
     const uint8_t *delim = (const uint8_t *)PyBytes_AS_STRING(delimiter);
     size_t dlen = (size_t)PyBytes_GET_SIZE(delimiter);
     const uint8_t *flag = (const uint8_t *)PyBytes_AS_STRING(flags);
-    pct_out out;
-    pct_out_init(&out);
+    pct_buf out;
+    pct_buf_init(&out);
     Py_ssize_t count = PyList_GET_SIZE(fields);
     for (Py_ssize_t i = 0; i <= count; i++) {
         PyObject *gap = PyList_GET_ITEM(gaps, i);
@@ -384,10 +384,10 @@ static PyObject *py_csv_join(PyObject *module, PyObject *const *args, Py_ssize_t
             goto fail;
     }
     PyObject *r = PyBytes_FromStringAndSize((const char *)out.data, (Py_ssize_t)out.len);
-    pct_out_free(&out);
+    pct_buf_free(&out);
     return r;
 fail:
-    pct_out_free(&out);
+    pct_buf_free(&out);
     return NULL;
 }
 

@@ -47,9 +47,9 @@ static PyObject *one_row(PyObject *module, PyObject *uri, const pct_batch_spec *
     size_t n;
     if (utf8_of(module, uri, fname, &owner, &p, &n) < 0)
         return NULL;
-    pct_out out;
+    pct_buf out;
     pct_batch_info info;
-    pct_out_init(&out);
+    pct_buf_init(&out);
     int rc = pct_batch_row(spec, p, n, &out, (size_t)PY_SSIZE_T_MAX, &info);
     if (rc == PCT_ROW_NULL || rc == PCT_ROW_CALLER || rc == PCT_ROW_HOST)
         r = Py_NewRef(Py_None);
@@ -62,7 +62,7 @@ static PyObject *one_row(PyObject *module, PyObject *uri, const pct_batch_spec *
         r = Py_NewRef(uri); /* unchanged: no new str */
     else
         r = PyUnicode_DecodeUTF8((const char *)out.data, (Py_ssize_t)out.len, "strict");
-    pct_out_free(&out);
+    pct_buf_free(&out);
     Py_XDECREF(owner);
     return r;
 }
@@ -215,7 +215,7 @@ static PyObject *py_canon_key(PyObject *module, PyObject *const *args, Py_ssize_
 }
 
 /* The decoded raw[0..n) as a str (out is scratch). */
-static PyObject *decoded(const pct_batch_spec *unq, const uint8_t *raw, size_t n, pct_out *out)
+static PyObject *decoded(const pct_batch_spec *unq, const uint8_t *raw, size_t n, pct_buf *out)
 {
     pct_batch_info info;
     out->len = 0;
@@ -251,8 +251,8 @@ static PyObject *py_parse_query(PyObject *module, PyObject *const *args, Py_ssiz
     unq.op = PCT_BATCH_UNQUOTE;
     unq.plus = !(opts & 1);
     unq.malformed = PCT_BATCH_REPLACE;
-    pct_out out;
-    pct_out_init(&out);
+    pct_buf out;
+    pct_buf_init(&out);
     PyObject *result = PyList_New(0);
     pct_range q, name, value;
     if (result && pct_query_locate(p, n, &q)) {
@@ -272,7 +272,7 @@ static PyObject *py_parse_query(PyObject *module, PyObject *const *args, Py_ssiz
             Py_DECREF(t);
         }
     }
-    pct_out_free(&out);
+    pct_buf_free(&out);
     Py_XDECREF(owner);
     return result;
 }

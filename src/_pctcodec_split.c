@@ -271,7 +271,7 @@ typedef struct {
 
 typedef struct {
     char kind;          /* 'u', 'U' or 'v' */
-    pct_out data;
+    pct_buf data;
     uint8_t *index;     /* int32 or int64 offsets (rows + 1), or 16-byte views */
     uint8_t *valid;     /* one bit per row */
     int64_t nulls;
@@ -287,7 +287,7 @@ typedef struct {
 static void builder_free(parts_builder *b)
 {
     for (int c = 0; c < N_PARTS; c++) {
-        pct_out_free(&b->kids[c].data);
+        pct_buf_free(&b->kids[c].data);
         free(b->kids[c].index);
         free(b->kids[c].valid);
     }
@@ -309,13 +309,13 @@ static int builder_init(parts_builder *b, int64_t rows, char kind, size_t span)
     for (int c = 0; c < N_PARTS; c++) {
         child *ch = &b->kids[c];
         ch->kind = kind;
-        pct_out_init(&ch->data);
+        pct_buf_init(&ch->data);
         ok = ok && (ch->index = malloc((n + (kind != 'v')) * width + 1)) != NULL;
         ok = ok && (ch->valid = calloc(n / 8 + 1, 1)) != NULL;
         if (ok && kind != 'v')
             memset(ch->index, 0, width); /* the first offset */
         if (ok && span && kind != 'v')
-            (void)pct_out_reserve(&ch->data, span, b->limit); /* a hint: growing does without */
+            (void)pct_buf_reserve(&ch->data, span, b->limit); /* a hint: growing does without */
     }
     return ok ? PCT_OK : PCT_ERR_NO_MEMORY;
 }
@@ -324,7 +324,7 @@ static int builder_init(parts_builder *b, int64_t rows, char kind, size_t span)
 static void builder_trim(parts_builder *b)
 {
     for (int c = 0; c < N_PARTS; c++) {
-        pct_out *o = &b->kids[c].data;
+        pct_buf *o = &b->kids[c].data;
         if (o->data && o->cap > o->len) {
             uint8_t *p = realloc(o->data, o->len ? o->len : 1);
             if (p) {
@@ -339,7 +339,7 @@ static void builder_trim(parts_builder *b)
 static inline int put(child *ch, int64_t r, const uint8_t *src, size_t len, int present,
                       size_t limit)
 {
-    pct_out *o = &ch->data;
+    pct_buf *o = &ch->data;
     if (!present) {
         ch->nulls++;
         len = 0;
@@ -354,7 +354,7 @@ static inline int put(child *ch, int64_t r, const uint8_t *src, size_t len, int 
             if (o->len > INT32_MAX || len > (size_t)INT32_MAX - o->len)
                 return PCT_ERR_TOO_LARGE; /* one data buffer: 2 GiB at most */
             if (o->cap - o->len < len || !o->data) {
-                int st = pct_out_reserve(o, len, limit);
+                int st = pct_buf_reserve(o, len, limit);
                 if (st != PCT_OK)
                     return st;
             }
@@ -372,7 +372,7 @@ static inline int put(child *ch, int64_t r, const uint8_t *src, size_t len, int 
     }
     if (len) {
         if (o->cap - o->len < len || !o->data) {
-            int st = pct_out_reserve(o, len, limit);
+            int st = pct_buf_reserve(o, len, limit);
             if (st != PCT_OK)
                 return st;
         }

@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "_pctcodec.h"
+#include "pct_buf.h"
 
 /* ---------------------------------------------------------------------------
  * urlencode: urllib's loop, step for step, with the quoting done here when
@@ -167,41 +168,25 @@ static PyObject *urlencode_pairs(PyObject *query, PyObject *items_name)
  * as UTF-8, escaped). */
 #define PIECE_MAX_PER_UNIT 12
 
-typedef struct {
-    uint8_t *p;
-    size_t len, cap;
-    uint8_t local[512];
-} out_buffer;
-
-/* Room for `extra` more bytes; -1 with an exception. */
-static int out_reserve(out_buffer *b, size_t extra)
+/* Room for `extra` more bytes in the one growing buffer (pct_buf.h); -1
+ * with an exception. */
+static int out_reserve(pct_buf *b, size_t extra)
 {
-    if (b->cap - b->len >= extra)
+    pct_status rc = pct_buf_reserve(b, extra, (size_t)PY_SSIZE_T_MAX);
+    if (rc == PCT_OK)
         return 0;
-    if (extra > (size_t)PY_SSIZE_T_MAX - b->len) {
+    if (rc == PCT_ERR_TOO_LARGE)
         too_long();
-        return -1;
-    }
-    size_t need = b->len + extra, cap = b->cap;
-    while (cap < need)
-        cap = cap > (size_t)PY_SSIZE_T_MAX / 2 ? need : 2 * cap;
-    uint8_t *p = b->p == b->local ? PyMem_Malloc(cap) : PyMem_Realloc(b->p, cap);
-    if (!p) {
+    else
         PyErr_NoMemory();
-        return -1;
-    }
-    if (b->p == b->local)
-        memcpy(p, b->local, b->len);
-    b->p = p;
-    b->cap = cap;
-    return 0;
+    return -1;
 }
 
-static int out_byte(out_buffer *b, uint8_t c)
+static int out_byte(pct_buf *b, uint8_t c)
 {
     if (out_reserve(b, 1) < 0)
         return -1;
-    b->p[b->len++] = c;
+    b->data[b->len++] = c;
     return 0;
 }
 
@@ -263,7 +248,7 @@ static int direct_query(PyObject *query, int doseq)
 
 /* quote_plus(x, safe) of an exact str, bytes or int, appended; -1 with an
  * exception (a str with a surrogate: urllib's UnicodeEncodeError). */
-static int put_piece(const urlencoder *u, const pct_set *keep, out_buffer *b, PyObject *x)
+static int put_piece(const urlencoder *u, const pct_set *keep, pct_buf *b, PyObject *x)
 {
     if (PyLong_CheckExact(x)) {
         /* str(x): digits and '-', all unreserved */
@@ -282,7 +267,7 @@ static int put_piece(const urlencoder *u, const pct_set *keep, out_buffer *b, Py
             size_t len = (size_t)(digits + sizeof digits - d);
             if (out_reserve(b, len) < 0)
                 return -1;
-            memcpy(b->p + b->len, d, len);
+            memcpy(b->data + b->len, d, len);
             b->len += len;
             return 0;
         }
@@ -297,7 +282,7 @@ static int put_piece(const urlencoder *u, const pct_set *keep, out_buffer *b, Py
         }
         if (out_reserve(b, 3 * n) < 0)
             return -1;
-        b->len += pct_encode((const uint8_t *)PyBytes_AS_STRING(x), n, keep, 1, b->p + b->len);
+        b->len += pct_encode((const uint8_t *)PyBytes_AS_STRING(x), n, keep, 1, b->data + b->len);
         return 0;
     }
     size_t n = (size_t)PyUnicode_GET_LENGTH(x), size = 0;
@@ -310,13 +295,13 @@ static int put_piece(const urlencoder *u, const pct_set *keep, out_buffer *b, Py
     if (PyUnicode_IS_ASCII(x)) {
         if (out_reserve(b, 3 * n) < 0)
             return -1;
-        b->len += pct_encode(data, n, keep, 1, b->p + b->len);
+        b->len += pct_encode(data, n, keep, 1, b->data + b->len);
         return 0;
     }
     if (kind == PyUnicode_1BYTE_KIND) {
         if (out_reserve(b, 6 * n) < 0)
             return -1;
-        b->len += pct_encode_ucs1(data, n, keep, 1, b->p + b->len);
+        b->len += pct_encode_ucs1(data, n, keep, 1, b->data + b->len);
         return 0;
     }
     /* wider text may hold a surrogate: sized first */
@@ -338,14 +323,14 @@ static int put_piece(const urlencoder *u, const pct_set *keep, out_buffer *b, Py
     }
     if (out_reserve(b, size) < 0)
         return -1;
-    b->len += kind == PyUnicode_2BYTE_KIND ? pct_encode_ucs2(data, n, keep, 1, b->p + b->len)
-                                           : pct_encode_ucs4(data, n, keep, 1, b->p + b->len);
+    b->len += kind == PyUnicode_2BYTE_KIND ? pct_encode_ucs2(data, n, keep, 1, b->data + b->len)
+                                           : pct_encode_ucs4(data, n, keep, 1, b->data + b->len);
     return 0;
 }
 
 /* "k=v" (with doseq and a list or tuple v, "k=v1&k=v2..."), after an '&'
  * unless it is the first. */
-static int put_pair(const urlencoder *u, const pct_set *keep, out_buffer *b, PyObject *k, PyObject *v,
+static int put_pair(const urlencoder *u, const pct_set *keep, pct_buf *b, PyObject *k, PyObject *v,
                     int doseq)
 {
     if (b->len && out_byte(b, '&') < 0)
@@ -366,8 +351,8 @@ static int put_pair(const urlencoder *u, const pct_set *keep, out_buffer *b, PyO
         if (i) {
             if (out_reserve(b, key_len + 1) < 0)
                 return -1;
-            b->p[b->len++] = '&';
-            memcpy(b->p + b->len, b->p + key_at, key_len);
+            b->data[b->len++] = '&';
+            memcpy(b->data + b->len, b->data + key_at, key_len);
             b->len += key_len;
         }
         if (out_byte(b, '=') < 0 || put_piece(u, keep, b, PySequence_Fast_ITEMS(v)[i]) < 0)
@@ -379,10 +364,8 @@ static int put_pair(const urlencoder *u, const pct_set *keep, out_buffer *b, PyO
 /* urlencode of a query that direct_query accepted. */
 static PyObject *urlencode_direct(const urlencoder *u, const pct_set *keep, PyObject *query, int doseq)
 {
-    out_buffer b;
-    b.p = b.local;
-    b.len = 0;
-    b.cap = sizeof b.local;
+    pct_buf b;
+    pct_buf_init(&b);
     PyObject *result = NULL;
     int failed = 0;
     if (PyDict_CheckExact(query)) {
@@ -399,11 +382,10 @@ static PyObject *urlencode_direct(const urlencoder *u, const pct_set *keep, PyOb
     }
     if (!failed) {
         result = PyUnicode_New((Py_ssize_t)b.len, 127);
-        if (result)
-            memcpy(PyUnicode_1BYTE_DATA(result), b.p, b.len);
+        if (result && b.len)
+            memcpy(PyUnicode_1BYTE_DATA(result), b.data, b.len);
     }
-    if (b.p != b.local)
-        PyMem_Free(b.p);
+    pct_buf_free(&b);
     return result;
 }
 

@@ -499,3 +499,75 @@ def test_host_reading_agrees_with_urlsplit_on_real_urls():
             continue
         if host and not host.startswith("["):
             assert ours == registered_domain(host), url
+
+
+# ---------------------------------------------------------------- own lists: rules as hosts
+
+def test_unicode_rules_are_mapped_as_hosts_are():
+    # A rule in Unicode is mapped (UTS #46) exactly as a host is: a rule
+    # written in capitals matches the host written in small letters.
+    lst = SuffixList.from_text("ÉXAMPLE.com\n*.BÜCHER.test\n")
+    assert public_suffix("a.b.éxample.com", suffix_list=lst) == "xn--xample-9ua.com"
+    assert registered_domain("a.b.ÉXAMPLE.COM", suffix_list=lst) == "b.xn--xample-9ua.com"
+    assert public_suffix("a.b.bücher.test", suffix_list=lst) == "b.xn--bcher-kva.test"
+    # a rule mapping drops (U+00AD soft hyphen is ignored, as in a host)
+    lst = SuffixList.from_text("ex\u00adample.com\n")
+    assert public_suffix("a.example.com", suffix_list=lst) == "example.com"
+
+
+@pytest.mark.parametrize("text, line", [
+    ("ok\n\ufeff\n", 2),            # a line of a byte order mark alone: no domain
+    ("ok\nco/uk\n", 2),             # a character no host may hold
+    ("a\0b\n", 1),
+    ("ok\nex ample\n", None),       # white space ends a rule: "ex" (not junk)
+    ("a\u0300b.com\n", None),       # fine
+    ("ok\n\u0301a.com\n", 2),       # a label starting with a mark: no domain
+    ("ok\n\ud800x.com\n", 2),       # a lone surrogate: not UTF-8
+    ("a.%41\n", 1),                 # '%' is forbidden in a host
+    ("xn--a.com\n", None),          # ASCII labels are not validated (as in a host)
+])
+def test_junk_rules_are_refused_with_their_line(text, line):
+    if line is None:
+        SuffixList.from_text(text)
+        return
+    with pytest.raises(pctcodec.SuffixListError) as info:
+        SuffixList.from_text(text)
+    assert isinstance(info.value, ValueError)
+    assert info.value.position == line and "line %d:" % line in str(info.value)
+    assert pickle.loads(pickle.dumps(info.value)).position == line
+
+
+def test_leading_byte_order_mark_is_the_encoding_signature():
+    lst = SuffixList.from_text("\ufeff// a comment\nfoo\n")
+    assert lst.icann.rules == 1
+    assert public_suffix("a.b.foo", suffix_list=lst) == "b.foo" or \
+        public_suffix("a.b.foo", suffix_list=lst) == "foo"
+
+
+def _timed(func, *args):
+    import time
+    best = float("inf")
+    for _ in range(3):
+        t = time.perf_counter()
+        func(*args)
+        best = min(best, time.perf_counter() - t)
+    return best
+
+
+def test_long_rules_compile_in_linear_time():
+    # Every suffix of a rule was hashed from scratch: one rule of 20k
+    # labels took about 1 s, a 256 KB list of 4 rules 14 s. Rules longer
+    # than a DNS name (253 bytes) are refused now, with their line; the
+    # longest allowed rules compile at once.
+    huge = "\n".join(".".join(["a"] * 32767) for _ in range(4)) + "\n"
+    assert len(huge) > 256 * 1024 - 10
+    with pytest.raises(pctcodec.SuffixListError) as info:
+        SuffixList.from_text("ok\n" + huge)
+    assert info.value.position == 2
+    assert _timed(lambda: pytest.raises(ValueError, SuffixList.from_text, huge)) < 0.25
+    ok = ".".join(["a"] * 127)  # 253 bytes
+    SuffixList.from_text(ok + "\n")
+    with pytest.raises(pctcodec.SuffixListError):
+        SuffixList.from_text(ok + "a\n")
+    many = "".join("%d.%s\n" % (i, ".".join(["b"] * 120)) for i in range(2000))
+    assert _timed(SuffixList.from_text, many) < 0.5

@@ -171,6 +171,10 @@ def main():
         % (shift, max_map, max_decomp),
         "#error pct_idna_tables.h does not match the generated tables",
         "#endif",
+        "#if %s" % " || ".join(["PCT_BIDI_%s != %d" % (b.upper(), i) for i, b in enumerate(BIDI)]
+                               + ["PCT_JOIN_%s != %d" % (j, v) for j, v in JOINING.items()]),
+        "#error the PCT_BIDI_* or PCT_JOIN_* of pct_idna_tables.h do not match the generated tables",
+        "#endif",
         "",
         "const char pct_idna_unicode_version[] = \"%s\";" % UNICODE,
         "",

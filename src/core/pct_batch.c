@@ -8,47 +8,6 @@
 #include "pct_kernels.h"
 #include "pct_portable.h"
 
-void pct_out_init(pct_out *out)
-{
-    out->data = NULL;
-    out->len = out->cap = 0;
-    out->scratch = NULL;
-    out->scratch_cap = 0;
-}
-
-void pct_out_free(pct_out *out)
-{
-    free(out->data);
-    free(out->scratch);
-    pct_out_init(out);
-}
-
-/* *buf holds at least `need` bytes (and is allocated, even for 0): grown
- * to max(need, 2 * cap, 64). */
-static pct_status grow(uint8_t **buf, size_t *cap, size_t need)
-{
-    if (need <= *cap && *buf)
-        return PCT_OK;
-    size_t want = *cap > SIZE_MAX / 2 ? SIZE_MAX : 2 * *cap;
-    if (want < need)
-        want = need;
-    if (want < 64)
-        want = 64;
-    uint8_t *p = realloc(*buf, want);
-    if (!p)
-        return PCT_ERR_NO_MEMORY;
-    *buf = p;
-    *cap = want;
-    return PCT_OK;
-}
-
-pct_status pct_out_reserve(pct_out *out, size_t extra, size_t limit)
-{
-    if (out->len > limit || extra > limit - out->len)
-        return PCT_ERR_TOO_LARGE;
-    return grow(&out->data, &out->cap, out->len + extra);
-}
-
 size_t pct_utf8_count(const uint8_t *src, size_t n)
 {
     /* n less the continuation bytes (10xxxxxx), eight at a time: bit 7 of
@@ -71,7 +30,7 @@ size_t pct_utf8_count(const uint8_t *src, size_t n)
  * once per run of rows (NULL: through the dispatch of pct.h), whose
  * decode_room and utf8_check are called straight. */
 static int unquote_row(int plus, int malformed, const pct_kernel *k, const uint8_t *src, size_t n,
-                       pct_out *out, size_t limit)
+                       pct_buf *out, size_t limit)
 {
     pct_status rc;
     pct_utf8_info info;
@@ -81,7 +40,7 @@ static int unquote_row(int plus, int malformed, const pct_kernel *k, const uint8
      * check only when a byte >= 0x80 was written. Without that room under
      * the limit, decode and check as the single call does. */
     if (n <= SIZE_MAX - PCT_DECODE_ROOM
-        && pct_out_reserve(out, n + PCT_DECODE_ROOM, limit) == PCT_OK) {
+        && pct_buf_reserve(out, n + PCT_DECODE_ROOM, limit) == PCT_OK) {
         int high;
         dst = out->data + out->len;
         if (k && k->decode_utf8_room) { /* checked as it is written */
@@ -98,7 +57,7 @@ static int unquote_row(int plus, int malformed, const pct_kernel *k, const uint8
                 pct_utf8_check(dst, len, &info);
         }
     } else {
-        if ((rc = pct_out_reserve(out, n, limit)) != PCT_OK)
+        if ((rc = pct_buf_reserve(out, n, limit)) != PCT_OK)
             return (int)rc;
         dst = out->data + out->len;
         len = pct_decode_utf8(src, n, plus, dst, &info);
@@ -110,12 +69,12 @@ static int unquote_row(int plus, int malformed, const pct_kernel *k, const uint8
     if (malformed == PCT_BATCH_CALLER)
         return PCT_ROW_CALLER;
     /* The decoded bytes move to scratch, then come back repaired (up to 3x). */
-    if ((rc = grow(&out->scratch, &out->scratch_cap, len)) != PCT_OK)
+    if ((rc = pct_buf_scratch(out, len)) != PCT_OK)
         return (int)rc;
     memcpy(out->scratch, dst, len);
     if (len > SIZE_MAX / 3)
         return PCT_ERR_TOO_LARGE;
-    if ((rc = pct_out_reserve(out, 3 * len, limit)) != PCT_OK)
+    if ((rc = pct_buf_reserve(out, 3 * len, limit)) != PCT_OK)
         return (int)rc;
     out->len += pct_utf8_repair(out->scratch, len, malformed == PCT_BATCH_REPLACE,
                                 out->data + out->len);
@@ -126,17 +85,17 @@ static int unquote_row(int plus, int malformed, const pct_kernel *k, const uint8
 
 /* Room in out for the normalized row of n bytes (host_len: its host
  * replaced), and the writer's scratch room after it. */
-static pct_status reserve_uri(size_t n, size_t host_len, pct_out *out, size_t limit)
+static pct_status reserve_uri(size_t n, size_t host_len, pct_buf *out, size_t limit)
 {
     /* the writer's room is scratch: the limit holds for the bound alone */
     size_t bound, room = PCT_URI_WRITE_ROOM;
     pct_status rc = pct_uri_size_bound(n, host_len, SIZE_MAX - room, &bound);
     if (rc == PCT_OK)
-        rc = pct_out_reserve(out, bound + room, limit > SIZE_MAX - room ? SIZE_MAX : limit + room);
+        rc = pct_buf_reserve(out, bound + room, limit > SIZE_MAX - room ? SIZE_MAX : limit + room);
     return rc;
 }
 
-static int take(pct_out *out, size_t len, size_t limit)
+static int take(pct_buf *out, size_t len, size_t limit)
 {
     if (len > limit - out->len)
         return PCT_ERR_TOO_LARGE;
@@ -146,7 +105,7 @@ static int take(pct_out *out, size_t len, size_t limit)
 
 /* pct_uri_write of a split row, host replaced when not NULL. */
 static int write_uri(const pct_batch_spec *spec, const uint8_t *src, size_t n,
-                     const pct_uri_row *row, const uint8_t *host, size_t host_len, pct_out *out,
+                     const pct_uri_row *row, const uint8_t *host, size_t host_len, pct_buf *out,
                      size_t limit)
 {
     size_t len = 0;
@@ -157,7 +116,7 @@ static int write_uri(const pct_batch_spec *spec, const uint8_t *src, size_t n,
 }
 
 /* The split and write of a row by pct_uri.c, when the kernel's pass did not take it. */
-static int normalize_split(const pct_batch_spec *spec, const uint8_t *src, size_t n, pct_out *out,
+static int normalize_split(const pct_batch_spec *spec, const uint8_t *src, size_t n, pct_buf *out,
                            size_t limit, pct_batch_info *info)
 {
     /* split into info: a row whose host needs IDNA is written from it later */
@@ -175,7 +134,7 @@ static int normalize_split(const pct_batch_spec *spec, const uint8_t *src, size_
 }
 
 /* CANONICALIZE: the normalized row out->data[start..len) replaced by its key. */
-static int canon_key(const pct_batch_spec *spec, pct_out *out, size_t start)
+static int canon_key(const pct_batch_spec *spec, pct_buf *out, size_t start)
 {
     size_t len = out->len - start, key_len, from = 0;
     uint8_t *row = out->data + start;
@@ -188,7 +147,7 @@ static int canon_key(const pct_batch_spec *spec, pct_out *out, size_t start)
             return PCT_OK; /* no query: the normalized row is its key */
         from = (size_t)(q - row);
     }
-    if ((rc = grow(&out->scratch, &out->scratch_cap, len - from)) != PCT_OK)
+    if ((rc = pct_buf_scratch(out, len - from)) != PCT_OK)
         return (int)rc;
     memcpy(out->scratch, row + from, len - from);
     rc = from || pct_canon_query_only(&spec->canon)
@@ -202,11 +161,11 @@ static int canon_key(const pct_batch_spec *spec, pct_out *out, size_t start)
 
 static int normalize_host(const pct_batch_spec *spec, const uint8_t *src, size_t n,
                           const pct_batch_info *info, const uint8_t *host, size_t host_len,
-                          pct_out *out, size_t limit);
+                          pct_buf *out, size_t limit);
 
 int pct_batch_normalize_host(const pct_batch_spec *spec, const uint8_t *src, size_t n,
                              const pct_batch_info *info, const uint8_t *host, size_t host_len,
-                             pct_out *out, size_t limit)
+                             pct_buf *out, size_t limit)
 {
     size_t start = out->len;
     int rc = normalize_host(spec, src, n, info, host, host_len, out, limit);
@@ -215,7 +174,7 @@ int pct_batch_normalize_host(const pct_batch_spec *spec, const uint8_t *src, siz
 
 static int normalize_host(const pct_batch_spec *spec, const uint8_t *src, size_t n,
                           const pct_batch_info *info, const uint8_t *host, size_t host_len,
-                          pct_out *out, size_t limit)
+                          pct_buf *out, size_t limit)
 {
     if (!info->fast)
         return write_uri(spec, src, n, &info->row, host, host_len, out, limit);
@@ -244,7 +203,7 @@ static const uint8_t *cached_form(const void *hosts, const uint8_t *host, size_t
     return pct_host_cache_get(hosts, host, n, &form, form_len) ? form : NULL;
 }
 
-static int normalize_row(const pct_batch_spec *spec, const uint8_t *src, size_t n, pct_out *out,
+static int normalize_row(const pct_batch_spec *spec, const uint8_t *src, size_t n, pct_buf *out,
                          size_t limit, pct_batch_info *info, const pct_host_cache *hosts)
 {
     /* most rows in one pass of the kernel, the IDNA forms of their hosts
@@ -283,7 +242,7 @@ static int normalize_row(const pct_batch_spec *spec, const uint8_t *src, size_t 
 }
 
 /* CANONICALIZE: the row normalized, then its key in place. */
-static int canonicalize_row(const pct_batch_spec *spec, const uint8_t *src, size_t n, pct_out *out,
+static int canonicalize_row(const pct_batch_spec *spec, const uint8_t *src, size_t n, pct_buf *out,
                             size_t limit, pct_batch_info *info, const pct_host_cache *hosts)
 {
     if (spec->strip && pct_uri_needs_strip(src, n))
@@ -298,7 +257,7 @@ static int canonicalize_row(const pct_batch_spec *spec, const uint8_t *src, size
 /* QUERY_PARAM: the first value of spec->name, decoded as unquote_plus
  * decodes it with errors="replace". */
 static int query_param_row(const pct_batch_spec *spec, const pct_kernel *k, const uint8_t *src,
-                           size_t n, pct_out *out, size_t limit)
+                           size_t n, pct_buf *out, size_t limit)
 {
     pct_range q, v;
     if (!pct_query_locate(src, n, &q) || !pct_query_find(src + q.start, q.len, spec->name,
@@ -307,11 +266,11 @@ static int query_param_row(const pct_batch_spec *spec, const pct_kernel *k, cons
     return unquote_row(1, PCT_BATCH_REPLACE, k, src + q.start + v.start, v.len, out, limit);
 }
 
-static int clean_query_row(const pct_batch_spec *spec, const uint8_t *src, size_t n, pct_out *out,
+static int clean_query_row(const pct_batch_spec *spec, const uint8_t *src, size_t n, pct_buf *out,
                            size_t limit)
 {
     size_t len = 0;
-    pct_status rc = pct_out_reserve(out, n, limit);
+    pct_status rc = pct_buf_reserve(out, n, limit);
     if (rc == PCT_OK)
         rc = pct_query_clean(src, n, &spec->filter, out->data + out->len, &len);
     if (rc != PCT_OK)
@@ -324,10 +283,10 @@ static int clean_query_row(const pct_batch_spec *spec, const uint8_t *src, size_
  * row): PCT_OK, PCT_ROW_NULL, PCT_ROW_CALLER or PCT_ERR_*; *idna is set
  * (with PCT_ROW_CALLER) when the host needs IDNA first. */
 static int domain_append(const pct_batch_spec *spec, unsigned flags, const uint8_t *src, size_t n,
-                         pct_out *out, size_t limit, int *idna)
+                         pct_buf *out, size_t limit, int *idna)
 {
     size_t len;
-    pct_status rc = pct_out_reserve(out, n, limit);
+    pct_status rc = pct_buf_reserve(out, n, limit);
     if (rc != PCT_OK)
         return (int)rc;
     switch (pct_domain_part(spec->psl, flags, src, n, out->data + out->len, &len)) {
@@ -344,7 +303,7 @@ static int domain_append(const pct_batch_spec *spec, unsigned flags, const uint8
     }
 }
 
-int pct_batch_domain_host(const pct_batch_spec *spec, const uint8_t *host, size_t n, pct_out *out,
+int pct_batch_domain_host(const pct_batch_spec *spec, const uint8_t *host, size_t n, pct_buf *out,
                           size_t limit)
 {
     int idna = 0; /* the form is a host itself, not a URL to read */
@@ -353,7 +312,7 @@ int pct_batch_domain_host(const pct_batch_spec *spec, const uint8_t *host, size_
 
 /* DOMAIN: a host that needs IDNA is written from its form in the cache,
  * else left to the caller (PCT_ROW_HOST, info->host). */
-static int domain_row(const pct_batch_spec *spec, const uint8_t *src, size_t n, pct_out *out,
+static int domain_row(const pct_batch_spec *spec, const uint8_t *src, size_t n, pct_buf *out,
                       size_t limit, pct_batch_info *info, const pct_host_cache *hosts)
 {
     int idna = 0;
@@ -373,7 +332,7 @@ static int domain_row(const pct_batch_spec *spec, const uint8_t *src, size_t n, 
 }
 
 int pct_batch_resolve_row(const pct_batch_spec *spec, const uint8_t *base, size_t bn,
-                          const uint8_t *src, size_t n, pct_out *out, size_t limit,
+                          const uint8_t *src, size_t n, pct_buf *out, size_t limit,
                           pct_batch_info *info)
 {
     size_t bound, len = 0, pos;
@@ -381,7 +340,7 @@ int pct_batch_resolve_row(const pct_batch_spec *spec, const uint8_t *base, size_
     if (rc != PCT_OK)
         return (int)rc;
     if (!spec->flags) { /* the target straight into out */
-        if ((rc = pct_out_reserve(out, bound, limit)) != PCT_OK)
+        if ((rc = pct_buf_reserve(out, bound, limit)) != PCT_OK)
             return (int)rc;
         if (pct_resolve(base, bn, src, n, spec->resolve_flags, out->data + out->len, &len, &pos)
             != PCT_OK)
@@ -390,7 +349,7 @@ int pct_batch_resolve_row(const pct_batch_spec *spec, const uint8_t *base, size_
     }
     /* normalized: the target in scratch, then written as normalize_many
      * writes a row (a host that needs IDNA is the caller's) */
-    if ((rc = grow(&out->scratch, &out->scratch_cap, bound)) != PCT_OK)
+    if ((rc = pct_buf_scratch(out, bound)) != PCT_OK)
         return (int)rc;
     if (pct_resolve(base, bn, src, n, spec->resolve_flags, out->scratch, &len, &pos) != PCT_OK)
         return PCT_ROW_CALLER;
@@ -404,7 +363,7 @@ int pct_batch_resolve_row(const pct_batch_spec *spec, const uint8_t *base, size_
  * op is a new case here, and both entry points have it). k: as for
  * unquote_row. */
 static inline int batch_row(const pct_batch_spec *spec, const pct_kernel *k, const uint8_t *src,
-                            size_t n, pct_out *out, size_t limit, pct_batch_info *info,
+                            size_t n, pct_buf *out, size_t limit, pct_batch_info *info,
                             const pct_host_cache *hosts)
 {
     size_t size, pos;
@@ -416,13 +375,13 @@ static inline int batch_row(const pct_batch_spec *spec, const pct_kernel *k, con
          * makes rare; the sizing pass only where that room would pass the
          * limit. */
         if (n <= (SIZE_MAX - PCT_ENCODE_ROOM) / 3
-            && pct_out_reserve(out, 3 * n + PCT_ENCODE_ROOM, limit) == PCT_OK) {
+            && pct_buf_reserve(out, 3 * n + PCT_ENCODE_ROOM, limit) == PCT_OK) {
             out->len += k ? k->encode_room(src, n, &spec->keep, spec->plus, out->data + out->len)
                           : pct_encode_room(src, n, &spec->keep, spec->plus, out->data + out->len);
             return PCT_OK;
         }
         if ((rc = pct_encoded_size(src, n, &spec->keep, SIZE_MAX, &size)) != PCT_OK
-            || (rc = pct_out_reserve(out, size, limit)) != PCT_OK)
+            || (rc = pct_buf_reserve(out, size, limit)) != PCT_OK)
             return (int)rc;
         out->len += pct_encode(src, n, &spec->keep, spec->plus, out->data + out->len);
         return PCT_OK;
@@ -430,12 +389,12 @@ static inline int batch_row(const pct_batch_spec *spec, const pct_kernel *k, con
         return unquote_row(spec->plus, spec->malformed, k, src, n, out, limit);
     case PCT_BATCH_REQUOTE:
         /* One pass into worst-case room (3 bytes per byte), as for QUOTE. */
-        if (n <= SIZE_MAX / 3 && pct_out_reserve(out, 3 * n, limit) == PCT_OK) {
+        if (n <= SIZE_MAX / 3 && pct_buf_reserve(out, 3 * n, limit) == PCT_OK) {
             out->len += pct_requote(src, n, PCT_URI_UPPER_HEX, out->data + out->len);
             return PCT_OK;
         }
         if ((rc = pct_requoted_size(src, n, SIZE_MAX, &size)) != PCT_OK
-            || (rc = pct_out_reserve(out, size, limit)) != PCT_OK)
+            || (rc = pct_buf_reserve(out, size, limit)) != PCT_OK)
             return (int)rc;
         out->len += pct_requote(src, n, PCT_URI_UPPER_HEX, out->data + out->len);
         return PCT_OK;
@@ -462,7 +421,7 @@ static inline int batch_row(const pct_batch_spec *spec, const pct_kernel *k, con
     return PCT_ROW_CALLER;
 }
 
-int pct_batch_row(const pct_batch_spec *spec, const uint8_t *src, size_t n, pct_out *out,
+int pct_batch_row(const pct_batch_spec *spec, const uint8_t *src, size_t n, pct_buf *out,
                   size_t limit, pct_batch_info *info)
 {
     return batch_row(spec, pct_kernel_active(), src, n, out, limit, info, NULL);
@@ -590,7 +549,7 @@ static inline int64_t check_rows(const pct_rows *in, int64_t first, int64_t coun
 }
 
 int64_t pct_batch_rows(const pct_batch_spec *spec, const pct_rows *in, int64_t first, int64_t count,
-                       int64_t slot, pct_out *out, size_t limit, int64_t *ends, uint8_t *valid,
+                       int64_t slot, pct_buf *out, size_t limit, int64_t *ends, uint8_t *valid,
                        int *status, pct_batch_info *info, const pct_host_cache *hosts)
 {
     if (spec->op == PCT_BATCH_CHECK)

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "pct.h"
+#include "pct_buf.h"
 #include "pct_canon.h"
 #include "pct_domain.h"
 #include "pct_host_cache.h"
@@ -56,22 +57,13 @@ typedef struct {
     unsigned resolve_flags; /* RESOLVE: PCT_RESOLVE_* */
 } pct_batch_spec;
 
-/* A growing byte buffer (malloc'd); scratch is a second one for rows that
- * need an intermediate copy. */
-typedef struct {
-    uint8_t *data;
-    size_t len, cap;
-    uint8_t *scratch;
-    size_t scratch_cap;
-} pct_out;
-
-void pct_out_init(pct_out *out);
-/* Frees both buffers (data too: take it first to keep it). */
-void pct_out_free(pct_out *out);
-/* Room for `extra` more bytes after len (data is then never NULL):
- * PCT_ERR_NO_MEMORY or PCT_ERR_TOO_LARGE (len + extra past `limit`).
- * Grows geometrically. */
-pct_status pct_out_reserve(pct_out *out, size_t extra, size_t limit);
+/* The rows are written into a pct_buf (pct_buf.h); its scratch holds the
+ * intermediate copy of the rows that need one. pct_out and its functions
+ * are the names the binding's engine still uses for it. */
+typedef pct_buf pct_out;
+#define pct_out_init pct_buf_init
+#define pct_out_free pct_buf_free
+#define pct_out_reserve pct_buf_reserve
 
 /* The row's outcomes beyond PCT_OK and PCT_ERR_*: PCT_ROW_* (pct.h). */
 
@@ -86,7 +78,7 @@ typedef struct {
  * not pass `limit` bytes); CHECK appends nothing and sets info->position.
  * Returns PCT_OK, PCT_ERR_NO_MEMORY, PCT_ERR_TOO_LARGE, PCT_ROW_CALLER,
  * PCT_ROW_HOST or PCT_ROW_NULL (out then unchanged). */
-int pct_batch_row(const pct_batch_spec *spec, const uint8_t *src, size_t n, pct_out *out,
+int pct_batch_row(const pct_batch_spec *spec, const uint8_t *src, size_t n, pct_buf *out,
                   size_t limit, pct_batch_info *info);
 
 /* RESOLVE of the reference src[0..n) against base[0..bn), appended as
@@ -94,7 +86,7 @@ int pct_batch_row(const pct_batch_spec *spec, const uint8_t *src, size_t n, pct_
  * `flags`, when the target's host needs IDNA (the caller's, as for the
  * errors it raises). */
 int pct_batch_resolve_row(const pct_batch_spec *spec, const uint8_t *base, size_t bn,
-                          const uint8_t *src, size_t n, pct_out *out, size_t limit,
+                          const uint8_t *src, size_t n, pct_buf *out, size_t limit,
                           pct_batch_info *info);
 
 /* NORMALIZE (or CANONICALIZE) for a row answered PCT_ROW_HOST, its host replaced by `host`
@@ -103,12 +95,12 @@ int pct_batch_resolve_row(const pct_batch_spec *spec, const uint8_t *base, size_
  * (src[0..n) is that row), not split again. */
 int pct_batch_normalize_host(const pct_batch_spec *spec, const uint8_t *src, size_t n,
                              const pct_batch_info *info, const uint8_t *host, size_t host_len,
-                             pct_out *out, size_t limit);
+                             pct_buf *out, size_t limit);
 
 /* DOMAIN for a row answered PCT_ROW_HOST: the part of `host`, the ASCII
  * form the caller computed for the row's host. PCT_OK, PCT_ROW_NULL (no
  * such part), PCT_ROW_CALLER (the form is no domain name), PCT_ERR_*. */
-int pct_batch_domain_host(const pct_batch_spec *spec, const uint8_t *host, size_t n, pct_out *out,
+int pct_batch_domain_host(const pct_batch_spec *spec, const uint8_t *host, size_t n, pct_buf *out,
                           size_t limit);
 
 /* The rows of a column of UTF-8 strings as Arrow lays out string and
@@ -154,7 +146,7 @@ static inline int64_t pct_rows_offset(int width, const void *offsets, int64_t j)
  * NORMALIZE writes a row whose host has its IDNA form in `hosts` (may be
  * NULL) itself. */
 int64_t pct_batch_rows(const pct_batch_spec *spec, const pct_rows *in, int64_t first, int64_t count,
-                       int64_t slot, pct_out *out, size_t limit, int64_t *ends, uint8_t *valid,
+                       int64_t slot, pct_buf *out, size_t limit, int64_t *ends, uint8_t *valid,
                        int *status, pct_batch_info *info, const pct_host_cache *hosts);
 
 /* Row j of `in`: 0 when null, 1 with its bytes in *p, *n, -1 when its

@@ -2,6 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "pct_hash.h"
 #include "pct_host_cache.h"
 
 /* 4096 sets of 4 ways: hosts whose slot numbers collide (a few in every
@@ -17,6 +18,7 @@ typedef struct {
     uint64_t tag;   /* the host's hash: most slots of a set are told apart by it alone */
     uint8_t *bytes; /* the host, then its form (NULL: an empty slot) */
     uint16_t host_len, form_len;
+    uint16_t room;  /* bytes' size, kept for the next host of the slot (0: unknown) */
     uint8_t failed; /* IDNA failed for the host: no form */
 } slot;
 
@@ -43,7 +45,7 @@ void pct_host_cache_free(pct_host_cache *cache)
 }
 
 /* The set of host[0..n): its bytes eight at a time (the last word
- * overlapping), each mixed in by a multiply, then murmur3's finalizer; a
+ * overlapping), each mixed in by a multiply, then the core's finaliser (pct_hash.h); a
  * hash of the first and last words alone put 18 of 2,000 real-looking hosts
  * ("b\xC3\xBCcher12.de", ...) into one set. */
 static uint64_t hash_of(const uint8_t *host, size_t n)
@@ -60,13 +62,7 @@ static uint64_t hash_of(const uint8_t *host, size_t n)
         memcpy(&w, host + n - 8, 8);
     else
         memcpy(&w, host, n);
-    h = (h ^ w) * 0xC2B2AE3D27D4EB4Fu;
-    h ^= h >> 33;
-    h *= 0xFF51AFD7ED558CCDu;
-    h ^= h >> 33;
-    h *= 0xC4CEB9FE1A85EC53u;
-    h ^= h >> 33;
-    return h;
+    return pct_hash_mix((h ^ w) * 0xC2B2AE3D27D4EB4Fu);
 }
 
 /* The set of a hash: its top 12 bits (SETS). */
@@ -95,13 +91,7 @@ void pct_host_cache_put(pct_host_cache *cache, const uint8_t *host, size_t n, co
 {
     if (n == 0 || n > PCT_HOST_CACHED || (form && form_len > UINT16_MAX))
         return;
-    size_t len = form ? form_len : 0;
-    uint8_t *bytes = malloc(n + len + 1);
-    if (!bytes)
-        return;
-    memcpy(bytes, host, n);
-    if (len)
-        memcpy(bytes + n, form, len);
+    size_t len = form ? form_len : 0, need = n + len + 1;
     uint64_t h = hash_of(host, n);
     size_t k = SET_OF(h), w = 0;
     while (w < WAYS && cache->slots[k * WAYS + w].bytes)
@@ -111,7 +101,20 @@ void pct_host_cache_put(pct_host_cache *cache, const uint8_t *host, size_t n, co
         cache->next[k] = (uint8_t)((w + 1) % WAYS);
     }
     slot *s = &cache->slots[k * WAYS + w];
-    free(s->bytes);
+    /* an evicted host's bytes take the new one when they have the room: a
+     * column of distinct hosts evicts on every row, and a free and a
+     * malloc each time cost as much as the lookup */
+    uint8_t *bytes = s->bytes;
+    if (!bytes || s->room < need) {
+        size_t room = (need + 63) & ~(size_t)63;
+        if (!(bytes = malloc(room)))
+            return;
+        free(s->bytes);
+        s->room = (uint16_t)(room <= UINT16_MAX ? room : 0);
+    }
+    memcpy(bytes, host, n);
+    if (len)
+        memcpy(bytes + n, form, len);
     cache->used[k / 64] |= (uint64_t)1 << (k % 64);
     s->tag = h;
     s->bytes = bytes;

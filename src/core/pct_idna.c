@@ -10,9 +10,10 @@
 #include "pct_idna.h"
 #include "pct_idna_tables.h"
 
-/* Punycode (encoding and decoding) is quadratic in a label's length, so
- * labels longer than this many code points that need it have no form: DNS
- * takes 63 bytes, no real host comes near. */
+/* Punycode decoding is quadratic in a label's length (each code point is
+ * inserted), so labels longer than this many code points that need
+ * punycode have no form: DNS takes 63 bytes, no real host comes near.
+ * Encoding costs O(n log n) (punycode_encode). */
 #define MAX_PUNYCODE_LABEL 1024
 
 static inline uint32_t props(uint32_t cp)
@@ -89,46 +90,16 @@ enum { OK = 0, FAIL = 1, NOMEM = -1 };
 /* ---- UTF-8 ----------------------------------------------------------- */
 
 /* The code points of valid UTF-8 (no surrogates, no overlong forms) into
- * out: FAIL on any invalid sequence. */
+ * out: FAIL on any invalid sequence. The core's one decoder (pct_utf8.c). */
 static int utf8_decode(const uint8_t *s, size_t n, cps *out)
 {
-    if (cps_reserve(out, n) < 0)
+    pct_utf8_info info;
+    pct_utf8_check(s, n, &info);
+    if (!info.valid)
+        return FAIL;
+    if (cps_reserve(out, info.nchars) < 0)
         return NOMEM;
-    uint32_t *d = out->p + out->len;
-    size_t i = 0;
-    while (i < n) {
-        uint32_t c = s[i], cp;
-        size_t k;
-        if (c < 0x80) {
-            *d++ = c;
-            i++;
-            continue;
-        } else if (c >= 0xC2 && c <= 0xDF) {
-            k = 1;
-            cp = c & 0x1F;
-        } else if (c >= 0xE0 && c <= 0xEF) {
-            k = 2;
-            cp = c & 0x0F;
-        } else if (c >= 0xF0 && c <= 0xF4) {
-            k = 3;
-            cp = c & 0x07;
-        } else {
-            return FAIL;
-        }
-        if (n - i <= k)
-            return FAIL;
-        for (size_t j = 1; j <= k; j++) {
-            if ((s[i + j] & 0xC0) != 0x80)
-                return FAIL;
-            cp = cp << 6 | (s[i + j] & 0x3Fu);
-        }
-        if ((k == 2 && (cp < 0x800 || (cp >= 0xD800 && cp <= 0xDFFF))) ||
-            (k == 3 && (cp < 0x10000 || cp > 0x10FFFF)))
-            return FAIL;
-        *d++ = cp;
-        i += k + 1;
-    }
-    out->len = (size_t)(d - out->p);
+    out->len += pct_utf8_to_ucs4(s, n, out->p + out->len, info.nchars);
     return OK;
 }
 
@@ -372,6 +343,18 @@ enum { BASE = 36, TMIN = 1, TMAX = 26, SKEW = 38, DAMP = 700, INITIAL_BIAS = 72,
 
 static uint64_t adapt(uint64_t delta, uint64_t points, int first)
 {
+    if (delta <= UINT32_MAX && points <= UINT32_MAX) {
+        /* the encoder's deltas and most decoded ones: 32-bit divisions,
+         * several times as fast as 64-bit ones on common x86-64 cores */
+        uint32_t d = (uint32_t)delta, p = (uint32_t)points, k = 0;
+        d = first ? d / DAMP : d / 2;
+        d += d / p;
+        while (d > ((BASE - TMIN) * TMAX) / 2) {
+            d /= BASE - TMIN;
+            k += BASE;
+        }
+        return k + (BASE - TMIN + 1) * d / (d + SKEW);
+    }
     delta = first ? delta / DAMP : delta / 2;
     delta += delta / points;
     uint64_t k = 0;
@@ -392,7 +375,58 @@ static uint32_t digit_char(uint64_t d)
     return (uint32_t)(d < 26 ? 'a' + d : '0' + (d - 26));
 }
 
-/* The punycode of label[0..n) appended to out (without "xn--"). */
+/* Emits delta as a generalized variable-length integer (RFC 3492 6.3).
+ * An encoder's delta is below 2^32: at most 0x10FFFF times the code points
+ * handled (MAX_PUNYCODE_LABEL + 1), plus the label's length; 32-bit
+ * divisions then. */
+static int put_delta(cps *out, uint64_t delta, uint64_t bias)
+{
+    uint32_t q = (uint32_t)delta;
+    for (uint64_t k = BASE;; k += BASE) {
+        uint32_t t = (uint32_t)threshold(k, bias);
+        if (q < t)
+            break;
+        if (cps_push(out, digit_char(t + (q - t) % (BASE - t))) < 0)
+            return NOMEM;
+        q = (q - t) / (BASE - t);
+    }
+    return cps_push(out, digit_char(q)) < 0 ? NOMEM : OK;
+}
+
+/* Labels up to this many code points take RFC 3492's loop as written (one
+ * pass over the label per distinct code point: cheap when short); longer
+ * ones the same deltas from the code points sorted once. */
+#define PUNYCODE_SHORT 32
+
+static int cmp_u32(const void *a, const void *b)
+{
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* Positions of a label counted by a Fenwick tree: bit[1..n]. */
+static void count_add(uint16_t *bit, size_t n, size_t i)
+{
+    for (i++; i <= n; i += i & (~i + 1))
+        bit[i]++;
+}
+
+/* How many counted positions are below i. */
+static uint64_t count_below(const uint16_t *bit, size_t i)
+{
+    uint64_t c = 0;
+    for (; i > 0; i -= i & (~i + 1))
+        c += bit[i];
+    return c;
+}
+
+/* The punycode of label[0..n) (n <= MAX_PUNYCODE_LABEL) appended to out
+ * (without "xn--"). The encoder's delta before each code point m at
+ * position p counts the code points below m before p since the last one
+ * emitted: for a long label, the non-basic code points are sorted once
+ * (by value, then position) and the positions already handled are counted
+ * by a Fenwick tree, O(n log n) where the loop as written is O(n x
+ * distinct code points); the output is the same. */
 static int punycode_encode(const uint32_t *label, size_t n, cps *out)
 {
     size_t basic = 0;
@@ -405,35 +439,62 @@ static int punycode_encode(const uint32_t *label, size_t n, cps *out)
     if (basic && cps_push(out, '-') < 0)
         return NOMEM;
     uint64_t next = INITIAL_N, delta = 0, bias = INITIAL_BIAS;
-    for (size_t h = basic; h < n;) {
-        uint64_t m = UINT64_MAX;
-        for (size_t i = 0; i < n; i++)
-            if (label[i] >= next && label[i] < m)
-                m = label[i];
-        delta += (m - next) * (h + 1);
-        next = m;
-        for (size_t i = 0; i < n; i++) {
-            if (label[i] < next) {
-                delta++;
-            } else if (label[i] == next) {
-                uint64_t q = delta;
-                for (uint64_t k = BASE;; k += BASE) {
-                    uint64_t t = threshold(k, bias);
-                    if (q < t)
-                        break;
-                    if (cps_push(out, digit_char(t + (q - t) % (BASE - t))) < 0)
-                        return NOMEM;
-                    q = (q - t) / (BASE - t);
+    int rc = OK;
+    if (n <= PUNYCODE_SHORT) {
+        for (size_t h = basic; h < n;) {
+            uint64_t m = UINT64_MAX;
+            for (size_t i = 0; i < n; i++)
+                if (label[i] >= next && label[i] < m)
+                    m = label[i];
+            delta += (m - next) * (h + 1);
+            next = m;
+            for (size_t i = 0; i < n; i++) {
+                if (label[i] < next) {
+                    delta++;
+                } else if (label[i] == next) {
+                    if ((rc = put_delta(out, delta, bias)) != OK)
+                        return rc;
+                    bias = adapt(delta, h + 1, h == basic);
+                    delta = 0;
+                    h++;
                 }
-                if (cps_push(out, digit_char(q)) < 0)
-                    return NOMEM;
-                bias = adapt(delta, h + 1, h == basic);
-                delta = 0;
-                h++;
             }
+            delta++;
+            next++;
         }
+        return OK;
+    }
+    /* code point << 10 | position: positions < MAX_PUNYCODE_LABEL = 2^10 */
+    uint32_t keys[MAX_PUNYCODE_LABEL];
+    uint16_t bit[MAX_PUNYCODE_LABEL + 1] = {0};
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (label[i] < 0x80)
+            count_add(bit, n, i);
+        else
+            keys[k++] = label[i] << 10 | (uint32_t)i;
+    }
+    qsort(keys, k, sizeof *keys, cmp_u32);
+    size_t h = basic;
+    for (size_t at = 0; at < k;) {
+        uint64_t m = keys[at] >> 10;
+        delta += (m - next) * (h + 1);
+        size_t from = 0, end = at;
+        for (; end < k && keys[end] >> 10 == m; end++) {
+            size_t pos = keys[end] & 1023u;
+            delta += count_below(bit, pos) - count_below(bit, from);
+            if ((rc = put_delta(out, delta, bias)) != OK)
+                return rc;
+            bias = adapt(delta, h + 1, h == basic);
+            delta = 0;
+            h++;
+            from = pos + 1;
+        }
+        delta += count_below(bit, n) - count_below(bit, from);
+        for (; at < end; at++)
+            count_add(bit, n, keys[at] & 1023u);
         delta++;
-        next++;
+        next = m + 1;
     }
     return OK;
 }
@@ -521,16 +582,16 @@ static int joiner_ok(const uint32_t *l, size_t n, size_t i)
         if (j == 0)
             return 0;
         t = PCT_IDNA_JOINING(props(l[--j]));
-    } while (t == JOIN_T);
-    if (t != JOIN_L && t != JOIN_D)
+    } while (t == PCT_JOIN_T);
+    if (t != PCT_JOIN_L && t != PCT_JOIN_D)
         return 0;
     j = i;
     do {
         if (++j >= n)
             return 0;
         t = PCT_IDNA_JOINING(props(l[j]));
-    } while (t == JOIN_T);
-    return t == JOIN_R || t == JOIN_D;
+    } while (t == PCT_JOIN_T);
+    return t == PCT_JOIN_R || t == PCT_JOIN_D;
 }
 
 /* A label: FAIL unless valid. check_nfc for a decoded label (mapping and
@@ -569,32 +630,32 @@ static unsigned bidi(uint32_t cp)
 static int bidi_label_ok(const uint32_t *l, size_t n)
 {
     unsigned first = bidi(l[0]);
-    int rtl = first == BIDI_R || first == BIDI_AL;
-    if (!rtl && first != BIDI_L)
+    int rtl = first == PCT_BIDI_R || first == PCT_BIDI_AL;
+    if (!rtl && first != PCT_BIDI_L)
         return 0;
     int ending = 0;
-    unsigned number = BIDI_OTHER;
+    unsigned number = PCT_BIDI_OTHER;
     for (size_t i = 0; i < n; i++) {
         unsigned b = bidi(l[i]);
         if (rtl) {
-            if (b == BIDI_L || b == BIDI_OTHER)
+            if (b == PCT_BIDI_L || b == PCT_BIDI_OTHER)
                 return 0;
-            if (b == BIDI_AN || b == BIDI_EN) {
-                if (number != BIDI_OTHER && number != b)
+            if (b == PCT_BIDI_AN || b == PCT_BIDI_EN) {
+                if (number != PCT_BIDI_OTHER && number != b)
                     return 0;
                 number = b;
             }
-            if (b == BIDI_R || b == BIDI_AL || b == BIDI_EN || b == BIDI_AN)
+            if (b == PCT_BIDI_R || b == PCT_BIDI_AL || b == PCT_BIDI_EN || b == PCT_BIDI_AN)
                 ending = 1;
-            else if (b != BIDI_NSM)
+            else if (b != PCT_BIDI_NSM)
                 ending = 0;
         } else {
-            if (b != BIDI_L && b != BIDI_EN && b != BIDI_ES && b != BIDI_CS && b != BIDI_ET &&
-                b != BIDI_ON && b != BIDI_BN && b != BIDI_NSM)
+            if (b != PCT_BIDI_L && b != PCT_BIDI_EN && b != PCT_BIDI_ES && b != PCT_BIDI_CS && b != PCT_BIDI_ET &&
+                b != PCT_BIDI_ON && b != PCT_BIDI_BN && b != PCT_BIDI_NSM)
                 return 0;
-            if (b == BIDI_L || b == BIDI_EN)
+            if (b == PCT_BIDI_L || b == PCT_BIDI_EN)
                 ending = 1;
-            else if (b != BIDI_NSM)
+            else if (b != PCT_BIDI_NSM)
                 ending = 0;
         }
     }
@@ -608,7 +669,7 @@ static int bidi_ok(const uint32_t *d, size_t n)
     for (size_t i = 0; i < n && !rtl; i++) {
         if (d[i] >= 0x80) {
             unsigned b = bidi(d[i]);
-            rtl = b == BIDI_R || b == BIDI_AL || b == BIDI_AN;
+            rtl = b == PCT_BIDI_R || b == PCT_BIDI_AL || b == PCT_BIDI_AN;
         }
     }
     if (!rtl)
@@ -628,11 +689,17 @@ static int bidi_ok(const uint32_t *d, size_t n)
 
 /* C0 controls, space, # % / : < > ? @ [ \ ] ^ | and DEL: a host parser
  * rejects them after domain to ASCII. */
+#define BIT(c) ((uint64_t)1 << ((c) & 63))
+static const uint64_t forbidden_bits[2] = {
+    /* 0x00-0x3F: C0 controls, space, # % / : < > ? */
+    0x1FFFFFFFFull | BIT('#') | BIT('%') | BIT('/') | BIT(':') | BIT('<') | BIT('>') | BIT('?'),
+    /* 0x40-0x7F: @ [ \ ] ^ | DEL */
+    BIT('@') | BIT('[') | BIT('\\') | BIT(']') | BIT('^') | BIT('|') | BIT(0x7F)};
+#undef BIT
+
 static int forbidden(uint32_t c)
 {
-    return c <= 0x20 || c == '#' || c == '%' || c == '/' || c == ':' || c == '<' || c == '>' ||
-           c == '?' || c == '@' || c == '[' || c == '\\' || c == ']' || c == '^' || c == '|' ||
-           c == 0x7F;
+    return c < 0x80 && (int)(forbidden_bits[c >> 6] >> (c & 63) & 1u);
 }
 
 typedef struct {
@@ -730,65 +797,80 @@ static pct_status emit(const cps *v, uint8_t *dst, size_t cap, size_t *out_len)
     return PCT_OK;
 }
 
-static pct_status ascii_domain(const uint8_t *src, size_t n, uint8_t *dst, size_t cap,
-                                    size_t *out_len)
-{
-    for (size_t i = 0; i < n; i++)
-        if (forbidden(src[i]))
-            return PCT_IDNA_FAIL;
-    *out_len = n;
-    if (n == 0)
-        return PCT_IDNA_FAIL;
-    if (n > cap)
-        return PCT_IDNA_SMALL;
-    for (size_t i = 0; i < n; i++)
-        dst[i] = (uint8_t)((unsigned)(src[i] - 'A') < 26u ? src[i] + 32 : src[i]);
-    return PCT_OK;
-}
-
 static int ascii_text(const uint8_t *s, size_t n)
 {
-    for (size_t i = 0; i < n; i++)
-        if (s[i] >= 0x80)
-            return 0;
-    return 1;
+    return pct_ascii_span(s, n) == n;
 }
 
-pct_status pct_idna_to_ascii(const uint8_t *src, size_t n, uint8_t *dst, size_t cap,
-                                  size_t *out_len)
+/* Where a form of len bytes goes: dst[0..cap), or, when longer and heap is
+ * given, a malloc'd *heap (the caller frees it); NULL with *rc set when
+ * neither (PCT_IDNA_SMALL, PCT_ERR_NO_MEMORY). The form is computed once
+ * and written once, whatever its length. */
+static uint8_t *room(size_t len, uint8_t *dst, size_t cap, uint8_t **heap, pct_status *rc)
+{
+    if (len <= cap)
+        return dst;
+    if (!heap) {
+        *rc = PCT_IDNA_SMALL;
+        return NULL;
+    }
+    if (!(*heap = malloc(len))) {
+        *rc = PCT_ERR_NO_MEMORY;
+        return NULL;
+    }
+    return *heap;
+}
+
+/* The ASCII form of the domain src[0..n) (its length in *out_len) into
+ * room(); *form (when given) says where it was written. */
+static pct_status to_ascii(const uint8_t *src, size_t n, uint8_t *dst, size_t cap, uint8_t **heap,
+                           const uint8_t **form, size_t *out_len)
 {
     *out_len = 0;
-    if (ascii_text(src, n))
-        return ascii_domain(src, n, dst, cap, out_len);
+    pct_status out = PCT_OK;
+    uint8_t *d;
+    if (ascii_text(src, n)) {
+        for (size_t i = 0; i < n; i++)
+            if (forbidden(src[i]))
+                return PCT_IDNA_FAIL;
+        *out_len = n;
+        if (n == 0)
+            return PCT_IDNA_FAIL;
+        if (!(d = room(n, dst, cap, heap, &out)))
+            return out;
+        for (size_t i = 0; i < n; i++)
+            d[i] = (uint8_t)((unsigned)(src[i] - 'A') < 26u ? src[i] + 32 : src[i]);
+        if (form)
+            *form = d;
+        return PCT_OK;
+    }
     work w;
     work_init(&w);
     int rc = process(src, n, &w, NULL);
     /* each label as it is (ASCII) or "xn--" and its punycode */
-    const uint32_t *d = w.labels.p;
+    const uint32_t *l = w.labels.p;
     size_t len = w.labels.len;
+    w.tmp.len = 0;
     for (size_t s = 0; rc == OK && s <= len;) {
         size_t e = s;
-        while (e < len && d[e] != '.')
+        while (e < len && l[e] != '.')
             e++;
         if (s && cps_push(&w.tmp, '.') < 0) {
             rc = NOMEM;
-        } else if (s == 0) {
-            w.tmp.len = 0;
-        }
-        if (rc == OK && all_ascii(d + s, e - s)) {
-            rc = cps_append(&w.tmp, d + s, e - s) < 0 ? NOMEM : OK;
-        } else if (rc == OK) {
+        } else if (all_ascii(l + s, e - s)) {
+            rc = cps_append(&w.tmp, l + s, e - s) < 0 ? NOMEM : OK;
+        } else {
             static const uint32_t prefix[4] = {'x', 'n', '-', '-'};
             if (e - s > MAX_PUNYCODE_LABEL)
                 rc = FAIL;
             else if (cps_append(&w.tmp, prefix, 4) < 0)
                 rc = NOMEM;
             else
-                rc = punycode_encode(d + s, e - s, &w.tmp);
+                rc = punycode_encode(l + s, e - s, &w.tmp);
         }
         s = e + 1;
     }
-    pct_status out = PCT_IDNA_FAIL;
+    out = PCT_IDNA_FAIL;
     if (rc == NOMEM) {
         out = PCT_ERR_NO_MEMORY;
     } else if (rc == OK && w.tmp.len) {
@@ -796,11 +878,24 @@ pct_status pct_idna_to_ascii(const uint8_t *src, size_t n, uint8_t *dst, size_t 
         for (size_t i = 0; i < w.tmp.len; i++)
             if (forbidden(w.tmp.p[i]))
                 out = PCT_IDNA_FAIL;
-        if (out == PCT_OK)
-            out = emit(&w.tmp, dst, cap, out_len);
+        if (out == PCT_OK) {
+            *out_len = w.tmp.len; /* ASCII: a byte per code point */
+            if ((d = room(w.tmp.len, dst, cap, heap, &out)) != NULL) {
+                for (size_t i = 0; i < w.tmp.len; i++)
+                    d[i] = (uint8_t)w.tmp.p[i];
+                if (form)
+                    *form = d;
+            }
+        }
     }
     work_free(&w);
     return out;
+}
+
+pct_status pct_idna_to_ascii(const uint8_t *src, size_t n, uint8_t *dst, size_t cap,
+                                  size_t *out_len)
+{
+    return to_ascii(src, n, dst, cap, NULL, NULL, out_len);
 }
 
 pct_status pct_idna_to_unicode(const uint8_t *src, size_t n, uint8_t *dst, size_t cap,
@@ -836,8 +931,9 @@ static int kept_escaped(unsigned c)
            c == '+' || c == ',' || c == ';' || c == '=' || c == '%';
 }
 
-pct_status pct_idna_host_to_ascii(const uint8_t *host, size_t n, uint8_t *dst, size_t cap,
-                                       size_t *out_len)
+/* The host's escapes decoded (pct_idna_host_to_ascii), then to_ascii. */
+static pct_status host_to_ascii(const uint8_t *host, size_t n, uint8_t *dst, size_t cap,
+                                uint8_t **heap, const uint8_t **form, size_t *out_len)
 {
     uint8_t small[256] = {0}, *buf = small; /* zeroed: gcc cannot see that len bytes are set */
     if (n > sizeof small && !(buf = malloc(n)))
@@ -855,10 +951,16 @@ pct_status pct_idna_host_to_ascii(const uint8_t *host, size_t n, uint8_t *dst, s
         }
         buf[len++] = host[i];
     }
-    pct_status rc = pct_idna_to_ascii(buf, len, dst, cap, out_len);
+    pct_status rc = to_ascii(buf, len, dst, cap, heap, form, out_len);
     if (buf != small)
         free(buf);
     return rc;
+}
+
+pct_status pct_idna_host_to_ascii(const uint8_t *host, size_t n, uint8_t *dst, size_t cap,
+                                       size_t *out_len)
+{
+    return host_to_ascii(host, n, dst, cap, NULL, NULL, out_len);
 }
 
 pct_status pct_idna_host_form(const uint8_t *host, size_t n, uint8_t *buf, size_t cap,
@@ -866,11 +968,5 @@ pct_status pct_idna_host_form(const uint8_t *host, size_t n, uint8_t *buf, size_
 {
     *heap = NULL;
     *form = buf;
-    pct_status rc = pct_idna_host_to_ascii(host, n, buf, cap, form_len);
-    if (rc != PCT_IDNA_SMALL)
-        return rc;
-    if (!(*heap = malloc(*form_len)))
-        return PCT_ERR_NO_MEMORY;
-    *form = *heap;
-    return pct_idna_host_to_ascii(host, n, *heap, *form_len, form_len);
+    return host_to_ascii(host, n, buf, cap, heap, form, form_len);
 }

@@ -42,7 +42,9 @@ pct_status pct_idna_host_to_ascii(const uint8_t *host, size_t n, uint8_t *dst, s
                                        size_t *out_len);
 
 /* pct_idna_host_to_ascii with the form in *form: in buf[0..cap), or, when
- * longer, in a malloc'd *heap the caller frees (NULL when unused). */
+ * longer, in a malloc'd *heap the caller frees (NULL when unused). The
+ * form is computed once whatever its length; the cost is bounded per
+ * byte of the host (punycode is O(n log n) in a label's length). */
 pct_status pct_idna_host_form(const uint8_t *host, size_t n, uint8_t *buf, size_t cap,
                                    const uint8_t **form, size_t *form_len, uint8_t **heap);
 

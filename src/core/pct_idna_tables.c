@@ -6,6 +6,9 @@
 #if PCT_IDNA_BLOCK_SHIFT != 8 || PCT_IDNA_MAX_MAPPING != 18 || PCT_IDNA_MAX_DECOMPOSITION != 4
 #error pct_idna_tables.h does not match the generated tables
 #endif
+#if PCT_BIDI_OTHER != 0 || PCT_BIDI_L != 1 || PCT_BIDI_R != 2 || PCT_BIDI_AL != 3 || PCT_BIDI_AN != 4 || PCT_BIDI_EN != 5 || PCT_BIDI_ES != 6 || PCT_BIDI_CS != 7 || PCT_BIDI_ET != 8 || PCT_BIDI_ON != 9 || PCT_BIDI_BN != 10 || PCT_BIDI_NSM != 11 || PCT_JOIN_T != 1 || PCT_JOIN_L != 2 || PCT_JOIN_R != 3 || PCT_JOIN_D != 4
+#error the PCT_BIDI_* or PCT_JOIN_* of pct_idna_tables.h do not match the generated tables
+#endif
 
 const char pct_idna_unicode_version[] = "17.0.0";
 

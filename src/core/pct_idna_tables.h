@@ -14,16 +14,32 @@
 #define PCT_IDNA_MAPPED 1u
 #define PCT_IDNA_IGNORED 2u
 #define PCT_IDNA_DISALLOWED 3u
-#define PCT_IDNA_BIDI(p) (((p) >> 2) & 15u) /* enum pct_idna_bidi */
-#define PCT_IDNA_JOINING(p) (((p) >> 6) & 7u) /* 0 none, then T L R D */
+#define PCT_IDNA_BIDI(p) (((p) >> 2) & 15u) /* PCT_BIDI_* */
+#define PCT_IDNA_JOINING(p) (((p) >> 6) & 7u) /* PCT_JOIN_* */
 #define PCT_IDNA_MARK (1u << 9)       /* general category M */
 #define PCT_IDNA_NFC_YES (1u << 10)    /* NFC_Quick_Check=Yes */
 #define PCT_IDNA_DECOMPOSES (1u << 11) /* has a canonical decomposition (not Hangul) */
 #define PCT_IDNA_CCC(p) ((p) >> 16)    /* canonical combining class */
 
-enum pct_idna_bidi { BIDI_OTHER, BIDI_L, BIDI_R, BIDI_AL, BIDI_AN, BIDI_EN, BIDI_ES, BIDI_CS,
-                     BIDI_ET, BIDI_ON, BIDI_BN, BIDI_NSM };
-enum pct_idna_joining { JOIN_NONE, JOIN_T, JOIN_L, JOIN_R, JOIN_D };
+/* PCT_IDNA_BIDI's values (the generated tables check them) */
+#define PCT_BIDI_OTHER 0u
+#define PCT_BIDI_L 1u
+#define PCT_BIDI_R 2u
+#define PCT_BIDI_AL 3u
+#define PCT_BIDI_AN 4u
+#define PCT_BIDI_EN 5u
+#define PCT_BIDI_ES 6u
+#define PCT_BIDI_CS 7u
+#define PCT_BIDI_ET 8u
+#define PCT_BIDI_ON 9u
+#define PCT_BIDI_BN 10u
+#define PCT_BIDI_NSM 11u
+/* PCT_IDNA_JOINING's values */
+#define PCT_JOIN_NONE 0u
+#define PCT_JOIN_T 1u
+#define PCT_JOIN_L 2u
+#define PCT_JOIN_R 3u
+#define PCT_JOIN_D 4u
 
 /* The longest UTS #46 mapping and full canonical decomposition. */
 #define PCT_IDNA_MAX_MAPPING 18

@@ -13,7 +13,7 @@
 #define PK_FULL 0xFFFFFFFFu
 #define PK_CTZ(m) ((size_t)pct_ctz32(m))
 #define PK_ATTR PCT_TARGET_AVX2
-#define PK_FN(name) avx2_##name
+#define PK_FN(name) pct_avx2_##name
 #define PK_KERNEL pct_kernel_avx2
 #define PK_NAME "avx2"
 #define PK_USABLE avx2_usable
@@ -746,7 +746,7 @@ static inline PK_ATTR size_t utf8_of8(__m128i units, uint8_t *d)
 /* UCS-2 to UTF-8, 16 code units at a time: ASCII ones packed at once, others
  * through utf8_of8. Surrogate halves are written like other code points
  * and reported in *surrogate. */
-PK_LINKAGE PK_ATTR size_t avx2_utf8_of_ucs2(const uint16_t *src, size_t n, uint8_t *dst, int *surrogate)
+PK_LINKAGE PK_ATTR size_t pct_avx2_utf8_of_ucs2(const uint16_t *src, size_t n, uint8_t *dst, int *surrogate)
 {
     const __m256i high = _mm256_set1_epi16((short)0xFF80), top5 = _mm256_set1_epi16((short)0xF800);
     const __m256i sur = _mm256_set1_epi16((short)0xD800);
@@ -770,14 +770,14 @@ PK_LINKAGE PK_ATTR size_t avx2_utf8_of_ucs2(const uint16_t *src, size_t n, uint8
     *surrogate |= tail_halves;
     return o;
 }
-#define PK_UTF8_OF_UCS2 avx2_utf8_of_ucs2
+#define PK_UTF8_OF_UCS2 pct_avx2_utf8_of_ucs2
 
 /* The escaped size of n UCS-2 code units without writing their UTF-8: per
  * unit 1, plus 2 when it is escaped, plus 3 when it is not ASCII (2 bytes
  * of UTF-8, 6 escaped), plus 3 more from U+0800 (9 escaped). Units past
  * ASCII are clamped to 0x80 (never safe) for the set lookup. Surrogate
  * halves count as 9 and are reported in *surrogate. */
-PK_LINKAGE PK_ATTR size_t avx2_escaped_size_ucs2(const uint16_t *src, size_t n, const pct_set *keep,
+PK_LINKAGE PK_ATTR size_t pct_avx2_escaped_size_ucs2(const uint16_t *src, size_t n, const pct_set *keep,
                                              int *surrogate)
 {
     pk_prep p;
@@ -812,7 +812,7 @@ PK_LINKAGE PK_ATTR size_t avx2_escaped_size_ucs2(const uint16_t *src, size_t n, 
     }
     return size;
 }
-#define PK_ESCAPED_SIZE_UCS2 avx2_escaped_size_ucs2
+#define PK_ESCAPED_SIZE_UCS2 pct_avx2_escaped_size_ucs2
 
 /* ---- UTF-8: the check, and the writer of UCS-2 --------------------------
  * The check is the lookup method of Keiser and Lemire ("Validating UTF-8
@@ -845,7 +845,7 @@ static inline PK_ATTR __m256i u8_block_errors(__m256i input, __m256i prev)
     return _mm256_xor_si256(must23, special);
 }
 
-PK_LINKAGE PK_ATTR void avx2_utf8_check(const uint8_t *src, size_t n, pct_utf8_info *info)
+PK_LINKAGE PK_ATTR void pct_avx2_utf8_check(const uint8_t *src, size_t n, pct_utf8_info *info)
 {
     const __m256i high = _mm256_set1_epi8((char)0x80), below_c0 = _mm256_set1_epi8(-64);
     /* nonzero where the last bytes of a vector start a sequence it does not end */
@@ -899,7 +899,7 @@ PK_LINKAGE PK_ATTR void avx2_utf8_check(const uint8_t *src, size_t n, pct_utf8_i
     info->maxchar = pct_utf8_maxchar(m);
     info->nchars = n - cont;
 }
-#define PK_UTF8_CHECK avx2_utf8_check
+#define PK_UTF8_CHECK pct_avx2_utf8_check
 
 /* For 8 code units of which those with their bit set in the index are
  * kept: the byte shuffle that packs them to the front. */
@@ -1169,7 +1169,7 @@ static const uint8_t pack_units8[256][16] = {
  * then packed together. Input with 4-byte sequences is not UCS-2 text and
  * gives some units, within cap. The rest goes to the scalar writer from
  * the start of the character that the vectors left open. */
-PK_LINKAGE PK_ATTR size_t avx2_utf8_to_ucs2(const uint8_t *src, size_t n, uint16_t *dst, size_t cap)
+PK_LINKAGE PK_ATTR size_t pct_avx2_utf8_to_ucs2(const uint8_t *src, size_t n, uint16_t *dst, size_t cap)
 {
     const __m128i high = _mm_set1_epi8((char)0x80), below_c0 = _mm_set1_epi8(-64);
     const __m256i low6 = _mm256_set1_epi16(0x3F), low5 = _mm256_set1_epi16(0x1F), low4 = _mm256_set1_epi16(0x0F);
@@ -1216,7 +1216,7 @@ PK_LINKAGE PK_ATTR size_t avx2_utf8_to_ucs2(const uint8_t *src, size_t n, uint16
         i--;
     return o + pct_scalar_utf8_to_ucs2(src + i, n - i, dst + o, cap - o);
 }
-#define PK_UTF8_TO_UCS2 avx2_utf8_to_ucs2
+#define PK_UTF8_TO_UCS2 pct_avx2_utf8_to_ucs2
 
 /* The masks of the URI check by the two-nibble lookup of pk_unsafe: row l
  * of a table has bit h when byte 16h+l is in the class. */
@@ -1266,7 +1266,7 @@ static inline PK_ATTR void uri_scan32(const pk_prep *p, __m256i v, uint32_t bits
  * copy. No load passes the row: its last vector ends at its end (its bytes
  * seen before are classed alike, so ORing them again changes nothing), and
  * a row under 32 bytes is a zero-padded copy whose padding is left out. */
-PK_LINKAGE PK_ATTR void avx2_uri_scan(const uint8_t *src, size_t n, const pct_set *kept, pct_uri_scan *scan)
+PK_LINKAGE PK_ATTR void pct_avx2_uri_scan(const uint8_t *src, size_t n, const pct_set *kept, pct_uri_scan *scan)
 {
     pk_prep p;
     uint32_t lo[PCT_SCAN_CLASSES], hi[PCT_SCAN_CLASSES];
@@ -1311,7 +1311,7 @@ PK_LINKAGE PK_ATTR void avx2_uri_scan(const uint8_t *src, size_t n, const pct_se
         }
     }
 }
-#define PK_URI_SCAN avx2_uri_scan
+#define PK_URI_SCAN pct_avx2_uri_scan
 
 #include "pct_kernel_simd.h"
 

@@ -75,19 +75,19 @@ extern const pct_kernel pct_kernel_neon;
 #ifdef PCT_X86_64
 /* The AVX2 kernel's functions, also the AVX-512 kernel's where it has no
  * faster one (in pct_kernel_avx2.c; they run only where AVX2 does). */
-size_t avx2_span_safe(const uint8_t *src, size_t n, const pct_set *set);
-size_t avx2_count_unsafe(const uint8_t *src, size_t n, const pct_set *set);
-size_t avx2_find_escape(const uint8_t *src, size_t n, int plus);
-size_t avx2_encode(const uint8_t *src, size_t n, const pct_set *keep, int plus, uint8_t *dst);
-size_t avx2_encode_room(const uint8_t *src, size_t n, const pct_set *keep, int plus, uint8_t *dst);
-size_t avx2_decode(const uint8_t *src, size_t n, int plus, uint8_t *dst);
-size_t avx2_utf8_of_ucs2(const uint16_t *src, size_t n, uint8_t *dst, int *surrogate);
-size_t avx2_escaped_size_ucs2(const uint16_t *src, size_t n, const pct_set *keep, int *surrogate);
-void avx2_utf8_check(const uint8_t *src, size_t n, pct_utf8_info *info);
-size_t avx2_utf8_to_ucs2(const uint8_t *src, size_t n, uint16_t *dst, size_t cap);
-size_t avx2_uri_offence(const uint8_t *src, size_t n);
-void avx2_uri_offence_bits(const uint8_t *src, size_t n, uint64_t *bits);
-void avx2_uri_scan(const uint8_t *src, size_t n, const pct_set *kept, pct_uri_scan *scan);
+size_t pct_avx2_span_safe(const uint8_t *src, size_t n, const pct_set *set);
+size_t pct_avx2_count_unsafe(const uint8_t *src, size_t n, const pct_set *set);
+size_t pct_avx2_find_escape(const uint8_t *src, size_t n, int plus);
+size_t pct_avx2_encode(const uint8_t *src, size_t n, const pct_set *keep, int plus, uint8_t *dst);
+size_t pct_avx2_encode_room(const uint8_t *src, size_t n, const pct_set *keep, int plus, uint8_t *dst);
+size_t pct_avx2_decode(const uint8_t *src, size_t n, int plus, uint8_t *dst);
+size_t pct_avx2_utf8_of_ucs2(const uint16_t *src, size_t n, uint8_t *dst, int *surrogate);
+size_t pct_avx2_escaped_size_ucs2(const uint16_t *src, size_t n, const pct_set *keep, int *surrogate);
+void pct_avx2_utf8_check(const uint8_t *src, size_t n, pct_utf8_info *info);
+size_t pct_avx2_utf8_to_ucs2(const uint8_t *src, size_t n, uint16_t *dst, size_t cap);
+size_t pct_avx2_uri_offence(const uint8_t *src, size_t n);
+void pct_avx2_uri_offence_bits(const uint8_t *src, size_t n, uint64_t *bits);
+void pct_avx2_uri_scan(const uint8_t *src, size_t n, const pct_set *kept, pct_uri_scan *scan);
 #endif
 
 /* The kernel in use (chosen on first use if pct_kernel_init was not called). */

@@ -8,6 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "pct_buf.h"
+#include "pct_hash.h"
+#include "pct_idna.h"
 #include "pct_psl.h"
 
 /* Bits of a table entry; section s (0 ICANN, 1 PRIVATE) shifts them by s. */
@@ -39,21 +42,12 @@ struct pct_psl {
 
 /* The hash of a key runs backwards over its bytes (rotate and xor, cheap
  * per byte), so the hash of each longer suffix of a host extends the one
- * before it; mix() spreads it before use. */
+ * before it; pct_hash_mix spreads it before use. */
 #define SEED 0x243f6a8885a308d3ULL
 
 static inline uint64_t step(uint64_t h, uint8_t b)
 {
     return ((h << 7) | (h >> 57)) ^ b;
-}
-
-static inline uint64_t mix(uint64_t h)
-{
-    h ^= h >> 33;
-    h *= 0xff51afd7ed558ccdULL;
-    h ^= h >> 33;
-    h *= 0xc4ceb9fe1a85ec53ULL;
-    return h ^ (h >> 33);
 }
 
 static inline size_t slot_of(uint64_t m, size_t mask)
@@ -63,170 +57,39 @@ static inline size_t slot_of(uint64_t m, size_t mask)
 
 /* ---------------------------------------------------------------- rules */
 
-/* A growing byte buffer for the keys. */
-typedef struct {
-    uint8_t *data;
-    size_t len, cap;
-} blob;
-
-static int blob_add(blob *b, const uint8_t *p, size_t n)
-{
-    if (n > UINT32_MAX - b->len)
-        return PCT_ERR_TOO_LARGE; /* offsets are 32-bit */
-    if (b->len + n > b->cap) {
-        size_t cap = b->cap ? b->cap : 4096;
-        while (cap < b->len + n)
-            cap *= 2;
-        uint8_t *d = realloc(b->data, cap);
-        if (!d)
-            return PCT_ERR_NO_MEMORY;
-        b->data = d;
-        b->cap = cap;
-    }
-    if (n)
-        memcpy(b->data + b->len, p, n);
-    b->len += n;
-    return PCT_OK;
-}
-
-/* One code point of UTF-8 at s[*i] (< n), well-formed (no surrogates, no
- * overlong forms), or -1. */
-static int32_t utf8_next(const uint8_t *s, size_t n, size_t *i)
-{
-    uint8_t c = s[*i];
-    int len;
-    uint32_t cp, min;
-    if (c < 0x80) {
-        (*i)++;
-        return c;
-    }
-    if (c >= 0xC2 && c <= 0xDF) {
-        len = 2; cp = c & 0x1Fu; min = 0x80;
-    } else if (c >= 0xE0 && c <= 0xEF) {
-        len = 3; cp = c & 0x0Fu; min = 0x800;
-    } else if (c >= 0xF0 && c <= 0xF4) {
-        len = 4; cp = c & 0x07u; min = 0x10000;
-    } else {
-        return -1;
-    }
-    if ((size_t)len > n - *i)
-        return -1;
-    for (int k = 1; k < len; k++) {
-        uint8_t b = s[*i + (size_t)k];
-        if ((b & 0xC0) != 0x80)
-            return -1;
-        cp = cp << 6 | (b & 0x3Fu);
-    }
-    if (cp < min || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF))
-        return -1;
-    *i += (size_t)len;
-    return (int32_t)cp;
-}
-
-/* RFC 3492's parameters. */
-enum { BASE = 36, TMIN = 1, TMAX = 26, SKEW = 38, DAMP = 700, INITIAL_BIAS = 72, INITIAL_N = 128 };
-
-static uint32_t adapt(uint32_t delta, uint32_t points, int first)
-{
-    delta = first ? delta / DAMP : delta / 2;
-    delta += delta / points;
-    uint32_t k = 0;
-    while (delta > ((BASE - TMIN) * TMAX) / 2) {
-        delta /= BASE - TMIN;
-        k += BASE;
-    }
-    return k + (BASE - TMIN + 1) * delta / (delta + SKEW);
-}
-
+/* The longest domain in ASCII form (RFC 1034 3.1, as a name is written:
+ * 253 bytes without the root's dot) and its longest label: a rule past
+ * them names no domain that DNS holds. */
+#define MAX_DOMAIN 253
 #define MAX_LABEL 63
 
-/* The xn-- form of the label of code points cp[0..n) (some non-ASCII) in
- * dst (room for MAX_LABEL): its length, or 0 when longer than MAX_LABEL. */
-static size_t punycode(const uint32_t *cp, size_t n, uint8_t *dst)
+/* Appends the ASCII form of the rule's domain d[0..n) to the keys b:
+ * mapped exactly as a host is (pct_idna_to_ascii: UTS #46, then punycode),
+ * so that a rule matches the hosts it names however either is written.
+ * PCT_OK, or PCT_PSL_BAD_RULE (no domain, an empty label, a '*' past the
+ * leftmost label, too long), PCT_ERR_*. */
+static int add_domain(pct_buf *b, const uint8_t *d, size_t n)
 {
-    size_t len = 0;
-#define PUT(ch) do { if (len == MAX_LABEL) return 0; dst[len++] = (uint8_t)(ch); } while (0)
-    PUT('x'); PUT('n'); PUT('-'); PUT('-');
-    size_t basic = 0;
-    for (size_t j = 0; j < n; j++)
-        if (cp[j] < 0x80) {
-            uint32_t c = cp[j];
-            PUT(c >= 'A' && c <= 'Z' ? c + 32 : c);
-            basic++;
-        }
-    if (basic)
-        PUT('-');
-    uint32_t next = INITIAL_N, delta = 0, bias = INITIAL_BIAS;
-    size_t handled = basic;
-    while (handled < n) {
-        uint32_t m = UINT32_MAX;
-        for (size_t j = 0; j < n; j++)
-            if (cp[j] >= next && cp[j] < m)
-                m = cp[j];
-        /* n <= MAX_LABEL and code points <= 0x10FFFF: no overflow here */
-        delta += (m - next) * (uint32_t)(handled + 1);
-        next = m;
-        for (size_t j = 0; j < n; j++) {
-            if (cp[j] < next)
-                delta++;
-            if (cp[j] == next) {
-                uint32_t q = delta;
-                for (uint32_t k = BASE;; k += BASE) {
-                    uint32_t t = k <= bias ? TMIN : k >= bias + TMAX ? TMAX : k - bias;
-                    if (q < t)
-                        break;
-                    uint32_t d = t + (q - t) % (BASE - t);
-                    PUT(d < 26 ? 'a' + d : '0' + d - 26);
-                    q = (q - t) / (BASE - t);
-                }
-                PUT(q < 26 ? 'a' + q : '0' + q - 26);
-                bias = adapt(delta, (uint32_t)(handled + 1), handled == basic);
-                delta = 0;
-                handled++;
-            }
-        }
-        delta++;
-        next++;
-    }
-#undef PUT
-    return len;
-}
-
-/* Appends the ASCII form of the domain d[0..n) to b: PCT_OK, or
- * PCT_PSL_BAD_RULE, PCT_ERR_*. */
-static int add_domain(blob *b, const uint8_t *d, size_t n)
-{
-    size_t i = 0;
-    while (i <= n) {
-        size_t end = i;
-        while (end < n && d[end] != '.')
-            end++;
-        if (end == i)
-            return PCT_PSL_BAD_RULE; /* an empty label */
-        uint8_t label[MAX_LABEL];
-        uint32_t cps[MAX_LABEL];
-        size_t len = 0, ncp = 0;
-        int ascii = 1;
-        for (size_t j = i; j < end;) {
-            int32_t c = utf8_next(d, end, &j);
-            if (c < 0 || c == '*' || ncp == MAX_LABEL)
-                return PCT_PSL_BAD_RULE; /* not UTF-8, a wildcard inside, too long */
-            cps[ncp++] = (uint32_t)c;
-            ascii &= c < 0x80;
-        }
-        if (ascii) {
-            for (size_t j = 0; j < ncp; j++)
-                label[len++] = (uint8_t)(cps[j] >= 'A' && cps[j] <= 'Z' ? cps[j] + 32 : cps[j]);
-        } else if (!(len = punycode(cps, ncp, label))) {
+    uint8_t form[MAX_DOMAIN];
+    size_t len;
+    pct_status rc = pct_idna_to_ascii(d, n, form, sizeof form, &len);
+    if (rc == PCT_IDNA_FAIL || rc == PCT_IDNA_SMALL)
+        return PCT_PSL_BAD_RULE;
+    if (rc != PCT_OK)
+        return (int)rc;
+    for (size_t i = 0, start = 0; i <= len; i++) {
+        if (i < len && form[i] == '*')
             return PCT_PSL_BAD_RULE;
+        if (i == len || form[i] == '.') {
+            if (i == start || i - start > MAX_LABEL)
+                return PCT_PSL_BAD_RULE;
+            start = i + 1;
         }
-        int rc;
-        if ((i && (rc = blob_add(b, (const uint8_t *)".", 1)) != PCT_OK)
-            || (rc = blob_add(b, label, len)) != PCT_OK)
-            return rc;
-        i = end + 1;
     }
-    return PCT_OK;
+    if (len > UINT32_MAX - b->len)
+        return PCT_ERR_TOO_LARGE; /* offsets are 32-bit */
+    rc = pct_buf_append(b, form, len, SIZE_MAX);
+    return (int)rc;
 }
 
 typedef struct {
@@ -259,12 +122,14 @@ static int has(const uint8_t *s, size_t n, const char *needle)
 }
 
 /* Reads the rules of the list into rs (keys in b). */
-static int read_rules(const uint8_t *text, size_t n, blob *b, rule **rs, size_t *nrules,
+static int read_rules(const uint8_t *text, size_t n, pct_buf *b, rule **rs, size_t *nrules,
                       pct_psl_counts *counts, size_t *line)
 {
     size_t cap = 0, pos = 0;
     int section = 0;
     *line = 0;
+    if (n >= 3 && text[0] == 0xEF && text[1] == 0xBB && text[2] == 0xBF)
+        pos = 3; /* the UTF-8 signature of a file, not part of its first line */
     while (pos < n) {
         size_t eol = pos;
         while (eol < n && text[eol] != '\n')
@@ -299,8 +164,6 @@ static int read_rules(const uint8_t *text, size_t n, blob *b, rule **rs, size_t 
         int rc = add_domain(b, s, len);
         if (rc != PCT_OK)
             return rc;
-        if (b->len - off > UINT16_MAX)
-            return PCT_PSL_BAD_RULE; /* no domain is that long */
         uint32_t klen = (uint32_t)(b->len - off);
         if (kind == F_EXCEPT && !memchr(b->data + off, '.', klen))
             return PCT_PSL_BAD_RULE; /* an exception needs a parent to be the suffix */
@@ -316,14 +179,6 @@ static int read_rules(const uint8_t *text, size_t n, blob *b, rule **rs, size_t 
 
 /* ---------------------------------------------------------------- table */
 
-static uint64_t key_hash(const uint8_t *k, size_t n)
-{
-    uint64_t h = SEED;
-    while (n)
-        h = step(h, k[--n]);
-    return mix(h);
-}
-
 static int same_key(const pct_psl *t, const psl_slot *s, const uint8_t *k, size_t len)
 {
     if (s->len != len)
@@ -335,11 +190,11 @@ static int same_key(const pct_psl *t, const psl_slot *s, const uint8_t *k, size_
     return 1;
 }
 
-/* Puts the key (or ORs its flags into its slot); the number of new keys (0 or 1). */
-static int table_put(pct_psl *t, uint32_t off, uint32_t len, uint32_t flags)
+/* Puts the key, whose mixed hash is m (or ORs its flags into its slot);
+ * the number of new keys (0 or 1). */
+static int table_put(pct_psl *t, uint64_t m, uint32_t off, uint32_t len, uint32_t flags)
 {
     const uint8_t *k = t->keys + off;
-    uint64_t m = key_hash(k, len);
     uint32_t hi = (uint32_t)(m >> 32);
     for (size_t i = slot_of(m, t->mask);; i = (i + 1) & t->mask) {
         psl_slot *s = &t->slots[i];
@@ -387,11 +242,16 @@ static pct_psl *table_new(const rule *rs, size_t nrules, size_t entries, uint8_t
     t->keys = keys;
     t->mask = slots - 1;
     for (size_t r = 0; r < nrules; r++) {
+        /* each suffix's hash extends the one of the suffix after it, as
+         * the lookup computes them: one pass over the rule */
         uint32_t off = rs[r].off, len = rs[r].len;
-        table_put(t, off, len, rs[r].flags | F_NODE);
-        for (uint32_t j = 0; j < len; j++)
-            if (keys[off + j] == '.')
-                table_put(t, off + j + 1, len - j - 1, F_NODE);
+        uint64_t h = SEED;
+        for (uint32_t j = len; j > 0; j--) {
+            if (keys[off + j - 1] == '.')
+                table_put(t, pct_hash_mix(h), off + j, len - j, F_NODE);
+            h = step(h, keys[off + j - 1]);
+        }
+        table_put(t, pct_hash_mix(h), off, len, rs[r].flags | F_NODE);
     }
     return t;
 }
@@ -409,7 +269,8 @@ int pct_psl_compile(const uint8_t *text, size_t n, pct_psl **out, pct_psl_counts
     *out = NULL;
     if (n > INT32_MAX)
         return PCT_ERR_TOO_LARGE;
-    blob b = {NULL, 0, 0};
+    pct_buf b;
+    pct_buf_init(&b);
     rule *rs = NULL;
     size_t nrules = 0;
     int rc = read_rules(text, n, &b, &rs, &nrules, counts, line);
@@ -439,7 +300,7 @@ int pct_psl_compile(const uint8_t *text, size_t n, pct_psl **out, pct_psl_counts
             b.data = NULL; /* the table's now */
     }
     free(rs);
-    free(b.data);
+    pct_buf_free(&b);
     if (rc != PCT_OK) {
         pct_psl_free(t);
         return rc;
@@ -474,7 +335,7 @@ size_t pct_psl_suffix_labels(const pct_psl *psl, const uint8_t *host, size_t n, 
             start--;
         }
         labels++;
-        uint32_t f = table_get(psl, mix(h), host + start, n - start);
+        uint32_t f = table_get(psl, pct_hash_mix(h), host + start, n - start);
         if (f & except)
             return labels - 1; /* an exception prevails over every other rule */
         if ((f & rule) || wild_above)

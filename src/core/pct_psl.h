@@ -8,8 +8,10 @@
  * are the PRIVATE section, all others ICANN's. A rule is a domain ("co.uk"),
  * a wildcard "*." before one ("*.ck": every label under ck is a suffix) or
  * an exception "!" before one ("!www.ck": not a suffix, its parent is).
- * Rules in Unicode are stored as their xn-- labels (punycode, RFC 3492),
- * ASCII letters lowercased, so that they match hosts in ASCII form.
+ * A rule's domain is stored in its ASCII form, mapped exactly as a host is
+ * (pct_idna_to_ascii: UTS #46 mapping, xn-- labels), so that it matches the
+ * hosts it names however either is written. A UTF-8 signature (BOM) at the
+ * start of the text is not part of the first line.
  *
  * A compiled list is read-only: any number of threads may look up in it.
  */
@@ -31,9 +33,11 @@ typedef struct {
 
 /* Compiles the list text[0..n) (UTF-8) into *out (pct_psl_free it).
  * Returns PCT_OK, PCT_ERR_NO_MEMORY, PCT_ERR_TOO_LARGE (over 2^31 bytes)
- * or PCT_PSL_BAD_RULE (a rule with an empty label, a wildcard that is not
- * the leftmost label, bytes that are not UTF-8, a label over 63 bytes in
- * ASCII form). `counts` may be NULL. */
+ * or PCT_PSL_BAD_RULE for a rule that names no domain: one pct_idna_to_ascii
+ * refuses (bytes that are not UTF-8, a character no host may hold such as
+ * '/' or NUL, a label UTS #46 rejects), an empty label, a wildcard that is
+ * not the leftmost label, a label over 63 bytes or a domain over 253 bytes
+ * in ASCII form. Linear in the text's length. `counts` may be NULL. */
 int pct_psl_compile(const uint8_t *text, size_t n, pct_psl **out, pct_psl_counts *counts,
                     size_t *line);
 void pct_psl_free(pct_psl *psl);

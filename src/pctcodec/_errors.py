@@ -52,3 +52,26 @@ class ResolveError(_PositionedError):
     """
 
     __module__ = "pctcodec"
+
+
+class SuffixListError(ValueError):
+    """A suffix list holds a line that is no rule of the Public Suffix List
+    format: a rule that names no domain (a character no host may hold, such
+    as ``/`` or NUL, a label that IDNA rejects, an empty label, a wildcard
+    that is not the leftmost label, a label over 63 or a domain over 253
+    bytes in ASCII form), or bytes that are not UTF-8.
+
+    ``position`` is the number of that line (1-based), ``source`` where the
+    list came from (its path, or ``"<text>"``); the message names both.
+    """
+
+    __module__ = "pctcodec"
+
+    def __init__(self, reason: str, position: int, source: str = "<text>") -> None:
+        super().__init__("%s line %d: %s" % (source, position, reason))
+        self.reason = reason
+        self.position = position
+        self.source = source
+
+    def __reduce__(self) -> "tuple[type[SuffixListError], tuple[str, int, str]]":
+        return (type(self), (self.reason, self.position, self.source))

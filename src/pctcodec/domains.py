@@ -46,7 +46,7 @@ import os
 from collections import namedtuple
 
 from . import _pctcodec
-from ._errors import HostError
+from ._errors import HostError, SuffixListError
 from .batch import _Op, _TABLES, _check_on_error, _dispatch, _module_type, Reject
 
 __all__ = [
@@ -60,6 +60,7 @@ __all__ = [
     "SuffixList",
     "suffix_list",
     "HostError",
+    "SuffixListError",
 ]
 
 # pct_domain.h's flags.
@@ -101,8 +102,8 @@ class SuffixList:
             capsule, counts = _pctcodec._psl_compile(data)
         except ValueError as exc:
             line = exc.args[1] if len(exc.args) > 1 else 0
-            raise ValueError("%s line %d: not a rule of the Public Suffix List format"
-                             % (source, line)) from None
+            raise SuffixListError("not a rule of the Public Suffix List format", line,
+                                  source) from None
         self._capsule = capsule
         self.source = source
         head = data[:4096].decode("utf-8", "replace").splitlines()
@@ -174,8 +175,9 @@ def suffix_list(source=None):
     ------
     OSError
         The file cannot be read.
-    ValueError
-        The file holds a line that is not a rule.
+    SuffixListError
+        The file holds a line that is not a rule (a ValueError; its
+        ``position`` is the line's number).
     TypeError
         `source` is none of these.
 

@@ -2,6 +2,7 @@ import os
 from typing import Any, Iterable, List, NamedTuple, Optional, Union, overload
 
 from ._errors import HostError as HostError
+from ._errors import SuffixListError as SuffixListError
 from .batch import _ArrowArray, _ArrowStream, _Column, _OnError, _Rejects
 
 class DomainParts(NamedTuple):

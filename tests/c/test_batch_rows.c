@@ -322,6 +322,25 @@ static void test_host_cache(void)
         }
     }
     CHECK(found > 4900 && found <= 5000); /* 4,096 sets of 4: few sets overflow */
+    /* past the cache's size every put evicts, and an evicted host's bytes
+     * take the next host when long enough: each host found is still its
+     * own, whatever the lengths before it in the slot */
+    char big[300];
+    for (int i = 0; i < 40000; i++) {
+        int hn = snprintf(host, sizeof host, "e\xC3\xA9%d.example", i);
+        int wn = snprintf(big, sizeof big, "%0*d", 1 + (i * 7919) % 250, i);
+        pct_host_cache_put(cache, (const uint8_t *)host, (size_t)hn, (const uint8_t *)big, (size_t)wn);
+    }
+    found = 0;
+    for (int i = 0; i < 40000; i++) {
+        int hn = snprintf(host, sizeof host, "e\xC3\xA9%d.example", i);
+        int wn = snprintf(big, sizeof big, "%0*d", 1 + (i * 7919) % 250, i);
+        if (pct_host_cache_get(cache, (const uint8_t *)host, (size_t)hn, &form, &len)) {
+            CHECK(form && len == (size_t)wn && memcmp(form, big, len) == 0);
+            found++;
+        }
+    }
+    CHECK(found > 12000 && found <= 16384);
 
     /* rows: the cached host's row is written, the other stops the run */
     pct_host_cache_put(cache, (const uint8_t *)"b\xC3\xBC" "cher.de", 10, (const uint8_t *)"xn--bcher-kva.de", 16);
