@@ -165,15 +165,18 @@ class SqlFunction:
 
 def sql_functions(function: Function, prefix: str = "pct_") -> List[SqlFunction]:
     """The SQL functions of one batch function: ``prefix + name``, and one
-    more per boolean option whose True changes the output's type."""
+    more per boolean option whose True changes the output's type (that
+    option is then no argument of the first: ``pct_query_params_all``)."""
     main = SqlFunction(function, prefix + function.name, {})
-    out = [main]
+    variants = []
     for option in main.options:
         if option.kind == "bool" and option.default is False:
             variant = SqlFunction(function, "%s%s_%s" % (prefix, function.name, option.name), {option.name: True})
             if variant.arrow_type != main.arrow_type:
-                out.append(variant)
-    return out
+                variants.append(variant)
+    if variants:
+        main = SqlFunction(function, main.name, {v.name[len(main.name) + 1:]: False for v in variants})
+    return [main] + variants
 
 
 FUNCTION_NAMES = tuple(sql.name for f in FUNCTIONS for sql in sql_functions(f))
@@ -320,7 +323,7 @@ def register(con: Any, *, prefix: str = "pct_", on_error: str = "raise", threads
         raise TypeError("rejects must be a list, not %.200s" % type(rejects).__name__)
     policy = {"on_error": on_error, "threads": threads, "rejects": rejects}
     existing = {row[0] for row in con.execute(
-        "SELECT function_name FROM duckdb_functions() WHERE function_name LIKE ?", ["\\_%s%%" % prefix]).fetchall()}
+        "SELECT function_name FROM duckdb_functions() WHERE starts_with(function_name, ?)", ["_" + prefix]).fetchall()}
     for function in FUNCTIONS:
         for sql in sql_functions(function, prefix):
             first = sum(1 for o in sql.options if o.default is REQUIRED)
