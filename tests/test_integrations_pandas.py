@@ -132,3 +132,18 @@ def test_arrow_backed_str_read_in_place(monkeypatch):
     # the engine was handed the very buffers of the Series: no copy
     assert [b.address for b in given.chunk(0).buffers() if b is not None] == \
            [b.address for b in held.chunk(0).buffers() if b is not None]
+
+
+def test_columns_go_through_arrow(monkeypatch):
+    # Both columns of resolve on Arrow-backed Series reach the engine as
+    # Arrow: no Python list of either (it was 3.5x two Arrow arrays).
+    s = series("str")
+    bases = pd.Series(BASES, dtype="str")
+
+    def no(*args, **kwargs):
+        raise AssertionError("a column went through Python objects")
+
+    monkeypatch.setattr(pd.Series, "tolist", no)
+    monkeypatch.setattr(pd.Series, "to_list", no)
+    monkeypatch.setattr(pctcodec.batch, "_map_list", no)
+    assert plain(s.pct.resolve(bases, on_error="null").array) == resolve_with_bases()
