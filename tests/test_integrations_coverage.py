@@ -151,3 +151,15 @@ def test_the_docs_name_every_function():
     text = (ROOT / "docs" / "integrations.md").read_text(encoding="utf-8")
     missing = [name for name in BATCH if "`%s`" % name not in text or "pct_%s" % name[:-5] not in text]
     assert missing == []
+
+
+@pytest.mark.parametrize("stub", ["pandas.pyi", "polars.pyi", "spark.pyi"])
+def test_the_stubs_are_current(stub):
+    # Type checkers read the methods' signatures from these files, written
+    # from the batch functions by `python -m pctcodec.integrations._stubs`.
+    pytest.importorskip("pyarrow")
+    from pctcodec.integrations import _stubs
+
+    path = ROOT / "src" / "pctcodec" / "integrations" / stub
+    assert path.read_text(encoding="utf-8") == _stubs.STUBS[stub](), \
+        "%s is stale: run python -m pctcodec.integrations._stubs" % stub

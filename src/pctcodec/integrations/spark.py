@@ -51,7 +51,12 @@ def _udf(function: Function, kwargs: Dict[str, Any], columns: List[str], typ: An
         given[function.column] = values
         # a record per row comes back as a pyarrow StructArray, or a pandas
         # DataFrame for a pandas UDF: what Spark takes for a StructType
-        return function.batch(**given)
+        out = function.batch(**given)
+        if not ARROW_UDF and getattr(getattr(out, "dtype", None), "pyarrow_dtype", None) is not None:
+            # lists in an ArrowDtype Series: as Python lists, None for a null
+            # (what the pandas UDF's converter takes)
+            out = out.astype(object).where(out.notna(), None)
+        return out
 
     # Spark reads the kind of UDF from the type hints.
     if ARROW_UDF:
