@@ -93,6 +93,10 @@ def test_rejects():
     con = connect(on_error="null", rejects=rejects)
     column(con, "unquote", kwargs={"errors": "strict"})
     assert [(r.index, r.value) for r in rejects] == [(None, SAMPLE[2])]
+    # on constants too: DuckDB does not call the function once more to fold them
+    rejects.clear()
+    con.execute("SELECT pct_unquote('%ff', 'utf-8', 'strict')").fetchall()
+    assert [r.value for r in rejects] == ["%ff"]
 
 
 def test_a_second_column():

@@ -333,8 +333,11 @@ def register(con: Any, *, prefix: str = "pct_", on_error: str = "raise", threads
                 if impl in existing:
                     con.remove_function(impl)  # registered before: replaced
                 opts = sql.options[:k]
-                con.create_function(impl, _vectorized(sql, opts, policy), ["VARCHAR"] + [_SQL_TYPES[o.kind] for o in opts],
-                                    sql.sql_type, type="arrow", null_handling="special")
+                # with rejects, a call has an effect: DuckDB must not run it
+                # once more to fold a constant
+                con.create_function(impl, _vectorized(sql, opts, policy),
+                                    ["VARCHAR"] + [_SQL_TYPES[o.kind] for o in opts], sql.sql_type,
+                                    type="arrow", null_handling="special", side_effects=rejects is not None)
                 impls.append(impl)
             con.execute(_macro(sql, impls))
     return con

@@ -46,20 +46,26 @@ def _udf(function: Function, kwargs: Dict[str, Any], columns: List[str], typ: An
     bound; the options in ``columns`` come as further columns."""
     import inspect
 
+    arrow = ARROW_UDF  # read here: the executors import this module anew
+
     def run(values: Any, *others: Any) -> Any:
+        import pyarrow as pa
+
+        if not arrow:  # a pandas UDF: the columns to Arrow, the result back to pandas
+            values = pa.array(values, from_pandas=True, type=pa.large_string())
+            others = tuple(pa.array(v, from_pandas=True, type=pa.large_string()) for v in others)
         given = dict(kwargs, **dict(zip(columns, others)))
         given[function.column] = values
-        # a record per row comes back as a pyarrow StructArray, or a pandas
-        # DataFrame for a pandas UDF: what Spark takes for a StructType
         out = function.batch(**given)
-        if not ARROW_UDF and getattr(getattr(out, "dtype", None), "pyarrow_dtype", None) is not None:
-            # lists in an ArrowDtype Series: as Python lists, None for a null
-            # (what the pandas UDF's converter takes)
-            out = out.astype(object).where(out.notna(), None)
-        return out
+        if arrow:
+            return out
+        # a record per row as a DataFrame (what Spark takes for a StructType), nulls as None
+        if pa.types.is_struct(out.type):
+            return pa.Table.from_batches([pa.RecordBatch.from_struct_array(out)]).to_pandas()
+        return out.to_pandas()
 
     # Spark reads the kind of UDF from the type hints.
-    if ARROW_UDF:
+    if arrow:
         import pyarrow
 
         vector: Any = pyarrow.Array
@@ -73,7 +79,7 @@ def _udf(function: Function, kwargs: Dict[str, Any], columns: List[str], typ: An
     run.__annotations__ = {p.name: vector for p in params}
     run.__annotations__["return"] = vector
     run.__name__ = function.name
-    make = getattr(F, "arrow_udf" if ARROW_UDF else "pandas_udf")
+    make = getattr(F, "arrow_udf" if arrow else "pandas_udf")
     return make(run, _spark_type(typ))  # type: ignore[no-any-return]
 
 
