@@ -81,7 +81,12 @@ def test_every_function_with_nulls_and_a_failing_row(frame, arrow, monkeypatch):
                for k, (name, kwargs) in enumerate(CALLS)]
     rows = frame.orderBy("i").select(*columns).collect()
     for k, (name, kwargs) in enumerate(CALLS):
-        assert [plain(row["c%d" % k]) for row in rows] == expected(name, kwargs), name
+        got = [plain(row["c%d" % k]) for row in rows]
+        want = expected(name, kwargs)
+        if not arrow:  # a pandas UDF's DataFrame has no null row: a record of nulls
+            fields = next((list(w) for w in want if isinstance(w, dict)), None)
+            want = [dict.fromkeys(fields) if w is None and fields else w for w in want]
+        assert got == want, name
 
 
 def test_a_second_column(frame):

@@ -31,7 +31,7 @@ try:
 except ImportError as _exc:  # the engine is an optional dependency
     raise missing("duckdb", _exc) from _exc
 
-__all__ = ["register", "FUNCTION_NAMES", "REGISTER_OPTIONS", "sql_functions"]
+__all__ = ["register", "FUNCTION_NAMES", "REGISTER_OPTIONS"]
 
 # The options that are register()'s, not SQL arguments.
 REGISTER_OPTIONS = ("threads", "rejects")

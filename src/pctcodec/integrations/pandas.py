@@ -66,6 +66,11 @@ def pct(series: Any) -> SeriesAccessor:
     SeriesAccessor
         The accessor, one method per batch function.
 
+    Raises
+    ------
+    TypeError
+        ``series`` is not a pandas Series.
+
     Examples
     --------
     >>> import pandas as pd

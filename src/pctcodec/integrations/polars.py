@@ -141,6 +141,11 @@ def pct(column: Any) -> Any:
     ExprNamespace or SeriesNamespace
         The namespace, one method per batch function.
 
+    Raises
+    ------
+    TypeError
+        ``column`` is neither a polars Expr nor a Series.
+
     Examples
     --------
     >>> import polars as pl
