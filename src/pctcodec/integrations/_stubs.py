@@ -62,9 +62,13 @@ def annotation(option: Option, column: str) -> str:
     elif option.kind == "bool":
         text = "bool"
     elif option.kind == "str":
-        text = "Union[str, bytes]" if "bytes" in doc else "str"
+        named = {t.strip() for t in re.split(r",| or ", doc.split(", default")[0]) if t.strip()} - {"optional"}
+        if named - {"str", "bytes", "None"}:  # also a path, a SuffixList ...: the batch stub types it
+            return "Any"
+        text = "Union[str, bytes]" if "bytes" in named else "str"
     elif option.kind == "strings":
         text = "Union[str, Iterable[str]]"
+        optional = option.default is not REQUIRED  # None: as the batch functions take it
     elif option.kind == "int":
         text = "int"
         optional = True
