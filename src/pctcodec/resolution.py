@@ -93,6 +93,27 @@ def resolve(base, reference, *, normalize=False, strict=True):
     return _pctcodec.resolve(base, reference, normalize=normalize, strict=strict)
 
 
+def _pandas_bases(series):
+    """A pandas column of bases as a pyarrow array (Arrow-backed dtypes in
+    place, object ones converted by pyarrow), or a list when pyarrow cannot
+    hold it (a value that is no str: the engine's TypeError names its row)."""
+    pa = _pyarrow(required=False)
+    if pa is not None:
+        import pandas as pd
+
+        dtype = series.dtype
+        if getattr(dtype, "__from_arrow__", None) is not None and getattr(dtype, "storage", "pyarrow") == "pyarrow":
+            return series.array.__arrow_array__()
+        if dtype == object or isinstance(dtype, (pd.StringDtype, pd.CategoricalDtype)):
+            try:
+                return pa.array(series.astype(object) if isinstance(dtype, pd.CategoricalDtype) else series,
+                                from_pandas=True, type=pa.large_string())
+            except (pa.ArrowInvalid, pa.ArrowTypeError):
+                pass
+    missing = series.isna().tolist()
+    return [None if m else v for v, m in zip(series.tolist(), missing)]
+
+
 def _base_column(base, n):
     """A column of bases as a list or a pyarrow array of n rows."""
     if isinstance(base, (bytes, bytearray)):
@@ -110,10 +131,12 @@ def _base_column(base, n):
     if pa_array is not None and isinstance(base, (pa_array, pa_chunked)):
         column = base
     elif pd_series is not None and isinstance(base, pd_series):
-        missing = base.isna().tolist()
-        column = [None if m else v for v, m in zip(base.tolist(), missing)]
+        column = _pandas_bases(base)
     elif pl_series is not None and isinstance(base, pl_series):
-        column = base.to_list()
+        # as Arrow, the way the references go (no Python objects)
+        import polars as pl
+
+        column = (base if base.dtype == pl.String else base.cast(pl.String)).to_arrow()
     elif hasattr(base, "__arrow_c_array__") or hasattr(base, "__arrow_c_stream__"):
         pa = _pyarrow()
         column = (pa.array(base) if hasattr(base, "__arrow_c_array__")

@@ -1,32 +1,45 @@
 """pctcodec's functions as a pandas Series accessor: ``df["url"].pct.normalize()``.
 
-Importing this module registers the accessor ``pct`` on pandas Series. Every
-function of the table in ``pctcodec.integrations._functions`` is a method;
-the result keeps the Series' index, name and dtype (object, ``string`` of
-either storage, pandas 3's ``str``, ``pd.ArrowDtype`` strings, category),
-as the batch functions do. See docs/integrations.md.
+Importing this module registers the accessor ``pct`` on pandas Series: one
+method per batch function of ``pctcodec`` (``s.pct.quote`` is
+``quote_many(s, ...)``), with the batch function's signature and every one
+of its options, ``rejects`` included (a list that gets a ``Reject`` per
+failed row, its ``index`` the row's position in the Series). The result is
+the batch function's for a Series: the same index, name and dtype for a
+column of strings, a DataFrame for a record per row (``split``,
+``domain_parts``, ``query_params``). A second column (``resolve``'s
+``base``) is a Series matched by position, or one str for every row.
+
+For type checkers, which cannot see an accessor (pandas-stubs types
+``s.pct`` as the Series' element type), ``pct(s)`` is the same accessor
+with each method's real signature: ``pct(s).normalize(sort_query=True)``.
+See docs/integrations.md.
 """
 from typing import Any, Callable
 
-import pandas as pd
+from ._functions import FUNCTIONS, Function, describe, missing
 
-from ._functions import FUNCTIONS, Function, describe, options
+try:
+    import pandas as pd
+except ImportError as _exc:  # the engine is an optional dependency
+    raise missing("pandas", _exc) from _exc
 
-__all__ = ["SeriesAccessor"]
+__all__ = ["SeriesAccessor", "pct"]
 
 
 def _method(function: Function) -> Callable[..., Any]:
     def method(self: "SeriesAccessor", *args: Any, **given: Any) -> Any:
-        return function.batch(self._series, **options(function, args, given))
+        return function.batch(**function.bind(self._series, args, given))
 
     method.__name__ = function.name
+    method.__qualname__ = "SeriesAccessor." + function.name
     method.__doc__ = describe(function, "the Series")
+    method.__signature__ = function.method_signature()  # type: ignore[attr-defined]
     return method
 
 
-@pd.api.extensions.register_series_accessor("pct")
 class SeriesAccessor:
-    """``series.pct``: one method per function of pctcodec's table."""
+    """``series.pct``: one method per batch function of pctcodec."""
 
     def __init__(self, series: Any) -> None:
         self._series = series
@@ -34,3 +47,37 @@ class SeriesAccessor:
 
 for _function in FUNCTIONS:
     setattr(SeriesAccessor, _function.name, _method(_function))
+
+pd.api.extensions.register_series_accessor("pct")(SeriesAccessor)
+
+
+def pct(series: Any) -> SeriesAccessor:
+    """The ``pct`` accessor of a Series, typed: ``pct(s).normalize()`` is
+    ``s.pct.normalize()``, with each method's signature seen by type
+    checkers and editors.
+
+    Parameters
+    ----------
+    series : pandas.Series
+        A column of strings.
+
+    Returns
+    -------
+    SeriesAccessor
+        The accessor, one method per batch function.
+
+    Raises
+    ------
+    TypeError
+        ``series`` is not a pandas Series.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from pctcodec.integrations.pandas import pct
+    >>> pct(pd.Series(["a b"])).quote().tolist()
+    ['a%20b']
+    """
+    if not isinstance(series, pd.Series):
+        raise TypeError("pct() takes a pandas Series, not %.200s" % type(series).__name__)
+    return SeriesAccessor(series)
