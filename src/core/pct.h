@@ -14,7 +14,16 @@ typedef enum {
     PCT_OK = 0,
     PCT_ERR_TOO_LARGE = 1, /* the output would be longer than the caller's limit */
     PCT_ERR_SURROGATE = 2, /* a code unit in U+D800..U+DFFF has no UTF-8 form */
-    PCT_ERR_NO_MEMORY = 3  /* a scratch allocation failed */
+    PCT_ERR_NO_MEMORY = 3, /* a scratch allocation failed */
+    /* URL Standard parser (300-399): why pct_url_parse rejects an input */
+    PCT_ERR_URL_NO_SCHEME = 300,     /* no scheme, and no base to resolve against */
+    PCT_ERR_URL_HOST_MISSING = 301,  /* a special URL's host (or the one after credentials) is empty */
+    PCT_ERR_URL_PORT = 302,          /* the port has a character that is not a digit */
+    PCT_ERR_URL_PORT_RANGE = 303,    /* the port is past 65535 */
+    PCT_ERR_URL_IPV6 = 304,          /* an IPv6 address in [...] that is not one */
+    PCT_ERR_URL_IPV4 = 305,          /* a host ending in a number that is no IPv4 address */
+    PCT_ERR_URL_FORBIDDEN_HOST = 306, /* a host with a forbidden host code point */
+    PCT_ERR_URL_DOMAIN = 307         /* domain to ASCII fails (or a forbidden domain code point) */
 } pct_status;
 
 /* A set of byte values, one bit per value (256 bits).
