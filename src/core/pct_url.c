@@ -37,7 +37,6 @@ typedef struct {
     const pct_url *base;
     const uint8_t *s; /* the input, stripped, without tabs and newlines */
     size_t n;
-    size_t limit;
     size_t nseg; /* segments in the path so far */
     int special;
     size_t err_pos;
@@ -65,10 +64,14 @@ static inline int is_slash(const parser *p, unsigned c)
 
 /* ---- writing to href ------------------------------------------------ */
 
+/* Room for `extra` more bytes. The caller's limit is checked once, on
+ * the whole href: a path is longer before its ".." segments are applied,
+ * a host before its IPv4 or file "localhost" form (never more than a few
+ * times the input and base). */
 static pct_status reserve(parser *p, size_t extra)
 {
     pct_url *u = p->u;
-    if (extra > p->limit || u->len > p->limit - extra)
+    if (extra > SIZE_MAX / 2 - u->len)
         return PCT_ERR_TOO_LARGE;
     size_t need = u->len + extra;
     if (need <= u->cap)
@@ -106,13 +109,11 @@ static pct_status put_encoded(parser *p, const uint8_t *src, size_t n, const pct
     size_t kept = pct_span_safe(src, n, keep);
     if (kept == n)
         return put(p, src, n);
-    if (n > SIZE_MAX / 3)
-        return PCT_ERR_TOO_LARGE;
-    pct_status rc = reserve(p, 3 * n);
+    pct_status rc = reserve(p, n <= SIZE_MAX / 3 ? 3 * n : SIZE_MAX);
     if (rc != PCT_OK)
         return rc;
     p->u->len += pct_encode(src, n, keep, 0, p->u->href + p->u->len);
-    return p->u->len > p->limit ? PCT_ERR_TOO_LARGE : PCT_OK;
+    return PCT_OK;
 }
 
 static pct_status put_decimal(parser *p, uint32_t v)
@@ -450,6 +451,8 @@ static pct_status host_parse(parser *p, size_t off, const uint8_t *s, size_t n, 
             }
         }
     }
+    /* the ASCII form goes to the end of href (an IPv4 address is written
+     * over it) */
     size_t room = dn < 64 ? 64 : dn;
     size_t out = 0;
     pct_idna_status st;
@@ -483,8 +486,6 @@ static pct_status host_parse(parser *p, size_t off, const uint8_t *s, size_t n, 
         return rc;
     }
     free(work);
-    if (out > p->limit || u->len > p->limit - out)
-        return PCT_ERR_TOO_LARGE;
     const uint8_t *a = u->href + u->len;
     if (ends_in_number(a, out)) {
         uint32_t v4;
@@ -576,14 +577,24 @@ static pct_status copy_base_authority(parser *p)
     return rc;
 }
 
-static pct_status copy_base_path(parser *p)
+/* The base's path, shortened (its last segment left out) with `shorten`. */
+static pct_status copy_base_path(parser *p, int shorten)
 {
     const pct_url *b = p->base;
+    size_t s = b->pathname_start, e = b->pathname_end;
     p->u->pathname_start = p->u->len;
     p->nseg = 0;
-    for (size_t i = b->pathname_start; i < b->pathname_end; i++)
+    for (size_t i = s; i < e; i++)
         p->nseg += b->href[i] == '/';
-    return put(p, b->href + b->pathname_start, b->pathname_end - b->pathname_start);
+    int drive = p->u->scheme == PCT_URL_FILE && p->nseg == 1 && e - s == 3 &&
+                is_alpha(b->href[s + 1]) && b->href[s + 2] == ':';
+    if (shorten && p->nseg > 0 && !drive) {
+        while (b->href[e - 1] != '/')
+            e--;
+        e--;
+        p->nseg--;
+    }
+    return put(p, b->href + s, e - s);
 }
 
 static pct_status query_state(parser *p, size_t i);
@@ -864,7 +875,7 @@ static pct_status relative_state(parser *p, size_t i)
     }
     rc = copy_base_authority(p);
     if (rc == PCT_OK)
-        rc = copy_base_path(p);
+        rc = copy_base_path(p, c != END && c != '#' && c != '?');
     if (rc != PCT_OK)
         return rc;
     if (c == END || c == '#') {
@@ -880,7 +891,6 @@ static pct_status relative_state(parser *p, size_t i)
     }
     if (c == '?')
         return after_path(p, i);
-    shorten_path(p);
     return path_state(p, i);
 }
 
@@ -952,9 +962,14 @@ static pct_status file_state(parser *p, size_t i)
         return path_state(p, i + 1);
     }
     if (b) {
+        int keep_all = c == END || c == '#' || c == '?';
         rc = copy_base_authority(p);
-        if (rc == PCT_OK)
-            rc = copy_base_path(p);
+        if (rc == PCT_OK && (keep_all || !starts_with_drive(p, i)))
+            rc = copy_base_path(p, !keep_all);
+        else if (rc == PCT_OK) { /* a drive letter: the path starts again */
+            u->pathname_start = u->len;
+            p->nseg = 0;
+        }
         if (rc != PCT_OK)
             return rc;
         if (c == END || c == '#') {
@@ -969,12 +984,6 @@ static pct_status file_state(parser *p, size_t i)
         }
         if (c == '?')
             return after_path(p, i);
-        if (!starts_with_drive(p, i)) {
-            shorten_path(p);
-        } else {
-            u->len = u->pathname_start;
-            p->nseg = 0;
-        }
         return path_state(p, i);
     }
     rc = put(p, "//", 2);
@@ -1090,10 +1099,9 @@ pct_status pct_url_parse(pct_url *u, const uint8_t *src, size_t n, const pct_url
     p.base = base;
     p.s = src + lead;
     p.n = end - lead;
-    p.limit = limit;
     size_t removed = 0;
     for (size_t i = 0; i < p.n; i++)
-        removed += tab_or_newline(p.s[i]);
+        removed += (size_t)tab_or_newline(p.s[i]);
     if (removed) {
         if (u->scratch_cap < p.n) {
             uint8_t *s = realloc(u->scratch, p.n);
@@ -1117,6 +1125,8 @@ pct_status pct_url_parse(pct_url *u, const uint8_t *src, size_t n, const pct_url
     u->pathname_start = u->pathname_end = 0;
     u->search_start = u->search_end = u->hash_start = u->hash_end = 0;
     pct_status rc = parse_stripped(&p);
+    if (rc == PCT_OK && u->len > limit)
+        rc = PCT_ERR_TOO_LARGE;
     if (rc != PCT_OK) {
         /* the position in the caller's input */
         size_t pos = p.err_pos, i = lead;
@@ -1224,24 +1234,22 @@ pct_status pct_url_origin(const pct_url *u, pct_url *work, const uint8_t **p, si
 
 const char *pct_url_reason(pct_status status)
 {
-    switch (status) {
-    case PCT_ERR_URL_NO_SCHEME:
+    /* (an if chain: pct_status has codes of every area) */
+    if (status == PCT_ERR_URL_NO_SCHEME)
         return "no scheme, and no base URL to resolve it against";
-    case PCT_ERR_URL_HOST_MISSING:
+    if (status == PCT_ERR_URL_HOST_MISSING)
         return "the host is missing";
-    case PCT_ERR_URL_PORT:
+    if (status == PCT_ERR_URL_PORT)
         return "the port is not a number";
-    case PCT_ERR_URL_PORT_RANGE:
+    if (status == PCT_ERR_URL_PORT_RANGE)
         return "the port is past 65535";
-    case PCT_ERR_URL_IPV6:
+    if (status == PCT_ERR_URL_IPV6)
         return "not an IPv6 address";
-    case PCT_ERR_URL_IPV4:
+    if (status == PCT_ERR_URL_IPV4)
         return "the host ends in a number but is no IPv4 address";
-    case PCT_ERR_URL_FORBIDDEN_HOST:
+    if (status == PCT_ERR_URL_FORBIDDEN_HOST)
         return "a character no host may hold";
-    case PCT_ERR_URL_DOMAIN:
+    if (status == PCT_ERR_URL_DOMAIN)
         return "the host is no valid domain";
-    default:
-        return "";
-    }
+    return "";
 }
