@@ -318,8 +318,11 @@ const struct pct_psl *domain_psl(PyObject *capsule);
 extern PyMethodDef csv_methods[];
 /* Hosts: domain to ASCII and to Unicode (src/_pctcodec_idna.c). */
 extern PyMethodDef idna_methods[];
-/* The URL Standard's parser on one value (src/_pctcodec_url.c). */
+/* The URL Standard's parser on one value (src/_pctcodec_url.c); url_base_of
+ * is the parsed base in a capsule of _url_base, or NULL with TypeError. */
 extern PyMethodDef url_methods[];
+struct pct_url;
+const struct pct_url *url_base_of(PyObject *capsule);
 
 /* For the batch engine, from src/_pctcodec_quote.c. The set of bytes quote(s,
  * safe, encoding, errors) keeps for a str s (plus: quote_plus, the space

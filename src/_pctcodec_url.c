@@ -118,7 +118,57 @@ done:
     return r;
 }
 
+static const char CAPSULE_NAME[] = "pctcodec.url_base";
+
+static void capsule_free(PyObject *capsule)
+{
+    pct_url *u = PyCapsule_GetPointer(capsule, CAPSULE_NAME);
+    pct_url_free(u);
+    PyMem_Free(u);
+}
+
+const pct_url *url_base_of(PyObject *capsule)
+{
+    if (!PyCapsule_IsValid(capsule, CAPSULE_NAME)) {
+        PyErr_SetString(PyExc_TypeError, "not a parsed base URL");
+        return NULL;
+    }
+    return PyCapsule_GetPointer(capsule, CAPSULE_NAME);
+}
+
+PyDoc_STRVAR(url_base_doc,
+"_url_base($module, base, /)\n--\n\n"
+"The str base parsed once, in a capsule for parse_url_many's rows; a\n"
+"rejected base raises as _url_parse does.");
+
+static PyObject *py_url_base(PyObject *module, PyObject *base)
+{
+    (void)module;
+    if (!PyUnicode_Check(base)) {
+        PyErr_SetString(PyExc_TypeError, "_url_base() takes a str");
+        return NULL;
+    }
+    Py_ssize_t n;
+    const char *s = PyUnicode_AsUTF8AndSize(base, &n);
+    if (!s)
+        return NULL;
+    pct_url *u = PyMem_Malloc(sizeof *u);
+    if (!u)
+        return PyErr_NoMemory();
+    pct_url_init(u);
+    pct_status rc = pct_url_parse(u, (const uint8_t *)s, (size_t)n, NULL, PY_SSIZE_T_MAX);
+    PyObject *capsule = rc == PCT_OK ? PyCapsule_New(u, CAPSULE_NAME, capsule_free) : NULL;
+    if (!capsule) {
+        if (rc != PCT_OK)
+            raise_rejected(rc, u, s, 1);
+        pct_url_free(u);
+        PyMem_Free(u);
+    }
+    return capsule;
+}
+
 PyMethodDef url_methods[] = {
     {"_url_parse", (PyCFunction)(void (*)(void))py_url_parse, METH_FASTCALL, url_parse_doc},
+    {"_url_base", py_url_base, METH_O, url_base_doc},
     {NULL, NULL, 0, NULL},
 };

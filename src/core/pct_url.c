@@ -1155,6 +1155,9 @@ void pct_url_component(const pct_url *u, pct_url_part part, const uint8_t **p, s
     switch (part) {
     case PCT_URL_HREF:
         break;
+    case PCT_URL_ORIGIN:
+        e = 0;
+        break;
     case PCT_URL_PROTOCOL:
         e = u->protocol_end;
         break;

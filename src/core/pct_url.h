@@ -48,10 +48,11 @@ typedef enum {
     PCT_URL_PORT = 6,     /* "" when none or the scheme's default */
     PCT_URL_PATHNAME = 7,
     PCT_URL_SEARCH = 8,   /* "" when the query is null or empty, else '?' and the query */
-    PCT_URL_HASH = 9      /* "" when the fragment is null or empty, else '#' and it */
+    PCT_URL_HASH = 9,     /* "" when the fragment is null or empty, else '#' and it */
+    PCT_URL_ORIGIN = 10   /* pct_url_origin's (pct_url_component gives "" for it) */
 } pct_url_part;
 
-typedef struct {
+typedef struct pct_url {
     uint8_t *href; /* malloc'd; href[0..len) */
     size_t len, cap;
     uint8_t *scratch; /* malloc'd working space of the parser */

@@ -36,6 +36,8 @@ see ``pctcodec.query``. ``parse_query`` and ``query_params`` (and their
 column forms) read every parameter or a few named ones; see
 ``pctcodec.params``. ``canonicalize`` (and ``canonicalize_many``) gives a
 key for deduplicating URLs; see ``pctcodec.canonical``.
+``parse_url`` (and ``parse_url_many``, ``url_href_many``) reads a URL as
+browsers do, by the WHATWG URL Standard; see ``pctcodec.url``.
 """
 from ._pctcodec import (
     decode,
@@ -143,6 +145,11 @@ __all__ = [
     "query_params_many",
     "canonicalize",
     "canonicalize_many",
+    "parse_url",
+    "parse_url_many",
+    "url_href_many",
+    "URL",
+    "URLParseError",
 ]
 __version__ = "0.1.0"
 
@@ -169,3 +176,5 @@ from .resolution import ResolveError, resolve, resolve_many
 from . import canonical, params
 from .canonical import canonicalize, canonicalize_many
 from .params import parse_query, parse_query_long, parse_query_many, query_params, query_params_many
+from . import url
+from .url import URL, URLParseError, parse_url, parse_url_many, url_href_many
