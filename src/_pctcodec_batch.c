@@ -412,7 +412,7 @@ static PyObject *str_row(const batch_op *op, PyObject *base, PyObject *item, pct
         return got < 0 ? NULL : call_func(op, base, item);
     pct_batch_info info;
     out->len = 0;
-    int rc = op->spec.op == PCT_BATCH_RESOLVE
+    int rc = op->spec.op == PCT_BATCH_RESOLVE || (op->spec.op == PCT_BATCH_URL && base)
                  ? pct_batch_resolve_row(&op->spec, bp, bn, p, n, out, (size_t)PY_SSIZE_T_MAX, &info)
                  : pct_batch_row(&op->spec, p, n, out, (size_t)PY_SSIZE_T_MAX, &info);
     Py_XDECREF(base_owner);
