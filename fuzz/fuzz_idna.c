@@ -12,16 +12,16 @@
 #include "fuzz_common.h"
 #include "pct_idna.h"
 
-typedef pct_idna_status (*idna_fn)(const uint8_t *, size_t, uint8_t *, size_t, size_t *);
+typedef pct_status (*idna_fn)(const uint8_t *, size_t, uint8_t *, size_t, size_t *);
 
 /* fn's result in a malloc'd buffer of exactly its size (via PCT_IDNA_SMALL). */
-static pct_idna_status run(idna_fn fn, const uint8_t *s, size_t n, uint8_t **out, size_t *len)
+static pct_status run(idna_fn fn, const uint8_t *s, size_t n, uint8_t **out, size_t *len)
 {
     *out = NULL;
-    pct_idna_status rc = fn(s, n, NULL, 0, len);
-    FUZZ_ASSERT(rc != PCT_IDNA_NO_MEMORY);
+    pct_status rc = fn(s, n, NULL, 0, len);
+    FUZZ_ASSERT(rc != PCT_ERR_NO_MEMORY);
     if (rc != PCT_IDNA_SMALL) {
-        FUZZ_ASSERT(rc != PCT_IDNA_OK || *len == 0);
+        FUZZ_ASSERT(rc != PCT_OK || *len == 0);
         return rc;
     }
     size_t need = *len;
@@ -47,25 +47,25 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     uint8_t *a = NULL, *u = NULL, *again = NULL, *back = NULL;
     size_t a_len = 0, u_len = 0, again_len = 0, back_len = 0;
-    pct_idna_status ra = run(pct_idna_to_ascii, data, size, &a, &a_len);
-    pct_idna_status ru = run(pct_idna_to_unicode, data, size, &u, &u_len);
-    if (ra == PCT_IDNA_OK) {
+    pct_status ra = run(pct_idna_to_ascii, data, size, &a, &a_len);
+    pct_status ru = run(pct_idna_to_unicode, data, size, &u, &u_len);
+    if (ra == PCT_OK) {
         FUZZ_ASSERT(a_len > 0 && is_ascii(a, a_len));
         for (size_t i = 0; i < a_len; i++)
             FUZZ_ASSERT(a[i] > 0x20 && a[i] != 0x7F && !memchr("#%/:<>?@[\\]^|", a[i], 13));
-        FUZZ_ASSERT(run(pct_idna_to_ascii, a, a_len, &again, &again_len) == PCT_IDNA_OK);
+        FUZZ_ASSERT(run(pct_idna_to_ascii, a, a_len, &again, &again_len) == PCT_OK);
         FUZZ_ASSERT(again_len == a_len && memcmp(again, a, a_len) == 0);
         if (!is_ascii(data, size)) {
             free(again);
-            FUZZ_ASSERT(run(pct_idna_to_unicode, a, a_len, &again, &again_len) == PCT_IDNA_OK);
-            FUZZ_ASSERT(run(pct_idna_to_ascii, again, again_len, &back, &back_len) == PCT_IDNA_OK);
+            FUZZ_ASSERT(run(pct_idna_to_unicode, a, a_len, &again, &again_len) == PCT_OK);
+            FUZZ_ASSERT(run(pct_idna_to_ascii, again, again_len, &back, &back_len) == PCT_OK);
             FUZZ_ASSERT(back_len == a_len && memcmp(back, a, a_len) == 0);
         }
     }
-    if (ru == PCT_IDNA_OK && !is_ascii(data, size) && ra != PCT_IDNA_FAIL) {
+    if (ru == PCT_OK && !is_ascii(data, size) && ra != PCT_IDNA_FAIL) {
         /* (a label too long for punycode fails domain to ASCII alone) */
         free(back);
-        FUZZ_ASSERT(run(pct_idna_to_ascii, u, u_len, &back, &back_len) == PCT_IDNA_OK);
+        FUZZ_ASSERT(run(pct_idna_to_ascii, u, u_len, &back, &back_len) == PCT_OK);
         FUZZ_ASSERT(back_len == a_len && memcmp(back, a, a_len) == 0);
     }
     free(a);
@@ -76,9 +76,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     const uint8_t *form;
     size_t form_len;
     uint8_t *heap;
-    pct_idna_status rh = pct_idna_host_form(data, size, buf, sizeof buf, &form, &form_len, &heap);
-    FUZZ_ASSERT(rh == PCT_IDNA_OK || rh == PCT_IDNA_FAIL);
-    FUZZ_ASSERT(rh != PCT_IDNA_OK || is_ascii(form, form_len));
+    pct_status rh = pct_idna_host_form(data, size, buf, sizeof buf, &form, &form_len, &heap);
+    FUZZ_ASSERT(rh == PCT_OK || rh == PCT_IDNA_FAIL);
+    FUZZ_ASSERT(rh != PCT_OK || is_ascii(form, form_len));
     free(heap);
     return 0;
 }

@@ -76,12 +76,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         uint8_t *b = dup_exact(base_text, bn);
         pct_status rb = pct_url_parse(&base, b, bn, NULL, SIZE_MAX);
         free(b);
-        FUZZ_ASSERT(rb == PCT_OK || (rb >= 300 && rb < 400));
+        FUZZ_ASSERT(rb == PCT_OK || PCT_URL_REJECTED(rb));
         if (rb == PCT_OK)
             bp = &base;
     }
     pct_status rc = pct_url_parse(&u, s, n, bp, SIZE_MAX);
-    FUZZ_ASSERT(rc == PCT_OK || (rc >= 300 && rc < 400));
+    FUZZ_ASSERT(rc == PCT_OK || PCT_URL_REJECTED(rc));
     if (rc != PCT_OK) {
         FUZZ_ASSERT(u.error_pos <= n);
     } else {

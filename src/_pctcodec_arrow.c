@@ -77,16 +77,16 @@ static int build_views(arrow_piece *pieces, int np, out_private *pv, size_t nrow
     pv->bufs[1] = views;
     pv->bufs[2 + np] = sizes;
     if (!views || !sizes)
-        return ARROW_NO_MEMORY;
+        return PCT_ERR_NO_MEMORY;
     for (int k = 0; k < np; k++)
         if (pieces[k].len > INT32_MAX)
-            return ARROW_TOO_LARGE;
+            return PCT_ERR_TOO_LARGE;
     int64_t i = 0;
     for (int k = 0; k < np; k++) {
         arrow_piece *pc = &pieces[k];
         uint8_t *data = pc->data ? pc->data : malloc(1);
         if (!(pv->bufs[2 + k] = data))
-            return ARROW_NO_MEMORY;
+            return PCT_ERR_NO_MEMORY;
         pc->data = NULL; /* taken */
         sizes[k] = (int64_t)pc->len;
         int64_t from = 0;
@@ -104,7 +104,7 @@ static int build_views(arrow_piece *pieces, int np, out_private *pv, size_t nrow
             from = pc->ends[r];
         }
     }
-    return ARROW_OK;
+    return PCT_OK;
 }
 
 /* Offsets and one data buffer for 'u' and 'U': the only piece's data is
@@ -114,18 +114,18 @@ static int build_offsets(arrow_piece *pieces, int np, char kind, out_private *pv
     size_t width = kind == 'u' ? 4 : 8, size = 0;
     for (int k = 0; k < np; k++) {
         if (pieces[k].len > SIZE_MAX / 2 - size)
-            return ARROW_TOO_LARGE;
+            return PCT_ERR_TOO_LARGE;
         size += pieces[k].len;
     }
     if (kind == 'u' ? size > INT32_MAX : size > INT64_MAX)
-        return ARROW_TOO_LARGE;
+        return PCT_ERR_TOO_LARGE;
     uint8_t *offsets = big_malloc((nrows + 1) * width);
     if (!(pv->bufs[1] = offsets))
-        return ARROW_NO_MEMORY;
+        return PCT_ERR_NO_MEMORY;
     int take = np == 1 && pieces[0].data;
     uint8_t *data = take ? pieces[0].data : big_malloc(size);
     if (!(pv->bufs[2] = data))
-        return ARROW_NO_MEMORY;
+        return PCT_ERR_NO_MEMORY;
     if (take)
         pieces[0].data = NULL;
     int64_t at = 0, i = 0;
@@ -147,7 +147,7 @@ static int build_offsets(arrow_piece *pieces, int np, char kind, out_private *pv
         big_free(pc->data);
         pc->data = NULL;
     }
-    return ARROW_OK;
+    return PCT_OK;
 }
 
 int arrow_build(arrow_piece *pieces, int np, char kind, struct ArrowArray *out)
@@ -162,7 +162,7 @@ int arrow_build(arrow_piece *pieces, int np, char kind, struct ArrowArray *out)
     memset(out, 0, sizeof *out);
     if (!pv) {
         free_data(pieces, np);
-        return ARROW_NO_MEMORY;
+        return PCT_ERR_NO_MEMORY;
     }
     pv->n = nbuf;
     out->length = total;
@@ -172,14 +172,14 @@ int arrow_build(arrow_piece *pieces, int np, char kind, struct ArrowArray *out)
     out->private_data = pv;
     out->release = release_array;
     size_t nrows = (size_t)total;
-    int rc = ARROW_OK;
+    int rc = PCT_OK;
     if (nulls && nbuf && np == 1) {
         pv->bufs[0] = pieces[0].valid; /* the same bits: taken */
         pieces[0].valid = NULL;
     } else if (nulls && nbuf) {
         uint8_t *bits = calloc(nrows / 8 + 1, 1);
         if (!(pv->bufs[0] = bits)) {
-            rc = ARROW_NO_MEMORY;
+            rc = PCT_ERR_NO_MEMORY;
         } else {
             int64_t i = 0;
             for (int k = 0; k < np; k++)
@@ -188,26 +188,26 @@ int arrow_build(arrow_piece *pieces, int np, char kind, struct ArrowArray *out)
                         bits[i >> 3] |= (uint8_t)(1u << (i & 7));
         }
     }
-    if (rc == ARROW_OK && kind == 'l' && np == 1 && pieces[0].ends) {
+    if (rc == PCT_OK && kind == 'l' && np == 1 && pieces[0].ends) {
         pv->bufs[1] = pieces[0].ends; /* a null's value is left as it is: taken */
         pieces[0].ends = NULL;
-    } else if (rc == ARROW_OK && kind == 'l') {
+    } else if (rc == PCT_OK && kind == 'l') {
         int64_t *values = big_malloc(nrows * sizeof *values);
         if (!(pv->bufs[1] = values)) {
-            rc = ARROW_NO_MEMORY;
+            rc = PCT_ERR_NO_MEMORY;
         } else {
             int64_t i = 0;
             for (int k = 0; k < np; k++)
                 for (int64_t r = 0; r < pieces[k].rows; r++, i++)
                     values[i] = valid_bit(&pieces[k], r) ? pieces[k].ends[r] : 0;
         }
-    } else if (rc == ARROW_OK && kind == 'v') {
+    } else if (rc == PCT_OK && kind == 'v') {
         rc = build_views(pieces, np, pv, nrows);
-    } else if (rc == ARROW_OK && kind != 'n') {
+    } else if (rc == PCT_OK && kind != 'n') {
         rc = build_offsets(pieces, np, kind, pv, nrows);
     }
     free_data(pieces, np);
-    if (rc != ARROW_OK)
+    if (rc != PCT_OK)
         release_array(out);
     return rc;
 }

@@ -14,6 +14,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "pct.h"
 #include "pct_arrow.h"
 
 #ifndef ARROW_C_STREAM_INTERFACE
@@ -40,13 +41,11 @@ typedef struct {
     size_t len;
 } arrow_piece;
 
-enum { ARROW_OK = 0, ARROW_NO_MEMORY = 1, ARROW_TOO_LARGE = 2 };
-
 /* Builds *out (released by its release callback) from the pieces in
  * order (a single piece's valid, and its ends for 'l', malloc'd, are taken
  * as they are, NULL after), of kind 'u', 'U', 'v' (one variadic buffer per piece), 'n', or
  * 'l' (int64 values). Takes every piece's data, whatever the outcome.
- * ARROW_TOO_LARGE: offsets past 2^31 - 1 for 'u', a piece over that for 'v'. */
+ * PCT_OK, PCT_ERR_NO_MEMORY, or PCT_ERR_TOO_LARGE: offsets past 2^31 - 1 for 'u', a piece over that for 'v'. */
 int arrow_build(arrow_piece *pieces, int npieces, char kind, struct ArrowArray *out);
 
 /* A schema of that kind (static strings, no children). */

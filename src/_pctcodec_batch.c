@@ -71,10 +71,6 @@ static const char *const OP_NAMES[N_OPS] = {"quote_many",   "quote_plus_many", "
  * starting a thread costs more than it saves, stay on one. */
 #define AUTO_MIN_ROWS 16384
 
-/* Row outcomes beyond pct_status and PCT_ROW_CALLER. */
-#define ROW_PYTHON_ERROR 101 /* the exception is kept with the row */
-#define ROW_MALFORMED PCT_ROW_MALFORMED /* the Arrow array breaks its own layout */
-#define ROW_REJECTED 103     /* on_error null or keep: the exception is kept with the row */
 
 /* on_error, as batch.py passes it. */
 enum { ON_ERROR_RAISE, ON_ERROR_NULL, ON_ERROR_KEEP };
@@ -631,7 +627,7 @@ typedef struct {
     pct_out scratch;
     int status;         /* PCT_OK or the failing row's outcome */
     int64_t err_row;    /* that row, in the array */
-    PyObject *exc;      /* ROW_PYTHON_ERROR: the exception */
+    PyObject *exc;      /* PCT_ROW_PYTHON_ERROR: the exception */
     struct reject *rejects; /* rows failed under on_error null or keep */
     size_t n_rejects, rejects_cap;
     PyThreadState *ts;  /* this thread's state while the GIL is released */
@@ -680,10 +676,10 @@ static int mapped_host_row(const batch_op *op, const uint8_t *p, size_t n, const
     size_t len = info->host.len, form_len = 0;
     uint8_t buf[PCT_HOST_CACHED], *heap = NULL;
     if (!hosts || !pct_host_cache_get(hosts, host, len, &form, &form_len)) {
-        pct_idna_status idna = pct_idna_host_form(host, len, buf, sizeof buf, &form, &form_len, &heap);
-        if (idna == PCT_IDNA_NO_MEMORY)
+        pct_status idna = pct_idna_host_form(host, len, buf, sizeof buf, &form, &form_len, &heap);
+        if (idna == PCT_ERR_NO_MEMORY)
             return PCT_ERR_NO_MEMORY;
-        if (idna != PCT_IDNA_OK)
+        if (idna != PCT_OK)
             form = NULL;
         if (hosts)
             pct_host_cache_put(hosts, host, len, form, form_len);
@@ -741,7 +737,7 @@ static int python_row(piece *pc, const uint8_t *p, size_t n, int64_t *position)
     Py_XDECREF(r);
     if (PyErr_Occurred()) {
         pc->exc = PyErr_GetRaisedException_compat();
-        rc = is_row_error(pc->op, pc->exc) ? ROW_REJECTED : ROW_PYTHON_ERROR;
+        rc = is_row_error(pc->op, pc->exc) ? PCT_ROW_REJECTED : PCT_ROW_PYTHON_ERROR;
     }
     leave_python(pc);
     return rc;
@@ -802,7 +798,7 @@ static int finish_row(piece *pc, int64_t r, int rc, const uint8_t *p, size_t n,
         rc = python_row(pc, p, n, &position);
     else if (rc == PCT_OK && check)
         position = info->position;
-    if (rc == ROW_REJECTED)
+    if (rc == PCT_ROW_REJECTED)
         return reject_row(pc, r, p, n);
     if (rc != PCT_OK)
         return rc;
@@ -1083,7 +1079,7 @@ static int stops_run(const piece *pc)
 {
     if (pc->status == PCT_ERR_NO_MEMORY)
         return 1;
-    return pc->status == ROW_PYTHON_ERROR && pc->exc
+    return pc->status == PCT_ROW_PYTHON_ERROR && pc->exc
            && (!PyErr_GivenExceptionMatches(pc->exc, PyExc_Exception)
                || PyErr_GivenExceptionMatches(pc->exc, PyExc_MemoryError));
 }
@@ -1187,7 +1183,7 @@ static int run_array(PyObject *module, const batch_op *op, const pct_arrow_strin
         }
     }
     if (first) {
-        if (first->status == ROW_PYTHON_ERROR) {
+        if (first->status == PCT_ROW_PYTHON_ERROR) {
             PyErr_SetRaisedException_compat(first->exc);
             first->exc = NULL;
         } else {
@@ -1258,11 +1254,11 @@ PyObject *pieces_capsules(arrow_piece *parts, int n, char kind)
     }
     int rc = arrow_build(parts, n, kind, array);
     arrow_schema_init(schema, kind);
-    if (rc != ARROW_OK) {
+    if (rc != PCT_OK) {
         free(array);
         schema->release(schema);
         free(schema);
-        if (rc == ARROW_NO_MEMORY)
+        if (rc == PCT_ERR_NO_MEMORY)
             return PyErr_NoMemory();
         PyErr_SetString(PyExc_OverflowError,
                         "the result is too long for an Arrow string or string_view array "

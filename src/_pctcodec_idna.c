@@ -23,20 +23,20 @@ static const uint8_t *utf8_arg(PyObject *s, const char *fname, size_t *n)
 }
 
 /* A str of a core function's result, None when it has none. */
-typedef pct_idna_status (*idna_fn)(const uint8_t *, size_t, uint8_t *, size_t, size_t *);
+typedef pct_status (*idna_fn)(const uint8_t *, size_t, uint8_t *, size_t, size_t *);
 
 static PyObject *idna_result(idna_fn fn, const uint8_t *src, size_t n)
 {
     uint8_t small[256], *buf = small;
     size_t len;
-    pct_idna_status rc = fn(src, n, small, sizeof small, &len);
+    pct_status rc = fn(src, n, small, sizeof small, &len);
     if (rc == PCT_IDNA_SMALL) {
         if (!(buf = PyMem_Malloc(len)))
             return PyErr_NoMemory();
         rc = fn(src, n, buf, len, &len);
     }
-    PyObject *out = rc == PCT_IDNA_OK ? PyUnicode_DecodeUTF8((const char *)buf, (Py_ssize_t)len, "strict")
-                    : rc == PCT_IDNA_NO_MEMORY ? PyErr_NoMemory()
+    PyObject *out = rc == PCT_OK ? PyUnicode_DecodeUTF8((const char *)buf, (Py_ssize_t)len, "strict")
+                    : rc == PCT_ERR_NO_MEMORY ? PyErr_NoMemory()
                                                : Py_NewRef(Py_None);
     if (buf != small)
         PyMem_Free(buf);
@@ -98,17 +98,17 @@ static int unicode_label(const uint8_t *label, size_t n, uint8_t **d)
     for (size_t i = 0; i < n; i++)
         lower[i] = (uint8_t)((unsigned)(label[i] - 'A') < 26u ? label[i] + 32 : label[i]);
     size_t text_len, back_len;
-    pct_idna_status rc = pct_idna_to_unicode(lower, n, text, 4 * n + 4, &text_len);
-    int same = rc != PCT_IDNA_NO_MEMORY && rc != PCT_IDNA_SMALL && text_len &&
+    pct_status rc = pct_idna_to_unicode(lower, n, text, 4 * n + 4, &text_len);
+    int same = rc != PCT_ERR_NO_MEMORY && rc != PCT_IDNA_SMALL && text_len &&
                !(text_len == n && memcmp(text, lower, n) == 0) &&
-               pct_idna_to_ascii(text, text_len, back, n + 1, &back_len) == PCT_IDNA_OK &&
+               pct_idna_to_ascii(text, text_len, back, n + 1, &back_len) == PCT_OK &&
                back_len == n && memcmp(back, lower, n) == 0;
     memcpy(*d, same ? text : label, same ? text_len : n);
     *d += same ? text_len : n;
     PyMem_Free(lower);
     PyMem_Free(text);
     PyMem_Free(back);
-    if (rc == PCT_IDNA_NO_MEMORY) {
+    if (rc == PCT_ERR_NO_MEMORY) {
         PyErr_NoMemory();
         return -1;
     }

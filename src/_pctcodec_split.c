@@ -446,7 +446,7 @@ static int child_array(child *ch, int64_t rows, struct ArrowArray *out)
         free(sizes);
         if (!ch->data.data)
             free(data);
-        return ARROW_NO_MEMORY;
+        return PCT_ERR_NO_MEMORY;
     }
     pv->bufs[0] = ch->nulls ? ch->valid : NULL;
     pv->bufs[1] = ch->index;
@@ -466,7 +466,7 @@ static int child_array(child *ch, int64_t rows, struct ArrowArray *out)
     out->buffers = pv->view;
     out->private_data = pv;
     out->release = release_child;
-    return ARROW_OK;
+    return PCT_OK;
 }
 
 /* The struct array and its schema own their children's structs. */
@@ -514,7 +514,7 @@ static int struct_schema_init(struct ArrowSchema *s, char kind)
     struct_schema_private *pv = calloc(1, sizeof *pv);
     memset(s, 0, sizeof *s);
     if (!pv)
-        return ARROW_NO_MEMORY;
+        return PCT_ERR_NO_MEMORY;
     for (int c = 0; c < N_PARTS; c++) {
         arrow_schema_init(&pv->kids[c], kind);
         pv->kids[c].name = PART_NAMES[c];
@@ -527,7 +527,7 @@ static int struct_schema_init(struct ArrowSchema *s, char kind)
     s->children = pv->ptrs;
     s->private_data = pv;
     s->release = release_struct_schema;
-    return ARROW_OK;
+    return PCT_OK;
 }
 
 /* Builds the struct array from b (whose buffers it takes). */
@@ -536,7 +536,7 @@ static int struct_array_build(parts_builder *b, int64_t rows, struct ArrowArray 
     struct_array_private *pv = calloc(1, sizeof *pv);
     memset(out, 0, sizeof *out);
     if (!pv)
-        return ARROW_NO_MEMORY;
+        return PCT_ERR_NO_MEMORY;
     out->length = rows;
     out->null_count = b->nulls;
     out->n_buffers = 1;
@@ -549,13 +549,13 @@ static int struct_array_build(parts_builder *b, int64_t rows, struct ArrowArray 
         pv->buffers[0] = b->row_valid;
         b->row_valid = NULL;
     }
-    int rc = ARROW_OK;
+    int rc = PCT_OK;
     for (int c = 0; c < N_PARTS; c++) {
         pv->ptrs[c] = &pv->kids[c];
-        if (rc == ARROW_OK)
+        if (rc == PCT_OK)
             rc = child_array(&b->kids[c], rows, &pv->kids[c]);
     }
-    if (rc != ARROW_OK)
+    if (rc != PCT_OK)
         release_struct_array(out);
     return rc;
 }
@@ -618,8 +618,8 @@ static PyObject *py_split_arrow(PyObject *module, PyObject *const *args, Py_ssiz
     builder_trim(&b);
     struct ArrowSchema *schema = calloc(1, sizeof *schema);
     struct ArrowArray *out = calloc(1, sizeof *out);
-    if (!schema || !out || struct_schema_init(schema, out_kind) != ARROW_OK
-        || (rc = struct_array_build(&b, in.length, out)) != ARROW_OK) {
+    if (!schema || !out || struct_schema_init(schema, out_kind) != PCT_OK
+        || (rc = struct_array_build(&b, in.length, out)) != PCT_OK) {
         if (schema && schema->release)
             schema->release(schema);
         free(schema);

@@ -325,19 +325,19 @@ static PyObject *rewrite(PyObject *module, PyObject *s, const char *fname, unsig
     if (u.has_authority && (t.owner || u.host_escaped) &&
         pct_host_needs_idna(h, u.host.len, flags & PCT_URI_DECODE_UNRESERVED)) {
         /* the URL Standard's domain to ASCII (src/core/pct_idna.c) */
-        pct_idna_status rc;
+        pct_status rc;
         MAYBE_WITHOUT_GIL(u.host.len >= NOGIL_MIN_LENGTH,
                           rc = pct_idna_host_form(h, u.host.len, form_buf, sizeof form_buf, &host,
                                                   &host_len, &form_heap));
-        if (rc == PCT_IDNA_NO_MEMORY) {
+        if (rc == PCT_ERR_NO_MEMORY) {
             PyErr_NoMemory();
             goto done;
         }
-        if (rc != PCT_IDNA_OK) {
+        if (rc != PCT_OK) {
             host = NULL;
             host_len = 0;
         }
-        if (rc != PCT_IDNA_OK && strict_idna) {
+        if (rc != PCT_OK && strict_idna) {
             raise_percent_error_at(module, "host has no IDNA (UTS #46) form",
                                    char_index(&t, u.host.start));
             goto done;

@@ -10,20 +10,54 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* The one status type of the core and the binding: every function that
+ * reports an outcome returns one of these, and every value means one thing
+ * wherever it flows (a row's rc passes from the core through the engine to
+ * the binding's error policy). Each area has its own range; a new code goes
+ * into its area's range here, never into a module of its own. */
 typedef enum {
     PCT_OK = 0,
-    PCT_ERR_TOO_LARGE = 1, /* the output would be longer than the caller's limit */
-    PCT_ERR_SURROGATE = 2, /* a code unit in U+D800..U+DFFF has no UTF-8 form */
-    PCT_ERR_NO_MEMORY = 3, /* a scratch allocation failed */
-    /* URL Standard parser (300-399): why pct_url_parse rejects an input */
-    PCT_ERR_URL_NO_SCHEME = 300,     /* no scheme, and no base to resolve against */
-    PCT_ERR_URL_HOST_MISSING = 301,  /* a special URL's host (or the one after credentials) is empty */
-    PCT_ERR_URL_PORT = 302,          /* the port has a character that is not a digit */
-    PCT_ERR_URL_PORT_RANGE = 303,    /* the port is past 65535 */
-    PCT_ERR_URL_IPV6 = 304,          /* an IPv6 address in [...] that is not one */
-    PCT_ERR_URL_IPV4 = 305,          /* a host ending in a number that is no IPv4 address */
-    PCT_ERR_URL_FORBIDDEN_HOST = 306, /* a host with a forbidden host code point */
-    PCT_ERR_URL_DOMAIN = 307         /* domain to ASCII fails (or a forbidden domain code point) */
+
+    /* Failures any call may report (1-99). */
+    PCT_ERR_TOO_LARGE = 1,   /* the output would be longer than the caller's limit */
+    PCT_ERR_SURROGATE = 2,   /* a code unit in U+D800..U+DFFF has no UTF-8 form */
+    PCT_ERR_NO_MEMORY = 3,   /* a scratch allocation failed */
+    PCT_ERR_INTERRUPTED = 4, /* the caller's signal check asked to stop (between chunks) */
+
+    /* A batch row's outcomes (100-149): pct_batch.h; the binding's too. */
+    PCT_ROW_CALLER = 100,       /* the caller computes the row */
+    PCT_ROW_HOST = 101,         /* NORMALIZE, DOMAIN, ...: the host needs IDNA (pct_batch.h) */
+    PCT_ROW_MALFORMED = 102,    /* an offset of the row is out of range (pct_batch_rows) */
+    PCT_ROW_NULL = 103,         /* the result is null: no such parameter, no such part */
+    PCT_ROW_PYTHON_ERROR = 104, /* binding: the row's exception is kept with the row */
+    PCT_ROW_REJECTED = 105,     /* binding: on_error null/keep, the exception kept with the row */
+    PCT_ROW_FAILED = 106,       /* the row fails for a reason the core names (failed rows in C) */
+
+    /* Registered domains (150-169): pct_domain.h, pct_psl.h. */
+    PCT_DOMAIN_NONE = 150,   /* the part does not exist: nothing written */
+    PCT_DOMAIN_CALLER = 151, /* the caller must do the row (an error, Unicode output) */
+    PCT_DOMAIN_IDNA = 152,   /* the host needs its ASCII form first (the caller's IDNA) */
+    PCT_PSL_BAD_RULE = 160,  /* a suffix list rule that is no domain: *line says which */
+
+    /* Hosts (170-199): pct_idna.h. */
+    PCT_IDNA_FAIL = 170,  /* no such form: the host parser rejects the domain */
+    PCT_IDNA_SMALL = 171, /* dst too small: the result needs *out_len bytes */
+
+    /* RFC 3986 resolution (200-249): pct_resolve.h. */
+    PCT_RESOLVE_NOT_ABSOLUTE = 200, /* the base has no scheme */
+
+    /* The URL Standard's parser (300-399): pct_url.h. Every code from
+     * PCT_URL_FAILURE on is a rejection (pct_url_reason names it; the
+     * position is in the parsed pct_url). */
+    PCT_URL_FAILURE = 300,             /* rejected, for no reason named below */
+    PCT_ERR_URL_NO_SCHEME = 301,       /* no scheme, and no base to resolve against */
+    PCT_ERR_URL_HOST_MISSING = 302,    /* a special URL's host (or the one after credentials) is empty */
+    PCT_ERR_URL_PORT = 303,            /* the port has a character that is not a digit */
+    PCT_ERR_URL_PORT_RANGE = 304,      /* the port is past 65535 */
+    PCT_ERR_URL_IPV6 = 305,            /* an IPv6 address in [...] that is not one */
+    PCT_ERR_URL_IPV4 = 306,            /* a host ending in a number that is no IPv4 address */
+    PCT_ERR_URL_FORBIDDEN_HOST = 307,  /* a host with a forbidden host code point */
+    PCT_ERR_URL_DOMAIN = 308           /* domain to ASCII fails (or a forbidden domain code point) */
 } pct_status;
 
 /* A set of byte values, one bit per value (256 bits).

@@ -78,11 +78,7 @@ void pct_out_free(pct_out *out);
  * Grows geometrically. */
 pct_status pct_out_reserve(pct_out *out, size_t extra, size_t limit);
 
-/* The row's outcomes beyond pct_status. */
-#define PCT_ROW_CALLER 100 /* the caller computes the row */
-#define PCT_ROW_HOST 101   /* NORMALIZE, DOMAIN: the host needs IDNA (see pct_batch_normalize_host,
-                            * pct_batch_domain_host) */
-#define PCT_ROW_NULL 110   /* QUERY_PARAM: no such parameter; DOMAIN: no such part. The result is null */
+/* The row's outcomes beyond PCT_OK and PCT_ERR_*: PCT_ROW_* (pct.h). */
 
 typedef struct {
     int64_t position; /* CHECK: the index of the first offending code point, or -1 */
@@ -148,9 +144,8 @@ static inline int64_t pct_rows_offset(int width, const void *offsets, int64_t j)
     return v;
 }
 
-/* A row outcome of pct_batch_rows beyond pct_batch_row's: an offset of the
- * row is out of range (negative, decreasing, or into no data). */
-#define PCT_ROW_MALFORMED 102
+/* PCT_ROW_MALFORMED (pct.h): an offset of the row is out of range (negative,
+ * decreasing, or into no data). */
 
 /* Rows first .. first + count - 1 of `in`, one after the other, appended to
  * out as pct_batch_row does them; row first + i's result goes to slot

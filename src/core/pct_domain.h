@@ -32,12 +32,9 @@
 #define PCT_DOMAIN_PRIVATE 4u   /* the list's PRIVATE section counts too */
 #define PCT_DOMAIN_UNICODE 8u   /* a result holding an xn-- label is the caller's */
 
-/* pct_domain_part's outcomes beyond PCT_OK. */
-#define PCT_DOMAIN_NONE 1   /* the part does not exist: nothing written */
-#define PCT_DOMAIN_CALLER 2 /* the caller must do the row (an error, Unicode output): nothing written */
-#define PCT_DOMAIN_IDNA 3   /* the host has non-ASCII bytes or escapes: nothing written; the
-                             * part of its ASCII form (the caller's IDNA) is pct_domain_part
-                             * of that form */
+/* pct_domain_part's outcomes beyond PCT_OK: PCT_DOMAIN_NONE, PCT_DOMAIN_CALLER,
+ * PCT_DOMAIN_IDNA (pct.h; for PCT_DOMAIN_IDNA the part of the host's ASCII form
+ * is pct_domain_part of that form). */
 
 /* Writes the part of src[0..n) that `flags` chooses to dst, which has room
  * for n bytes, and its length to *len. */

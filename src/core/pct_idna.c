@@ -717,7 +717,7 @@ static int process(const uint8_t *src, size_t n, work *w, int *errors)
 }
 
 /* v's code points as UTF-8 into dst[0..cap). */
-static pct_idna_status emit(const cps *v, uint8_t *dst, size_t cap, size_t *out_len)
+static pct_status emit(const cps *v, uint8_t *dst, size_t cap, size_t *out_len)
 {
     size_t size = 0;
     for (size_t i = 0; i < v->len; i++)
@@ -727,10 +727,10 @@ static pct_idna_status emit(const cps *v, uint8_t *dst, size_t cap, size_t *out_
         return PCT_IDNA_SMALL;
     for (size_t i = 0; i < v->len; i++)
         dst = utf8_put(dst, v->p[i]);
-    return PCT_IDNA_OK;
+    return PCT_OK;
 }
 
-static pct_idna_status ascii_domain(const uint8_t *src, size_t n, uint8_t *dst, size_t cap,
+static pct_status ascii_domain(const uint8_t *src, size_t n, uint8_t *dst, size_t cap,
                                     size_t *out_len)
 {
     for (size_t i = 0; i < n; i++)
@@ -743,7 +743,7 @@ static pct_idna_status ascii_domain(const uint8_t *src, size_t n, uint8_t *dst, 
         return PCT_IDNA_SMALL;
     for (size_t i = 0; i < n; i++)
         dst[i] = (uint8_t)((unsigned)(src[i] - 'A') < 26u ? src[i] + 32 : src[i]);
-    return PCT_IDNA_OK;
+    return PCT_OK;
 }
 
 static int ascii_text(const uint8_t *s, size_t n)
@@ -754,7 +754,7 @@ static int ascii_text(const uint8_t *s, size_t n)
     return 1;
 }
 
-pct_idna_status pct_idna_to_ascii(const uint8_t *src, size_t n, uint8_t *dst, size_t cap,
+pct_status pct_idna_to_ascii(const uint8_t *src, size_t n, uint8_t *dst, size_t cap,
                                   size_t *out_len)
 {
     *out_len = 0;
@@ -788,22 +788,22 @@ pct_idna_status pct_idna_to_ascii(const uint8_t *src, size_t n, uint8_t *dst, si
         }
         s = e + 1;
     }
-    pct_idna_status out = PCT_IDNA_FAIL;
+    pct_status out = PCT_IDNA_FAIL;
     if (rc == NOMEM) {
-        out = PCT_IDNA_NO_MEMORY;
+        out = PCT_ERR_NO_MEMORY;
     } else if (rc == OK && w.tmp.len) {
-        out = PCT_IDNA_OK;
+        out = PCT_OK;
         for (size_t i = 0; i < w.tmp.len; i++)
             if (forbidden(w.tmp.p[i]))
                 out = PCT_IDNA_FAIL;
-        if (out == PCT_IDNA_OK)
+        if (out == PCT_OK)
             out = emit(&w.tmp, dst, cap, out_len);
     }
     work_free(&w);
     return out;
 }
 
-pct_idna_status pct_idna_to_unicode(const uint8_t *src, size_t n, uint8_t *dst, size_t cap,
+pct_status pct_idna_to_unicode(const uint8_t *src, size_t n, uint8_t *dst, size_t cap,
                                     size_t *out_len)
 {
     *out_len = 0;
@@ -811,9 +811,9 @@ pct_idna_status pct_idna_to_unicode(const uint8_t *src, size_t n, uint8_t *dst, 
     work_init(&w);
     int errors = 0;
     int rc = process(src, n, &w, &errors);
-    pct_idna_status out;
+    pct_status out;
     if (rc == NOMEM) {
-        out = PCT_IDNA_NO_MEMORY;
+        out = PCT_ERR_NO_MEMORY;
     } else if (rc == FAIL) {
         out = PCT_IDNA_FAIL; /* not UTF-8: no text to give */
     } else {
@@ -821,7 +821,7 @@ pct_idna_status pct_idna_to_unicode(const uint8_t *src, size_t n, uint8_t *dst, 
             if (forbidden(w.labels.p[i]))
                 errors++;
         out = emit(&w.labels, dst, cap, out_len);
-        if (out == PCT_IDNA_OK && (errors || w.labels.len == 0))
+        if (out == PCT_OK && (errors || w.labels.len == 0))
             out = PCT_IDNA_FAIL;
     }
     work_free(&w);
@@ -836,12 +836,12 @@ static int kept_escaped(unsigned c)
            c == '+' || c == ',' || c == ';' || c == '=' || c == '%';
 }
 
-pct_idna_status pct_idna_host_to_ascii(const uint8_t *host, size_t n, uint8_t *dst, size_t cap,
+pct_status pct_idna_host_to_ascii(const uint8_t *host, size_t n, uint8_t *dst, size_t cap,
                                        size_t *out_len)
 {
     uint8_t small[256] = {0}, *buf = small; /* zeroed: gcc cannot see that len bytes are set */
     if (n > sizeof small && !(buf = malloc(n)))
-        return PCT_IDNA_NO_MEMORY;
+        return PCT_ERR_NO_MEMORY;
     size_t len = 0;
     for (size_t i = 0; i < n; i++) {
         if (host[i] == '%' && n - i >= 3 && pct_hex_value[host[i + 1]] >= 0 &&
@@ -855,22 +855,22 @@ pct_idna_status pct_idna_host_to_ascii(const uint8_t *host, size_t n, uint8_t *d
         }
         buf[len++] = host[i];
     }
-    pct_idna_status rc = pct_idna_to_ascii(buf, len, dst, cap, out_len);
+    pct_status rc = pct_idna_to_ascii(buf, len, dst, cap, out_len);
     if (buf != small)
         free(buf);
     return rc;
 }
 
-pct_idna_status pct_idna_host_form(const uint8_t *host, size_t n, uint8_t *buf, size_t cap,
+pct_status pct_idna_host_form(const uint8_t *host, size_t n, uint8_t *buf, size_t cap,
                                    const uint8_t **form, size_t *form_len, uint8_t **heap)
 {
     *heap = NULL;
     *form = buf;
-    pct_idna_status rc = pct_idna_host_to_ascii(host, n, buf, cap, form_len);
+    pct_status rc = pct_idna_host_to_ascii(host, n, buf, cap, form_len);
     if (rc != PCT_IDNA_SMALL)
         return rc;
     if (!(*heap = malloc(*form_len)))
-        return PCT_IDNA_NO_MEMORY;
+        return PCT_ERR_NO_MEMORY;
     *form = *heap;
     return pct_idna_host_to_ascii(host, n, *heap, *form_len, form_len);
 }

@@ -17,16 +17,13 @@
 
 #include "pct.h"
 
-typedef enum {
-    PCT_IDNA_OK = 0,
-    PCT_IDNA_FAIL = 1,      /* no such form: the host parser rejects the domain */
-    PCT_IDNA_SMALL = 2,     /* dst too small: the result needs *out_len bytes */
-    PCT_IDNA_NO_MEMORY = 3  /* a scratch allocation failed */
-} pct_idna_status;
+/* Outcomes: PCT_OK, PCT_IDNA_FAIL (no such form: the host parser rejects
+ * the domain), PCT_IDNA_SMALL (dst too small: the result needs *out_len
+ * bytes), PCT_ERR_NO_MEMORY (pct.h). */
 
 /* The ASCII form of the domain src[0..n) into dst[0..cap), its length in
  * *out_len. */
-pct_idna_status pct_idna_to_ascii(const uint8_t *src, size_t n, uint8_t *dst, size_t cap,
+pct_status pct_idna_to_ascii(const uint8_t *src, size_t n, uint8_t *dst, size_t cap,
                                   size_t *out_len);
 
 /* The Unicode form of the domain src[0..n) (UTS #46 ToUnicode: mapped, NFC,
@@ -34,19 +31,19 @@ pct_idna_status pct_idna_to_ascii(const uint8_t *src, size_t n, uint8_t *dst, si
  * processing recorded an error (the text is still written, with a label
  * that failed to decode left as it was) or the result contains a forbidden
  * domain code point. */
-pct_idna_status pct_idna_to_unicode(const uint8_t *src, size_t n, uint8_t *dst, size_t cap,
+pct_status pct_idna_to_unicode(const uint8_t *src, size_t n, uint8_t *dst, size_t cap,
                                     size_t *out_len);
 
 /* A reg-name as a URI writes it: the escapes of bytes that are not reserved
  * characters or '%' (RFC 3986) decoded, so that a host and its requote()
  * map alike (escapes of reserved characters and '%' stay, and their '%'
  * makes the host fail), then pct_idna_to_ascii. */
-pct_idna_status pct_idna_host_to_ascii(const uint8_t *host, size_t n, uint8_t *dst, size_t cap,
+pct_status pct_idna_host_to_ascii(const uint8_t *host, size_t n, uint8_t *dst, size_t cap,
                                        size_t *out_len);
 
 /* pct_idna_host_to_ascii with the form in *form: in buf[0..cap), or, when
  * longer, in a malloc'd *heap the caller frees (NULL when unused). */
-pct_idna_status pct_idna_host_form(const uint8_t *host, size_t n, uint8_t *buf, size_t cap,
+pct_status pct_idna_host_form(const uint8_t *host, size_t n, uint8_t *buf, size_t cap,
                                    const uint8_t **form, size_t *form_len, uint8_t **heap);
 
 #endif /* PCT_IDNA_H */

@@ -27,8 +27,7 @@ typedef struct {
     size_t exceptions[2]; /* of which "!" rules */
 } pct_psl_counts;
 
-/* Why a list does not compile (pct_psl_compile's result). */
-#define PCT_PSL_BAD_RULE 50 /* a rule that is no domain: *line says which (1-based) */
+/* Why a list does not compile: PCT_PSL_BAD_RULE (pct.h; *line, 1-based, says which). */
 
 /* Compiles the list text[0..n) (UTF-8) into *out (pct_psl_free it).
  * Returns PCT_OK, PCT_ERR_NO_MEMORY, PCT_ERR_TOO_LARGE (over 2^31 bytes)

@@ -21,8 +21,7 @@ enum {
     PCT_RESOLVE_NON_STRICT = 1
 };
 
-/* pct_resolve's outcomes beyond PCT_OK. */
-#define PCT_RESOLVE_NOT_ABSOLUTE 200 /* the base has no scheme (see pct_resolve) */
+/* pct_resolve's outcome beyond PCT_OK: PCT_RESOLVE_NOT_ABSOLUTE (pct.h). */
 
 /* The room dst needs for a base of bn bytes and a reference of rn: the
  * target's parts come from the two, and the merge adds at most one '/'. */

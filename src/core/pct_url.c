@@ -455,7 +455,7 @@ static pct_status host_parse(parser *p, size_t off, const uint8_t *s, size_t n, 
      * over it) */
     size_t room = dn < 64 ? 64 : dn;
     size_t out = 0;
-    pct_idna_status st;
+    pct_status st;
     for (;;) {
         rc = reserve(p, room);
         if (rc != PCT_OK) {
@@ -471,8 +471,8 @@ static pct_status host_parse(parser *p, size_t off, const uint8_t *s, size_t n, 
         }
         room = out;
     }
-    if (st != PCT_IDNA_OK) {
-        rc = st == PCT_IDNA_NO_MEMORY ? PCT_ERR_NO_MEMORY : PCT_ERR_URL_DOMAIN;
+    if (st != PCT_OK) {
+        rc = st == PCT_ERR_NO_MEMORY ? PCT_ERR_NO_MEMORY : PCT_ERR_URL_DOMAIN;
         p->err_pos = off;
         if (rc == PCT_ERR_URL_DOMAIN && !work) {
             for (size_t i = 0; i < n; i++)
@@ -1254,5 +1254,7 @@ const char *pct_url_reason(pct_status status)
         return "a character no host may hold";
     if (status == PCT_ERR_URL_DOMAIN)
         return "the host is no valid domain";
+    if (status == PCT_URL_FAILURE)
+        return "not a URL";
     return "";
 }

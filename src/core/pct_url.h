@@ -15,6 +15,9 @@
 
 #include "pct.h"
 
+/* A status of pct_url_parse's rejections (pct.h's URL range). */
+#define PCT_URL_REJECTED(rc) ((int)(rc) >= (int)PCT_URL_FAILURE && (int)(rc) < 400)
+
 /* The scheme's kind: the special schemes, or any other. */
 enum {
     PCT_URL_OTHER = 0,
@@ -79,7 +82,7 @@ void pct_url_free(pct_url *u);
 /* Parses src[0..n) (UTF-8; other bytes are escaped) against `base` (a URL
  * this function parsed, or NULL) into u, which must not be base. href may
  * not pass `limit` bytes (PCT_ERR_TOO_LARGE). On failure the status is one
- * of PCT_ERR_URL_* (u->error_pos says where), PCT_ERR_NO_MEMORY or
+ * of PCT_ERR_URL_* (PCT_URL_REJECTED; u->error_pos says where), PCT_ERR_NO_MEMORY or
  * PCT_ERR_TOO_LARGE, and u holds no URL. */
 pct_status pct_url_parse(pct_url *u, const uint8_t *src, size_t n, const pct_url *base,
                          size_t limit);

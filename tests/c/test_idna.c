@@ -8,17 +8,17 @@
 #include "pct_idna.h"
 #include "pct_idna_tables.h"
 
-typedef pct_idna_status (*idna_fn)(const uint8_t *, size_t, uint8_t *, size_t, size_t *);
+typedef pct_status (*idna_fn)(const uint8_t *, size_t, uint8_t *, size_t, size_t *);
 
 /* fn(in) is `want` (NULL: PCT_IDNA_FAIL). */
 static int gives(idna_fn fn, const char *in, const char *want)
 {
     uint8_t out[512];
     size_t len = 0;
-    pct_idna_status rc = fn((const uint8_t *)in, strlen(in), out, sizeof out, &len);
+    pct_status rc = fn((const uint8_t *)in, strlen(in), out, sizeof out, &len);
     if (!want)
         return rc == PCT_IDNA_FAIL;
-    return rc == PCT_IDNA_OK && len == strlen(want) && memcmp(out, want, len) == 0;
+    return rc == PCT_OK && len == strlen(want) && memcmp(out, want, len) == 0;
 }
 
 #define ASCII(in, want) CHECK(gives(pct_idna_to_ascii, in, want))
@@ -141,12 +141,12 @@ static void test_sizes(void)
     size_t len;
     const uint8_t *form;
     CHECK(pct_idna_to_ascii((const uint8_t *)"B\xC3\xBC" "cher.de", 10, out, 15, &len) == PCT_IDNA_SMALL && len == 16);
-    CHECK(pct_idna_to_ascii((const uint8_t *)"B\xC3\xBC" "cher.de", 10, out, 16, &len) == PCT_IDNA_OK && len == 16);
+    CHECK(pct_idna_to_ascii((const uint8_t *)"B\xC3\xBC" "cher.de", 10, out, 16, &len) == PCT_OK && len == 16);
     CHECK(pct_idna_to_ascii((const uint8_t *)"ABC", 3, out, 2, &len) == PCT_IDNA_SMALL && len == 3);
-    CHECK(pct_idna_host_form((const uint8_t *)"B\xC3\xBC" "cher.de", 10, out, 4, &form, &len, &heap) == PCT_IDNA_OK
+    CHECK(pct_idna_host_form((const uint8_t *)"B\xC3\xBC" "cher.de", 10, out, 4, &form, &len, &heap) == PCT_OK
           && heap && form == heap && len == 16 && memcmp(form, "xn--bcher-kva.de", 16) == 0);
     free(heap);
-    CHECK(pct_idna_host_form((const uint8_t *)"\xC3\xA9", 2, out, sizeof out, &form, &len, &heap) == PCT_IDNA_OK
+    CHECK(pct_idna_host_form((const uint8_t *)"\xC3\xA9", 2, out, sizeof out, &form, &len, &heap) == PCT_OK
           && !heap && form == out && len == 7);
     /* a label too long for punycode */
     size_t n = 2 * 1100;

@@ -26,7 +26,7 @@ static int parses(const char *in, const char *base, const char *want)
     }
     pct_status rc = pct_url_parse(&u, (const uint8_t *)in, strlen(in), bp, SIZE_MAX);
     if (!want)
-        return rc >= 300 && rc < 400;
+        return PCT_URL_REJECTED(rc);
     return rc == PCT_OK && eq(u.href, u.len, want);
 }
 
