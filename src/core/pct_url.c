@@ -30,6 +30,34 @@ static const pct_set KEEP_PATH = {{0x00000000u, 0x2FFFFFF2u, 0xBFFFFFFFu, 0x57FF
 static const pct_set KEEP_USERINFO = {{0x00000000u, 0x03FF7FF2u, 0x87FFFFFEu, 0x47FFFFFEu, 0, 0, 0, 0},
     {0xA8, 0xFC, 0xF8, 0xF8, 0xFC, 0xFC, 0xFC, 0xFC, 0xFC, 0xFC, 0xF4, 0x54, 0x54, 0x54, 0xD4, 0x70}};
 
+/* The bytes that go on a component without ending it or being escaped
+ * (the fast paths' spans): an authority (up to '/', '?', '#', and '\\' in
+ * a special URL), a path segment (up to '/', and '\\' in a special URL),
+ * a path of such segments,
+ * an ASCII domain that domain to ASCII only lowercases (no forbidden
+ * domain code point). */
+static const pct_set AUTHORITY_SPECIAL = {{0x00000000u, 0x7FFF7FF6u, 0xEFFFFFFFu, 0x7FFFFFFFu, 0, 0, 0, 0},
+    {0xF8, 0xFC, 0xFC, 0xF8, 0xFC, 0xFC, 0xFC, 0xFC, 0xFC, 0xFC, 0xFC, 0xFC, 0xDC, 0xFC, 0xFC, 0x70}};
+static const pct_set AUTHORITY_OTHER = {{0x00000000u, 0x7FFF7FF6u, 0xFFFFFFFFu, 0x7FFFFFFFu, 0, 0, 0, 0},
+    {0xF8, 0xFC, 0xFC, 0xF8, 0xFC, 0xFC, 0xFC, 0xFC, 0xFC, 0xFC, 0xFC, 0xFC, 0xFC, 0xFC, 0xFC, 0x70}};
+static const pct_set SEGMENT_SPECIAL = {{0x00000000u, 0x2FFF7FF2u, 0xAFFFFFFFu, 0x57FFFFFEu, 0, 0, 0, 0},
+    {0xB8, 0xFC, 0xF8, 0xF8, 0xFC, 0xFC, 0xFC, 0xFC, 0xFC, 0xFC, 0xFC, 0x7C, 0xD4, 0x7C, 0xD4, 0x70}};
+static const pct_set SEGMENT_OTHER = {{0x00000000u, 0x2FFF7FF2u, 0xBFFFFFFFu, 0x57FFFFFEu, 0, 0, 0, 0},
+    {0xB8, 0xFC, 0xF8, 0xF8, 0xFC, 0xFC, 0xFC, 0xFC, 0xFC, 0xFC, 0xFC, 0x7C, 0xF4, 0x7C, 0xD4, 0x70}};
+static const pct_set PATH_SPECIAL = {{0, 0x2FFFFFF2u, 0xAFFFFFFFu, 0x57FFFFFEu, 0, 0, 0, 0},
+    {0xB8, 0xFC, 0xF8, 0xF8, 0xFC, 0xFC, 0xFC, 0xFC, 0xFC, 0xFC, 0xFC, 0x7C, 0xD4, 0x7C, 0xD4, 0x74}};
+static const pct_set PATH_OTHER = {{0, 0x2FFFFFF2u, 0xBFFFFFFFu, 0x57FFFFFEu, 0, 0, 0, 0},
+    {0xB8, 0xFC, 0xF8, 0xF8, 0xFC, 0xFC, 0xFC, 0xFC, 0xFC, 0xFC, 0xFC, 0x7C, 0xF4, 0x7C, 0xD4, 0x74}};
+static const pct_set DOMAIN_ASCII = {{0x00000000u, 0x2BFF7FD6u, 0x87FFFFFEu, 0x6FFFFFFFu, 0, 0, 0, 0},
+    {0xE8, 0xFC, 0xFC, 0xF8, 0xFC, 0xF8, 0xFC, 0xFC, 0xFC, 0xFC, 0xF4, 0xDC, 0x54, 0xDC, 0xD4, 0x70}};
+
+/* The length of the run of bytes of `set` at the start of s[0..n) (the
+ * kernel's span: faster than a byte loop even on short components). */
+static inline size_t span(const uint8_t *s, size_t n, const pct_set *set)
+{
+    return pct_span_safe(s, n, set);
+}
+
 #define END ((unsigned)0x100) /* the Standard's EOF code point */
 
 typedef struct {
@@ -68,7 +96,7 @@ static inline int is_slash(const parser *p, unsigned c)
  * the whole href: a path is longer before its ".." segments are applied,
  * a host before its IPv4 or file "localhost" form (never more than a few
  * times the input and base). */
-static pct_status reserve(parser *p, size_t extra)
+static pct_status grow(parser *p, size_t extra)
 {
     pct_url *u = p->u;
     if (extra > SIZE_MAX / 2 - u->len)
@@ -85,6 +113,11 @@ static pct_status reserve(parser *p, size_t extra)
     u->href = h;
     u->cap = cap;
     return PCT_OK;
+}
+
+static inline pct_status reserve(parser *p, size_t extra)
+{
+    return extra <= p->u->cap - p->u->len ? PCT_OK : grow(p, extra);
 }
 
 static pct_status put(parser *p, const void *src, size_t n)
@@ -154,6 +187,8 @@ static uint8_t scheme_kind(const uint8_t *s, size_t n)
         uint8_t kind;
     } names[] = {{"http", 4, PCT_URL_HTTP}, {"https", 5, PCT_URL_HTTPS}, {"ws", 2, PCT_URL_WS},
                  {"wss", 3, PCT_URL_WSS},   {"ftp", 3, PCT_URL_FTP},     {"file", 4, PCT_URL_FILE}};
+    if (n < 2 || n > 5)
+        return PCT_URL_OTHER;
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
         if (names[i].n == n && memcmp(names[i].name, s, n) == 0)
             return names[i].kind;
@@ -384,6 +419,8 @@ static pct_status put_ipv6(parser *p, const uint16_t addr[8])
     return put(p, buf, k);
 }
 
+static pct_status domain_done(parser *p, size_t off, size_t out);
+
 static int forbidden_host(uint8_t c)
 {
     switch (c) {
@@ -429,8 +466,18 @@ static pct_status host_parse(parser *p, size_t off, const uint8_t *s, size_t n, 
         u->host_end = u->len;
         return rc;
     }
-    /* a domain: percent-decoded, UTF-8 decoded (U+FFFD for what is not
-     * UTF-8), then domain to ASCII */
+    /* a domain of ASCII with no forbidden domain code point: domain to
+     * ASCII lowercases it (pct_idna.h), here without a call */
+    if (n && span(s, n, &DOMAIN_ASCII) == n) {
+        if ((rc = reserve(p, n)) != PCT_OK)
+            return rc;
+        uint8_t *o = u->href + u->len;
+        for (size_t i = 0; i < n; i++)
+            o[i] = (uint8_t)((unsigned)(s[i] - 'A') < 26u ? s[i] + 32 : s[i]);
+        return domain_done(p, off, n);
+    }
+    /* else percent-decoded, UTF-8 decoded (U+FFFD for what is not UTF-8),
+     * then domain to ASCII */
     const uint8_t *d = s;
     size_t dn = n;
     uint8_t *work = NULL;
@@ -486,6 +533,15 @@ static pct_status host_parse(parser *p, size_t off, const uint8_t *s, size_t n, 
         return rc;
     }
     free(work);
+    return domain_done(p, off, out);
+}
+
+/* The ASCII domain at the end of href (out bytes, not counted in len yet):
+ * an IPv4 address when it ends in a number, else kept. */
+static pct_status domain_done(parser *p, size_t off, size_t out)
+{
+    pct_url *u = p->u;
+    pct_status rc;
     const uint8_t *a = u->href + u->len;
     if (ends_in_number(a, out)) {
         uint32_t v4;
@@ -655,11 +711,45 @@ static pct_status path_state(parser *p, size_t i)
 {
     pct_url *u = p->u;
     pct_status rc = PCT_OK;
+    if (u->scheme != PCT_URL_FILE) {
+        /* the rest of the path at once when it needs no escape and has no
+         * segment that could be a dot segment (none starts with '.' or '%') */
+        const pct_set *whole = p->special ? &PATH_SPECIAL : &PATH_OTHER;
+        size_t e = i + pct_span_safe(p->s + i, p->n - i, whole);
+        if (e == p->n || p->s[e] == '?' || p->s[e] == '#') {
+            const uint8_t *q = p->s + i, *end = p->s + e;
+            size_t segs = 1;
+            for (;;) {
+                if (q < end && (*q == '.' || *q == '%'))
+                    break;
+                const uint8_t *slash = memchr(q, '/', (size_t)(end - q));
+                if (!slash) {
+                    q = NULL;
+                    break;
+                }
+                q = slash + 1;
+                segs++;
+            }
+            if (!q) {
+                if ((rc = reserve(p, e - i + 1)) != PCT_OK)
+                    return rc;
+                u->href[u->len++] = '/';
+                memcpy(u->href + u->len, p->s + i, e - i);
+                u->len += e - i;
+                p->nseg += segs;
+                return after_path(p, e);
+            }
+        }
+    }
+    const pct_set *plain = p->special ? &SEGMENT_SPECIAL : &SEGMENT_OTHER;
     for (;;) {
-        size_t e = i;
+        size_t e = i + span(p->s + i, p->n - i, plain);
+        int escape = 0; /* a byte to percent-encode */
         while (e < p->n && p->s[e] != '/' && p->s[e] != '?' && p->s[e] != '#' &&
-               !(p->special && p->s[e] == '\\'))
+               !(p->special && p->s[e] == '\\')) {
+            escape = 1;
             e++;
+        }
         const uint8_t *seg = p->s + i;
         size_t len = e - i;
         int slash = is_slash(p, at(p, e));
@@ -678,10 +768,14 @@ static pct_status path_state(parser *p, size_t i)
             uint8_t d[3] = {'/', seg[0], ':'};
             rc = put(p, d, 3);
             p->nseg++;
-        } else {
-            rc = put_byte(p, '/');
-            if (rc == PCT_OK)
+        } else if ((rc = reserve(p, len + 1)) == PCT_OK) {
+            u->href[u->len++] = '/';
+            if (escape) {
                 rc = put_encoded(p, seg, len, &KEEP_PATH);
+            } else {
+                memcpy(u->href + u->len, seg, len);
+                u->len += len;
+            }
             p->nseg++;
         }
         if (rc != PCT_OK)
@@ -765,16 +859,22 @@ static pct_status authority_state(parser *p, size_t i)
     pct_status rc = put(p, "//", 2);
     if (rc != PCT_OK)
         return rc;
+    const pct_set *plain = p->special ? &AUTHORITY_SPECIAL : &AUTHORITY_OTHER;
     size_t e = i;
-    while (e < p->n && p->s[e] != '/' && p->s[e] != '?' && p->s[e] != '#' &&
-           !(p->special && p->s[e] == '\\'))
-        e++;
-    size_t hs = i;
-    for (size_t k = e; k > i; k--)
-        if (p->s[k - 1] == '@') {
-            hs = k;
+    for (;;) {
+        e += span(p->s + e, p->n - e, plain);
+        if (e == p->n || p->s[e] == '/' || p->s[e] == '?' || p->s[e] == '#' ||
+            (p->special && p->s[e] == '\\'))
             break;
-        }
+        e++;
+    }
+    size_t hs = i;
+    if (memchr(p->s + i, '@', e - i)) /* rare: credentials, up to the last '@' */
+        for (size_t k = e; k > i; k--)
+            if (p->s[k - 1] == '@') {
+                hs = k;
+                break;
+            }
     u->username_start = u->len;
     if (hs > i) {
         size_t at_sign = hs - 1, colon = i;
@@ -801,14 +901,18 @@ static pct_status authority_state(parser *p, size_t i)
         u->username_end = u->password_start = u->password_end = u->len;
     }
     /* the host state: up to a ':' outside brackets */
-    size_t colon = hs;
-    int brackets = 0;
-    while (colon < e && (p->s[colon] != ':' || brackets)) {
-        if (p->s[colon] == '[')
-            brackets = 1;
-        else if (p->s[colon] == ']')
-            brackets = 0;
-        colon++;
+    const uint8_t *c1 = memchr(p->s + hs, ':', e - hs);
+    size_t colon = c1 ? (size_t)(c1 - p->s) : e;
+    if (c1 && memchr(p->s + hs, '[', colon - hs)) { /* a ':' in brackets is the host's */
+        int brackets = 0;
+        colon = hs;
+        while (colon < e && (p->s[colon] != ':' || brackets)) {
+            if (p->s[colon] == '[')
+                brackets = 1;
+            else if (p->s[colon] == ']')
+                brackets = 0;
+            colon++;
+        }
     }
     if (colon == hs && (colon < e || p->special)) {
         p->err_pos = hs;
@@ -1100,7 +1204,7 @@ pct_status pct_url_parse(pct_url *u, const uint8_t *src, size_t n, const pct_url
     p.s = src + lead;
     p.n = end - lead;
     size_t removed = 0;
-    for (size_t i = 0; i < p.n; i++)
+    for (size_t i = pct_span_safe(p.s, p.n, &KEEP_C0); i < p.n; i++)
         removed += (size_t)tab_or_newline(p.s[i]);
     if (removed) {
         if (u->scratch_cap < p.n) {
