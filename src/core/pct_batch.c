@@ -385,16 +385,21 @@ static int url_row(const pct_batch_spec *spec, const pct_url *base, const uint8_
     const uint8_t *p;
     size_t len;
     pct_url work;
-    pct_url_init(&work);
-    if (spec->url_part == PCT_URL_ORIGIN)
+    if (spec->url_part == PCT_URL_ORIGIN) {
+        pct_url_init(&work);
         rc = pct_url_origin(&u, &work, &p, &len);
-    else
-        pct_url_component(&u, spec->url_part, &p, &len);
-    if (rc == PCT_OK && (rc = pct_out_reserve(out, len, limit)) == PCT_OK) {
+        if (rc == PCT_OK && (rc = pct_out_reserve(out, len, limit)) == PCT_OK) {
+            memcpy(out->data + out->len, p, len);
+            out->len += len;
+        }
+        pct_url_free(&work);
+        return (int)rc;
+    }
+    pct_url_component(&u, spec->url_part, &p, &len);
+    if ((rc = pct_out_reserve(out, len, limit)) == PCT_OK) {
         memcpy(out->data + out->len, p, len);
         out->len += len;
     }
-    pct_url_free(&work);
     return (int)rc;
 }
 

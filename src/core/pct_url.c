@@ -233,6 +233,8 @@ static int ends_in_number(const uint8_t *s, size_t n)
             return 0;
         n--;
     }
+    if (n && pct_hex_value[s[n - 1]] < 0 && (s[n - 1] | 0x20) != 'x')
+        return 0; /* most hosts: a last letter no number ends with */
     size_t i = n;
     while (i > 0 && s[i - 1] != '.')
         i--;
