@@ -147,6 +147,7 @@ __all__ = [
     "canonicalize_many",
     "parse_url",
     "parse_url_many",
+    "url_href",
     "url_href_many",
     "URL",
     "URLParseError",
@@ -177,4 +178,4 @@ from . import canonical, params
 from .canonical import canonicalize, canonicalize_many
 from .params import parse_query, parse_query_long, parse_query_many, query_params, query_params_many
 from . import url
-from .url import URL, URLParseError, parse_url, parse_url_many, url_href_many
+from .url import URL, URLParseError, parse_url, parse_url_many, url_href, url_href_many

@@ -20,7 +20,7 @@ from . import _pctcodec
 from ._errors import URLParseError
 from .batch import _Op, _run, _module_type, _TABLES
 
-__all__ = ["URL", "URLParseError", "parse_url", "parse_url_many", "url_href_many"]
+__all__ = ["URL", "URLParseError", "parse_url", "parse_url_many", "url_href", "url_href_many"]
 
 FIELDS = ("href", "origin", "protocol", "username", "password", "host", "hostname", "port",
           "pathname", "search", "hash")
@@ -119,6 +119,40 @@ def parse_url(value, base=None):
             raise TypeError("parse_url() needs a str, not %.200s" % type(value).__name__)
         value = str(value)
     return _new(URL, _parse(value, _base_text("parse_url", base)))
+
+
+def url_href(value, base=None):
+    """parse_url(value, base).href: the URL a browser loads.
+
+    Parameters
+    ----------
+    value : str
+        The URL (or a reference relative to ``base``).
+    base : str or URL or None, optional
+        The base URL.
+
+    Returns
+    -------
+    str
+        The URL Standard's serialization of the URL.
+
+    Raises
+    ------
+    URLParseError
+        The parser rejects the value or the base.
+    TypeError
+        A value that is not a str.
+
+    Examples
+    --------
+    >>> url_href("https:///example.com\\\\a\\\\..\\\\b")
+    'https://example.com/b'
+    """
+    if type(value) is not str:
+        if not isinstance(value, str):
+            raise TypeError("url_href() needs a str, not %.200s" % type(value).__name__)
+        value = str(value)
+    return _parse(value, _base_text("url_href", base))[0]
 
 
 def _column_kind(values):

@@ -23,6 +23,7 @@ _Base = Union[None, str, URL]
 _Bases = Union[None, str, URL, Sequence[Optional[str]], _ArrowArray, _ArrowStream, Any]
 
 def parse_url(value: str, base: _Base = None) -> URL: ...
+def url_href(value: str, base: _Base = None) -> str: ...
 @overload
 def url_href_many(
     values: _Column, base: _Bases = None, *, threads: Optional[int] = None,
