@@ -19,6 +19,7 @@ from collections import namedtuple
 from . import _pctcodec
 from ._errors import URLParseError
 from .batch import _Op, _run, _module_type, _TABLES
+from .domains import _kind
 
 __all__ = ["URL", "URLParseError", "parse_url", "parse_url_many", "url_href", "url_href_many"]
 
@@ -153,17 +154,6 @@ def url_href(value, base=None):
             raise TypeError("url_href() needs a str, not %.200s" % type(value).__name__)
         value = str(value)
     return _parse(value, _base_text("url_href", base))[0]
-
-
-def _column_kind(values):
-    for module, name, kind in (("pandas", "Series", "pandas"), ("polars", "Series", "polars"),
-                               ("pyarrow", "Array", "arrow"), ("pyarrow", "ChunkedArray", "arrow")):
-        t = _module_type(module, name)
-        if t is not None and isinstance(values, t):
-            return kind
-    if hasattr(values, "__arrow_c_array__") or hasattr(values, "__arrow_c_stream__"):
-        return "arrow"
-    return "list"
 
 
 def _pass(name, values, base, field, threads, on_error, rejects):
@@ -310,7 +300,7 @@ def parse_url_many(values, base=None, *, fields=None, threads=None, on_error="ra
         if f not in _PART:
             raise ValueError("parse_url_many(): no field %r (the fields: %s)"
                              % (f, ", ".join(FIELDS)))
-    kind = _column_kind(values)
+    kind = _kind(values)
     if kind == "list":
         values = values if type(values) in (list, tuple) else list(values)
         names = FIELDS
