@@ -130,3 +130,66 @@ def test_errors_name_the_position_and_reason():
     with pytest.raises(TypeError):
         parse_url("x", base=1)  # type: ignore[arg-type]
     assert isinstance(URLParseError("r", 1), ValueError)
+
+
+SAMPLE = ["HTTP://Example.COM:80/a/./b c?q=\u00e9#f", None, "http:\\\\x.org\\y", "", "%zz",
+          "https:///github.com/x", "ht\ttp://0x7f.1/", "http://\u00e9x\uff0eorg/", "sc:opaque ?x"]
+
+
+def _loop(values, base=None):
+    out = []
+    for v in values:
+        try:
+            out.append(None if v is None else parse_url(v, base))
+        except URLParseError:
+            out.append(None)
+    return out
+
+
+@pytest.mark.parametrize("base", [None, "http://h/a/"])
+def test_batch_equals_the_loop_on_every_input_kind(base):
+    pa = pytest.importorskip("pyarrow")
+    pd = pytest.importorskip("pandas")
+    pl = pytest.importorskip("polars")
+    want = _loop(SAMPLE, base)
+    hrefs = [None if u is None else u.href for u in want]
+    assert pctcodec.url_href_many(SAMPLE, base, on_error="null") == hrefs
+    assert pctcodec.parse_url_many(SAMPLE, base, on_error="null") == want
+    for typ in (pa.string(), pa.large_string()):
+        arr = pa.array(SAMPLE, typ)
+        out = pctcodec.url_href_many(arr, base, on_error="null")
+        assert out.type == typ and out.to_pylist() == hrefs
+        chunked = pa.chunked_array([arr[:4], arr[4:]])
+        assert pctcodec.url_href_many(chunked, base, on_error="null").to_pylist() == hrefs
+        struct = pctcodec.parse_url_many(arr, base, on_error="null")
+        assert struct.to_pylist() == [None if u is None else u._asdict() for u in want]
+    series = pd.Series(SAMPLE, index=range(10, 10 + len(SAMPLE)), dtype=object)
+    frame = pctcodec.parse_url_many(series, base, on_error="null")
+    assert list(frame.index) == list(series.index) and list(frame.columns) == list(URL._fields)
+    assert [None if v is None else v for v in frame["href"].tolist()] == hrefs
+    assert pctcodec.url_href_many(series, base, on_error="null").tolist() == hrefs
+    pframe = pctcodec.parse_url_many(pl.Series("u", SAMPLE), base, on_error="null")
+    assert pframe["href"].to_list() == hrefs and pframe.columns == list(URL._fields)
+    # a base column, row by row (a missing base: a missing result)
+    bases = [base] * len(SAMPLE)
+    if base is None:
+        assert pctcodec.url_href_many(SAMPLE, bases) == [None] * len(SAMPLE)
+        return
+    assert pctcodec.url_href_many(SAMPLE, bases, on_error="null") == hrefs
+    assert pctcodec.url_href_many(pa.array(SAMPLE), pa.array(bases, pa.string()),
+                                  on_error="null").to_pylist() == hrefs
+
+
+def test_batch_errors():
+    with pytest.raises(URLParseError) as info:
+        pctcodec.url_href_many(["http://a/", "http://[::1/"])
+    assert info.value.index == 1
+    with pytest.raises(URLParseError):
+        pctcodec.url_href_many(["x"], base="not a base")
+    with pytest.raises(ValueError):
+        pctcodec.parse_url_many(["http://a/"], fields=["nope"])
+    with pytest.raises(TypeError):
+        pctcodec.url_href_many("http://a/")
+    rejects = []
+    keep = pctcodec.url_href_many(["%zz", "http://a"], on_error="keep", rejects=rejects)
+    assert keep == ["%zz", "http://a/"] and [r.index for r in rejects] == [0]
