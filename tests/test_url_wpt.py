@@ -190,6 +190,9 @@ def test_batch_errors():
         pctcodec.parse_url_many(["http://a/"], fields=["nope"])
     with pytest.raises(TypeError):
         pctcodec.url_href_many("http://a/")
+    # a lone surrogate, in a value or the base, is read as U+FFFD
+    assert pctcodec.url_href_many(["x\ud800"], base="http://h/\udfff/") == \
+        [parse_url("x\ud800", "http://h/\udfff/").href] == ["http://h/%EF%BF%BD/x%EF%BF%BD"]
     rejects = []
     keep = pctcodec.url_href_many(["%zz", "http://a"], on_error="keep", rejects=rejects)
     assert keep == ["%zz", "http://a/"] and [r.index for r in rejects] == [0]

@@ -164,9 +164,10 @@ def _pass(name, values, base, field, threads, on_error, rejects):
         fixed = _base_text(name, base)
         capsule = None
         if fixed is not None:
+            fixed = _SURROGATE.sub("\ufffd", fixed)  # as _parse reads it
             try:
                 capsule = _pctcodec._url_base(fixed)
-            except (ValueError, UnicodeEncodeError):
+            except ValueError:
                 _parse("", fixed)  # raises the base's URLParseError
                 raise
 
