@@ -230,7 +230,7 @@ static int setup_op(PyObject *module, PyObject *const *args, Py_ssize_t nargs, i
         break;
     case OP_URL:
         op->spec.op = PCT_BATCH_URL;
-        if (opts < PCT_URL_HREF || opts > PCT_URL_ORIGIN) {
+        if (opts < PCT_URL_HREF || opts > PCT_URL_RECORD) {
             PyErr_SetString(PyExc_ValueError, "bad URL getter");
             return -1;
         }

@@ -385,12 +385,40 @@ static int url_row(const pct_batch_spec *spec, const pct_url *base, const uint8_
     const uint8_t *p;
     size_t len;
     pct_url work;
-    if (spec->url_part == PCT_URL_ORIGIN) {
+    if (spec->url_part == PCT_URL_ORIGIN || spec->url_part == PCT_URL_RECORD) {
+        /* origin alone, or every getter (href, origin, protocol .. hash) */
+        int record = spec->url_part == PCT_URL_RECORD;
         pct_url_init(&work);
         rc = pct_url_origin(&u, &work, &p, &len);
-        if (rc == PCT_OK && (rc = pct_out_reserve(out, len, limit)) == PCT_OK) {
-            memcpy(out->data + out->len, p, len);
-            out->len += len;
+        size_t room = len; /* the record's size: href, origin, the getters (slices
+                            * of href: no overflow) and the separators */
+        for (int k = PCT_URL_PROTOCOL; record && k <= PCT_URL_HASH; k++) {
+            const uint8_t *q;
+            size_t n_q;
+            pct_url_component(&u, (pct_url_part)k, &q, &n_q);
+            room += n_q;
+        }
+        room += record ? u.len + 10 : 0;
+        if (record && u.len > SIZE_MAX / 16) /* (room above would wrap: 32-bit) */
+            rc = PCT_ERR_TOO_LARGE;
+        if (rc == PCT_OK && (rc = pct_out_reserve(out, room, limit)) == PCT_OK) {
+            uint8_t *o = out->data + out->len;
+            if (record) {
+                memcpy(o, u.href, u.len);
+                o += u.len;
+                *o++ = 0;
+            }
+            memcpy(o, p, len);
+            o += len;
+            for (int k = PCT_URL_PROTOCOL; record && k <= PCT_URL_HASH; k++) {
+                const uint8_t *q;
+                size_t n_q;
+                pct_url_component(&u, (pct_url_part)k, &q, &n_q);
+                *o++ = 0;
+                memcpy(o, q, n_q);
+                o += n_q;
+            }
+            out->len = (size_t)(o - out->data);
         }
         pct_url_free(&work);
         return (int)rc;

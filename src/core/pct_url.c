@@ -1262,6 +1262,7 @@ void pct_url_component(const pct_url *u, pct_url_part part, const uint8_t **p, s
     case PCT_URL_HREF:
         break;
     case PCT_URL_ORIGIN:
+    case PCT_URL_RECORD:
         e = 0;
         break;
     case PCT_URL_PROTOCOL:

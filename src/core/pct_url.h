@@ -52,7 +52,10 @@ typedef enum {
     PCT_URL_PATHNAME = 7,
     PCT_URL_SEARCH = 8,   /* "" when the query is null or empty, else '?' and the query */
     PCT_URL_HASH = 9,     /* "" when the fragment is null or empty, else '#' and it */
-    PCT_URL_ORIGIN = 10   /* pct_url_origin's (pct_url_component gives "" for it) */
+    PCT_URL_ORIGIN = 10,  /* pct_url_origin's (pct_url_component gives "" for it) */
+    PCT_URL_RECORD = 11   /* the batch's whole record: href, origin, then protocol to hash,
+                           * joined by NUL bytes, which no getter holds (pct_url_component
+                           * gives "" for it) */
 } pct_url_part;
 
 typedef struct pct_url {
