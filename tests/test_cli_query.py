@@ -19,7 +19,8 @@ LINES = [b"http://a/?utm_source=x&q=1#f", b"http://b/?fbclid=1", b"http://c/?Q=%
     (["clean-query", "--keep", "[a-z]", "--sort"], lambda s: clean_query(s, keep=["[a-z]"], sort=True)),
     (["clean-query", "--tracking", "--keep", "q", "--keep", "utm_*"],
      lambda s: clean_query(s, drop=TRACKING_PARAMS, keep=["q", "utm_*"])),
-    (["clean-query"], lambda s: s),
+    (["clean-query"], lambda s: clean_query(s, drop=TRACKING_PARAMS)),  # a no-op before
+    (["clean-query", "--keep", "q*"], lambda s: clean_query(s, drop=TRACKING_PARAMS, keep="q*")),
     (["query-param", "q"], lambda s: query_param(s, "q") or ""),
     (["query-param", "Q"], lambda s: query_param(s, "Q") or ""),
 ])

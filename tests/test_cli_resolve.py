@@ -45,7 +45,19 @@ def test_csv_base_column(tmp_path, capsysbinary):
     assert b"1 failed" in err
     assert main(argv[:-3] + [str(path)]) == 1  # stop at the row
     out, err = capsysbinary.readouterr()
-    assert b":4: row 3: base URI is not absolute" in err
+    # the message shows the base that cannot be used, not only the link
+    assert b":4: row 3: the base 'nope': base URI is not absolute" in err
+
+
+def test_csv_empty_base_gives_an_empty_field(tmp_path, capsysbinary):
+    # As resolve_many gives None for a None base: an empty base field (the
+    # table mode's null) gives an empty field, not a failed row (it was one)
+    path = tmp_path / "crawl.csv"
+    path.write_bytes(b"url,href\nhttp://a/b,c\n,d\n\"\",e\nhttp://x/,\n")
+    assert main(["resolve", "--column", "href", "--base-column", "url", str(path)]) == 0
+    out, err = capsysbinary.readouterr()
+    assert out == b"url,href\nhttp://a/b,http://a/c\n,\n\"\",\nhttp://x/,http://x/\n"
+    assert err == b""
 
 
 def test_csv_fixed_base(tmp_path, capsysbinary):
@@ -74,11 +86,13 @@ def test_parquet_base_column(tmp_path, capsysbinary):
     pq.write_table(pa.table({"url": ["http://a/b/c", "https://e/f/", None, "http://q/"],
                              "href": pa.array(["../d", "g h", "x", None], pa.large_string())}), src)
     argv = ["resolve", "--column", "href", "--base-column", "url", str(src), "-o", str(dst)]
-    assert main(argv + ["--on-error", "keep"]) == 1  # the row with no base fails, kept
+    # the row with no base gives null, as resolve_many does (it failed before)
+    assert main(argv + ["--on-error", "keep"]) == 0
     table = pq.read_table(dst)
     assert table.schema.field("href").type == pa.large_string()
-    assert table.column("href").to_pylist() == ["http://a/d", "https://e/f/g h", "x", None]
-    assert b"1 failed" in capsysbinary.readouterr()[1]
+    assert table.column("href").to_pylist() == ["http://a/d", "https://e/f/g h", None, None]
+    assert b"0 failed" in capsysbinary.readouterr()[1]
+    assert main(argv) == 0
 
 
 @pytest.mark.parametrize("argv, message", [

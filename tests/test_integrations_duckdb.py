@@ -21,7 +21,7 @@ def literal(value):
         return "NULL"
     if isinstance(value, bool):
         return "true" if value else "false"
-    if isinstance(value, list):
+    if isinstance(value, (list, tuple)):  # (tuple: clean_query's default, TRACKING_PARAMS)
         return "[%s]" % ", ".join(map(literal, value))
     return "'%s'" % value.replace("'", "''")
 

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 import _query_reference as ref
 import pctcodec
-from pctcodec import TRACKING_PARAMS, PercentEncodingError, clean_query, query_param
+from pctcodec import TRACKING_PARAMS, PercentEncodingError, clean_query, clean_query_many, query_param
 
 # Pieces that make the rules meet: separators, escapes (good, bad, of
 # non-ASCII bytes, of the separators themselves), '+', non-ASCII text.
@@ -153,7 +153,7 @@ def test_huge_query():
 def test_pattern_matches_fnmatchcase(name, pattern):
     assume(comparable_pattern(pattern))
     uri = "http://h/?%s=1" % quote(name, safe="")
-    kept = clean_query(uri, keep=[pattern])
+    kept = clean_query(uri, drop=None, keep=[pattern])
     assert (kept == uri) == fnmatch.fnmatchcase(name, pattern), kept
 
 
@@ -172,9 +172,9 @@ def test_clean_query_matches_model(uri, drop, keep, sort):
 @given(st.text())
 def test_nothing_to_drop_is_the_identity(s):
     assume(not any(0xD800 <= ord(c) <= 0xDFFF for c in s))
-    assert clean_query(s) == s
+    assert clean_query(s, drop=None) == s
     assert clean_query(s, drop=[]) == s
-    assert clean_query(s, keep=["*"]) == s
+    assert clean_query(s, drop=None, keep=["*"]) == s
 
 
 @given(uris, pattern_lists, st.one_of(st.none(), pattern_lists), st.booleans())
@@ -232,9 +232,15 @@ def test_sort_by_decoded_name_stably():
     assert clean_query(uri, sort=True) == "http://a/?A=4&%61=2&a=3&b=1&z=6&%C3%A9=5"
 
 
-def test_tracking_params_is_opt_in():
-    uri = "http://a/?utm_source=x&fbclid=y"
-    assert clean_query(uri) == uri
+def test_tracking_params_is_the_default():
+    # clean_query with no patterns drops TRACKING_PARAMS (in any case), as
+    # canonicalize does: it was a silent copy before
+    uri = "http://a/?utm_source=x&FBCLID=y&id=1"
+    assert clean_query(uri) == "http://a/?id=1"
+    assert clean_query(uri, keep="*") == "http://a/?id=1"
+    assert clean_query(uri, drop=None) == uri
+    assert clean_query_many([uri, None]) == ["http://a/?id=1", None]
+    assert clean_query_many([uri], drop=None) == [uri]
     assert all(isinstance(p, str) for p in TRACKING_PARAMS)
     for name in ("utm_source", "utm_campaign", "fbclid", "gclid", "dclid", "gbraid", "wbraid",
                  "msclkid", "mc_cid", "mc_eid", "_ga", "_gl", "igshid", "yclid", "twclid",
@@ -290,7 +296,7 @@ def test_real_urls():
     drop = list(TRACKING_PARAMS)
     for u in urls:
         assert clean_query(u, drop=drop) == ref.clean_query(u, drop)
-        assert clean_query(u, sort=True) == ref.clean_query(u, (), None, True)
+        assert clean_query(u, drop=(), sort=True) == ref.clean_query(u, (), None, True)
         for name, _ in parse_qsl(urlsplit(u).query, keep_blank_values=True)[:3]:
             assert query_param(u, name) == ref.query_param(u, name)
 

@@ -16,7 +16,7 @@ ECMAScript codecs (``encode_uri``, ``decode_uri_component``, ``js_escape``
 
 ``install()`` puts the seven functions in place of urllib.parse's for the
 whole process (``uninstall()`` puts urllib's back; ``with installed():`` for a
-block); see ``pctcodec._install``.
+block); see the drop-in page of the documentation.
 
 The batch functions (``quote_many``, ``unquote_many``, ``normalize_many``,
 ``check_many`` ...) run over a whole list, Arrow array, pandas or polars
@@ -32,7 +32,7 @@ see ``pctcodec.query``.
 dated snapshot; see ``pctcodec.domains``.
 ``resolve`` and ``resolve_many`` make references absolute against a base
 (RFC 3986 section 5); see ``pctcodec.resolution``.
-see ``pctcodec.query``. ``parse_query`` and ``query_params`` (and their
+``parse_query`` and ``query_params`` (and their
 column forms) read every parameter or a few named ones; see
 ``pctcodec.params``. ``canonicalize`` (and ``canonicalize_many``) gives a
 key for deduplicating URLs; see ``pctcodec.canonical``.
@@ -48,27 +48,6 @@ from ._pctcodec import (
     unquote,
     unquote_plus,
     unquote_to_bytes,
-)
-from . import batch
-from ._install import install, installed, uninstall
-from ._urlencode import urlencode
-from .batch import (
-    Reject,
-    check_many,
-    normalize_many,
-    quote_many,
-    quote_plus_many,
-    requote_many,
-    unquote_many,
-    unquote_plus_many,
-)
-from .ecmascript import (
-    decode_uri,
-    decode_uri_component,
-    encode_uri,
-    encode_uri_component,
-    js_escape,
-    js_unescape,
 )
 from .rfc3986 import (
     PercentEncodingError,
@@ -154,28 +133,111 @@ __all__ = [
 ]
 __version__ = "0.1.0"
 
-# Imported here, not on first use through a module __getattr__: on CPython
-# 3.11+ a module that defines __getattr__ loses the specialized attribute
-# lookup, which made every pctcodec.quote(...) 12-19 ns slower.
-from . import parts, query
-from .parts import URIParts, split, split_many
-from .query import TRACKING_PARAMS, clean_query, clean_query_many, query_param, query_param_many
-from . import domains
-from .domains import (
-    DomainParts,
-    HostError,
-    SuffixList,
-    domain_parts,
-    domain_parts_many,
-    public_suffix,
-    public_suffix_many,
-    registered_domain,
-    registered_domain_many,
-    suffix_list,
-)
-from .resolution import ResolveError, resolve, resolve_many
-from . import canonical, params
-from .canonical import canonicalize, canonicalize_many
-from .params import parse_query, parse_query_long, parse_query_many, query_params, query_params_many
-from . import url
-from .url import URL, URLParseError, parse_url, parse_url_many, url_href, url_href_many
+# Only the C codecs above load with the package; every other module loads on
+# the first use of one of its names (PEP 562), so that `import pctcodec`
+# costs little more than the extension. The price: CPython 3.11-3.13 do not
+# specialize attribute lookups on a module that has a __getattr__, so
+# `pctcodec.quote(s)` in a loop pays ~20 ns per lookup that
+# `from pctcodec import quote` does not; once every module is loaded,
+# __getattr__ removes itself.
+_LAZY = {
+    "urlencode": "_urlencode",
+    "install": "_install", "uninstall": "_install", "installed": "_install",
+    **dict.fromkeys(("encode_uri", "encode_uri_component", "decode_uri",
+                     "decode_uri_component", "js_escape", "js_unescape"), "ecmascript"),
+    **dict.fromkeys(("quote_many", "quote_plus_many", "unquote_many", "unquote_plus_many",
+                     "requote_many", "normalize_many", "check_many", "Reject"), "batch"),
+    **dict.fromkeys(("query_param", "query_param_many", "clean_query", "clean_query_many",
+                     "TRACKING_PARAMS"), "query"),
+    **dict.fromkeys(("split", "split_many", "URIParts"), "parts"),
+    **dict.fromkeys(("registered_domain", "registered_domain_many", "public_suffix",
+                     "public_suffix_many", "domain_parts", "domain_parts_many", "DomainParts",
+                     "SuffixList", "suffix_list", "HostError"), "domains"),
+    **dict.fromkeys(("resolve", "resolve_many", "ResolveError"), "resolution"),
+    **dict.fromkeys(("parse_query", "parse_query_many", "parse_query_long", "query_params",
+                     "query_params_many"), "params"),
+    **dict.fromkeys(("canonicalize", "canonicalize_many"), "canonical"),
+    **dict.fromkeys(("parse_url", "parse_url_many", "url_href", "url_href_many", "URL",
+                     "URLParseError"), "url"),
+}
+# The public submodules, which `pctcodec.NAME` imports on first use too.
+_SUBMODULES = ("batch", "canonical", "domains", "ecmascript", "params", "parts", "query",
+               "resolution", "rfc3986", "sets", "url")
+
+
+def __getattr__(name: str) -> object:
+    module = _LAZY.get(name)
+    if module is None and name not in _SUBMODULES:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    import sys
+
+    __import__(f"{__name__}.{module or name}")
+    space = globals()
+    if module is not None:
+        loaded = sys.modules[f"{__name__}.{module}"]
+        for key in [key for key, where in _LAZY.items() if where == module]:
+            space[key] = getattr(loaded, key)
+            del _LAZY[key]
+    if not _LAZY and all(f"{__name__}.{sub}" in sys.modules for sub in _SUBMODULES):
+        del space["__getattr__"]  # every name is a plain attribute now
+    return space[name]
+
+
+def __dir__() -> "list[str]":
+    return sorted({*globals(), *__all__, *_SUBMODULES})
+
+
+TYPE_CHECKING = False  # typing is not imported at run time
+if TYPE_CHECKING:
+    from . import batch, canonical, domains, ecmascript, params, parts, query, resolution, sets
+    from ._install import install, installed, uninstall
+    from ._urlencode import urlencode
+    from .batch import (
+        Reject,
+        check_many,
+        normalize_many,
+        quote_many,
+        quote_plus_many,
+        requote_many,
+        unquote_many,
+        unquote_plus_many,
+    )
+    from .canonical import canonicalize, canonicalize_many
+    from .domains import (
+        DomainParts,
+        HostError,
+        SuffixList,
+        domain_parts,
+        domain_parts_many,
+        public_suffix,
+        public_suffix_many,
+        registered_domain,
+        registered_domain_many,
+        suffix_list,
+    )
+    from .ecmascript import (
+        decode_uri,
+        decode_uri_component,
+        encode_uri,
+        encode_uri_component,
+        js_escape,
+        js_unescape,
+    )
+    from .params import (
+        parse_query,
+        parse_query_long,
+        parse_query_many,
+        query_params,
+        query_params_many,
+    )
+    from .parts import URIParts, split, split_many
+    from .query import (
+        TRACKING_PARAMS,
+        clean_query,
+        clean_query_many,
+        query_param,
+        query_param_many,
+    )
+    from .resolution import ResolveError, resolve, resolve_many
+    from . import url
+    from .url import URL, URLParseError, parse_url, parse_url_many, url_href, url_href_many

@@ -143,13 +143,33 @@ def canonicalize_many(values, *, drop=TRACKING_PARAMS, keep=None, ignore_case=No
     ----------
     values : iterable of str or None, Arrow array, pandas or polars Series
         The column (any Arrow PyCapsule producer too).
-    drop, keep, ignore_case, sort_query, drop_fragment
+    drop : str or iterable of str or None, optional
         As for ``canonicalize``.
-    strip_www, same_scheme, strip_trailing_slash
+    keep : str or iterable of str or None, optional
         As for ``canonicalize``.
-    drop_empty_query, strip_whitespace, html_amp
+    ignore_case : bool or None, optional
         As for ``canonicalize``.
-    threads, on_error, rejects
+    sort_query : bool, optional
+        As for ``canonicalize``.
+    drop_fragment : bool, optional
+        As for ``canonicalize``.
+    strip_www : bool, optional
+        As for ``canonicalize``.
+    same_scheme : bool, optional
+        As for ``canonicalize``.
+    strip_trailing_slash : bool, optional
+        As for ``canonicalize``.
+    drop_empty_query : bool, optional
+        As for ``canonicalize``.
+    strip_whitespace : bool, optional
+        As for ``canonicalize``.
+    html_amp : bool, optional
+        As for ``canonicalize``.
+    threads : int or None, optional
+        As in ``pctcodec.batch``.
+    on_error : {"raise", "null", "keep"}, optional
+        As in ``pctcodec.batch``.
+    rejects : list or None, optional
         As in ``pctcodec.batch``.
 
     Returns

@@ -319,7 +319,13 @@ def public_suffix(value, *, private=False, unicode=False, suffix_list=None):
 
     Parameters
     ----------
-    value, private, unicode, suffix_list
+    value : str
+        As for ``registered_domain``.
+    private : bool, optional
+        As for ``registered_domain``.
+    unicode : bool, optional
+        As for ``registered_domain``.
+    suffix_list : str, os.PathLike, SuffixList or None, optional
         As for ``registered_domain``.
 
     Returns
@@ -347,7 +353,13 @@ def domain_parts(value, *, private=False, unicode=False, suffix_list=None):
 
     Parameters
     ----------
-    value, private, unicode, suffix_list
+    value : str
+        As for ``registered_domain``.
+    private : bool, optional
+        As for ``registered_domain``.
+    unicode : bool, optional
+        As for ``registered_domain``.
+    suffix_list : str, os.PathLike, SuffixList or None, optional
         As for ``registered_domain``.
 
     Returns
@@ -409,9 +421,21 @@ def registered_domain_many(values, *, private=False, unicode=False, suffix_list=
     ----------
     values : iterable of str or None, Arrow array, pandas or polars Series
         The column.
-    private, unicode, suffix_list
+    private : bool, optional
         As for ``registered_domain``.
-    threads, on_error, rejects
+    unicode : bool, optional
+        As for ``registered_domain``.
+    suffix_list : str, os.PathLike, SuffixList or None, optional
+        As for ``registered_domain``.
+    threads : int or None, optional
+        As for ``pctcodec.normalize_many``: threads for Arrow input, what a
+        failing row gives ("raise", "null" or "keep"), and a list that gets a
+        ``Reject`` per failed row.
+    on_error : {"raise", "null", "keep"}, optional
+        As for ``pctcodec.normalize_many``: threads for Arrow input, what a
+        failing row gives ("raise", "null" or "keep"), and a list that gets a
+        ``Reject`` per failed row.
+    rejects : list or None, optional
         As for ``pctcodec.normalize_many``: threads for Arrow input, what a
         failing row gives ("raise", "null" or "keep"), and a list that gets a
         ``Reject`` per failed row.
@@ -451,9 +475,21 @@ def public_suffix_many(values, *, private=False, unicode=False, suffix_list=None
     ----------
     values : iterable of str or None, Arrow array, pandas or polars Series
         The column.
-    private, unicode, suffix_list
+    private : bool, optional
         As for ``registered_domain``.
-    threads, on_error, rejects
+    unicode : bool, optional
+        As for ``registered_domain``.
+    suffix_list : str, os.PathLike, SuffixList or None, optional
+        As for ``registered_domain``.
+    threads : int or None, optional
+        As for ``pctcodec.normalize_many``: threads for Arrow input, what a
+        failing row gives ("raise", "null" or "keep"), and a list that gets a
+        ``Reject`` per failed row.
+    on_error : {"raise", "null", "keep"}, optional
+        As for ``pctcodec.normalize_many``: threads for Arrow input, what a
+        failing row gives ("raise", "null" or "keep"), and a list that gets a
+        ``Reject`` per failed row.
+    rejects : list or None, optional
         As for ``pctcodec.normalize_many``: threads for Arrow input, what a
         failing row gives ("raise", "null" or "keep"), and a list that gets a
         ``Reject`` per failed row.
@@ -506,9 +542,21 @@ def domain_parts_many(values, *, private=False, unicode=False, suffix_list=None,
     ----------
     values : iterable of str or None, Arrow array, pandas or polars Series
         The column.
-    private, unicode, suffix_list
+    private : bool, optional
         As for ``registered_domain``.
-    threads, on_error, rejects
+    unicode : bool, optional
+        As for ``registered_domain``.
+    suffix_list : str, os.PathLike, SuffixList or None, optional
+        As for ``registered_domain``.
+    threads : int or None, optional
+        As for ``pctcodec.normalize_many``: threads for Arrow input, what a
+        failing row gives ("raise", "null" or "keep"), and a list that gets a
+        ``Reject`` per failed row.
+    on_error : {"raise", "null", "keep"}, optional
+        As for ``pctcodec.normalize_many``: threads for Arrow input, what a
+        failing row gives ("raise", "null" or "keep"), and a list that gets a
+        ``Reject`` per failed row.
+    rejects : list or None, optional
         As for ``pctcodec.normalize_many``: threads for Arrow input, what a
         failing row gives ("raise", "null" or "keep"), and a list that gets a
         ``Reject`` per failed row.

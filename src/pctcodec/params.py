@@ -139,7 +139,9 @@ def query_params(uri, names, *, all=False, keep_plus=False, html_amp=False):
     all : bool, default False
         Give every value of each name (a list, maybe empty) instead of the
         first one (``None`` when absent).
-    keep_plus, html_amp : bool
+    keep_plus : bool, optional
+        As for ``parse_query``.
+    html_amp : bool, optional
         As for ``parse_query``.
 
     Returns
@@ -347,9 +349,17 @@ def parse_query_many(values, *, keep_plus=False, html_amp=False, threads=None,
     ----------
     values : list, iterable of str or None, pyarrow Array or ChunkedArray,
         Arrow PyCapsule producer, pandas or polars Series
-    keep_plus, html_amp : bool
+    keep_plus : bool, optional
         As for ``parse_query``.
-    threads, on_error, rejects
+    html_amp : bool, optional
+        As for ``parse_query``.
+    threads : int or None, optional
+        As in ``pctcodec.batch`` (a value that is neither str nor None is
+        the only row that fails).
+    on_error : {"raise", "null", "keep"}, optional
+        As in ``pctcodec.batch`` (a value that is neither str nor None is
+        the only row that fails).
+    rejects : list or None, optional
         As in ``pctcodec.batch`` (a value that is neither str nor None is
         the only row that fails).
 
@@ -419,7 +429,17 @@ def parse_query_long(values, *, keep_plus=False, html_amp=False, threads=None,
 
     Parameters
     ----------
-    values, keep_plus, html_amp, threads, on_error, rejects
+    values : iterable of str or None, Arrow array, pandas or polars Series
+        As for ``parse_query_many``.
+    keep_plus : bool, optional
+        As for ``parse_query_many``.
+    html_amp : bool, optional
+        As for ``parse_query_many``.
+    threads : int or None, optional
+        As for ``parse_query_many``.
+    on_error : {"raise", "null", "keep"}, optional
+        As for ``parse_query_many``.
+    rejects : list or None, optional
         As for ``parse_query_many``.
 
     Returns
@@ -490,13 +510,21 @@ def query_params_many(values, names, *, all=False, keep_plus=False, html_amp=Fal
 
     Parameters
     ----------
-    values
+    values : iterable of str or None, Arrow array, pandas or polars Series
         As for ``parse_query_many``.
     names : str or iterable of str
         The decoded parameter names (a name given twice is one column).
     all : bool, default False
         Every value of each name (a list) instead of the first (or null).
-    keep_plus, html_amp, threads, on_error, rejects
+    keep_plus : bool, optional
+        As for ``parse_query_many``.
+    html_amp : bool, optional
+        As for ``parse_query_many``.
+    threads : int or None, optional
+        As for ``parse_query_many``.
+    on_error : {"raise", "null", "keep"}, optional
+        As for ``parse_query_many``.
+    rejects : list or None, optional
         As for ``parse_query_many``.
 
     Returns

@@ -4,6 +4,7 @@
 URI's query, decoded, or ``None`` when the query has no such parameter (or
 the URI no query). ``clean_query(uri, drop=..., keep=..., sort=False)`` is
 the URI without the parameters whose names the shell-style patterns reject.
+With no patterns, ``clean_query(uri)`` drops ``TRACKING_PARAMS``.
 ``query_param_many`` and ``clean_query_many`` do the same over a list, an
 Arrow array, a pandas or polars Series, with the types, threads and error
 policy of the other batch functions (see ``pctcodec.batch``).
@@ -54,8 +55,11 @@ How ``clean_query`` matches and writes:
   twice, is one separator too), and the kept parameters are joined by
   ``&``. Off by default: ``amp;x`` is a legal name.
 - Both may be given: a parameter is kept when its name matches a ``keep``
-  pattern (any name, when ``keep`` is None) and no ``drop`` pattern. With
-  neither, nothing is removed.
+  pattern (any name, when ``keep`` is None) and no ``drop`` pattern.
+  ``drop`` defaults to ``TRACKING_PARAMS`` (as ``canonicalize``'s does), so
+  ``clean_query(u)`` removes the tracking parameters and ``keep=`` alone
+  keeps its names less those; ``drop=None`` (or ``()``) drops nothing, on
+  request.
 - Everything kept is copied byte for byte: escapes, ``+``, the order of the
   parameters and the ``&`` between them; empty segments (``&&``) are no
   parameters and stay. The scheme, authority, path and fragment are
@@ -70,8 +74,7 @@ How ``clean_query`` matches and writes:
 
 ``TRACKING_PARAMS`` is a tuple of patterns of common click identifiers and
 campaign parameters of analytics and advertising platforms (``utm_*``,
-``fbclid``, ``gclid``, ...); nothing is dropped unless you pass it:
-``clean_query(u, drop=pctcodec.TRACKING_PARAMS)``.
+``fbclid``, ``gclid``, ...): ``clean_query``'s default ``drop``.
 
 A str with a lone surrogate (no UTF-8 form) raises ``PercentEncodingError``
 at it. The results of ``clean_query`` keep the input's characters; those of
@@ -244,7 +247,8 @@ def query_param(uri, name):
     return _pctcodec._query_param(uri, _utf8(name, "name"))
 
 
-def clean_query(uri, *, drop=None, keep=None, sort=False, ignore_case=None, html_amp=False):
+def clean_query(uri, *, drop=TRACKING_PARAMS, keep=None, sort=False, ignore_case=None,
+                html_amp=False):
     """The URI without the query parameters ``drop`` matches or ``keep`` does not.
 
     Patterns are shell-style (``fnmatch.fnmatchcase``), matched against the
@@ -255,8 +259,8 @@ def clean_query(uri, *, drop=None, keep=None, sort=False, ignore_case=None, html
     ----------
     uri : str
         The URI (or a reference).
-    drop : str or iterable of str, optional
-        Patterns of the names to remove (:data:`TRACKING_PARAMS`, say).
+    drop : str or iterable of str or None, default TRACKING_PARAMS
+        Patterns of the names to remove; None: none.
     keep : str or iterable of str, optional
         Patterns of the only names to keep (None: any name).
     sort : bool, optional
@@ -283,8 +287,10 @@ def clean_query(uri, *, drop=None, keep=None, sort=False, ignore_case=None, html
 
     Examples
     --------
-    >>> clean_query("http://h/?utm_source=x&id=7#top", drop="utm_*")
+    >>> clean_query("http://h/?utm_source=x&id=7#top")
     'http://h/?id=7#top'
+    >>> clean_query("http://h/?ref=a&id=7", drop="ref")
+    'http://h/?id=7'
     """
     folds = _ignore_case(ignore_case, drop)
     drop_set, keep_set = _filter(drop, keep, folds)
@@ -339,7 +345,7 @@ def query_param_many(values, name, *, threads=None, on_error="raise", rejects=No
     return _run(op, values, rejects)
 
 
-def clean_query_many(values, *, drop=None, keep=None, sort=False, ignore_case=None,
+def clean_query_many(values, *, drop=TRACKING_PARAMS, keep=None, sort=False, ignore_case=None,
                      html_amp=False, threads=None, on_error="raise", rejects=None):
     """clean_query() over every value of a column.
 
@@ -347,8 +353,8 @@ def clean_query_many(values, *, drop=None, keep=None, sort=False, ignore_case=No
     ----------
     values : iterable of str or None, Arrow array, pandas or polars Series
         The column of URIs.
-    drop : str or iterable of str, optional
-        Patterns of the names to remove.
+    drop : str or iterable of str or None, default TRACKING_PARAMS
+        Patterns of the names to remove; None: none.
     keep : str or iterable of str, optional
         Patterns of the only names to keep.
     sort : bool, optional

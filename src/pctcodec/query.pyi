@@ -7,7 +7,7 @@ _Patterns = Union[str, Iterable[str], None]
 TRACKING_PARAMS: Tuple[str, ...]
 
 def query_param(uri: str, name: str) -> Optional[str]: ...
-def clean_query(uri: str, *, drop: _Patterns = None, keep: _Patterns = None, sort: bool = False,
+def clean_query(uri: str, *, drop: _Patterns = ..., keep: _Patterns = None, sort: bool = False,
                 ignore_case: Optional[bool] = None, html_amp: bool = False) -> str: ...
 @overload
 def query_param_many(
@@ -21,13 +21,13 @@ def query_param_many(
 ) -> List[Optional[str]]: ...
 @overload
 def clean_query_many(
-    values: _Column, *, drop: _Patterns = None, keep: _Patterns = None, sort: bool = False,
+    values: _Column, *, drop: _Patterns = ..., keep: _Patterns = None, sort: bool = False,
     ignore_case: Optional[bool] = None, html_amp: bool = False,
     threads: Optional[int] = None, on_error: _OnError = "raise", rejects: Optional[_Rejects] = None,
 ) -> _Column: ...
 @overload
 def clean_query_many(
-    values: Iterable[Optional[str]], *, drop: _Patterns = None, keep: _Patterns = None, sort: bool = False,
+    values: Iterable[Optional[str]], *, drop: _Patterns = ..., keep: _Patterns = None, sort: bool = False,
     ignore_case: Optional[bool] = None, html_amp: bool = False,
     threads: Optional[int] = None, on_error: _OnError = "raise", rejects: Optional[_Rejects] = None,
 ) -> List[Optional[str]]: ...

@@ -175,7 +175,9 @@ def resolve_many(base, references, *, normalize=False, strict=True, threads=None
         ``Array`` or ``ChunkedArray`` of ``string``, ``large_string`` or
         ``string_view``; a pandas ``Series`` (object, string or category
         dtype); a polars ``Series`` of ``String`` or ``Categorical``.
-    normalize, strict : bool
+    normalize : bool, optional
+        As for ``resolve``.
+    strict : bool, optional
         As for ``resolve``.
     threads : int or None, default None
         Threads for Arrow input (1..1024; None: by the cores and rows).

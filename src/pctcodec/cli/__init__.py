@@ -22,9 +22,11 @@ import argparse
 import codecs
 import os
 import sys
+import textwrap
 
 from .. import PercentEncodingError, __version__, check, resolve
 from ._commands import COMMANDS, URI_COMMANDS, Command
+from ._help import TAGLINE, command_description, command_epilog, command_list, command_usage
 from ._streams import (
     Failures,
     LineReader,
@@ -42,52 +44,14 @@ from ._tables import TABLE_FORMATS
 
 TYPE_CHECKING = False  # typing is not imported at run time: annotations in quotes
 if TYPE_CHECKING:
-    from typing import BinaryIO, Callable, Sequence
+    from typing import Any, BinaryIO, Callable, Sequence
 
     from ._streams import BinaryReader
     from ._tables import AddColumns
 
-DESCRIPTION = """\
-Percent-encode (quote) or decode (unquote) text, one value per line, with the
-same results as Python's urllib.parse.
+DESCRIPTION = textwrap.fill(TAGLINE, 79) + """
 
-commands:
-  quote         percent-encode each line, like urllib.parse.quote
-  quote-plus    the same, with spaces as '+', like urllib.parse.quote_plus
-  unquote       decode the %XX escapes of each line, like urllib.parse.unquote
-  unquote-plus  the same, with '+' as a space, like urllib.parse.unquote_plus
-  requote       make each line a valid URI without changing what it denotes
-  normalize     normalize each line as a URI (RFC 3986 6.2.2 and 6.2.3)
-  check         print LINE:POSITION: message for each line that is not a
-                valid URI; exit status 1 if there is one
-  clean-query   remove query parameters by name or shell-style pattern
-                (--drop, --keep, --tracking), everything else kept as it is;
-                --tracking matches TRACKING_PARAMS in any case (UTM_SOURCE)
-  canonicalize  a key for deduplication: normalize, drop the tracking
-                parameters (--drop adds patterns; all in any case; --keep
-                keeps only those), sort the query, drop the fragment; --strip-www,
-                --same-scheme (https as http), --strip-trailing-slash
-  query-param NAME
-                print the first value of query parameter NAME of each line,
-                decoded (an empty line when the line has no such parameter);
-                with --column COL, add it as the column COL_NAME right after
-                COL (an empty field, null in Parquet, where it is absent)
-  split         tables only (--column NAME): add the URI components of column
-                NAME as the columns NAME_scheme, NAME_userinfo, NAME_host,
-                NAME_port, NAME_path, NAME_query, NAME_fragment right after
-                it (--parts to choose), as written (RFC 3986 Appendix B; an
-                absent part is an empty field, null in Parquet); there is no
-                line mode
-  domain        the registered domain of each line's URL or host by the
-                Public Suffix List (an empty line where there is none), or
-                the one part --parts names; with --column NAME, add the parts
-                as the columns NAME_subdomain, NAME_registered_domain,
-                NAME_public_suffix right after it (--parts to choose);
-                --private adds the list's PRIVATE section, --unicode gives
-                xn-- labels in Unicode, --suffix-list FILE reads another list
-  resolve       make each line (a link) absolute against --base URI (RFC 3986
-                5.2); with --column COL, against --base URI or the URL of the
-                same row in --base-column NAME (--normalize, --non-strict)
+""" + command_list() + """
 
 With --column NAME, FILE is a table (CSV, TSV or Parquet, by its extension or
 --format) and the command applies to that column only; check then prints
@@ -153,103 +117,153 @@ status of what was done so far.
 """
 
 
-def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
-        prog="pctcodec",
-        usage="%(prog)s [options] COMMAND [FILE]\n"
-              "       %(prog)s [options] query-param NAME [FILE]\n"
-              "       %(prog)s [options] COMMAND --column NAME FILE [-o OUT]",
-        description=DESCRIPTION,
-        epilog=EPILOG,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
-    parser.add_argument("command", choices=(*COMMANDS, "split", "domain"), metavar="COMMAND",
-                        help="one of: %(choices)s")
-    parser.add_argument("file", nargs="?", default="-", metavar="FILE",
-                        help="input file; '-' or none reads standard input "
-                             "(query-param: NAME, then FILE)")
-    parser.add_argument("file2", nargs="?", help=argparse.SUPPRESS)
-    parser.add_argument("--safe", metavar="CHARS",
-                        help="characters not to quote (default: '/' for quote, "
-                             "none for quote-plus; write --safe=-... if they "
-                             "start with '-')")
-    parser.add_argument("--encoding", metavar="ENC",
-                        help="quote, unquote: encoding of the text behind the escapes "
-                             "(default: utf-8)")
-    parser.add_argument("--errors", metavar="ERR",
-                        help="quote, unquote: codec error handler (default: strict for "
-                             "quote, replace for unquote)")
-    parser.add_argument("--sort-query", action="store_true",
-                        help="normalize: sort the query's parameters by name")
-    parser.add_argument("--drop-fragment", action="store_true",
-                        help="normalize: remove the fragment")
-    parser.add_argument("--strict-idna", action="store_true",
-                        help="normalize: a host with no IDNA (ASCII) form is an error, "
-                             "not written percent-encoded")
-    parser.add_argument("--drop", action="append", metavar="PAT",
-                        help="clean-query: remove the parameters whose decoded name matches "
-                             "the shell-style pattern PAT (utm_*, ?, [...]); repeatable")
-    parser.add_argument("--keep", action="append", metavar="PAT",
-                        help="clean-query: keep only the parameters whose decoded name "
-                             "matches PAT (and no --drop); repeatable")
-    parser.add_argument("--tracking", action="store_true",
-                        help="clean-query: remove common tracking parameters "
-                             "(pctcodec.TRACKING_PARAMS: utm_*, fbclid, gclid, ...)")
-    parser.add_argument("--sort", action="store_true",
-                        help="clean-query: sort the kept parameters by decoded name")
-    parser.add_argument("--base", metavar="URI",
-                        help="resolve: the base URI every link is resolved against")
-    parser.add_argument("--base-column", metavar="NAME",
-                        help="resolve (tables): the column holding each row's base URI "
-                             "(the page URL beside its link)")
-    parser.add_argument("--normalize", action="store_true", dest="resolve_normalize",
-                        help="resolve: normalize the result (as the normalize command does)")
-    parser.add_argument("--non-strict", action="store_true",
-                        help="resolve: read a link with the base's scheme without it "
-                             "(RFC 3986 5.2.2's non-strict parser, as urljoin does)")
-    parser.add_argument("--strip-www", action="store_true",
-                        help="canonicalize: remove 'www.' at the start of the host")
-    parser.add_argument("--same-scheme", action="store_true",
-                        help="canonicalize: write https as http (then :80 is the default port)")
-    parser.add_argument("--strip-trailing-slash", action="store_true",
-                        help="canonicalize: remove the trailing '/'s of the path (not '/')")
-    parser.add_argument("--parts", metavar="LIST",
-                        help="split: the components to add, comma-separated, from "
-                             "scheme,userinfo,host,port,path,query,fragment (default: all); "
-                             "domain: from subdomain,registered_domain,public_suffix (default: "
-                             "all with --column, registered_domain for lines)")
-    parser.add_argument("--private", action="store_true",
-                        help="domain: the Public Suffix List's PRIVATE section as well as "
-                             "ICANN's (github.io a public suffix)")
-    parser.add_argument("--unicode", action="store_true",
-                        help="domain: xn-- labels in Unicode (default: ASCII)")
-    parser.add_argument("--suffix-list", metavar="FILE",
-                        help="domain: the Public Suffix List file to use (default: the "
-                             "snapshot shipped with pctcodec)")
-    parser.add_argument("--on-error", choices=("stop", "null", "keep"), default="stop",
-                        help="a value that fails: stop the run (default), write it empty "
-                             "(null), or write it as it was (keep)")
-    parser.add_argument("--rejects", metavar="FILE",
-                        help="with --on-error null or keep: write the failed rows to FILE "
-                             "as CSV (row, value, reason)")
+# Which commands an option applies to (None: all); a command's own --help
+# lists only its options.
+_QUOTES = ("quote", "quote-plus")
+_CODECS = ("quote", "quote-plus", "unquote", "unquote-plus")
+
+
+def _parser(command: "str | None" = None) -> argparse.ArgumentParser:
+    """The parser of the command line; with `command`, the one whose help
+    is that command's page (its options only), not used to parse."""
+    if command is None:
+        parser = argparse.ArgumentParser(
+            prog="pctcodec",
+            usage="%(prog)s [options] COMMAND [FILE]\n"
+                  "       %(prog)s [options] query-param NAME [FILE]\n"
+                  "       %(prog)s [options] COMMAND --column NAME FILE [-o OUT]\n"
+                  "       %(prog)s COMMAND --help",
+            description=DESCRIPTION,
+            epilog=EPILOG,
+            formatter_class=argparse.RawDescriptionHelpFormatter,
+        )
+        parser.add_argument("command", choices=(*COMMANDS, "split", "domain"), metavar="COMMAND",
+                            help="one of: %(choices)s; `pctcodec COMMAND --help` for its page")
+        parser.add_argument("file", nargs="?", default="-", metavar="FILE",
+                            help="input file; '-' or none reads standard input "
+                                 "(query-param: NAME, then FILE)")
+        parser.add_argument("file2", nargs="?", help=argparse.SUPPRESS)
+    else:
+        parser = argparse.ArgumentParser(
+            prog=f"pctcodec {command}", usage=command_usage(command),
+            description=command_description(command), epilog=command_epilog(command),
+            formatter_class=argparse.RawDescriptionHelpFormatter)
+        if command == "query-param":
+            parser.add_argument("name", metavar="NAME",
+                                help="the parameter's decoded name (tables: names, comma-separated)")
+        parser.add_argument("file", nargs="?", metavar="FILE",
+                            help="input file; '-' or none reads standard input")
+
+    def add(where: "argparse._ActionsContainer", commands: "Sequence[str] | None", *flags: str,
+            **options: "Any") -> None:
+        if command is None or commands is None or command in commands:
+            where.add_argument(*flags, **options)
+
+    add(parser, _QUOTES, "--safe", metavar="CHARS",
+        help="characters not to quote (default: '/' for quote, none for quote-plus; write "
+             "--safe=-... if they start with '-')")
+    add(parser, _CODECS, "--encoding", metavar="ENC",
+        help="quote, unquote: encoding of the text behind the escapes (default: utf-8)")
+    add(parser, _CODECS, "--errors", metavar="ERR",
+        help="quote, unquote: codec error handler (default: strict for quote, replace for "
+             "unquote)")
+    add(parser, ("normalize",), "--sort-query", action="store_true",
+        help="normalize: sort the query's parameters by name")
+    add(parser, ("normalize",), "--drop-fragment", action="store_true",
+        help="normalize: remove the fragment")
+    add(parser, ("normalize",), "--strict-idna", action="store_true",
+        help="normalize: a host with no IDNA (ASCII) form is an error, not written "
+             "percent-encoded")
+    add(parser, ("clean-query", "canonicalize"), "--drop", action="append", metavar="PAT",
+        help="clean-query, canonicalize: remove the parameters whose decoded name matches the "
+             "shell-style pattern PAT (utm_*, ?, [...]); repeatable")
+    add(parser, ("clean-query", "canonicalize"), "--keep", action="append", metavar="PAT",
+        help="clean-query, canonicalize: keep only the parameters whose decoded name matches "
+             "PAT (and no --drop); repeatable")
+    add(parser, ("clean-query",), "--tracking", action="store_true",
+        help="clean-query: remove the common tracking parameters (pctcodec.TRACKING_PARAMS: "
+             "utm_*, fbclid, gclid, ...) as well as --drop's; without --drop, they are the "
+             "default")
+    add(parser, ("clean-query",), "--sort", action="store_true",
+        help="clean-query: sort the kept parameters by decoded name")
+    add(parser, ("resolve",), "--base", metavar="URI",
+        help="resolve: the base URI every link is resolved against")
+    add(parser, ("resolve",), "--base-column", metavar="NAME",
+        help="resolve (tables): the column holding each row's base URI (the page URL beside "
+             "its link); an empty base gives an empty field, as resolve_many gives null")
+    add(parser, ("resolve",), "--normalize", action="store_true", dest="resolve_normalize",
+        help="resolve: normalize the result (as the normalize command does)")
+    add(parser, ("resolve",), "--non-strict", action="store_true",
+        help="resolve: read a link with the base's scheme without it (RFC 3986 5.2.2's "
+             "non-strict parser, as urljoin does)")
+    add(parser, ("canonicalize",), "--strip-www", action="store_true",
+        help="canonicalize: remove 'www.' at the start of the host")
+    add(parser, ("canonicalize",), "--same-scheme", action="store_true",
+        help="canonicalize: write https as http (then :80 is the default port)")
+    add(parser, ("canonicalize",), "--strip-trailing-slash", action="store_true",
+        help="canonicalize: remove the trailing '/'s of the path (not '/')")
+    parts_help = {
+        "split": "the components to add, comma-separated, from "
+                 "scheme,userinfo,host,port,path,query,fragment (default: all)",
+        "domain": "from subdomain,registered_domain,public_suffix (default: all with --column, "
+                  "registered_domain for lines, which take one)",
+    }
+    add(parser, ("split", "domain"), "--parts", metavar="LIST",
+        help=parts_help.get(command or "", "split: " + parts_help["split"] + "; domain: "
+                            + parts_help["domain"]))
+    add(parser, ("domain",), "--private", action="store_true",
+        help="domain: the Public Suffix List's PRIVATE section as well as ICANN's (github.io a "
+             "public suffix)")
+    add(parser, ("domain",), "--unicode", action="store_true",
+        help="domain: xn-- labels in Unicode (default: ASCII)")
+    add(parser, ("domain",), "--suffix-list", metavar="FILE",
+        help="domain: the Public Suffix List file to use (default: the snapshot shipped with "
+             "pctcodec)")
+    add(parser, None, "--on-error", choices=("stop", "null", "keep"), default="stop",
+        help="a value that fails: stop the run (default), write it empty (null), or write it "
+             "as it was (keep)")
+    add(parser, None, "--rejects", metavar="FILE",
+        help="with --on-error null or keep: write the failed rows to FILE as CSV with the "
+             "columns line,row,value,reason")
     table = parser.add_argument_group("tables (with --column)")
-    table.add_argument("--column", metavar="NAME",
-                       help="transform this column of the table FILE")
-    table.add_argument("--format", choices=TABLE_FORMATS,
-                       help="table format (default: from FILE's extension; csv for stdin)")
-    table.add_argument("--delimiter", metavar="CHAR",
-                       help="CSV field delimiter (default: ',', tab for .tsv)")
-    table.add_argument("-o", "--output", metavar="OUT",
-                       help="write the table to OUT (required for Parquet; default: stdout)")
-    table.add_argument("--chunk-size", type=int, metavar="ROWS",
-                       help="rows per chunk (default: 32768)")
-    table.add_argument("--threads", type=int, metavar="N",
-                       help="threads for the batch functions (default: their own)")
-    table.add_argument("--progress", action="store_true",
-                       help="progress bar on stderr (default: when stderr is a terminal; "
-                            "the bar needs tqdm: pip install 'pctcodec[progress]')")
-    parser.add_argument("--version", action="version", version=f"pctcodec {__version__}")
+    add(table, None, "--column", metavar="NAME", help="transform this column of the table FILE")
+    add(table, None, "--format", choices=TABLE_FORMATS,
+        help="table format (default: from FILE's extension; csv for stdin)")
+    add(table, None, "--delimiter", metavar="CHAR",
+        help="CSV field delimiter (default: ',', tab for .tsv)")
+    add(table, None, "-o", "--output", metavar="OUT",
+        help="write the table to OUT (required for Parquet; default: stdout)")
+    add(table, None, "--chunk-size", type=int, metavar="ROWS",
+        help="rows per chunk (default: 32768)")
+    add(table, None, "--threads", type=int, metavar="N",
+        help="threads for the batch functions (default: their own)")
+    add(table, None, "--progress", action="store_true",
+        help="progress bar on stderr (default: when stderr is a terminal; the bar needs tqdm: "
+             "pip install 'pctcodec[progress]')")
+    if command is None:
+        parser.add_argument("--version", action="version", version=f"pctcodec {__version__}")
     return parser
+
+
+def _help_command(parser: argparse.ArgumentParser, argv: "Sequence[str]") -> "str | None":
+    """The command named by an argument list that asks for help (-h or
+    --help before any --), or None: the program's page then."""
+    command = None
+    asked = False
+    skip = False
+    for arg in argv:
+        if skip:
+            skip = False
+        elif arg == "--":
+            break
+        elif arg in ("-h", "--help"):
+            asked = True
+        elif arg.startswith("-") and arg != "-":
+            action = parser._option_string_actions.get(arg.split("=", 1)[0])
+            skip = action is not None and action.nargs is None and "=" not in arg
+        elif command is None and arg in (*COMMANDS, "split", "domain"):
+            command = arg
+    return command if asked else None
 
 
 def _error(message: object, status: int = 1) -> int:
@@ -264,6 +278,9 @@ def _check_args(parser: argparse.ArgumentParser, args: argparse.Namespace) -> No
         if args.file2 is None and args.file == "-":
             parser.error("query-param needs the NAME of a parameter")
         args.param, args.file = args.file, args.file2 or "-"
+        if "," in args.param and args.column is None:
+            parser.error(f"query-param {args.param}: several names need --column (a table gets "
+                         "a column for each; a line holds one value)")
     elif args.file2 is not None:
         parser.error(f"unrecognized arguments: {args.file2}")
     _check_utf8(parser, args)
@@ -372,6 +389,8 @@ def _codec_error(args: argparse.Namespace) -> "str | None":
     return None
 
 
+_BOM = b"\xef\xbb\xbf"
+
 # Above this size a line is decoded in place and its result written in
 # slices, so that line mode holds about twice the longest line at most.
 _BIG = 1 << 20
@@ -448,6 +467,12 @@ def _lines(command: Command, infile: "BinaryReader", out: Output, failures: Fail
     # no enumerate: its reused tuple would keep the last line alive
     for line in LineReader(infile):
         lineno += 1
+        if lineno == 1 and line[:3] == _BOM:
+            # a UTF-8 byte order mark is no data: it is kept on the output
+            # (as the table mode keeps it), before the first result
+            line = line[3:]
+            if not checking:
+                write(_BOM)
         n = len(line)
         if line[-1:] == b"\n":  # the line's terminator (inline: this loop is the hot path)
             size = n - 2 if line[-2:-1] == b"\r" else n - 1
@@ -497,6 +522,11 @@ def _lines(command: Command, infile: "BinaryReader", out: Output, failures: Fail
 def main(argv: "Sequence[str] | None" = None) -> int:
     """Run the command line given by argv (default: sys.argv[1:]); return the exit status."""
     parser = _parser()
+    argv = sys.argv[1:] if argv is None else list(argv)
+    command_help = _help_command(parser, argv)
+    if command_help is not None:  # the command's own page, not the program's
+        _parser(command_help).print_help()
+        return 0
     args = parser.parse_intermixed_args(argv)
     _check_args(parser, args)
     message = _codec_error(args)
@@ -525,9 +555,12 @@ def main(argv: "Sequence[str] | None" = None) -> int:
         command = (DomainLines(chosen[0], *options) if args.column is None
                    else domain_columns(chosen, *options))
     elif args.command == "query-param" and args.column is not None:
-        from ._query_command import query_param_column
+        from ._query_command import parse_names, query_param_column
 
-        command = query_param_column(args.param)
+        try:
+            command = query_param_column(parse_names(args.param))
+        except ValueError as exc:
+            return _error(str(exc), 2)
     else:
         command = Command(args.command, safe=args.safe, encoding=args.encoding or "utf-8",
                           errors=args.errors, sort_query=args.sort_query,

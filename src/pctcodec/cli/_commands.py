@@ -7,7 +7,7 @@ UTF-8 as a lone surrogate) and go out through ``_streams.encode``.
 from .. import batch, normalize, quote, quote_plus, requote, unquote, unquote_plus
 from .. import canonical, query, resolution
 from ._streams import escape_undecoded, quote_errors
-from .._typecheck import overload
+from .._typecheck import cast, overload
 
 TYPE_CHECKING = False  # typing is not imported at run time: annotations in quotes
 if TYPE_CHECKING:
@@ -47,12 +47,19 @@ def _resolve_column(values: "object", base: "str | None", resolve_normalize: boo
                                    on_error=on_error, rejects=rejects)
 
 
+def _clean_patterns(drop: "list[str]", keep: "list[str] | None") -> "dict[str, Any]":
+    """clean_query's drop and keep for --drop and --keep: no --drop leaves
+    drop to its default (TRACKING_PARAMS)."""
+    return {"drop": drop, "keep": keep} if drop else {"keep": keep}
+
+
 def _clean_line(uri: str, drop: "list[str]", keep: "list[str] | None", sort: bool,
                 tracking: bool) -> str:
     """clean-query's function: --drop and --keep as written, then --tracking's
-    TRACKING_PARAMS in any case (the same as one pass: the filters add up)."""
+    TRACKING_PARAMS in any case (the same as one pass: the filters add up);
+    without --drop, drop is clean_query's default, TRACKING_PARAMS."""
     if drop or keep is not None or not tracking:
-        uri = query.clean_query(uri, drop=drop, keep=keep, sort=sort)
+        uri = query.clean_query(uri, **_clean_patterns(drop, keep), sort=sort)
     if tracking:
         uri = query.clean_query(uri, drop=query.TRACKING_PARAMS, sort=sort)
     return uri
@@ -62,7 +69,7 @@ def _clean_many(values: "Any", drop: "list[str]", keep: "list[str] | None", sort
                 tracking: bool, **batch: "Any") -> "Any":
     """_clean_line over a column (a list or an Arrow array, as Command.many passes)."""
     if drop or keep is not None or not tracking:
-        values = query.clean_query_many(values, drop=drop, keep=keep, sort=sort, **batch)
+        values = query.clean_query_many(values, **_clean_patterns(drop, keep), sort=sort, **batch)
     if tracking:
         values = query.clean_query_many(values, drop=query.TRACKING_PARAMS, sort=sort, **batch)
     return values
@@ -166,16 +173,20 @@ class Command:
         if bases is None:
             return self._many(values, **self.options, threads=threads, on_error=on_error,
                               rejects=rejects)
-        # a row with no base fails as an empty one does (ResolveError), so
-        # that its link is reported, not silently replaced by a null
-        if isinstance(bases, list):
-            bases = self.prepare_all(["" if b is None else b for b in bases])
-        elif bases.null_count:  # type: ignore[attr-defined]
-            import pyarrow.compute as pc
-
-            bases = pc.fill_null(bases, "")
-        return self._many(values, **self.options, threads=threads, on_error=on_error,
-                          rejects=rejects, bases=bases)
+        # a row with no base gives null, as resolve_many does (an empty CSV
+        # field is no base: the table mode's null); written as an empty
+        # field, not as a failure
+        if not isinstance(bases, list):
+            return self._many(values, **self.options, threads=threads, on_error=on_error,
+                              rejects=rejects, bases=bases)
+        bases = self.prepare_all([None if b == "" else b for b in bases])
+        out = cast("list[str | None]", self._many(values, **self.options, threads=threads,
+                                                   on_error=on_error, rejects=rejects,
+                                                   bases=bases))
+        if None in bases:
+            out = ["" if base is None and value is not None else result
+                   for base, value, result in zip(bases, cast("list[str | None]", values), out)]
+        return out
 
     def line_function(self) -> "Callable[[str], str]":
         """one() as a plain function, for the line mode's loop."""

@@ -30,11 +30,14 @@ it is an ``AddColumns``, whose new columns are inserted right after the
 column, everything else (that column too) written as it was. See
 ``AddColumns`` for the hook.
 """
+import array
+import functools
 import io
+import itertools
 import os
 import sys
 
-from .. import PercentEncodingError, batch, check
+from .. import PercentEncodingError, ResolveError, batch, check
 from .. import _pctcodec
 from ._csv import MALFORMED, PLAIN, QUOTED, RAGGED, Reader
 from ._progress import Progress
@@ -79,14 +82,17 @@ class AddColumns:
     column's type. A value that fails goes to ``rejects`` as in the batch
     functions and gets None (empty in CSV, null in Parquet) in every new
     column, under --on-error null and keep alike: the column it came from is
-    written as it was either way.
+    written as it was either way. ``arrow``: whether a CSV chunk goes
+    through Arrow (for a function whose list output is a Python object per
+    row, as split's named tuples), not through lists of str.
     """
 
     def __init__(self, name: str, suffixes: "Sequence[str]",
-                 many: "Callable[..., list[Any]]") -> None:
+                 many: "Callable[..., list[Any]]", arrow: bool = True) -> None:
         self.name = name
         self.suffixes = tuple(suffixes)
         self.many = many
+        self.arrow = arrow
 
     def names(self, column: str) -> "list[str]":
         """The new columns' names for the column `column`."""
@@ -141,7 +147,8 @@ class Column:
             out = self.command.many(values, threads=self.threads, on_error=on_error,
                                     rejects=rejects)
         if rejects or failed:
-            found = [(r.index, values[r.index] if isinstance(values, list) else r.value, r.error)
+            found = [(r.index, values[r.index] if isinstance(values, list) else r.value,
+                      r.error if bases is None else _base_error(bases, r.index, r.error))
                      for r in rejects]
             for index, value, error in sorted([*failed, *found], key=lambda f: f[0]):
                 self.failures.add(first_row + index, value, error,
@@ -174,6 +181,17 @@ class Column:
                 where = first_row + index if lines is None else lines[index]
                 found.append(f"{where}:{exc.position}: {check_reason(value, exc)}\n")
         return "".join(found).encode("utf-8", "backslashreplace")
+
+
+def _base_error(bases: "object", index: int, error: BaseException) -> BaseException:
+    """resolve's error for a row whose base (--base-column) cannot be used
+    (ResolveError): one that shows that base, the value being the link."""
+    if not isinstance(error, ResolveError):
+        return error
+    base = bases[index]  # type: ignore[index]
+    if not isinstance(base, str) and base is not None:  # an Arrow scalar
+        base = base.as_py()
+    return ResolveError(f"the base {base!r}: {error.reason}", error.position)
 
 
 # ---------------------------------------------------------------- CSV
@@ -218,6 +236,10 @@ def _csv(column: Column, infile: "BinaryReader", out: Output, name: str, delimit
             for index_, value, error in failed:
                 column.failures.add(first + index_, value, error, lines[index_])
             out.write(column.report(values, first, lines))
+        elif adding and not failed and (added := _added_columns(column, values, first, lines,
+                                                                 delimiter)) is not None:
+            gaps, written, flags = _interleaved(gaps, values, flags, added, delimiter)
+            out.write(_pctcodec._csv_join(gaps, written, flags, delimiter))
         else:
             results = column.transform(values, first, "null", failed, lines, bases)
             if adding:
@@ -309,6 +331,106 @@ def _added_fields(gaps: "list[bytes]", values: "list[str | None]", flags: bytes,
             new_gaps += between
         new_gaps.append(gaps[i + 1])
     return new_gaps, fields, bytes(len(fields))
+
+
+def _added_columns(column: Column, values: "list[str | None]", first: int,
+                   lines: "Sequence[int]", delimiter: bytes) -> "list[list[str | bytes]] | None":
+    """The new columns of a chunk without failed rows, as fields: on Arrow
+    (_added_arrow) for a command that asks for it, else from the batch
+    function's lists of str, a None as "". (None: row by row: _added_fields.)"""
+    if cast(AddColumns, column.command).arrow:
+        added = _added_arrow(column, values, first, lines, delimiter)
+        if added is not None:
+            return added
+    found = cast("list[list[str | None]]", column.transform(values, first, "null", (), lines))
+    return [[v if v is not None else "" for v in new] if None in new else new  # type: ignore[misc]
+            for new in found]
+
+
+def _added_arrow(column: Column, values: "list[str | None]", first: int,
+                 lines: "Sequence[int]", delimiter: bytes) -> "list[list[str | bytes]] | None":
+    """The new columns of a chunk (an AddColumns), computed on Arrow with
+    no Python code per row: the chunk made an Arrow array from its joined
+    text and the lengths of its values; the batch function's outputs (a
+    null as "") joined row by row with a byte UTF-8 never holds (0xFF)
+    after each field, and that text split back into fields: bytes, written
+    as they are, or str (quoted where needed) for a column holding a
+    character CSV quotes. None when pyarrow is missing or a value is not
+    valid UTF-8 (then the batch function takes the list: _added_fields).
+    pyarrow.array, pyarrow.scalar and to_numpy are avoided: each imports
+    pandas (a second)."""
+    try:
+        import pyarrow as pa
+        import pyarrow.compute as pc
+    except ImportError:
+        return None
+    text = "".join(cast("list[str]", values))
+    try:
+        data = text.encode("utf-8")
+    except UnicodeEncodeError:  # a byte that was not UTF-8 (see _streams)
+        return None
+    n = len(values)
+    texts = cast("list[str]", values)  # (no None: the chunk has no failed row)
+    lengths = map(len, texts) if len(data) == len(text) else map(len, map(str.encode, texts))
+    offsets = array.array("q", itertools.accumulate(lengths, initial=0))
+    chunk = pa.Array.from_buffers(pa.large_string(), n,
+                                  [None, pa.py_buffer(offsets), pa.py_buffer(data)])
+    found = cast("list[pyarrow.Array]", column.transform(chunk, first, "null", (), lines))
+    end, nothing = _separators(pa, n)
+    binary = pa.large_binary()
+    parts = []
+    for new in found:
+        parts += [new.cast(binary), end]
+    joined = pc.binary_join_element_wise(
+        *parts, nothing, options=pc.JoinOptions(null_handling="replace", null_replacement=""))
+    _, _, buffer = joined.buffers()
+    pieces = (b"" if buffer is None else buffer.to_pybytes()).split(b"\xff")
+    width = len(found)
+    added: "list[list[str | bytes]]" = []
+    for k, new in enumerate(found):
+        fields: "list[str | bytes]" = list(pieces[k:width * n:width])
+        _, _, buffer = new.buffers()
+        own = b"" if buffer is None else buffer.to_pybytes()
+        if any(c in own for c in (b'"', b"\r", b"\n", delimiter)):
+            # str, which _csv_join quotes where needed (bytes it writes as they are)
+            fields = list(map(bytes.decode, cast("list[bytes]", fields)))
+        added.append(fields)
+    return added
+
+
+@functools.lru_cache(maxsize=2)  # (the chunks of a file are of one size but the last)
+def _separators(pa: "ModuleType", n: int) -> "tuple[pyarrow.Array, pyarrow.Array]":
+    """n times b"\\xff", and n times b"", as Arrow large_binary arrays."""
+    binary = pa.large_binary()
+    end = pa.Array.from_buffers(binary, n, [None, pa.py_buffer(array.array("q", range(n + 1))),
+                                            pa.py_buffer(b"\xff" * n)])
+    nothing = pa.Array.from_buffers(binary, n, [None, pa.py_buffer(bytes(8 * (n + 1))),
+                                                pa.py_buffer(b"")])
+    return end, nothing
+
+
+def _interleaved(gaps: "list[bytes]", values: "list[str | None]", flags: bytes,
+                 columns: "list[list[str | bytes]]", delimiter: bytes
+                 ) -> "tuple[list[bytes], list[str | bytes], bytes]":
+    """_csv_join's (gaps, fields, flags) for a chunk without failed rows
+    whose rows get the fields of `columns` after their field of the column:
+    built by slices, not row by row. A field is written back as read (a
+    quoted one quoted again: the same bytes), but for a plain one holding a
+    quote, which _csv_join would quote: that one is written as its bytes."""
+    n, width = len(values), len(columns) + 1
+    fields: "list[str | bytes | None]" = [None] * (n * width)
+    fields[0::width] = values
+    for k, new in enumerate(columns, 1):
+        fields[k::width] = new
+    if '"' in "".join(cast("list[str]", values)):
+        for i, value in enumerate(values):
+            if flags[i] == PLAIN and '"' in cast(str, value):
+                fields[i * width] = cast(str, value).encode("utf-8", "surrogateescape")
+    new_gaps = [delimiter] * (n * width + 1)
+    new_gaps[0::width] = gaps
+    new_flags = bytearray(n * width)
+    new_flags[0::width] = flags
+    return new_gaps, cast("list[str | bytes]", fields), bytes(new_flags)
 
 
 def _failed_fields(results: "list[str | None]", values: "list[str | None]", flags: bytes,

@@ -67,7 +67,7 @@ FUNCTIONS: Tuple[Function, ...] = (
     Function("query_param", query.query_param_many, query.query_param,
              (Option("name", "str", REQUIRED),), "string"),
     Function("clean_query", query.clean_query_many, query.clean_query,
-             (Option("drop", "patterns", None), Option("keep", "patterns", None),
+             (Option("drop", "patterns", query.TRACKING_PARAMS), Option("keep", "patterns", None),
               Option("sort", "bool", False)),
              "string"),
     Function("registered_domain", domains.registered_domain_many, domains.registered_domain,
