@@ -52,7 +52,7 @@ def test_every_function_is_a_method_with_its_signature():
 # The functions whose output is one string or int per row (the others give
 # a DataFrame or lists: test_records).
 COLUMNS = [(name, kwargs) for name, kwargs in CALLS if name not in ("split", "domain_parts", "query_params",
-                                                                      "parse_query")]
+                                                                      "parse_query", "parse_url")]
 
 
 @pytest.mark.parametrize("dtype", dtypes(), ids=str)

@@ -264,8 +264,14 @@ def parse_url_many(values, base=None, *, fields=None, threads=None, on_error="ra
     fields : sequence of str or None, optional
         The fields of the result, in order (None: all of ``URL``'s).
         A list input always gives whole ``URL`` records.
-    threads, on_error, rejects
-        As for ``url_href_many``.
+    threads : int or None, optional
+        Threads for Arrow input (1 to 1024); None: one per usable core, each
+        with at least 16384 rows.
+    on_error : {"raise", "null", "keep"}, optional
+        What a row the parser rejects gives: the error (raised, naming the
+        row's index), None, or its input unchanged.
+    rejects : list or None, optional
+        Gets a ``Reject(index, value, error)`` per failed row, in row order.
 
     Returns
     -------
