@@ -308,6 +308,43 @@ def _dictionary_indices(pa, arr, base):
     return indices
 
 
+def _no_views(pa, typ):
+    """typ with large_string for each string_view in it."""
+    if hasattr(pa.types, "is_string_view") and pa.types.is_string_view(typ):
+        return pa.large_string()
+    if pa.types.is_struct(typ):
+        return pa.struct([f.with_type(_no_views(pa, f.type)) for f in typ])
+    if pa.types.is_list(typ) or pa.types.is_large_list(typ):
+        inner = typ.value_field.with_type(_no_views(pa, typ.value_type))
+        return pa.list_(inner) if pa.types.is_list(typ) else pa.large_list(inner)
+    return typ
+
+
+def _take(pa, arr, indices):
+    """arr.take(indices), for arrays of string_view too (pyarrow has no take
+    kernel for string_view: those go through large_string and back)."""
+    plain = _no_views(pa, arr.type)
+    if plain == arr.type:
+        return arr.take(indices)
+    return arr.cast(plain).take(indices).cast(arr.type)
+
+
+def _if_else(pa, cond, left, right):
+    """pc.if_else, for string_view too (through large_string)."""
+    import pyarrow.compute as pc
+
+    plain = _no_views(pa, left.type)
+    if plain == left.type:
+        return pc.if_else(cond, left, right)
+    return pc.if_else(cond, left.cast(plain), right.cast(plain)).cast(left.type)
+
+
+def _decoded(pa, arr, base=0):
+    """A dictionary array as an array of its value type, its indices checked
+    first (a ValueError naming the first row whose index names no entry)."""
+    return _take(pa, arr.dictionary, _dictionary_indices(pa, arr, base))
+
+
 def _map_dictionary(pa, op, arr, base):
     """A dictionary array: each entry of its dictionary is transformed once
     and each row takes its entry's result, in a dictionary array of the same
@@ -333,7 +370,7 @@ def _map_dictionary(pa, op, arr, base):
         op.raw.extend((base + row, value, exc) for row in rows)
     if failed and op.on_error == "keep":
         entries = pc.is_in(pa.array(range(len(arr.dictionary))), pa.array([f[1] for f in failed]))
-        results = pc.if_else(entries, arr.dictionary, results)
+        results = _if_else(pa, entries, arr.dictionary, results)
     elif failed:  # "null": the failed rows are null rows, whatever their entry
         bad = pc.is_in(indices, pa.array([f[1] for f in failed], type=indices.type))
         indices = pc.if_else(bad, pa.scalar(None, indices.type), indices)
