@@ -202,8 +202,14 @@ class _Op:
             if isinstance(bases, list):
                 bases = self.bases = pa.array(bases, type=pa.large_string())
             part = bases.slice(start, length)
-            if isinstance(part, pa.ChunkedArray):
-                part = part.combine_chunks() if part.num_chunks != 1 else part.chunk(0)
+            if isinstance(part, pa.ChunkedArray) and part.num_chunks == 1:
+                part = part.chunk(0)
+            elif isinstance(part, pa.ChunkedArray):
+                # one array for the engine: 64-bit offsets, so that bases over
+                # 2 GiB in several string chunks fit in one
+                if pa.types.is_string(part.type):
+                    part = part.cast(pa.large_string())
+                part = part.combine_chunks()
             part = _arrow_source(part)
         else:
             part = bases[start:start + length] if isinstance(bases, list) else \
@@ -282,7 +288,15 @@ def _arrow_source(arr):
 def _map_arrow_array(pa, op, arr, base=0):
     """One pyarrow Array in, one out (same type; int64 for check)."""
     if pa.types.is_dictionary(arr.type):
-        return _map_dictionary(pa, op, arr, base)
+        if op.bases is None:
+            return _map_dictionary(pa, op, arr, base)
+        # a base per row: rows, not entries, are resolved; the result
+        # dictionary-encoded again
+        _check_arrow_type(pa, op, arr.type.value_type)
+        out = _map_arrow_array(pa, op, _decoded(pa, arr, base), base)
+        out = out.dictionary_encode()
+        return pa.DictionaryArray.from_arrays(out.indices.cast(arr.type.index_type),
+                                              out.dictionary, ordered=arr.type.ordered)
     _check_arrow_type(pa, op, arr.type)
     capsules = _many_arrow(_arrow_source(arr), *op.args(base, len(arr), True), op.threads, base)
     return pa.Array._import_from_c_capsule(*capsules)
