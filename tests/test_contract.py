@@ -372,3 +372,90 @@ def test_contract(row, kind_name, make, extra):
             assert [(r.index, r.value) for r in rejects] == \
                 [(i, v) for i, v, _ in outcome.failed], what
             assert [type(r.error) for r in rejects] == [c for _, _, c in outcome.failed], what
+
+
+# ---------------------------------------------------------------- foreign and malformed arrays
+
+def _bent(capsules, field, value):
+    """The capsules with int64 field `field` of the ArrowArray (0 length,
+    2 offset) set to value, as a faulty producer could hand them over."""
+    import ctypes
+
+    get = ctypes.pythonapi.PyCapsule_GetPointer
+    get.restype = ctypes.c_void_p
+    get.argtypes = [ctypes.py_object, ctypes.c_char_p]
+    ctypes.c_int64.from_address(get(capsules[1], b"arrow_array") + 8 * field).value = value
+    return capsules
+
+
+class Bent(Capsules):
+    def __init__(self, array, field):
+        super().__init__(array)
+        self._field = field
+
+    def __arrow_c_array__(self, requested_schema=None):
+        return _bent(super().__arrow_c_array__(requested_schema), self._field, -1)
+
+
+@pytest.mark.parametrize("field", [0, 2], ids=["length", "offset"])
+@pytest.mark.parametrize("row", TABLE, ids=TABLE_IDS)
+def test_negative_length_or_offset_is_a_value_error(row, field):
+    """A foreign array with a negative length or offset: ValueError, never
+    a SystemError (resolve_many's column went through len())."""
+    _bases_like.n = 2
+    with pytest.raises(ValueError, match="malformed Arrow array"):
+        row.call(many(row.name.split("[")[0]), Bent(pa.array(["a", "b"]), field))
+
+
+def test_negative_length_base_column():
+    with pytest.raises(ValueError, match="malformed Arrow array"):
+        pctcodec.resolve_many(Bent(pa.array(["http://a/", "http://b/"]), 0), pa.array(["c", "d"]))
+
+
+def _unchecked(rows, typ=pa.string()):
+    """A string array of raw byte rows (no UTF-8 check: as a foreign
+    producer or pa.Array.from_buffers can make one)."""
+    import array as _array
+
+    offsets, data = [0], b""
+    for r in rows:
+        data += r
+        offsets.append(len(data))
+    code = "i" if typ == pa.string() else "q"
+    return pa.Array.from_buffers(typ, len(rows), [None, pa.py_buffer(_array.array(code, offsets).tobytes()),
+                                                  pa.py_buffer(data)])
+
+
+# Ill-formed UTF-8 in a path, a query value, a base
+_ILL = [b"http://h/a\xff\xfeb/?q=\xe4\xb8&utm_source=1", b"c\xed\xa0\x80d?a=\xc3", b"ok"]
+
+
+@pytest.mark.parametrize("typ", [pa.string(), pa.large_string()], ids=str)
+@pytest.mark.parametrize("row", [r for r in TABLE if r.name in (
+    "normalize_many", "canonicalize_many", "requote_many", "clean_query_many",
+    "resolve_many", "resolve_many[base column]")], ids=lambda r: r.name)
+def test_ill_formed_utf8_gives_valid_text(row, typ):
+    """Ill-formed UTF-8 inside an Arrow string column: the text result is
+    valid UTF-8 (the bad bytes escaped %XX), as validate(full=True) says."""
+    _bases_like.n = len(_ILL)
+    column = _unchecked(_ILL, typ)
+    f = many(row.name.split("[")[0])
+    out = (f(_unchecked([b"http://h/\xff/", b"http://h/", b"http://h/"], typ), column)
+           if row.name.endswith("[base column]") else
+           row.call(f, column, on_error="null"))
+    out.validate(full=True)
+    assert any(r is not None and "%" in r for r in out.to_pylist())
+
+
+def test_resolve_many_escapes_ill_formed_utf8():
+    out = pctcodec.resolve_many("http://h/d/", _unchecked([b"a\xffb", b"x/\xe4\xb8?q=\xc3"]))
+    out.validate(full=True)
+    assert out.to_pylist() == ["http://h/d/a%FFb", "http://h/d/x/%E4%B8?q=%C3"]
+    out = pctcodec.resolve_many(_unchecked([b"http://h/\xff/"]), pa.array(["c"]))
+    assert out.to_pylist() == ["http://h/%FF/c"]
+
+
+def test_clean_query_many_escapes_ill_formed_utf8():
+    out = pctcodec.clean_query_many(_unchecked([b"?a=\xff&utm_source=1&b=\xe4\xb8"]), drop=["utm_*"])
+    out.validate(full=True)
+    assert out.to_pylist() == ["?a=%FF&b=%E4%B8"]

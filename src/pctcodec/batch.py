@@ -277,6 +277,19 @@ def _check_arrow_type(pa, op, typ):
         raise TypeError("%s() needs a column of strings, not Arrow type %s" % (op.name, typ))
 
 
+def _foreign(values):
+    """Another library's Arrow producer as a pyarrow Array (ChunkedArray for
+    a stream), its layout checked: pyarrow imports a negative length or
+    offset as it is, on which len() fails with a SystemError."""
+    pa = _pyarrow()
+    arr = pa.array(values) if hasattr(values, "__arrow_c_array__") else pa.chunked_array(values)
+    try:
+        arr.validate()
+    except pa.ArrowInvalid as exc:
+        raise ValueError("malformed Arrow array: %s" % exc) from None
+    return arr
+
+
 def _arrow_source(arr):
     """What the C engine reads of a pyarrow Array: its capsules and the
     sizes of its buffers (-1 for a missing one), which the C data interface
