@@ -459,3 +459,48 @@ def test_clean_query_many_escapes_ill_formed_utf8():
     out = pctcodec.clean_query_many(_unchecked([b"?a=\xff&utm_source=1&b=\xe4\xb8"]), drop=["utm_*"])
     out.validate(full=True)
     assert out.to_pylist() == ["?a=%FF&b=%E4%B8"]
+
+
+# ---------------------------------------------------------------- over 2 GiB
+
+_MIB = 1 << 20
+
+
+def _big_chunked(prefix, rows=600, chunks=4):
+    """A chunked `string` column of chunks * rows values of about 1 MiB (over
+    2 GiB in all; one chunk's memory, repeated)."""
+    value = prefix + "x" * (_MIB - len(prefix))
+    return pa.chunked_array([pa.array([value] * rows)] * chunks)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("row", TABLE, ids=TABLE_IDS)
+def test_chunked_over_2gib(row):
+    """Every batch function walks a chunked column of over 2 GiB (and
+    resolve_many a base column of over 2 GiB beside a one-chunk
+    large_string column of references) chunk by chunk."""
+    f = many(row.name.split("[")[0])
+    if row.name.endswith("[base column]"):
+        bases = _big_chunked("http://h/a/")
+        n = len(bases)
+        refs = pa.chunked_array([pa.array(["c?q=1"] * n, pa.large_string())])
+        out = f(bases, refs)
+        out.validate()
+        assert len(out) == n
+        for i in (0, 599, 600, n - 1):
+            assert out[i].as_py() == pctcodec.resolve(bases[i].as_py(), "c?q=1")
+        return
+    column = _big_chunked("http://a.example.com/p?a=1&utm_source=x&q=")
+    assert column.nbytes > 2 ** 31
+    out = row.call(f, column)
+    if isinstance(out, pa.Table):
+        assert out.num_rows == 3 * len(column)  # a, utm_source, q in each row
+    else:
+        assert len(out) == len(column)
+    out.validate()
+    value = column[0].as_py()
+    first = out[0] if not isinstance(out, pa.Table) else None
+    if first is not None:
+        assert canon(first.as_py()) == canon(row.single(0, value))
+        assert canon(out[len(column) - 1].as_py()) == canon(row.single(0, value))
+    del out
