@@ -50,7 +50,15 @@ for lib in $RUNTIMES; do
     fi
 done
 
-export LD_PRELOAD="$RUNTIMES"
+if [[ $SANITIZE == thread ]]; then
+    # Only the interpreter gets the TSan runtime: bash and other programs
+    # the run starts crash with it preloaded.
+    printf '#!/bin/sh\nLD_PRELOAD=%q exec %q "$@"\n' "$RUNTIMES" "$PYTHON" >"$OUT/python"
+    chmod +x "$OUT/python"
+    PYTHON=$OUT/python
+else
+    export LD_PRELOAD="$RUNTIMES"
+fi
 export PYTHONMALLOC=malloc
 # Reports go to files (pytest captures stderr, and a child process's stderr
 # is often read by its test): any file there fails the run, whatever the
