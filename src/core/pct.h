@@ -155,10 +155,12 @@ typedef struct {
 void pct_utf8_check(const uint8_t *src, size_t n, pct_utf8_info *info);
 
 /* n bytes as well-formed UTF-8, as a decoder with the error handler
- * "replace" (replace != 0) or "ignore" sees them: each maximal subpart of an
- * ill-formed sequence (Unicode 3.9, what CPython's decoder reports as one
- * error) becomes U+FFFD, or is dropped. dst (apart from src) needs 3n bytes;
- * returns the number written. */
+ * "replace" (replace == 1) or "ignore" (0) sees them: each maximal subpart of
+ * an ill-formed sequence (Unicode 3.9, what CPython's decoder reports as one
+ * error) becomes U+FFFD, or is dropped; or, with PCT_UTF8_ESCAPE, each of
+ * its bytes becomes %XX (upper-case hex), as URI writers escape them. dst
+ * (apart from src) needs 3n bytes; returns the number written. */
+#define PCT_UTF8_ESCAPE 2
 size_t pct_utf8_repair(const uint8_t *src, size_t n, int replace, uint8_t *dst);
 
 /* pct_decode (dst may be src), then pct_utf8_check of its output. */

@@ -103,6 +103,27 @@ static int take(pct_buf *out, size_t len, size_t limit)
     return PCT_OK;
 }
 
+/* take() of len bytes written at out->data + out->len, whose ill-formed
+ * UTF-8 (Arrow input is not checked for it) is escaped %XX, as normalize
+ * writes it: a text result stays valid UTF-8. */
+static int take_escaped(pct_out *out, size_t len, size_t limit)
+{
+    pct_utf8_info info;
+    pct_utf8_check(out->data + out->len, len, &info);
+    if (info.valid)
+        return take(out, len, limit);
+    pct_status rc = grow(&out->scratch, &out->scratch_cap, len);
+    if (rc != PCT_OK)
+        return (int)rc;
+    memcpy(out->scratch, out->data + out->len, len);
+    if (len > SIZE_MAX / 3)
+        return PCT_ERR_TOO_LARGE;
+    if ((rc = pct_out_reserve(out, 3 * len, limit)) != PCT_OK)
+        return (int)rc;
+    return take(out, pct_utf8_repair(out->scratch, len, PCT_UTF8_ESCAPE, out->data + out->len),
+                limit);
+}
+
 /* pct_uri_write of a split row, host replaced when not NULL. */
 static int write_uri(const pct_batch_spec *spec, const uint8_t *src, size_t n,
                      const pct_uri_row *row, const uint8_t *host, size_t host_len, pct_buf *out,
@@ -275,8 +296,7 @@ static int clean_query_row(const pct_batch_spec *spec, const uint8_t *src, size_
         rc = pct_query_clean(src, n, &spec->filter, out->data + out->len, &len);
     if (rc != PCT_OK)
         return (int)rc;
-    out->len += len;
-    return PCT_OK;
+    return take_escaped(out, len, limit);
 }
 
 /* DOMAIN: the part of src[0..n) appended to out (it is no longer than the
@@ -419,7 +439,7 @@ int pct_batch_resolve_row(const pct_batch_spec *spec, const uint8_t *base, size_
         if (pct_resolve(base, bn, src, n, spec->resolve_flags, out->data + out->len, &len, &pos)
             != PCT_OK)
             return PCT_ROW_CALLER;
-        return take(out, len, limit);
+        return take_escaped(out, len, limit);
     }
     /* normalized: the target in scratch, then written as normalize_many
      * writes a row (a host that needs IDNA is the caller's) */

@@ -72,7 +72,7 @@ pct_status pct_canon_key(const uint8_t *s, size_t n, const pct_canon *c, uint8_t
     }
     memcpy(dst + w, path, plen);
     w += plen;
-    size_t tail = u.has_query ? u.query.start - 1 : u.has_fragment ? u.fragment.start - 1 : n, len;
+    size_t tail = u.has_query ? u.query.start - 1 : u.has_fragment ? u.fragment.start - 1 : n, len = 0;
     pct_status rc = pct_canon_tail(s + tail, n - tail, w == 0, c, dst + w, &len);
     *out_len = w + len;
     return rc;

@@ -120,7 +120,14 @@ size_t pct_utf8_repair(const uint8_t *src, size_t n, int replace, uint8_t *dst)
             o += len;
             i = j + len;
         } else {
-            if (replace) {
+            if (replace == PCT_UTF8_ESCAPE) {
+                static const char hex[] = "0123456789ABCDEF";
+                for (size_t k = 0; k < bad; k++) {
+                    dst[o++] = '%';
+                    dst[o++] = (uint8_t)hex[src[j + k] >> 4];
+                    dst[o++] = (uint8_t)hex[src[j + k] & 15];
+                }
+            } else if (replace) {
                 dst[o++] = 0xEF; /* U+FFFD */
                 dst[o++] = 0xBF;
                 dst[o++] = 0xBD;

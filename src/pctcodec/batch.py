@@ -203,8 +203,14 @@ class _Op:
             if isinstance(bases, list):
                 bases = self.bases = pa.array(bases, type=pa.large_string())
             part = bases.slice(start, length)
-            if isinstance(part, pa.ChunkedArray):
-                part = part.combine_chunks() if part.num_chunks != 1 else part.chunk(0)
+            if isinstance(part, pa.ChunkedArray) and part.num_chunks == 1:
+                part = part.chunk(0)
+            elif isinstance(part, pa.ChunkedArray):
+                # one array for the engine: 64-bit offsets, so that bases over
+                # 2 GiB in several string chunks fit in one
+                if pa.types.is_string(part.type):
+                    part = part.cast(pa.large_string())
+                part = part.combine_chunks()
             part = _arrow_source(part)
         else:
             part = bases[start:start + length] if isinstance(bases, list) else \
@@ -272,6 +278,19 @@ def _check_arrow_type(pa, op, typ):
         raise TypeError("%s() needs a column of strings, not Arrow type %s" % (op.name, typ))
 
 
+def _foreign(values):
+    """Another library's Arrow producer as a pyarrow Array (ChunkedArray for
+    a stream), its layout checked: pyarrow imports a negative length or
+    offset as it is, on which len() fails with a SystemError."""
+    pa = _pyarrow()
+    arr = pa.array(values) if hasattr(values, "__arrow_c_array__") else pa.chunked_array(values)
+    try:
+        arr.validate()
+    except pa.ArrowInvalid as exc:
+        raise ValueError("malformed Arrow array: %s" % exc) from None
+    return arr
+
+
 def _arrow_source(arr):
     """What the C engine reads of a pyarrow Array: its capsules and the
     sizes of its buffers (-1 for a missing one), which the C data interface
@@ -283,7 +302,15 @@ def _arrow_source(arr):
 def _map_arrow_array(pa, op, arr, base=0):
     """One pyarrow Array in, one out (same type; int64 for check)."""
     if pa.types.is_dictionary(arr.type):
-        return _map_dictionary(pa, op, arr, base)
+        if op.bases is None:
+            return _map_dictionary(pa, op, arr, base)
+        # a base per row: rows, not entries, are resolved; the result
+        # dictionary-encoded again
+        _check_arrow_type(pa, op, arr.type.value_type)
+        out = _map_arrow_array(pa, op, _decoded(pa, arr, base), base)
+        out = out.dictionary_encode()
+        return pa.DictionaryArray.from_arrays(out.indices.cast(arr.type.index_type),
+                                              out.dictionary, ordered=arr.type.ordered)
     _check_arrow_type(pa, op, arr.type)
     capsules = _many_arrow(_arrow_source(arr), *op.args(base, len(arr), True), op.threads, base)
     return pa.Array._import_from_c_capsule(*capsules)
@@ -307,6 +334,43 @@ def _dictionary_indices(pa, arr, base):
         exc.index = base + row
         raise exc
     return indices
+
+
+def _no_views(pa, typ):
+    """typ with large_string for each string_view in it."""
+    if hasattr(pa.types, "is_string_view") and pa.types.is_string_view(typ):
+        return pa.large_string()
+    if pa.types.is_struct(typ):
+        return pa.struct([f.with_type(_no_views(pa, f.type)) for f in typ])
+    if pa.types.is_list(typ) or pa.types.is_large_list(typ):
+        inner = typ.value_field.with_type(_no_views(pa, typ.value_type))
+        return pa.list_(inner) if pa.types.is_list(typ) else pa.large_list(inner)
+    return typ
+
+
+def _take(pa, arr, indices):
+    """arr.take(indices), for arrays of string_view too (pyarrow has no take
+    kernel for string_view: those go through large_string and back)."""
+    plain = _no_views(pa, arr.type)
+    if plain == arr.type:
+        return arr.take(indices)
+    return arr.cast(plain).take(indices).cast(arr.type)
+
+
+def _if_else(pa, cond, left, right):
+    """pc.if_else, for string_view too (through large_string)."""
+    import pyarrow.compute as pc
+
+    plain = _no_views(pa, left.type)
+    if plain == left.type:
+        return pc.if_else(cond, left, right)
+    return pc.if_else(cond, left.cast(plain), right.cast(plain)).cast(left.type)
+
+
+def _decoded(pa, arr, base=0):
+    """A dictionary array as an array of its value type, its indices checked
+    first (a ValueError naming the first row whose index names no entry)."""
+    return _take(pa, arr.dictionary, _dictionary_indices(pa, arr, base))
 
 
 def _map_dictionary(pa, op, arr, base):
@@ -334,7 +398,7 @@ def _map_dictionary(pa, op, arr, base):
         op.raw.extend((base + row, value, exc) for row in rows)
     if failed and op.on_error == "keep":
         entries = pc.is_in(pa.array(range(len(arr.dictionary))), pa.array([f[1] for f in failed]))
-        results = pc.if_else(entries, arr.dictionary, results)
+        results = _if_else(pa, entries, arr.dictionary, results)
     elif failed:  # "null": the failed rows are null rows, whatever their entry
         bad = pc.is_in(indices, pa.array([f[1] for f in failed], type=indices.type))
         indices = pc.if_else(bad, pa.scalar(None, indices.type), indices)

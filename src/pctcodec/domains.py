@@ -505,8 +505,8 @@ def domain_parts_many(values, *, private=False, unicode=False, suffix_list=None,
       None value, and for a failed row under on_error "null" or "keep");
     - a pyarrow Array or ChunkedArray -> a ``StructArray`` (chunked in,
       chunked out) of fields ``subdomain``, ``registered_domain`` and
-      ``public_suffix`` of the input's string type; a null row is a null
-      struct;
+      ``public_suffix`` of the input's string type; a null row, and a
+      failed row under on_error "null" or "keep", is a null struct;
     - a pandas Series -> a DataFrame with those three columns and the same
       index; a polars Series -> a polars DataFrame.
 
@@ -612,13 +612,29 @@ def _assemble(kind, values, columns, failed):
         values = pa.chunked_array(values) if isinstance(columns[0], pa.ChunkedArray) \
             else pa.array(values)
     if isinstance(values, pa.ChunkedArray):
-        chunks = [_struct(pa, values.chunk(j), [c.chunk(j) for c in columns])
-                  for j in range(values.num_chunks)]
+        chunks, base = [], 0
+        for j in range(values.num_chunks):
+            chunk = values.chunk(j)
+            chunks.append(_struct(pa, chunk, [c.chunk(j) for c in columns], failed, base))
+            base += len(chunk)
         typ = pa.struct([pa.field(n, columns[0].type) for n in _NAMES])
         return pa.chunked_array(chunks, type=typ)
-    return _struct(pa, values, columns)
+    return _struct(pa, values, columns, failed, 0)
 
 
-def _struct(pa, values, arrays):
-    mask = values.is_null() if values.null_count else None
+def _struct(pa, values, arrays, failed, base):
+    """A struct per row; a null row, and a failed one (as in a list: None),
+    is a null struct."""
+    bad = [i - base for i in failed if base <= i < base + len(values)]
+    if bad:
+        flags = [False] * len(values)
+        for i in bad:
+            flags[i] = True
+        mask = pa.array(flags)
+        if values.null_count:
+            import pyarrow.compute as pc
+
+            mask = pc.or_(mask, values.is_null())
+    else:
+        mask = values.is_null() if values.null_count else None
     return pa.StructArray.from_arrays(arrays, names=_NAMES, mask=mask)

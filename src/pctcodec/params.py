@@ -38,13 +38,17 @@ the GIL released (one thread: the pass is little more than a copy);
 pandas object columns and lists go row by row through the single call.
 """
 from . import _pctcodec
+from ._errors import PercentEncodingError
 from .batch import (
     _TABLES,
+    _indexed,
+    _raise_indexed,
     Reject,
     _arrow_source,
     _arrow_type_name,
     _check_on_error,
     _check_threads,
+    _decoded,
     _module_type,
     _not_str,
     _pyarrow,
@@ -184,16 +188,24 @@ def _each(name, fn, values, on_error, raw):
             raw.append((i, v, exc))
             out.append(v if on_error == "keep" else None)
             continue
-        out.append(fn(v))
+        try:
+            out.append(fn(v))
+        except PercentEncodingError as err:  # a lone surrogate: this row fails
+            if on_error == "raise":
+                _raise_indexed(err, i)
+            exc = _indexed(err, i)
+            raw.append((i, v, exc))
+            out.append(v if on_error == "keep" else None)
     return out
 
 
 def _column_type(pa, typ):
+    typ = _value_type(pa, typ)
     return pa.large_string() if pa.types.is_null(typ) else typ
 
 
 def _check_arrow(pa, name, typ):
-    if _arrow_type_name(pa, typ) is None:
+    if _arrow_type_name(pa, _value_type(pa, typ)) is None:
         raise TypeError("%s() needs a column of strings, not Arrow type %s" % (name, typ))
 
 
@@ -219,8 +231,8 @@ def _pairs_type(pa, typ):
     return pa.list_(pa.struct([pa.field("name", typ), pa.field("value", typ)]))
 
 
-def _pairs_arrow_array(pa, arr, opts):
-    _check_arrow(pa, "parse_query_many", arr.type)
+def _pairs_arrow_array(pa, arr, opts, name="parse_query_many"):
+    _check_arrow(pa, name, arr.type)
     offsets, names, values = (_import(pa, p) for p in
                               _pctcodec._query_arrow(_arrow_source(arr), None, False, opts))
     items = pa.StructArray.from_arrays([names, values], ["name", "value"])
@@ -239,10 +251,25 @@ def _named_arrow_array(pa, arr, names, encoded, all, opts):
     return pa.StructArray.from_arrays(columns, list(names), mask=mask)
 
 
+def _plain(pa, arr, base=0):
+    """A dictionary array decoded (its rows' values); any other as it is."""
+    return _decoded(pa, arr, base) if pa.types.is_dictionary(arr.type) else arr
+
+
 def _over_arrow(pa, values, one, result_type):
+    """one() over an Array or each chunk of a ChunkedArray, dictionary
+    arrays decoded."""
     if isinstance(values, pa.ChunkedArray):
-        return pa.chunked_array([one(chunk) for chunk in values.chunks], type=result_type)
-    return one(values)
+        chunks, base = [], 0
+        for chunk in values.chunks:
+            chunks.append(one(_plain(pa, chunk, base)))
+            base += len(chunk)
+        return pa.chunked_array(chunks, type=result_type)
+    return one(_plain(pa, values))
+
+
+def _value_type(pa, typ):
+    return typ.value_type if pa.types.is_dictionary(typ) else typ
 
 
 def _as_arrow(pa, values):
@@ -354,14 +381,14 @@ def parse_query_many(values, *, keep_plus=False, html_amp=False, threads=None,
     html_amp : bool, optional
         As for ``parse_query``.
     threads : int or None, optional
-        As in ``pctcodec.batch`` (a value that is neither str nor None is
-        the only row that fails).
+        As in ``pctcodec.batch`` (the rows that fail: a value that is
+        neither str nor None, a str with a lone surrogate).
     on_error : {"raise", "null", "keep"}, optional
-        As in ``pctcodec.batch`` (a value that is neither str nor None is
-        the only row that fails).
+        As in ``pctcodec.batch`` (the rows that fail: a value that is
+        neither str nor None, a str with a lone surrogate).
     rejects : list or None, optional
-        As in ``pctcodec.batch`` (a value that is neither str nor None is
-        the only row that fails).
+        As in ``pctcodec.batch`` (the rows that fail: a value that is
+        neither str nor None, a str with a lone surrogate).
 
     Returns
     -------
@@ -380,13 +407,21 @@ def parse_query_many(values, *, keep_plus=False, html_amp=False, threads=None,
     TypeError
         A value that is neither str nor None (naming its index), or a
         column that is not of strings.
+    PercentEncodingError
+        A str with a lone surrogate (naming its index).
 
     Examples
     --------
     >>> parse_query_many(["http://h/?a=1&b=2", None, "http://h/"])
     [[('a', '1'), ('b', '2')], None, []]
     """
-    job = _Job("parse_query_many", threads, on_error, rejects)
+    return _parse_query_many("parse_query_many", values, keep_plus, html_amp, threads,
+                             on_error, rejects)
+
+
+def _parse_query_many(name, values, keep_plus, html_amp, threads, on_error, rejects):
+    """parse_query_many(), its errors naming `name`."""
+    job = _Job(name, threads, on_error, rejects)
     opts = _opts(keep_plus, html_amp)
     parse = _pctcodec._parse_query
     kind = _kind(values, job.name)
@@ -402,7 +437,7 @@ def parse_query_many(values, *, keep_plus=False, html_amp=False, threads=None,
         arr, vals = _pandas_strings(pd, values, job.name)
         if arr is not None:
             pa = _pyarrow()
-            out = _over_arrow(pa, arr, lambda a: _pairs_arrow_array(pa, a, opts),
+            out = _over_arrow(pa, arr, lambda a: _pairs_arrow_array(pa, a, opts, name),
                               _pairs_type(pa, arr.type))
             return job.finish(pd.Series(pd.ArrowDtype(out.type).__from_arrow__(out),
                                         index=values.index, name=values.name))
@@ -413,12 +448,12 @@ def parse_query_many(values, *, keep_plus=False, html_amp=False, threads=None,
         import polars as pl
 
         column = _polars_arrow(pl, values, job.name)
-        out = _over_arrow(pa, column, lambda a: _pairs_arrow_array(pa, a, opts),
+        out = _over_arrow(pa, column, lambda a: _pairs_arrow_array(pa, a, opts, name),
                           _pairs_type(pa, column.type))
         return job.finish(pl.Series(values.name, out))
     values = _as_arrow(pa, values)
     _check_arrow(pa, job.name, values.type)
-    return job.finish(_over_arrow(pa, values, lambda a: _pairs_arrow_array(pa, a, opts),
+    return job.finish(_over_arrow(pa, values, lambda a: _pairs_arrow_array(pa, a, opts, name),
                                   _pairs_type(pa, values.type)))
 
 
@@ -462,45 +497,52 @@ def parse_query_long(values, *, keep_plus=False, html_amp=False, threads=None,
     >>> parse_query_long(["http://h/?a=1&b=2", None, "http://h/?a=3"])
     [(0, 'a', '1'), (0, 'b', '2'), (2, 'a', '3')]
     """
-    kind = _kind(values, "parse_query_long")
+    name = "parse_query_long"
+    kind = _kind(values, name)
+    nested = _parse_query_many(name, values, keep_plus, html_amp, threads, on_error, rejects)
     if kind in ("list", "iterable"):
-        job = _Job("parse_query_long", threads, on_error, rejects)
-        opts = _opts(keep_plus, html_amp)
-        parse = _pctcodec._parse_query
-        nested = _each(job.name, lambda s: parse(s, opts), list(values), job.on_error, job.raw)
         # a kept non-str value has no pairs
-        return job.finish([(i, k, v) for i, pairs in enumerate(nested)
-                           if type(pairs) is list for k, v in pairs])
-    if kind == "pandas":
-        import pandas as pd
-
-        arr, vals = _pandas_strings(pd, values, "parse_query_long")
-        pa = _pyarrow()
-        if arr is None:
-            arr = pa.array(vals, type=pa.large_string())
-        return _long_table(pa, parse_query_many(arr, keep_plus=keep_plus, html_amp=html_amp,
-                                                threads=threads)).to_pandas()
+        return [(i, k, v) for i, pairs in enumerate(nested) if type(pairs) is list
+                for k, v in pairs]
     pa = _pyarrow()
-    nested = parse_query_many(values if kind == "arrow" else values.to_arrow(),
-                              keep_plus=keep_plus, html_amp=html_amp, threads=threads,
-                              on_error=on_error, rejects=rejects)
-    table = _long_table(pa, nested)
+    if kind == "pandas":
+        if nested.dtype == object:  # lists of pairs (or kept values) per row
+            return _long_frame(values, nested)
+        return _long_table(pa, pa.chunked_array(nested.array.__arrow_array__())).to_pandas()
     if kind == "polars":
         import polars as pl
 
-        return pl.from_arrow(table)
-    return table
+        return pl.from_arrow(_long_table(pa, nested.to_arrow()))
+    return _long_table(pa, nested)
+
+
+def _long_frame(values, nested):
+    """The long pandas DataFrame of an object Series of lists of pairs."""
+    pa = _pyarrow()
+    rows = [(i, k, v) for i, pairs in enumerate(nested.tolist()) if type(pairs) is list
+            for k, v in pairs]
+    return pa.table({"row": pa.array([r[0] for r in rows], pa.int64()),
+                     "name": pa.array([r[1] for r in rows], pa.large_string()),
+                     "value": pa.array([r[2] for r in rows], pa.large_string())}).to_pandas()
 
 
 def _long_table(pa, nested):
+    """The (row, name, value) table of a list<struct<name, value>> column,
+    chunk by chunk (a column over 2 GiB is never concatenated)."""
     import pyarrow.compute as pc
 
-    if isinstance(nested, pa.ChunkedArray):
-        nested = nested.combine_chunks() if nested.num_chunks != 1 else nested.chunk(0)
-    rows = pc.list_parent_indices(nested)
-    items = pc.list_flatten(nested)
-    return pa.table({"row": rows.cast(pa.int64()), "name": items.field("name"),
-                     "value": items.field("value")})
+    chunks = nested.chunks if isinstance(nested, pa.ChunkedArray) else [nested]
+    rows, names, values, base = [], [], [], 0
+    for chunk in chunks:
+        rows.append(pc.add(pc.list_parent_indices(chunk).cast(pa.int64()), base))
+        items = pc.list_flatten(chunk)
+        names.append(items.field("name"))
+        values.append(items.field("value"))
+        base += len(chunk)
+    typ = nested.type.value_type.field("name").type
+    return pa.table({"row": pa.chunked_array(rows, pa.int64()),
+                     "name": pa.chunked_array(names, typ),
+                     "value": pa.chunked_array(values, typ)})
 
 
 def query_params_many(values, names, *, all=False, keep_plus=False, html_amp=False,
@@ -590,7 +632,9 @@ def query_params_many(values, names, *, all=False, keep_plus=False, html_amp=Fal
         out = _over_arrow(pa, column, lambda a: one(pa, a), _named_type(pa, column.type, names, all))
         if isinstance(out, pa.ChunkedArray):
             out = out.combine_chunks()
-        return job.finish(pl.from_arrow(pa.table({n: out.field(n) for n in names})))
+        frame = pl.from_arrow(pa.table({n: out.field(n) for n in names}))
+        frame.columns = list(names)  # polars names an empty name column_<i>
+        return job.finish(frame)
     values = _as_arrow(pa, values)
     _check_arrow(pa, job.name, values.type)
     return job.finish(_over_arrow(pa, values, lambda a: one(pa, a),

@@ -79,6 +79,7 @@ from .batch import (
     _module_type,
     _not_str,
     _pyarrow,
+    _take,
 )
 
 __all__ = ["URIParts", "split", "split_many"]
@@ -140,7 +141,7 @@ def _split_arrow_array(pa, arr, base=0):
         # each entry split once, each row taking its entry's struct
         _check_arrow_type(pa, arr.type.value_type)
         indices = _dictionary_indices(pa, arr, base)
-        return _split_arrow_array(pa, arr.dictionary).take(indices)
+        return _take(pa, _split_arrow_array(pa, arr.dictionary), indices)
     _check_arrow_type(pa, arr.type)
     return pa.Array._import_from_c_capsule(*_pctcodec._split_arrow(_arrow_source(arr), base))
 

@@ -42,7 +42,7 @@ or reference is missing gives a missing value. Differences from
 """
 from . import _pctcodec
 from ._errors import ResolveError
-from .batch import _TABLES, _Op, _module_type, _pyarrow, _run
+from .batch import _TABLES, _Op, _foreign, _module_type, _run
 
 __all__ = ["resolve", "resolve_many", "ResolveError"]
 
@@ -138,9 +138,7 @@ def _base_column(base, n):
 
         column = (base if base.dtype == pl.String else base.cast(pl.String)).to_arrow()
     elif hasattr(base, "__arrow_c_array__") or hasattr(base, "__arrow_c_stream__"):
-        pa = _pyarrow()
-        column = (pa.array(base) if hasattr(base, "__arrow_c_array__")
-                  else pa.chunked_array(base))
+        column = _foreign(base)
     else:
         try:
             column = list(base)
@@ -170,10 +168,8 @@ def _references(values):
     if (pa_array is not None and isinstance(values, (pa_array, pa_chunked))) or \
             (pl_series is not None and isinstance(values, pl_series)):
         return values
-    if hasattr(values, "__arrow_c_array__"):
-        return _pyarrow().array(values)
-    if hasattr(values, "__arrow_c_stream__"):
-        return _pyarrow().chunked_array(values)
+    if hasattr(values, "__arrow_c_array__") or hasattr(values, "__arrow_c_stream__"):
+        return _foreign(values)
     if isinstance(values, (list, tuple, str, bytes, bytearray)):
         return values
     try:

@@ -39,6 +39,9 @@ static void test_repair_examples(void)
     /* a truncated sequence is one maximal subpart, at the end or before ASCII */
     CHECK(repaired_is("\xE4\xB8", 2, 1, R, 3));
     CHECK(repaired_is("\xF0\x9F\x98" "x", 4, 1, R "x", 4));
+    /* escaped: each byte of a maximal subpart as %XX, valid text kept */
+    CHECK(repaired_is("a\xFF\xC3\xA9\xE4\xB8" "b", 7, PCT_UTF8_ESCAPE, "a%FF\xC3\xA9%E4%B8b", 13));
+    CHECK(repaired_is("\xED\xA0\x80", 3, PCT_UTF8_ESCAPE, "%ED%A0%80", 9));
     /* valid text is copied */
     CHECK(repaired_is("a\xC3\xA9\xE4\xB8\xAD\xF0\x9F\x98\x80", 10, 1,
                       "a\xC3\xA9\xE4\xB8\xAD\xF0\x9F\x98\x80", 10));
