@@ -106,19 +106,19 @@ static int take(pct_buf *out, size_t len, size_t limit)
 /* take() of len bytes written at out->data + out->len, whose ill-formed
  * UTF-8 (Arrow input is not checked for it) is escaped %XX, as normalize
  * writes it: a text result stays valid UTF-8. */
-static int take_escaped(pct_out *out, size_t len, size_t limit)
+static int take_escaped(pct_buf *out, size_t len, size_t limit)
 {
     pct_utf8_info info;
     pct_utf8_check(out->data + out->len, len, &info);
     if (info.valid)
         return take(out, len, limit);
-    pct_status rc = grow(&out->scratch, &out->scratch_cap, len);
+    pct_status rc = pct_buf_scratch(out, len);
     if (rc != PCT_OK)
         return (int)rc;
     memcpy(out->scratch, out->data + out->len, len);
     if (len > SIZE_MAX / 3)
         return PCT_ERR_TOO_LARGE;
-    if ((rc = pct_out_reserve(out, 3 * len, limit)) != PCT_OK)
+    if ((rc = pct_buf_reserve(out, 3 * len, limit)) != PCT_OK)
         return (int)rc;
     return take(out, pct_utf8_repair(out->scratch, len, PCT_UTF8_ESCAPE, out->data + out->len),
                 limit);
@@ -355,7 +355,7 @@ static int domain_row(const pct_batch_spec *spec, const uint8_t *src, size_t n, 
  * is parsed into out's scratch (its href buffer, kept from row to row),
  * then its getter appended. */
 static int url_row(const pct_batch_spec *spec, const pct_url *base, const uint8_t *src, size_t n,
-                   pct_out *out, size_t limit)
+                   pct_buf *out, size_t limit)
 {
     pct_url u;
     pct_url_init(&u);
@@ -386,7 +386,7 @@ static int url_row(const pct_batch_spec *spec, const pct_url *base, const uint8_
         room += record ? u.len + 10 : 0;
         if (record && u.len > SIZE_MAX / 16) /* (room above would wrap: 32-bit) */
             rc = PCT_ERR_TOO_LARGE;
-        if (rc == PCT_OK && (rc = pct_out_reserve(out, room, limit)) == PCT_OK) {
+        if (rc == PCT_OK && (rc = pct_buf_reserve(out, room, limit)) == PCT_OK) {
             uint8_t *o = out->data + out->len;
             if (record) {
                 memcpy(o, u.href, u.len);
@@ -409,7 +409,7 @@ static int url_row(const pct_batch_spec *spec, const pct_url *base, const uint8_
         return (int)rc;
     }
     pct_url_component(&u, spec->url_part, &p, &len);
-    if ((rc = pct_out_reserve(out, len, limit)) == PCT_OK) {
+    if ((rc = pct_buf_reserve(out, len, limit)) == PCT_OK) {
         memcpy(out->data + out->len, p, len);
         out->len += len;
     }

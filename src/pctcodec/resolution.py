@@ -42,7 +42,7 @@ or reference is missing gives a missing value. Differences from
 """
 from . import _pctcodec
 from ._errors import ResolveError
-from .batch import _TABLES, _Op, _foreign, _module_type, _run
+from .batch import _TABLES, _Op, _foreign, _module_type, _pyarrow, _run
 
 __all__ = ["resolve", "resolve_many", "ResolveError"]
 
