@@ -110,6 +110,10 @@ TABLE = [
         lambda i, v: pctcodec.query_params(v, _NAMES), [], "value", _NAMES),
     Row("canonicalize_many", lambda f, c, **k: f(c, **k),
         lambda i, v: pctcodec.canonicalize(v), [], "value", None),
+    Row("url_href_many", lambda f, c, **k: f(c, **k),
+        lambda i, v: pctcodec.url_href(v), ["http://a b.com/"], "value", None),
+    Row("parse_url_many", lambda f, c, **k: f(c, **k),
+        lambda i, v: pctcodec.parse_url(v), ["http://a b.com/"], "null", list(pctcodec.URL._fields)),
 ]
 TABLE_IDS = [r.name for r in TABLE]
 

@@ -18,7 +18,7 @@ from collections import namedtuple
 
 from . import _pctcodec
 from ._errors import URLParseError
-from .batch import _Op, _run, _module_type, _TABLES
+from .batch import _TABLES, _Op, _decoded, _module_type, _run
 from .domains import _kind
 
 __all__ = ["URL", "URLParseError", "parse_url", "parse_url_many", "url_href", "url_href_many"]
@@ -334,6 +334,8 @@ def _assemble(kind, values, names, joined):
     if kind == "polars":
         import polars as pl
 
+        if joined.dtype != pl.String:
+            joined = joined.cast(pl.String)
         parts = joined.str.split_exact("\0", len(FIELDS) - 1)
         frame = pl.DataFrame(parts.struct.rename_fields(list(FIELDS))).unnest(parts.name)
         return frame.select(list(names))
@@ -343,10 +345,16 @@ def _assemble(kind, values, names, joined):
     if not isinstance(joined, (pa.Array, pa.ChunkedArray)):
         joined = pa.array(joined) if hasattr(joined, "__arrow_c_array__") else pa.chunked_array(joined)
     chunked = isinstance(joined, pa.ChunkedArray)
+    if pa.types.is_dictionary(joined.type):  # a dictionary column's records, one per row
+        value_type = joined.type.value_type
+        joined = (pa.chunked_array([_decoded(pa, c) for c in joined.chunks], type=value_type)
+                  if chunked else _decoded(pa, joined))
     if chunked:
         joined = joined.combine_chunks()
-    mask = joined.is_null() if joined.null_count else None
     typ = joined.type
+    if typ == pa.string_view():  # pyarrow's kernels below take no views
+        joined = joined.cast(pa.large_string())
+    mask = joined.is_null() if joined.null_count else None
     if mask is not None:
         joined = pc.fill_null(joined, "\0" * (len(FIELDS) - 1))
     cells = pc.list_flatten(pc.split_pattern(joined, "\0"))  # len(FIELDS) a row
