@@ -443,6 +443,8 @@ static PyObject *py_many_list(PyObject *module, PyObject *const *args, Py_ssize_
     Py_ssize_t i;
     /* func may change a list: its current length bounds every step */
     for (i = 0; i < n && i < PySequence_Fast_GET_SIZE(values); i++) {
+        if (i % PCT_INTERRUPT_STEP == 0 && PyErr_CheckSignals() < 0) /* Ctrl-C */
+            goto fail;
         PyObject *item = Py_NewRef(PySequence_Fast_GET_ITEM(values, i));
         /* the row's base, when they come as a column (the list may shrink too) */
         PyObject *base = bases && i < PyList_GET_SIZE(bases) ? PyList_GET_ITEM(bases, i) : NULL;
@@ -620,6 +622,7 @@ typedef struct {
     const uint8_t *row_base; /* RESOLVE: the base of the row being done */
     size_t row_base_n;
     PyThread_type_lock done;  /* held until the piece's own thread has finished */
+    sig_gate *gate;     /* the caller's piece: polled between chunks (Ctrl-C); NULL for the others */
 } piece;
 
 /* Takes the GIL; -1 when this thread gets no thread state (no memory). */
@@ -886,6 +889,22 @@ static int run_failed(shared_run *run, int set)
     return failed;
 }
 
+/* The caller's piece between two chunks: the signal handlers run (the GIL
+ * taken for that moment) every SIG_GATE_NS; -1 with the handler's
+ * exception taken into pc->exc. */
+static int poll_signals(piece *pc)
+{
+    pc->gate->ts = pc->ts;
+    int rc = sig_gate_poll(pc->gate);
+    pc->ts = pc->gate->ts;
+    if (rc < 0) {
+        PyEval_RestoreThread(pc->ts);
+        pc->exc = PyErr_GetRaisedException_compat();
+        pc->ts = PyEval_SaveThread();
+    }
+    return rc;
+}
+
 /* Takes chunks until there are none left or one has failed; called without
  * the GIL. */
 static void run_piece(piece *pc)
@@ -919,6 +938,12 @@ static void run_piece(piece *pc)
             PyThread_release_lock(run->turns[c + 1]);
         if (rc != PCT_OK || stop)
             return;
+        if (pc->gate && poll_signals(pc) < 0) {
+            pc->status = PCT_ERR_INTERRUPTED;
+            pc->err_row = r0 + count;
+            run_failed(run, 1);
+            return;
+        }
     }
 }
 
@@ -1060,6 +1085,8 @@ static int add_rejects(const batch_op *op, const pct_arrow_strings *in, piece *p
  * a MemoryError, or a lack of memory of the core's. */
 static int stops_run(const piece *pc)
 {
+    if (pc->status == PCT_ERR_INTERRUPTED)
+        return 2; /* before any row's error: Ctrl-C is the caller's */
     if (pc->status == PCT_ERR_NO_MEMORY)
         return 1;
     return pc->status == PCT_ROW_PYTHON_ERROR && pc->exc
@@ -1070,6 +1097,10 @@ static int stops_run(const piece *pc)
 /* Chunks per thread: enough that a busy core's share is taken by the
  * others, few enough that each is long (and its scratch stays in cache). */
 #define CHUNKS_PER_THREAD 32
+/* and at most this many rows, so that the caller's thread, which checks
+ * for signals between its chunks, is never long in one (a row done by
+ * Python takes a few microseconds: a chunk of them some tens of ms). */
+#define MAX_CHUNK_ROWS 8192
 
 /* Runs the rows of `in` on up to `threads` threads into a result appended
  * to rl; on an error raises it for the first failing row (base: the index
@@ -1107,11 +1138,10 @@ static int run_array(PyObject *module, const batch_op *op, const pct_arrow_strin
     shared_run run;
     memset(&run, 0, sizeof run);
     run.res = res;
-    run.chunk_rows = in->length;
-    if (np > 1) {
-        /* a multiple of 8 rows: chunks share no byte of valid */
-        run.chunk_rows = (in->length / (np * CHUNKS_PER_THREAD) + 8) & ~(int64_t)7;
-    }
+    /* a multiple of 8 rows: chunks share no byte of valid */
+    run.chunk_rows = (in->length / (np * CHUNKS_PER_THREAD) + 8) & ~(int64_t)7;
+    if (run.chunk_rows > MAX_CHUNK_ROWS)
+        run.chunk_rows = MAX_CHUNK_ROWS; /* the caller's thread polls for Ctrl-C between chunks */
     run.nchunks = run.chunk_rows ? (in->length + run.chunk_rows - 1) / run.chunk_rows : 0;
     int ordered = np > 1 && !check; /* the chunks' bytes appended in turn */
     piece *pcs = calloc((size_t)np, sizeof *pcs);
@@ -1149,6 +1179,9 @@ static int run_array(PyObject *module, const batch_op *op, const pct_arrow_strin
         pc->out = np > 1 ? &pc->scratch : &res->out;
         pc->interp = interp;
     }
+    sig_gate gate;
+    sig_gate_init(&gate);
+    pcs[0].gate = &gate;
     PyThreadState *main = PyEval_SaveThread();
     run_pieces(pcs, np, main);
     PyEval_RestoreThread(main);
@@ -1164,6 +1197,12 @@ static int run_array(PyObject *module, const batch_op *op, const pct_arrow_strin
             first = &pcs[k];
             first_stops = stops;
         }
+    }
+    if (first && first->status == PCT_ERR_INTERRUPTED) {
+        PyErr_SetRaisedException_compat(first->exc); /* the handler's, as it raised it */
+        first->exc = NULL;
+        pieces_free(pcs, np, &run);
+        return -1;
     }
     if (first) {
         if (first->status == PCT_ROW_PYTHON_ERROR) {

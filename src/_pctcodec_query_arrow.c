@@ -95,6 +95,7 @@ typedef struct {
     Py_ssize_t k;
     column *cols;
     int64_t bad; /* a malformed row */
+    const pct_interrupt *stop; /* polled between rows (Ctrl-C) */
     uint8_t *found;
 } query_job;
 
@@ -158,6 +159,8 @@ static int query_rows(query_job *j)
     for (int64_t r = 0; r < j->in->length; r++) {
         const uint8_t *p;
         size_t n;
+        if (pct_interrupted(j->stop, (size_t)r))
+            return PCT_ERR_INTERRUPTED;
         int got = pct_arrow_row(j->in, r, &p, &n);
         if (got < 0) {
             j->bad = r;
@@ -274,8 +277,14 @@ static PyObject *py_query_arrow(PyObject *module, PyObject *const *args, Py_ssiz
         pct_out_init(&j.cols[c].data);
     size_t span = pct_arrow_span(&in, 0, in.length);
     int rc;
-    MAYBE_WITHOUT_GIL(in.length >= NOGIL_MIN_ROWS || span >= NOGIL_MIN_LENGTH, rc = query_rows(&j));
-    if (rc == PCT_ERR_NO_MEMORY) {
+    sig_gate gate;
+    pct_interrupt stop = {sig_gate_callback, &gate};
+    j.stop = &stop;
+    MAYBE_WITHOUT_GIL_GATED(in.length >= NOGIL_MIN_ROWS || span >= NOGIL_MIN_LENGTH, &gate,
+                            rc = query_rows(&j));
+    if (rc == PCT_ERR_INTERRUPTED) {
+        /* the handler's exception is raised */
+    } else if (rc == PCT_ERR_NO_MEMORY) {
         PyErr_NoMemory();
     } else if (rc == PCT_ERR_TOO_LARGE) {
         PyErr_SetString(PyExc_OverflowError, "a result column is too long");

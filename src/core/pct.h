@@ -50,6 +50,21 @@ typedef enum {
     PCT_URL_FAILURE = 300 /* the parser rejects the input (the reason and position are kept) */
 } pct_status;
 
+/* A caller's check between chunks of a long loop (Ctrl-C in the binding):
+ * the loop calls check(ctx) every PCT_INTERRUPT_STEP rows (lines, rules)
+ * and, when it says nonzero, frees what it made and returns
+ * PCT_ERR_INTERRUPTED. A NULL pct_interrupt never stops a loop. */
+typedef struct {
+    int (*check)(void *ctx);
+    void *ctx;
+} pct_interrupt;
+#define PCT_INTERRUPT_STEP 4096u
+
+static inline int pct_interrupted(const pct_interrupt *stop, size_t i)
+{
+    return stop && (i % PCT_INTERRUPT_STEP) == 0 && stop->check(stop->ctx);
+}
+
 /* A set of byte values, one bit per value (256 bits).
  * Safe sets hold ASCII only: a byte >= 0x80 is always escaped, so that
  * the escaped UTF-8 of a character can always be decoded again.
