@@ -96,6 +96,7 @@ static int setup_op(PyObject *module, PyObject *const *args, Py_ssize_t nargs, i
         PyErr_Format(PyExc_TypeError, "%s() takes %d arguments", fname, 1 + N_OP_ARGS + extra);
         return -1;
     }
+    memset(op, 0, sizeof *op); /* no field left unset, whichever op it is */
     PyObject *const *a = args + 1;
     long code = PyLong_AsLong(a[0]);
     if (code == -1 && PyErr_Occurred())
@@ -498,6 +499,28 @@ fail:
     /* the slots not yet filled are NULL, which list dealloc skips */
     Py_DECREF(result);
     return NULL;
+}
+
+int arrow_import(PyObject *pair, const char *fname, struct ArrowSchema **schema,
+                 struct ArrowArray **array, PyObject **sizes)
+{
+    if (!PyTuple_Check(pair) || PyTuple_GET_SIZE(pair) < 2 || PyTuple_GET_SIZE(pair) > 3) {
+        PyErr_Format(PyExc_TypeError, "%s() needs an Arrow array as a (schema, array) capsule pair",
+                     fname);
+        return -1;
+    }
+    *schema = PyCapsule_GetPointer(PyTuple_GET_ITEM(pair, 0), "arrow_schema");
+    *array = *schema ? PyCapsule_GetPointer(PyTuple_GET_ITEM(pair, 1), "arrow_array") : NULL;
+    *sizes = PyTuple_GET_SIZE(pair) == 3 ? PyTuple_GET_ITEM(pair, 2) : NULL;
+    if (!*array)
+        return -1;
+    if (!(*schema)->release || !(*array)->release) {
+        PyErr_Format(PyExc_ValueError,
+                     "%s(): the Arrow %s was released already (a capsule is consumed once)", fname,
+                     (*schema)->release ? "array" : "schema");
+        return -1;
+    }
+    return 0;
 }
 
 /* The kind of an Arrow string column; 0 with TypeError for any other. */
@@ -1295,15 +1318,12 @@ PyObject *pieces_capsules(arrow_piece *parts, int n, char kind)
 static int base_strings(PyObject *pair, const pct_arrow_strings *in, const char *fname, int64_t base,
                         pct_arrow_strings *bases)
 {
-    if (!PyTuple_Check(pair) || PyTuple_GET_SIZE(pair) < 2 || PyTuple_GET_SIZE(pair) > 3) {
-        PyErr_Format(PyExc_TypeError, "%s() needs its base column as a (schema, array) pair", fname);
-        return -1;
-    }
-    struct ArrowSchema *schema = PyCapsule_GetPointer(PyTuple_GET_ITEM(pair, 0), "arrow_schema");
-    struct ArrowArray *array = schema ? PyCapsule_GetPointer(PyTuple_GET_ITEM(pair, 1), "arrow_array") : NULL;
-    PyObject *sizes = PyTuple_GET_SIZE(pair) == 3 ? PyTuple_GET_ITEM(pair, 2) : NULL;
-    char kind = array ? schema_kind(schema, fname) : 0;
-    if (!kind || strings_init(bases, kind, array, sizes, base) < 0) /* checked as the references are */
+    struct ArrowSchema *schema;
+    struct ArrowArray *array;
+    PyObject *sizes;
+    char kind = 0;
+    if (arrow_import(pair, fname, &schema, &array, &sizes) < 0 || !(kind = schema_kind(schema, fname))
+        || strings_init(bases, kind, array, sizes, base) < 0) /* checked as the references are */
         return -1;
     if (bases->length != in->length) {
         PyErr_Format(PyExc_ValueError, "%s() needs as many bases as references (%lld, not %lld)",
@@ -1363,11 +1383,11 @@ static PyObject *py_many_arrow(PyObject *module, PyObject *const *args, Py_ssize
     result_list rl = {NULL, 0, 0};
     char kind = 0;
     if (PyTuple_Check(source) && (PyTuple_GET_SIZE(source) == 2 || PyTuple_GET_SIZE(source) == 3)) {
-        struct ArrowSchema *schema = PyCapsule_GetPointer(PyTuple_GET_ITEM(source, 0), "arrow_schema");
-        struct ArrowArray *array = schema ? PyCapsule_GetPointer(PyTuple_GET_ITEM(source, 1), "arrow_array") : NULL;
-        PyObject *sizes = PyTuple_GET_SIZE(source) == 3 ? PyTuple_GET_ITEM(source, 2) : NULL;
+        struct ArrowSchema *schema;
+        struct ArrowArray *array;
+        PyObject *sizes;
         pct_arrow_strings in, bases;
-        if (!array || !(kind = schema_kind(schema, fname)) || strings_init(&in, kind, array, sizes, base) < 0
+        if (arrow_import(source, fname, &schema, &array, &sizes) < 0 || !(kind = schema_kind(schema, fname)) || strings_init(&in, kind, array, sizes, base) < 0
             || (op.base_column && base_strings(op.base_column, &in, fname, base, &bases) < 0))
             goto done;
         if (op.base_column)
@@ -1383,6 +1403,12 @@ static PyObject *py_many_arrow(PyObject *module, PyObject *const *args, Py_ssize
         struct ArrowSchema schema;
         if (!stream)
             goto done;
+        if (!stream->release) {
+            PyErr_Format(PyExc_ValueError,
+                         "%s(): the Arrow stream was released already (a capsule is consumed once)",
+                         fname);
+            goto done;
+        }
         if (stream->get_schema(stream, &schema) != 0) {
             const char *msg = stream->get_last_error(stream);
             PyErr_Format(PyExc_OSError, "Arrow stream: %s", msg ? msg : "no schema");

@@ -230,13 +230,13 @@ static PyObject *py_query_arrow(PyObject *module, PyObject *const *args, Py_ssiz
     if (all < 0 || (opts == -1 && PyErr_Occurred()))
         return NULL;
     PyObject *source = args[0], *names = args[1];
-    struct ArrowSchema *in_schema = PyCapsule_GetPointer(PyTuple_GET_ITEM(source, 0), "arrow_schema");
-    struct ArrowArray *array = in_schema ? PyCapsule_GetPointer(PyTuple_GET_ITEM(source, 1), "arrow_array") : NULL;
-    if (!array)
+    struct ArrowSchema *in_schema;
+    struct ArrowArray *array;
+    PyObject *sizes;
+    if (arrow_import(source, "parse_query_many", &in_schema, &array, &sizes) < 0)
         return NULL;
     char kind = schema_kind(in_schema, "parse_query_many");
     pct_arrow_strings in;
-    PyObject *sizes = PyTuple_GET_SIZE(source) == 3 ? PyTuple_GET_ITEM(source, 2) : NULL;
     if (!kind || strings_init(&in, kind, array, sizes, 0) < 0) /* checked before any row is read */
         return NULL;
     char out_kind = kind == 'n' ? 'U' : kind;

@@ -586,17 +586,13 @@ static PyObject *py_split_arrow(PyObject *module, PyObject *const *args, Py_ssiz
     int64_t base = nargs > 1 ? PyLong_AsLongLong(args[1]) : 0;
     if (base == -1 && PyErr_Occurred())
         return NULL;
-    if (!PyTuple_Check(source) || (PyTuple_GET_SIZE(source) != 2 && PyTuple_GET_SIZE(source) != 3)) {
-        PyErr_SetString(PyExc_TypeError, "_split_arrow() needs a (schema, array) capsule pair");
-        return NULL;
-    }
-    struct ArrowSchema *in_schema = PyCapsule_GetPointer(PyTuple_GET_ITEM(source, 0), "arrow_schema");
-    struct ArrowArray *array = in_schema ? PyCapsule_GetPointer(PyTuple_GET_ITEM(source, 1), "arrow_array") : NULL;
-    if (!array)
+    struct ArrowSchema *in_schema;
+    struct ArrowArray *array;
+    PyObject *sizes;
+    if (arrow_import(source, "split_many", &in_schema, &array, &sizes) < 0)
         return NULL;
     char kind = schema_kind(in_schema, "split_many");
     pct_arrow_strings in;
-    PyObject *sizes = PyTuple_GET_SIZE(source) == 3 ? PyTuple_GET_ITEM(source, 2) : NULL;
     if (!kind || strings_init(&in, kind, array, sizes, base) < 0)
         return NULL;
     char out_kind = kind == 'n' ? 'U' : kind;
