@@ -20,6 +20,7 @@
 #include "_pctcodec_batch.h"
 #include "_pctcodec_memory.h"
 #include "pct_batch.h"
+#include "pct_domain.h"
 #include "pct_idna.h"
 #include "pct_uri.h"
 
@@ -351,6 +352,57 @@ static PyObject *call_func(const batch_op *op, PyObject *base, PyObject *item)
     return PyObject_Vectorcall(op->func, pair, 2, NULL);
 }
 
+static int str_utf8(PyObject *item, const uint8_t **p, size_t *n, PyObject **owner);
+
+/* The exception of a row the core failed (PCT_ROW_FAILED: DOMAIN's host
+ * with a byte no host may hold, or with no IDNA form), as the single-value
+ * function makes it (pctcodec.domains._part): HostError("the host %r is
+ * no domain name", the host's start), the host where pct_domain_host
+ * finds it, positions in code points. Made only when a rejects list keeps
+ * it: a failed row under on_error "null" or "keep" costs about what a
+ * good one does. `item`: an exact str. */
+static PyObject *failed_row_exception(const batch_op *op, PyObject *item)
+{
+    const uint8_t *p;
+    size_t n, start, len;
+    PyObject *owner, *exc = NULL;
+    int got = str_utf8(item, &p, &n, &owner);
+    if (got < 0)
+        return NULL;
+    if (got == 0) { /* no UTF-8 (lone surrogates): func's own error */
+        PyObject *r = call_func(op, NULL, item);
+        if (r) {
+            Py_DECREF(r);
+            PyErr_SetString(PyExc_SystemError, "a failed row did not fail");
+        }
+        return PyErr_GetRaisedException_compat();
+    }
+    pct_domain_host(p, n, &start, &len);
+    Py_ssize_t cs = (Py_ssize_t)pct_utf8_count(p, start);
+    Py_ssize_t ce = cs + (Py_ssize_t)pct_utf8_count(p + start, len);
+    Py_XDECREF(owner);
+    PyObject *host = PyUnicode_Substring(item, cs, ce);
+    PyObject *reason = host ? PyUnicode_FromFormat("the host %R is no domain name", host) : NULL;
+    PyObject *msg = reason ? PyUnicode_FromFormat("%U at position %zd", reason, cs) : NULL;
+    PyObject *position = msg ? PyLong_FromSsize_t(cs) : NULL;
+    PyObject *cls = position ? package_attr(op->module, "_HostError", "pctcodec._errors", "HostError") : NULL;
+    PyObject *args = cls ? PyTuple_Pack(1, msg) : NULL;
+    /* what _PositionedError.__init__ makes, without running Python code:
+     * args (the message), reason, position */
+    if (args && PyType_Check(cls))
+        exc = ((PyTypeObject *)cls)->tp_new((PyTypeObject *)cls, args, NULL);
+    if (exc && (PyObject_SetAttrString(exc, "reason", reason) < 0
+                || PyObject_SetAttrString(exc, "position", position) < 0))
+        Py_CLEAR(exc);
+    Py_XDECREF(args);
+    Py_XDECREF(cls);
+    Py_XDECREF(position);
+    Py_XDECREF(msg);
+    Py_XDECREF(reason);
+    Py_XDECREF(host);
+    return exc;
+}
+
 /* The UTF-8 of an exact str: in place when ASCII, else a temporary copy
  * in *owner (not cached on the str). 0 when it has none (lone surrogates:
  * no error raised), -1 with an error. */
@@ -378,7 +430,7 @@ static int str_utf8(PyObject *item, const uint8_t **p, size_t *n, PyObject **own
  * one base for all; *hosts: the call's IDNA forms, made on the first host
  * that needs one. */
 static PyObject *str_row(const batch_op *op, PyObject *base, PyObject *item, pct_out *out,
-                         pct_host_cache **hosts)
+                         pct_host_cache **hosts, int *failed)
 {
     const uint8_t *p, *bp = op->spec.base;
     size_t n, bn = op->spec.base_len;
@@ -402,8 +454,10 @@ static PyObject *str_row(const batch_op *op, PyObject *base, PyObject *item, pct
             *hosts = pct_host_cache_new(); /* without memory, no cache */
         rc = mapped_host_row(op, p, n, &info, out, (size_t)PY_SSIZE_T_MAX, *hosts);
     }
-    if (rc == PCT_ROW_CALLER)
-        r = call_func(op, base, item);
+    if (rc == PCT_ROW_FAILED && op->on_error != ON_ERROR_RAISE)
+        r = (*failed = 1, NULL); /* the caller's policy, no exception made (see failed_row_exception) */
+    else if (rc == PCT_ROW_CALLER || rc == PCT_ROW_FAILED)
+        r = call_func(op, base, item); /* raising: func's own error, with its traceback */
     else if (rc == PCT_ROW_NULL)
         r = Py_NewRef(Py_None);
     else if (rc != PCT_OK)
@@ -463,7 +517,17 @@ static PyObject *py_many_list(PyObject *module, PyObject *const *args, Py_ssize_
                          Py_TYPE(bad)->tp_name);
             r = NULL;
         } else if (PyUnicode_CheckExact(item) && (!base || PyUnicode_CheckExact(base))) {
-            r = str_row(&op, base, item, &out, &hosts);
+            int failed = 0;
+            r = str_row(&op, base, item, &out, &hosts, &failed);
+            if (failed) { /* under null or keep: no exception unless rejects keeps one */
+                PyObject *exc = op.rejects ? failed_row_exception(&op, item) : NULL;
+                if ((op.rejects && !exc) || (exc && add_reject(&op, i, item, exc) < 0)) {
+                    Py_DECREF(item);
+                    Py_XDECREF(base);
+                    goto fail;
+                }
+                r = Py_NewRef(op.on_error == ON_ERROR_KEEP ? item : Py_None);
+            }
         } else {
             r = call_func(&op, base, item); /* a subclass: its own methods may count */
         }
@@ -602,7 +666,7 @@ int strings_init(pct_arrow_strings *a, char kind, const struct ArrowArray *array
  * its exception. */
 struct reject {
     int64_t row;
-    PyObject *exc;
+    PyObject *exc; /* NULL: a row the core failed, its exception made by add_rejects */
 };
 
 /* One input array's result. */
@@ -695,7 +759,7 @@ static int mapped_host_row(const batch_op *op, const uint8_t *p, size_t n, const
     }
     int rc;
     if (op->spec.op == PCT_BATCH_DOMAIN) /* the part of the form; none: func raises HostError */
-        rc = form ? pct_batch_domain_host(&op->spec, form, form_len, out, limit) : PCT_ROW_CALLER;
+        rc = form ? pct_batch_domain_host(&op->spec, form, form_len, out, limit) : PCT_ROW_FAILED;
     else
         rc = !form && op->strict_idna
                  ? PCT_ROW_CALLER
@@ -756,7 +820,9 @@ static int python_row(piece *pc, const uint8_t *p, size_t n, int64_t *position)
  * kept for the rejects list, and null or the input p[0..n) as its result. */
 static int reject_row(piece *pc, int64_t r, const uint8_t *p, size_t n)
 {
-    if (pc->n_rejects == pc->rejects_cap) {
+    if (!pc->exc && !pc->op->rejects) {
+        /* a failed row with nothing to keep */
+    } else if (pc->n_rejects == pc->rejects_cap) {
         size_t cap = pc->rejects_cap ? 2 * pc->rejects_cap : 16;
         struct reject *items = cap < SIZE_MAX / sizeof *items
                                    ? realloc(pc->rejects, cap * sizeof *items) : NULL;
@@ -765,10 +831,12 @@ static int reject_row(piece *pc, int64_t r, const uint8_t *p, size_t n)
         pc->rejects = items;
         pc->rejects_cap = cap;
     }
-    pc->rejects[pc->n_rejects].row = r;
-    pc->rejects[pc->n_rejects].exc = pc->exc;
-    pc->n_rejects++;
-    pc->exc = NULL;
+    if (pc->exc || pc->op->rejects) { /* exc NULL: a failed row's, made by add_rejects */
+        pc->rejects[pc->n_rejects].row = r;
+        pc->rejects[pc->n_rejects].exc = pc->exc;
+        pc->n_rejects++;
+        pc->exc = NULL;
+    }
     int check = pc->op->code == OP_CHECK;
     if (pc->op->on_error == ON_ERROR_KEEP && !check) {
         int rc = pct_out_reserve(pc->out, n, pc->limit);
@@ -807,6 +875,8 @@ static int finish_row(piece *pc, int64_t r, int rc, const uint8_t *p, size_t n,
         rc = python_row(pc, p, n, &position);
     else if (rc == PCT_OK && check)
         position = info->position;
+    if (rc == PCT_ROW_FAILED) /* raising: func's own error; else the policy, the exception made later */
+        rc = pc->op->on_error == ON_ERROR_RAISE ? python_row(pc, p, n, &position) : PCT_ROW_REJECTED;
     if (rc == PCT_ROW_REJECTED)
         return reject_row(pc, r, p, n);
     if (rc != PCT_OK)
@@ -1086,7 +1156,7 @@ static int add_rejects(const batch_op *op, const pct_arrow_strings *in, piece *p
     for (size_t j = 0; j < total; j++) {
         PyObject *exc = all[j].exc;
         if (rc < 0) {
-            Py_DECREF(exc);
+            Py_XDECREF(exc);
             continue;
         }
         const uint8_t *p = NULL;
@@ -1094,6 +1164,11 @@ static int add_rejects(const batch_op *op, const pct_arrow_strings *in, piece *p
         PyObject *value = pct_arrow_row(in, all[j].row, &p, &n) > 0
                               ? PyUnicode_DecodeUTF8((const char *)p, (Py_ssize_t)n, "surrogateescape")
                               : NULL;
+        if (value && !exc && !(exc = failed_row_exception(op, value))) {
+            Py_DECREF(value);
+            value = NULL; /* its error stands */
+            exc = Py_NewRef(Py_None);
+        }
         rc = value ? add_reject(op, (Py_ssize_t)(base + all[j].row), value, exc) : (Py_DECREF(exc), -1);
         Py_XDECREF(value);
         if (rc < 0 && !PyErr_Occurred())

@@ -335,6 +335,8 @@ static int domain_append(const pct_batch_spec *spec, const uint8_t *src, size_t 
     case PCT_DOMAIN_IDNA:
         *idna = 1;
         return PCT_ROW_CALLER;
+    case PCT_DOMAIN_BAD_HOST:
+        return PCT_ROW_FAILED; /* the row's error: the binding's policy, no func call */
     default:
         return PCT_ROW_CALLER;
     }
