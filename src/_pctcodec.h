@@ -94,6 +94,20 @@ static inline void PyErr_SetRaisedException_compat(PyObject *exc)
 #define Py_END_CRITICAL_SECTION() }
 #endif
 
+/* Item i of a list or tuple as a new reference, or NULL past its end:
+ * fetched and referenced under the list's critical section, so that a
+ * concurrent append or del (free-threaded builds) cannot free it between
+ * the two. */
+static inline PyObject *seq_item_ref(PyObject *seq, Py_ssize_t i)
+{
+    PyObject *item = NULL;
+    Py_BEGIN_CRITICAL_SECTION(seq);
+    if (i < PySequence_Fast_GET_SIZE(seq))
+        item = Py_NewRef(PySequence_Fast_GET_ITEM(seq, i));
+    Py_END_CRITICAL_SECTION();
+    return item;
+}
+
 /* Runs `stmt` with the GIL released when `cond` holds. */
 #define MAYBE_WITHOUT_GIL(cond, stmt)     \
     do {                                  \

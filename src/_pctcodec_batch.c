@@ -500,10 +500,11 @@ static PyObject *py_many_list(PyObject *module, PyObject *const *args, Py_ssize_
     for (i = 0; i < n && i < PySequence_Fast_GET_SIZE(values); i++) {
         if (i % PCT_INTERRUPT_STEP == 0 && PyErr_CheckSignals() < 0) /* Ctrl-C */
             goto fail;
-        PyObject *item = Py_NewRef(PySequence_Fast_GET_ITEM(values, i));
+        PyObject *item = seq_item_ref(values, i);
+        if (!item)
+            break; /* it shrank meanwhile */
         /* the row's base, when they come as a column (the list may shrink too) */
-        PyObject *base = bases && i < PyList_GET_SIZE(bases) ? PyList_GET_ITEM(bases, i) : NULL;
-        Py_XINCREF(base);
+        PyObject *base = bases ? seq_item_ref(bases, i) : NULL;
         PyObject *r;
         if (bases && !base) {
             PyErr_SetString(PyExc_ValueError, "resolve_many(): the list of bases changed");

@@ -225,7 +225,9 @@ static PyObject *py_split_list(PyObject *module, PyObject *const *args, Py_ssize
             Py_CLEAR(result);
             break;
         }
-        PyObject *item = Py_NewRef(PySequence_Fast_GET_ITEM(values, i)), *r;
+        PyObject *item = seq_item_ref(values, i), *r;
+        if (!item)
+            break; /* it shrank meanwhile */
         if (item == Py_None) {
             r = Py_NewRef(Py_None);
         } else if (PyUnicode_Check(item)) {
