@@ -1141,7 +1141,7 @@ static int add_rejects(const batch_op *op, const pct_arrow_strings *in, piece *p
         total += pcs[k].n_rejects;
     if (!total)
         return 0;
-    struct reject *all = malloc(total * sizeof *all);
+    struct reject *all = total <= SIZE_MAX / sizeof *all ? malloc(total * sizeof *all) : NULL;
     if (!all) {
         PyErr_NoMemory();
         return -1;
@@ -1230,8 +1230,10 @@ static int run_array(PyObject *module, const batch_op *op, const pct_arrow_strin
     int check = op->code == OP_CHECK;
     size_t rows = (size_t)in->length;
     res->rows = in->length;
-    res->ends = big_malloc(rows * sizeof *res->ends);
-    res->valid = calloc(rows / 8 + 1, 1);
+    /* a 32-bit size_t cannot count every row's end: no memory for them */
+    int fits = (uint64_t)in->length <= SIZE_MAX / sizeof *res->ends;
+    res->ends = fits ? big_malloc(rows * sizeof *res->ends) : NULL;
+    res->valid = fits ? calloc(rows / 8 + 1, 1) : NULL;
     pct_out_init(&res->out);
     size_t limit = in->kind == 'U' ? (size_t)PY_SSIZE_T_MAX : (size_t)INT32_MAX;
     shared_run run;
