@@ -1,6 +1,7 @@
 """Time the batch functions on a column of a million real-shaped URLs.
 
     python benchmarks/bench_batch.py [--quick] [--rows N] [--json PATH] [--png PATH]
+    python benchmarks/bench_batch.py --dirty [--rows N]   # failed rows against good ones
 
 The column: N URLs (default 1,000,000) drawn with a fixed seed from
 benchmarks/urls_sample.txt (real-world URLs, 40% made messy) and from messy
@@ -587,6 +588,74 @@ def chart(data, path):
     plt.close(fig)
 
 
+# ---------------------------------------------------------------- failed rows
+
+# Bad rows of each kind a function can fail on, each row distinct (%d: its
+# number), so that no cache of hosts answers for them. Lone surrogates
+# exist in Python str only: those kinds run on lists alone.
+SURROGATE = "http://example.com/%d\ud800b"
+DIRTY_KINDS = {
+    "registered_domain_many": ["http://exa<mple%d.com/a", "http://\u00e4%d.xn--a.example/a"],
+    "public_suffix_many": ["http://exa<mple%d.com/a", "http://\u00e4%d.xn--a.example/a"],
+    "domain_parts_many": ["http://exa<mple%d.com/a", "http://\u00e4%d.xn--a.example/a"],
+    "quote_many": [SURROGATE],
+    "requote_many": [SURROGATE],
+    "normalize_many": [SURROGATE],
+    "canonicalize_many": [SURROGATE],
+    "clean_query_many": [SURROGATE],
+}
+
+
+def dirty_column(urls, kinds):
+    """urls with 1% of the rows replaced by bad rows of each kind (row
+    100k + j by kind j)."""
+    out = list(urls)
+    for i in range(0, len(out) - len(kinds), 100):
+        for j, row in enumerate(kinds):
+            out[i + j] = row % i
+    return out
+
+
+def measure_dirty(urls, repeats):
+    """Per function and input: ns per row of the clean column; of a column
+    of failed rows only (the kinds in turn); and the dirty column's time
+    over the clean one's; under on_error="null", then with a rejects list
+    too. One thread, CPU time."""
+    lines = []
+    for name, kinds in DIRTY_KINDS.items():
+        func = getattr(pctcodec, name)
+        n_bad = len(urls) // 10
+        bad = [kinds[i % len(kinds)] % i for i in range(n_bad)]
+        dirty = dirty_column(urls, kinds)
+        holders = [("list", urls, bad, dirty)]
+        if SURROGATE not in kinds:
+            holders.append(("arrow", pa.array(urls), pa.array(bad), pa.array(dirty)))
+        for holder, clean_col, bad_col, dirty_col in holders:
+            row = [name, holder]
+            for rejects in (False, True):
+                def per_row(col, n):
+                    return best_of(repeats, lambda: func(col, threads=1, on_error="null",
+                                                         rejects=[] if rejects else None))[1] / n * 1e9
+                good = per_row(clean_col, len(urls))
+                failed = per_row(bad_col, n_bad)
+                row += [good, failed, failed / good, per_row(dirty_col, len(urls)) / good]
+            lines.append(row)
+    return lines
+
+
+def dirty_report(lines):
+    out = ["failed rows, on_error='null' (threads=1, CPU ns per row; target failed/good <= 2x, "
+           "<= 10x with rejects); dirty: 1% failed rows of each kind, its time / the clean one's",
+           "%-24s %-6s %6s %7s %6s %6s | %6s %7s %6s %6s" % (
+               "function", "input", "good", "failed", "ratio", "dirty", "good", "failed",
+               "ratio", "dirty"),
+           "%-31s %-29s | %s" % ("", "without rejects", "with rejects")]
+    for name, holder, *v in lines:
+        out.append("%-24s %-6s %6.0f %7.0f %5.1fx %5.2fx | %6.0f %7.0f %5.1fx %5.2fx"
+                   % (name, holder, *v))
+    return "\n".join(out)
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="20,000 URLs, one repeat (CI smoke run)")
@@ -594,6 +663,8 @@ def main(argv=None):
     parser.add_argument("--peer-rows", type=int, help="URLs for the slow peers (default 20,000)")
     parser.add_argument("--repeats", type=int, help="repeats, best kept (default 3)")
     parser.add_argument("--json", metavar="PATH", help="also write the results as JSON")
+    parser.add_argument("--dirty", action="store_true",
+                        help="only the failed-row costs: the clean column against a dirty one")
     parser.add_argument("--png", metavar="PATH", help="write a bar chart of the speed-ups")
     args = parser.parse_args(argv)
     args.rows = args.rows or (20_000 if args.quick else 1_000_000)
@@ -601,6 +672,9 @@ def main(argv=None):
     args.repeats = args.repeats or (1 if args.quick else 3)
     args.sizes = QUICK_SIZES if args.quick else SIZES
 
+    if args.dirty:
+        print(dirty_report(measure_dirty(make_urls(args.rows), args.repeats)))
+        return 0
     data = run(args)
     print(report(data))
     if args.json:

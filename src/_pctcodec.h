@@ -55,6 +55,10 @@ static inline PyObject *PyErr_GetRaisedException_compat(void)
 
 static inline void PyErr_SetRaisedException_compat(PyObject *exc)
 {
+    if (!exc) { /* as PyErr_SetRaisedException(NULL): clears the error */
+        PyErr_Clear();
+        return;
+    }
     PyErr_Restore(Py_NewRef((PyObject *)Py_TYPE(exc)), exc, PyException_GetTraceback(exc));
 }
 #endif
@@ -91,6 +95,20 @@ static inline void PyErr_SetRaisedException_compat(PyObject *exc)
 #define Py_END_CRITICAL_SECTION() }
 #endif
 
+/* Item i of a list or tuple as a new reference, or NULL past its end:
+ * fetched and referenced under the list's critical section, so that a
+ * concurrent append or del (free-threaded builds) cannot free it between
+ * the two. */
+static inline PyObject *seq_item_ref(PyObject *seq, Py_ssize_t i)
+{
+    PyObject *item = NULL;
+    Py_BEGIN_CRITICAL_SECTION(seq);
+    if (i < PySequence_Fast_GET_SIZE(seq))
+        item = Py_NewRef(PySequence_Fast_GET_ITEM(seq, i));
+    Py_END_CRITICAL_SECTION();
+    return item;
+}
+
 /* Runs `stmt` with the GIL released when `cond` holds. */
 #define MAYBE_WITHOUT_GIL(cond, stmt)     \
     do {                                  \
@@ -100,6 +118,45 @@ static inline void PyErr_SetRaisedException_compat(PyObject *exc)
         } else {                          \
             stmt;                         \
         }                                 \
+    } while (0)
+
+/* ---------------------------------------------------------------------------
+ * Ctrl-C in long loops (_pctcodec_signals.c). A loop over a column runs in
+ * C, most often with the GIL released, where no signal handler runs: it
+ * polls a sig_gate between chunks of rows instead. The poll reads a clock;
+ * every SIG_GATE_NS it takes the GIL back for a moment (when the loop had
+ * released it) and runs the handlers. A handler's exception
+ * (KeyboardInterrupt) stays raised in the caller's thread state, the poll
+ * says -1, and the loop stops with PCT_ERR_INTERRUPTED, frees what it made
+ * and returns that exception: nothing half-done is returned.
+ */
+#define SIG_GATE_NS 20000000u /* 20 ms: Ctrl-C within 0.2 s, the GIL taken 50 times a second at most */
+
+typedef struct {
+    PyThreadState *ts; /* the caller's state while the loop runs with the GIL released; NULL: held */
+    uint64_t next;     /* the clock at the next check (ns) */
+} sig_gate;
+
+void sig_gate_init(sig_gate *g);
+/* 0, or -1 with the handler's exception raised (on the caller's thread
+ * only: handlers run on the main thread). Call it from the thread whose
+ * state g->ts is (or, with g->ts NULL, with the GIL held). */
+int sig_gate_poll(sig_gate *g);
+/* sig_gate_poll as the core's pct_interrupt callback: nonzero stops. */
+int sig_gate_callback(void *gate);
+
+/* MAYBE_WITHOUT_GIL whose statement polls `gate` (a sig_gate *). */
+#define MAYBE_WITHOUT_GIL_GATED(cond, gate, stmt)  \
+    do {                                           \
+        sig_gate_init(gate);                       \
+        if (cond) {                                \
+            (gate)->ts = PyEval_SaveThread();      \
+            stmt;                                  \
+            PyEval_RestoreThread((gate)->ts);      \
+            (gate)->ts = NULL;                     \
+        } else {                                   \
+            stmt;                                  \
+        }                                          \
     } while (0)
 
 /* Inputs at least this long are processed with the GIL released when the

@@ -19,7 +19,9 @@
 #include "_pctcodec_arrow.h"
 #include "_pctcodec_batch.h"
 #include "_pctcodec_memory.h"
+#include "pct_authority.h"
 #include "pct_batch.h"
+#include "pct_domain.h"
 #include "pct_idna.h"
 #include "pct_uri.h"
 
@@ -101,6 +103,7 @@ static int setup_op(PyObject *module, PyObject *const *args, Py_ssize_t nargs, i
         PyErr_Format(PyExc_TypeError, "%s() takes %d arguments", fname, 1 + N_OP_ARGS + extra);
         return -1;
     }
+    memset(op, 0, sizeof *op); /* no field left unset, whichever op it is */
     PyObject *const *a = args + 1;
     long code = PyLong_AsLong(a[0]);
     if (code == -1 && PyErr_Occurred())
@@ -367,6 +370,60 @@ static PyObject *call_func(const batch_op *op, PyObject *base, PyObject *item)
     return PyObject_Vectorcall(op->func, pair, 2, NULL);
 }
 
+static int str_utf8(PyObject *item, const uint8_t **p, size_t *n, PyObject **owner);
+
+/* The exception of a row the core failed (PCT_ROW_FAILED: DOMAIN's host
+ * with a byte no host may hold, or with no IDNA form), as the single-value
+ * function makes it (pctcodec.domains._part): HostError("the host %r is
+ * no domain name", the host's start), the host where pct_authority_find
+ * finds it, positions in code points. Made only when a rejects list keeps
+ * it: a failed row under on_error "null" or "keep" costs about what a
+ * good one does. `item`: an exact str. */
+static PyObject *failed_row_exception(const batch_op *op, PyObject *item)
+{
+    const uint8_t *p;
+    size_t n, start, len;
+    PyObject *owner, *exc = NULL;
+    int got = str_utf8(item, &p, &n, &owner);
+    if (got < 0)
+        return NULL;
+    if (got == 0) { /* no UTF-8 (lone surrogates): func's own error */
+        PyObject *r = call_func(op, NULL, item);
+        if (r) {
+            Py_DECREF(r);
+            PyErr_SetString(PyExc_SystemError, "a failed row did not fail");
+        }
+        return PyErr_GetRaisedException_compat();
+    }
+    pct_authority a; /* where the single-value function finds the host */
+    pct_authority_find(p, n, PCT_AUTH_WEB, &a);
+    start = a.host;
+    len = a.host_end - a.host;
+    Py_ssize_t cs = (Py_ssize_t)pct_utf8_count(p, start);
+    Py_ssize_t ce = cs + (Py_ssize_t)pct_utf8_count(p + start, len);
+    Py_XDECREF(owner);
+    PyObject *host = PyUnicode_Substring(item, cs, ce);
+    PyObject *reason = host ? PyUnicode_FromFormat("the host %R is no domain name", host) : NULL;
+    PyObject *msg = reason ? PyUnicode_FromFormat("%U at position %zd", reason, cs) : NULL;
+    PyObject *position = msg ? PyLong_FromSsize_t(cs) : NULL;
+    PyObject *cls = position ? package_attr(op->module, "_HostError", "pctcodec._errors", "HostError") : NULL;
+    PyObject *args = cls ? PyTuple_Pack(1, msg) : NULL;
+    /* what _PositionedError.__init__ makes, without running Python code:
+     * args (the message), reason, position */
+    if (args && PyType_Check(cls))
+        exc = ((PyTypeObject *)cls)->tp_new((PyTypeObject *)cls, args, NULL);
+    if (exc && (PyObject_SetAttrString(exc, "reason", reason) < 0
+                || PyObject_SetAttrString(exc, "position", position) < 0))
+        Py_CLEAR(exc);
+    Py_XDECREF(args);
+    Py_XDECREF(cls);
+    Py_XDECREF(position);
+    Py_XDECREF(msg);
+    Py_XDECREF(reason);
+    Py_XDECREF(host);
+    return exc;
+}
+
 /* The UTF-8 of an exact str: in place when ASCII, else a temporary copy
  * in *owner (not cached on the str). 0 when it has none (lone surrogates:
  * no error raised), -1 with an error. */
@@ -394,7 +451,7 @@ static int str_utf8(PyObject *item, const uint8_t **p, size_t *n, PyObject **own
  * one base for all; *hosts: the call's IDNA forms, made on the first host
  * that needs one. */
 static PyObject *str_row(const batch_op *op, PyObject *base, PyObject *item, pct_out *out,
-                         pct_host_cache **hosts)
+                         pct_host_cache **hosts, int *failed)
 {
     const uint8_t *p, *bp = op->spec.base;
     size_t n, bn = op->spec.base_len;
@@ -418,8 +475,10 @@ static PyObject *str_row(const batch_op *op, PyObject *base, PyObject *item, pct
             *hosts = pct_host_cache_new(); /* without memory, no cache */
         rc = mapped_host_row(op, p, n, &info, out, (size_t)PY_SSIZE_T_MAX, *hosts);
     }
-    if (rc == PCT_ROW_CALLER)
-        r = call_func(op, base, item);
+    if (rc == PCT_ROW_FAILED && op->on_error != ON_ERROR_RAISE)
+        r = (*failed = 1, NULL); /* the caller's policy, no exception made (see failed_row_exception) */
+    else if (rc == PCT_ROW_CALLER || rc == PCT_ROW_FAILED)
+        r = call_func(op, base, item); /* raising: func's own error, with its traceback */
     else if (rc == PCT_ROW_NULL)
         r = Py_NewRef(Py_None);
     else if (rc != PCT_OK)
@@ -460,10 +519,13 @@ static PyObject *py_many_list(PyObject *module, PyObject *const *args, Py_ssize_
     Py_ssize_t i;
     /* func may change a list: its current length bounds every step */
     for (i = 0; i < n && i < PySequence_Fast_GET_SIZE(values); i++) {
-        PyObject *item = Py_NewRef(PySequence_Fast_GET_ITEM(values, i));
+        if (i % PCT_INTERRUPT_STEP == 0 && PyErr_CheckSignals() < 0) /* Ctrl-C */
+            goto fail;
+        PyObject *item = seq_item_ref(values, i);
+        if (!item)
+            break; /* it shrank meanwhile */
         /* the row's base, when they come as a column (the list may shrink too) */
-        PyObject *base = bases && i < PyList_GET_SIZE(bases) ? PyList_GET_ITEM(bases, i) : NULL;
-        Py_XINCREF(base);
+        PyObject *base = bases ? seq_item_ref(bases, i) : NULL;
         PyObject *r;
         if (bases && !base) {
             PyErr_SetString(PyExc_ValueError, "resolve_many(): the list of bases changed");
@@ -477,7 +539,17 @@ static PyObject *py_many_list(PyObject *module, PyObject *const *args, Py_ssize_
                          Py_TYPE(bad)->tp_name);
             r = NULL;
         } else if (PyUnicode_CheckExact(item) && (!base || PyUnicode_CheckExact(base))) {
-            r = str_row(&op, base, item, &out, &hosts);
+            int failed = 0;
+            r = str_row(&op, base, item, &out, &hosts, &failed);
+            if (failed) { /* under null or keep: no exception unless rejects keeps one */
+                PyObject *exc = op.rejects ? failed_row_exception(&op, item) : NULL;
+                if ((op.rejects && !exc) || (exc && add_reject(&op, i, item, exc) < 0)) {
+                    Py_DECREF(item);
+                    Py_XDECREF(base);
+                    goto fail;
+                }
+                r = Py_NewRef(op.on_error == ON_ERROR_KEEP ? item : Py_None);
+            }
         } else {
             r = call_func(&op, base, item); /* a subclass: its own methods may count */
         }
@@ -513,6 +585,28 @@ fail:
     /* the slots not yet filled are NULL, which list dealloc skips */
     Py_DECREF(result);
     return NULL;
+}
+
+int arrow_import(PyObject *pair, const char *fname, struct ArrowSchema **schema,
+                 struct ArrowArray **array, PyObject **sizes)
+{
+    if (!PyTuple_Check(pair) || PyTuple_GET_SIZE(pair) < 2 || PyTuple_GET_SIZE(pair) > 3) {
+        PyErr_Format(PyExc_TypeError, "%s() needs an Arrow array as a (schema, array) capsule pair",
+                     fname);
+        return -1;
+    }
+    *schema = PyCapsule_GetPointer(PyTuple_GET_ITEM(pair, 0), "arrow_schema");
+    *array = *schema ? PyCapsule_GetPointer(PyTuple_GET_ITEM(pair, 1), "arrow_array") : NULL;
+    *sizes = PyTuple_GET_SIZE(pair) == 3 ? PyTuple_GET_ITEM(pair, 2) : NULL;
+    if (!*array)
+        return -1;
+    if (!(*schema)->release || !(*array)->release) {
+        PyErr_Format(PyExc_ValueError,
+                     "%s(): the Arrow %s was released already (a capsule is consumed once)", fname,
+                     (*schema)->release ? "array" : "schema");
+        return -1;
+    }
+    return 0;
 }
 
 /* The kind of an Arrow string column; 0 with TypeError for any other. */
@@ -594,7 +688,7 @@ int strings_init(pct_arrow_strings *a, char kind, const struct ArrowArray *array
  * its exception. */
 struct reject {
     int64_t row;
-    PyObject *exc;
+    PyObject *exc; /* NULL: a row the core failed, its exception made by add_rejects */
 };
 
 /* One input array's result. */
@@ -637,6 +731,7 @@ typedef struct {
     const uint8_t *row_base; /* RESOLVE: the base of the row being done */
     size_t row_base_n;
     PyThread_type_lock done;  /* held until the piece's own thread has finished */
+    sig_gate *gate;     /* the caller's piece: polled between chunks (Ctrl-C); NULL for the others */
 } piece;
 
 /* Takes the GIL; -1 when this thread gets no thread state (no memory). */
@@ -686,7 +781,7 @@ static int mapped_host_row(const batch_op *op, const uint8_t *p, size_t n, const
     }
     int rc;
     if (op->spec.op == PCT_BATCH_DOMAIN) /* the part of the form; none: func raises HostError */
-        rc = form ? pct_batch_domain_host(&op->spec, form, form_len, out, limit) : PCT_ROW_CALLER;
+        rc = form ? pct_batch_domain_host(&op->spec, form, form_len, out, limit) : PCT_ROW_FAILED;
     else
         rc = !form && op->strict_idna
                  ? PCT_ROW_CALLER
@@ -747,7 +842,9 @@ static int python_row(piece *pc, const uint8_t *p, size_t n, int64_t *position)
  * kept for the rejects list, and null or the input p[0..n) as its result. */
 static int reject_row(piece *pc, int64_t r, const uint8_t *p, size_t n)
 {
-    if (pc->n_rejects == pc->rejects_cap) {
+    if (!pc->exc && !pc->op->rejects) {
+        /* a failed row with nothing to keep */
+    } else if (pc->n_rejects == pc->rejects_cap) {
         size_t cap = pc->rejects_cap ? 2 * pc->rejects_cap : 16;
         struct reject *items = cap < SIZE_MAX / sizeof *items
                                    ? realloc(pc->rejects, cap * sizeof *items) : NULL;
@@ -756,10 +853,12 @@ static int reject_row(piece *pc, int64_t r, const uint8_t *p, size_t n)
         pc->rejects = items;
         pc->rejects_cap = cap;
     }
-    pc->rejects[pc->n_rejects].row = r;
-    pc->rejects[pc->n_rejects].exc = pc->exc;
-    pc->n_rejects++;
-    pc->exc = NULL;
+    if (pc->exc || pc->op->rejects) { /* exc NULL: a failed row's, made by add_rejects */
+        pc->rejects[pc->n_rejects].row = r;
+        pc->rejects[pc->n_rejects].exc = pc->exc;
+        pc->n_rejects++;
+        pc->exc = NULL;
+    }
     int check = pc->op->code == OP_CHECK;
     if (pc->op->on_error == ON_ERROR_KEEP && !check) {
         int rc = pct_out_reserve(pc->out, n, pc->limit);
@@ -798,6 +897,8 @@ static int finish_row(piece *pc, int64_t r, int rc, const uint8_t *p, size_t n,
         rc = python_row(pc, p, n, &position);
     else if (rc == PCT_OK && check)
         position = info->position;
+    if (rc == PCT_ROW_FAILED) /* raising: func's own error; else the policy, the exception made later */
+        rc = pc->op->on_error == ON_ERROR_RAISE ? python_row(pc, p, n, &position) : PCT_ROW_REJECTED;
     if (rc == PCT_ROW_REJECTED)
         return reject_row(pc, r, p, n);
     if (rc != PCT_OK)
@@ -903,6 +1004,22 @@ static int run_failed(shared_run *run, int set)
     return failed;
 }
 
+/* The caller's piece between two chunks: the signal handlers run (the GIL
+ * taken for that moment) every SIG_GATE_NS; -1 with the handler's
+ * exception taken into pc->exc. */
+static int poll_signals(piece *pc)
+{
+    pc->gate->ts = pc->ts;
+    int rc = sig_gate_poll(pc->gate);
+    pc->ts = pc->gate->ts;
+    if (rc < 0) {
+        PyEval_RestoreThread(pc->ts);
+        pc->exc = PyErr_GetRaisedException_compat();
+        pc->ts = PyEval_SaveThread();
+    }
+    return rc;
+}
+
 /* Takes chunks until there are none left or one has failed; called without
  * the GIL. */
 static void run_piece(piece *pc)
@@ -936,6 +1053,12 @@ static void run_piece(piece *pc)
             PyThread_release_lock(run->turns[c + 1]);
         if (rc != PCT_OK || stop)
             return;
+        if (pc->gate && poll_signals(pc) < 0) {
+            pc->status = PCT_ERR_INTERRUPTED;
+            pc->err_row = r0 + count;
+            run_failed(run, 1);
+            return;
+        }
     }
 }
 
@@ -1039,7 +1162,7 @@ static int add_rejects(const batch_op *op, const pct_arrow_strings *in, piece *p
         total += pcs[k].n_rejects;
     if (!total)
         return 0;
-    struct reject *all = malloc(total * sizeof *all);
+    struct reject *all = total <= SIZE_MAX / sizeof *all ? malloc(total * sizeof *all) : NULL;
     if (!all) {
         PyErr_NoMemory();
         return -1;
@@ -1055,7 +1178,7 @@ static int add_rejects(const batch_op *op, const pct_arrow_strings *in, piece *p
     for (size_t j = 0; j < total; j++) {
         PyObject *exc = all[j].exc;
         if (rc < 0) {
-            Py_DECREF(exc);
+            Py_XDECREF(exc);
             continue;
         }
         const uint8_t *p = NULL;
@@ -1063,6 +1186,11 @@ static int add_rejects(const batch_op *op, const pct_arrow_strings *in, piece *p
         PyObject *value = pct_arrow_row(in, all[j].row, &p, &n) > 0
                               ? PyUnicode_DecodeUTF8((const char *)p, (Py_ssize_t)n, "surrogateescape")
                               : NULL;
+        if (value && !exc && !(exc = failed_row_exception(op, value))) {
+            Py_DECREF(value);
+            value = NULL; /* its error stands */
+            exc = Py_NewRef(Py_None);
+        }
         rc = value ? add_reject(op, (Py_ssize_t)(base + all[j].row), value, exc) : (Py_DECREF(exc), -1);
         Py_XDECREF(value);
         if (rc < 0 && !PyErr_Occurred())
@@ -1077,6 +1205,8 @@ static int add_rejects(const batch_op *op, const pct_arrow_strings *in, piece *p
  * a MemoryError, or a lack of memory of the core's. */
 static int stops_run(const piece *pc)
 {
+    if (pc->status == PCT_ERR_INTERRUPTED)
+        return 2; /* before any row's error: Ctrl-C is the caller's */
     if (pc->status == PCT_ERR_NO_MEMORY)
         return 1;
     return pc->status == PCT_ROW_PYTHON_ERROR && pc->exc
@@ -1087,6 +1217,10 @@ static int stops_run(const piece *pc)
 /* Chunks per thread: enough that a busy core's share is taken by the
  * others, few enough that each is long (and its scratch stays in cache). */
 #define CHUNKS_PER_THREAD 32
+/* and at most this many rows, so that the caller's thread, which checks
+ * for signals between its chunks, is never long in one (a row done by
+ * Python takes a few microseconds: a chunk of them some tens of ms). */
+#define MAX_CHUNK_ROWS 8192
 
 /* Runs the rows of `in` on up to `threads` threads into a result appended
  * to rl; on an error raises it for the first failing row (base: the index
@@ -1117,18 +1251,19 @@ static int run_array(PyObject *module, const batch_op *op, const pct_arrow_strin
     int check = op->code == OP_CHECK;
     size_t rows = (size_t)in->length;
     res->rows = in->length;
-    res->ends = big_malloc(rows * sizeof *res->ends);
-    res->valid = calloc(rows / 8 + 1, 1);
+    /* a 32-bit size_t cannot count every row's end: no memory for them */
+    int fits = (uint64_t)in->length <= SIZE_MAX / sizeof *res->ends;
+    res->ends = fits ? big_malloc(rows * sizeof *res->ends) : NULL;
+    res->valid = fits ? calloc(rows / 8 + 1, 1) : NULL;
     pct_out_init(&res->out);
     size_t limit = in->kind == 'U' ? (size_t)PY_SSIZE_T_MAX : (size_t)INT32_MAX;
     shared_run run;
     memset(&run, 0, sizeof run);
     run.res = res;
-    run.chunk_rows = in->length;
-    if (np > 1) {
-        /* a multiple of 8 rows: chunks share no byte of valid */
-        run.chunk_rows = (in->length / (np * CHUNKS_PER_THREAD) + 8) & ~(int64_t)7;
-    }
+    /* a multiple of 8 rows: chunks share no byte of valid */
+    run.chunk_rows = (in->length / (np * CHUNKS_PER_THREAD) + 8) & ~(int64_t)7;
+    if (run.chunk_rows > MAX_CHUNK_ROWS)
+        run.chunk_rows = MAX_CHUNK_ROWS; /* the caller's thread polls for Ctrl-C between chunks */
     run.nchunks = run.chunk_rows ? (in->length + run.chunk_rows - 1) / run.chunk_rows : 0;
     int ordered = np > 1 && !check; /* the chunks' bytes appended in turn */
     piece *pcs = calloc((size_t)np, sizeof *pcs);
@@ -1166,6 +1301,9 @@ static int run_array(PyObject *module, const batch_op *op, const pct_arrow_strin
         pc->out = np > 1 ? &pc->scratch : &res->out;
         pc->interp = interp;
     }
+    sig_gate gate;
+    sig_gate_init(&gate);
+    pcs[0].gate = &gate;
     PyThreadState *main = PyEval_SaveThread();
     run_pieces(pcs, np, main);
     PyEval_RestoreThread(main);
@@ -1181,6 +1319,12 @@ static int run_array(PyObject *module, const batch_op *op, const pct_arrow_strin
             first = &pcs[k];
             first_stops = stops;
         }
+    }
+    if (first && first->status == PCT_ERR_INTERRUPTED) {
+        PyErr_SetRaisedException_compat(first->exc); /* the handler's, as it raised it */
+        first->exc = NULL;
+        pieces_free(pcs, np, &run);
+        return -1;
     }
     if (first) {
         if (first->status == PCT_ROW_PYTHON_ERROR) {
@@ -1273,15 +1417,12 @@ PyObject *pieces_capsules(arrow_piece *parts, int n, char kind)
 static int base_strings(PyObject *pair, const pct_arrow_strings *in, const char *fname, int64_t base,
                         pct_arrow_strings *bases)
 {
-    if (!PyTuple_Check(pair) || PyTuple_GET_SIZE(pair) < 2 || PyTuple_GET_SIZE(pair) > 3) {
-        PyErr_Format(PyExc_TypeError, "%s() needs its base column as a (schema, array) pair", fname);
-        return -1;
-    }
-    struct ArrowSchema *schema = PyCapsule_GetPointer(PyTuple_GET_ITEM(pair, 0), "arrow_schema");
-    struct ArrowArray *array = schema ? PyCapsule_GetPointer(PyTuple_GET_ITEM(pair, 1), "arrow_array") : NULL;
-    PyObject *sizes = PyTuple_GET_SIZE(pair) == 3 ? PyTuple_GET_ITEM(pair, 2) : NULL;
-    char kind = array ? schema_kind(schema, fname) : 0;
-    if (!kind || strings_init(bases, kind, array, sizes, base) < 0) /* checked as the references are */
+    struct ArrowSchema *schema;
+    struct ArrowArray *array;
+    PyObject *sizes;
+    char kind = 0;
+    if (arrow_import(pair, fname, &schema, &array, &sizes) < 0 || !(kind = schema_kind(schema, fname))
+        || strings_init(bases, kind, array, sizes, base) < 0) /* checked as the references are */
         return -1;
     if (bases->length != in->length) {
         PyErr_Format(PyExc_ValueError, "%s() needs as many bases as references (%lld, not %lld)",
@@ -1341,11 +1482,11 @@ static PyObject *py_many_arrow(PyObject *module, PyObject *const *args, Py_ssize
     result_list rl = {NULL, 0, 0};
     char kind = 0;
     if (PyTuple_Check(source) && (PyTuple_GET_SIZE(source) == 2 || PyTuple_GET_SIZE(source) == 3)) {
-        struct ArrowSchema *schema = PyCapsule_GetPointer(PyTuple_GET_ITEM(source, 0), "arrow_schema");
-        struct ArrowArray *array = schema ? PyCapsule_GetPointer(PyTuple_GET_ITEM(source, 1), "arrow_array") : NULL;
-        PyObject *sizes = PyTuple_GET_SIZE(source) == 3 ? PyTuple_GET_ITEM(source, 2) : NULL;
+        struct ArrowSchema *schema;
+        struct ArrowArray *array;
+        PyObject *sizes;
         pct_arrow_strings in, bases;
-        if (!array || !(kind = schema_kind(schema, fname)) || strings_init(&in, kind, array, sizes, base) < 0
+        if (arrow_import(source, fname, &schema, &array, &sizes) < 0 || !(kind = schema_kind(schema, fname)) || strings_init(&in, kind, array, sizes, base) < 0
             || (op.base_column && base_strings(op.base_column, &in, fname, base, &bases) < 0))
             goto done;
         if (op.base_column)
@@ -1361,6 +1502,12 @@ static PyObject *py_many_arrow(PyObject *module, PyObject *const *args, Py_ssize
         struct ArrowSchema schema;
         if (!stream)
             goto done;
+        if (!stream->release) {
+            PyErr_Format(PyExc_ValueError,
+                         "%s(): the Arrow stream was released already (a capsule is consumed once)",
+                         fname);
+            goto done;
+        }
         if (stream->get_schema(stream, &schema) != 0) {
             const char *msg = stream->get_last_error(stream);
             PyErr_Format(PyExc_OSError, "Arrow stream: %s", msg ? msg : "no schema");

@@ -12,6 +12,15 @@
  * (naming `fname`) for any other type. */
 char schema_kind(const struct ArrowSchema *schema, const char *fname);
 
+/* The structs of an Arrow array handed over as a (schema capsule, array
+ * capsule) pair, with a tuple of its buffers' sizes as a third item when
+ * pyarrow knows them (*sizes NULL otherwise): 0, or -1 with TypeError for
+ * anything else and ValueError for a struct already released (moved into
+ * a consumer, or released by its producer: release == NULL), which must
+ * not be read. The one place Arrow input comes in. */
+int arrow_import(PyObject *pair, const char *fname, struct ArrowSchema **schema,
+                 struct ArrowArray **array, PyObject **sizes);
+
 /* pct_arrow_init and pct_arrow_check (the GIL released for a long array):
  * 0, or -1 with ValueError for an array that breaks its layout, naming the
  * first bad row (base + its index, also the exception's `index`). `sizes`:

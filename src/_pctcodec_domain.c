@@ -44,11 +44,15 @@ static PyObject *py_psl_compile(PyObject *module, PyObject *text)
     pct_psl_counts c;
     size_t line = 0;
     int rc;
+    sig_gate gate;
+    pct_interrupt stop = {sig_gate_callback, &gate};
     /* the buffer stays put: a bytes object is immutable, and the view holds it */
-    Py_BEGIN_ALLOW_THREADS
-    rc = pct_psl_compile(view.buf, (size_t)view.len, &psl, &c, &line);
-    Py_END_ALLOW_THREADS
+    MAYBE_WITHOUT_GIL_GATED(1, &gate,
+                            rc = pct_psl_compile_stoppable(view.buf, (size_t)view.len, &psl, &c,
+                                                           &line, &stop));
     PyBuffer_Release(&view);
+    if (rc == PCT_ERR_INTERRUPTED)
+        return NULL; /* the handler's exception is raised */
     if (rc == PCT_ERR_NO_MEMORY)
         return PyErr_NoMemory();
     if (rc == PCT_ERR_TOO_LARGE) {

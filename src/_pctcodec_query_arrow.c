@@ -95,6 +95,7 @@ typedef struct {
     Py_ssize_t k;
     column *cols;
     int64_t bad; /* a malformed row */
+    const pct_interrupt *stop; /* polled between rows (Ctrl-C) */
     uint8_t *found;
 } query_job;
 
@@ -159,6 +160,8 @@ static int query_rows(query_job *j)
     for (int64_t r = 0; r < j->in->length; r++) {
         const uint8_t *p;
         size_t n;
+        if (pct_interrupted(j->stop, (size_t)r))
+            return PCT_ERR_INTERRUPTED;
         int got = pct_arrow_row(j->in, r, &p, &n);
         if (got < 0) {
             j->bad = r;
@@ -228,13 +231,13 @@ static PyObject *py_query_arrow(PyObject *module, PyObject *const *args, Py_ssiz
     if (all < 0 || (opts == -1 && PyErr_Occurred()))
         return NULL;
     PyObject *source = args[0], *names = args[1];
-    struct ArrowSchema *in_schema = PyCapsule_GetPointer(PyTuple_GET_ITEM(source, 0), "arrow_schema");
-    struct ArrowArray *array = in_schema ? PyCapsule_GetPointer(PyTuple_GET_ITEM(source, 1), "arrow_array") : NULL;
-    if (!array)
+    struct ArrowSchema *in_schema;
+    struct ArrowArray *array;
+    PyObject *sizes;
+    if (arrow_import(source, "parse_query_many", &in_schema, &array, &sizes) < 0)
         return NULL;
     char kind = schema_kind(in_schema, "parse_query_many");
     pct_arrow_strings in;
-    PyObject *sizes = PyTuple_GET_SIZE(source) == 3 ? PyTuple_GET_ITEM(source, 2) : NULL;
     if (!kind || strings_init(&in, kind, array, sizes, 0) < 0) /* checked before any row is read */
         return NULL;
     char out_kind = kind == 'n' ? 'U' : kind;
@@ -275,8 +278,14 @@ static PyObject *py_query_arrow(PyObject *module, PyObject *const *args, Py_ssiz
         pct_out_init(&j.cols[c].data);
     size_t span = pct_arrow_span(&in, 0, in.length);
     int rc;
-    MAYBE_WITHOUT_GIL(in.length >= NOGIL_MIN_ROWS || span >= NOGIL_MIN_LENGTH, rc = query_rows(&j));
-    if (rc == PCT_ERR_NO_MEMORY) {
+    sig_gate gate;
+    pct_interrupt stop = {sig_gate_callback, &gate};
+    j.stop = &stop;
+    MAYBE_WITHOUT_GIL_GATED(in.length >= NOGIL_MIN_ROWS || span >= NOGIL_MIN_LENGTH, &gate,
+                            rc = query_rows(&j));
+    if (rc == PCT_ERR_INTERRUPTED) {
+        /* the handler's exception is raised */
+    } else if (rc == PCT_ERR_NO_MEMORY) {
         PyErr_NoMemory();
     } else if (rc == PCT_ERR_TOO_LARGE) {
         PyErr_SetString(PyExc_OverflowError, "a result column is too long");

@@ -221,7 +221,13 @@ static PyObject *py_split_list(PyObject *module, PyObject *const *args, Py_ssize
     Py_ssize_t n = PySequence_Fast_GET_SIZE(values), i;
     PyObject *result = PyList_New(n);
     for (i = 0; result && i < n && i < PySequence_Fast_GET_SIZE(values); i++) {
-        PyObject *item = Py_NewRef(PySequence_Fast_GET_ITEM(values, i)), *r;
+        if (i % PCT_INTERRUPT_STEP == 0 && PyErr_CheckSignals() < 0) { /* Ctrl-C */
+            Py_CLEAR(result);
+            break;
+        }
+        PyObject *item = seq_item_ref(values, i), *r;
+        if (!item)
+            break; /* it shrank meanwhile */
         if (item == Py_None) {
             r = Py_NewRef(Py_None);
         } else if (PyUnicode_Check(item)) {
@@ -391,11 +397,14 @@ static inline int put(child *ch, int64_t r, const uint8_t *src, size_t len, int 
 
 /* Runs the rows of `in`: PCT_OK, a pct_status, or -1 for a malformed row
  * (its index in *bad). Touches no Python object. */
-static int split_rows(const pct_arrow_strings *in, parts_builder *b, int64_t *bad)
+static int split_rows(const pct_arrow_strings *in, parts_builder *b, int64_t *bad,
+                      const pct_interrupt *stop)
 {
     for (int64_t r = 0; r < in->length; r++) {
         const uint8_t *p;
         size_t n;
+        if (pct_interrupted(stop, (size_t)r))
+            return PCT_ERR_INTERRUPTED;
         int rc = pct_arrow_row(in, r, &p, &n);
         if (rc < 0) {
             *bad = r;
@@ -579,17 +588,13 @@ static PyObject *py_split_arrow(PyObject *module, PyObject *const *args, Py_ssiz
     int64_t base = nargs > 1 ? PyLong_AsLongLong(args[1]) : 0;
     if (base == -1 && PyErr_Occurred())
         return NULL;
-    if (!PyTuple_Check(source) || (PyTuple_GET_SIZE(source) != 2 && PyTuple_GET_SIZE(source) != 3)) {
-        PyErr_SetString(PyExc_TypeError, "_split_arrow() needs a (schema, array) capsule pair");
-        return NULL;
-    }
-    struct ArrowSchema *in_schema = PyCapsule_GetPointer(PyTuple_GET_ITEM(source, 0), "arrow_schema");
-    struct ArrowArray *array = in_schema ? PyCapsule_GetPointer(PyTuple_GET_ITEM(source, 1), "arrow_array") : NULL;
-    if (!array)
+    struct ArrowSchema *in_schema;
+    struct ArrowArray *array;
+    PyObject *sizes;
+    if (arrow_import(source, "split_many", &in_schema, &array, &sizes) < 0)
         return NULL;
     char kind = schema_kind(in_schema, "split_many");
     pct_arrow_strings in;
-    PyObject *sizes = PyTuple_GET_SIZE(source) == 3 ? PyTuple_GET_ITEM(source, 2) : NULL;
     if (!kind || strings_init(&in, kind, array, sizes, base) < 0)
         return NULL;
     char out_kind = kind == 'n' ? 'U' : kind;
@@ -597,11 +602,15 @@ static PyObject *py_split_arrow(PyObject *module, PyObject *const *args, Py_ssiz
     parts_builder b;
     int rc = builder_init(&b, in.length, out_kind, span);
     int64_t bad = 0;
+    sig_gate gate;
+    pct_interrupt stop = {sig_gate_callback, &gate};
     if (rc == PCT_OK)
-        MAYBE_WITHOUT_GIL(in.length >= NOGIL_MIN_ROWS || span >= NOGIL_MIN_LENGTH,
-                          rc = split_rows(&in, &b, &bad));
+        MAYBE_WITHOUT_GIL_GATED(in.length >= NOGIL_MIN_ROWS || span >= NOGIL_MIN_LENGTH, &gate,
+                                rc = split_rows(&in, &b, &bad, &stop));
     if (rc != PCT_OK) {
         builder_free(&b);
+        if (rc == PCT_ERR_INTERRUPTED)
+            return NULL; /* the handler's exception is raised */
         if (rc == PCT_ERR_NO_MEMORY)
             return PyErr_NoMemory();
         if (rc == PCT_ERR_TOO_LARGE) {

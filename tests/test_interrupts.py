@@ -132,3 +132,29 @@ def test_cli_stopped_on_idna_hosts(tmp_path, fmt, signum):
             proc.communicate()
     assert proc.returncode == 128 + signum, err
     assert sorted(p.name for p in tmp_path.iterdir()) == [source.name]
+
+
+def test_sigint_latency_of_every_batch_function():
+    """A signal in the middle of a call of every batch function (lists and
+    Arrow, one thread and two) and of a custom suffix list's compile makes
+    KeyboardInterrupt come out of it within `latency_limit` seconds (the engine's
+    target is 0.2 s; the margin is for a loaded machine). The measured
+    table is printed (pytest -s shows it)."""
+    latency_limit = 1.0
+    proc = subprocess.run([sys.executable, os.path.join(os.path.dirname(__file__),
+                                                        "_interrupt_latency.py"), "400000"],
+                          env=child_env(), capture_output=True, timeout=600)
+    assert proc.returncode == 0, proc.stderr.decode(errors="replace")
+    print("\ncase  expected_s  latency_s  outcome")
+    slow, lost = [], []
+    for line in proc.stdout.decode().splitlines():
+        print(line)
+        case, expected, latency, outcome = line.split()
+        if float(expected) < 0.1:
+            continue  # over before a check could matter: KeyboardInterrupt right after it
+        if outcome != "interrupted":
+            lost.append(case)
+        elif float(latency) > latency_limit:
+            slow.append((case, latency))
+    assert not lost, "the call ran to its end after the signal: %s" % lost
+    assert not slow, "KeyboardInterrupt later than %.1f s: %s" % (latency_limit, slow)

@@ -37,6 +37,7 @@ typedef enum {
     PCT_DOMAIN_NONE = 150,   /* the part does not exist: nothing written */
     PCT_DOMAIN_CALLER = 151, /* the caller must do the row (an error, Unicode output) */
     PCT_DOMAIN_IDNA = 152,   /* the host needs its ASCII form first (the caller's IDNA) */
+    PCT_DOMAIN_BAD_HOST = 153, /* a byte no host may hold: the host is no domain name */
     PCT_PSL_BAD_RULE = 160,  /* a suffix list rule that is no domain: *line says which */
 
     /* Hosts (170-199): pct_idna.h. */
@@ -59,6 +60,21 @@ typedef enum {
     PCT_ERR_URL_FORBIDDEN_HOST = 307,  /* a host with a forbidden host code point */
     PCT_ERR_URL_DOMAIN = 308           /* domain to ASCII fails (or a forbidden domain code point) */
 } pct_status;
+
+/* A caller's check between chunks of a long loop (Ctrl-C in the binding):
+ * the loop calls check(ctx) every PCT_INTERRUPT_STEP rows (lines, rules)
+ * and, when it says nonzero, frees what it made and returns
+ * PCT_ERR_INTERRUPTED. A NULL pct_interrupt never stops a loop. */
+typedef struct {
+    int (*check)(void *ctx);
+    void *ctx;
+} pct_interrupt;
+#define PCT_INTERRUPT_STEP 4096u
+
+static inline int pct_interrupted(const pct_interrupt *stop, size_t i)
+{
+    return stop && (i % PCT_INTERRUPT_STEP) == 0 && stop->check(stop->ctx);
+}
 
 /* A set of byte values, one bit per value (256 bits).
  * Safe sets hold ASCII only: a byte >= 0x80 is always escaped, so that

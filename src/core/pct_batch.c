@@ -318,6 +318,8 @@ static int domain_append(const pct_batch_spec *spec, unsigned flags, const uint8
     case PCT_DOMAIN_IDNA:
         *idna = 1;
         return PCT_ROW_CALLER;
+    case PCT_DOMAIN_BAD_HOST:
+        return PCT_ROW_FAILED; /* the row's error: the binding's policy, no func call */
     default:
         return PCT_ROW_CALLER;
     }

@@ -82,7 +82,10 @@ typedef struct {
 /* Appends the result for the UTF-8 text src[0..n) to out (whose total may
  * not pass `limit` bytes); CHECK appends nothing and sets info->position.
  * Returns PCT_OK, PCT_ERR_NO_MEMORY, PCT_ERR_TOO_LARGE, PCT_ROW_CALLER,
- * PCT_ROW_HOST or PCT_ROW_NULL (out then unchanged). */
+ * PCT_ROW_HOST, PCT_ROW_NULL or PCT_ROW_FAILED (out then unchanged):
+ * FAILED is a row the single-value function would raise for, with the
+ * reason the op's (DOMAIN: the host holds a byte no host may hold), so
+ * that the caller applies its error policy without calling it. */
 int pct_batch_row(const pct_batch_spec *spec, const uint8_t *src, size_t n, pct_buf *out,
                   size_t limit, pct_batch_info *info);
 
@@ -105,7 +108,7 @@ int pct_batch_normalize_host(const pct_batch_spec *spec, const uint8_t *src, siz
 
 /* DOMAIN for a row answered PCT_ROW_HOST: the part of `host`, the ASCII
  * form the caller computed for the row's host. PCT_OK, PCT_ROW_NULL (no
- * such part), PCT_ROW_CALLER (the form is no domain name), PCT_ERR_*. */
+ * such part), PCT_ROW_FAILED or PCT_ROW_CALLER (the form is no domain name), PCT_ERR_*. */
 int pct_batch_domain_host(const pct_batch_spec *spec, const uint8_t *host, size_t n, pct_buf *out,
                           size_t limit);
 
@@ -147,7 +150,7 @@ static inline int64_t pct_rows_offset(int width, const void *offsets, int64_t j)
  * there is a position). A null row gets an empty null result.
  * Returns the number of rows done: when it is less than count, the row
  * after them could not be done and *status says why (PCT_ROW_CALLER,
- * PCT_ROW_HOST with *info, PCT_ROW_MALFORMED, PCT_ERR_*; out unchanged by
+ * PCT_ROW_FAILED, PCT_ROW_HOST with *info, PCT_ROW_MALFORMED, PCT_ERR_*; out unchanged by
  * it), else *status is PCT_OK. The ops are pct_batch_row's, row by row;
  * NORMALIZE writes a row whose host has its IDNA form in `hosts` (may be
  * NULL) itself. */

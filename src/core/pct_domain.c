@@ -132,7 +132,7 @@ int pct_domain_part(const pct_psl *psl, unsigned flags, const uint8_t *src, size
     if (!(classes & B_HOST)) { /* IDNA, unless a byte no host may hold comes first */
         for (size_t i = 0; i < hn; i++)
             if (!(CLASS[h[i]] & B_HOST) && h[i] < 0x80 && (decoded || h[i] != '%'))
-                return PCT_DOMAIN_CALLER;
+                return PCT_DOMAIN_BAD_HOST;
         return PCT_DOMAIN_IDNA;
     }
     if (upper & B_UPPER) { /* looked up lowercased */

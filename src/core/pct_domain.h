@@ -36,6 +36,8 @@
                                  * find, no escape to decode ('%' is refused) */
 
 /* pct_domain_part's outcomes beyond PCT_OK: PCT_DOMAIN_NONE, PCT_DOMAIN_CALLER,
+ * PCT_DOMAIN_BAD_HOST (an error: the row fails whatever IDNA does, as an
+ * ASCII byte no host may hold stays in the host's ASCII form),
  * PCT_DOMAIN_IDNA (pct.h; for PCT_DOMAIN_IDNA the part of the host's ASCII form
  * is pct_domain_part of that form). */
 

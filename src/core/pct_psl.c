@@ -123,7 +123,7 @@ static int has(const uint8_t *s, size_t n, const char *needle)
 
 /* Reads the rules of the list into rs (keys in b). */
 static int read_rules(const uint8_t *text, size_t n, pct_buf *b, rule **rs, size_t *nrules,
-                      pct_psl_counts *counts, size_t *line)
+                      pct_psl_counts *counts, size_t *line, const pct_interrupt *stop)
 {
     size_t cap = 0, pos = 0;
     int section = 0;
@@ -134,7 +134,8 @@ static int read_rules(const uint8_t *text, size_t n, pct_buf *b, rule **rs, size
         size_t eol = pos;
         while (eol < n && text[eol] != '\n')
             eol++;
-        (*line)++;
+        if (pct_interrupted(stop, ++*line))
+            return PCT_ERR_INTERRUPTED;
         const uint8_t *s = text + pos;
         size_t len = 0;
         while (len < eol - pos && s[len] != ' ' && s[len] != '\t' && s[len] != '\r')
@@ -229,7 +230,8 @@ static uint32_t table_get(const pct_psl *t, uint64_t m, const uint8_t *k, size_t
 
 /* A table of 2^k >= 2 * entries slots for the rules rs (keys in `keys`,
  * which it takes): NULL without memory. */
-static pct_psl *table_new(const rule *rs, size_t nrules, size_t entries, uint8_t *keys)
+static pct_psl *table_new(const rule *rs, size_t nrules, size_t entries, uint8_t *keys,
+                          const pct_interrupt *stop, int *stopped)
 {
     size_t slots = 64;
     while (slots < 2 * entries && slots <= SIZE_MAX / 4 / sizeof(psl_slot))
@@ -245,6 +247,12 @@ static pct_psl *table_new(const rule *rs, size_t nrules, size_t entries, uint8_t
         /* each suffix's hash extends the one of the suffix after it, as
          * the lookup computes them: one pass over the rule */
         uint32_t off = rs[r].off, len = rs[r].len;
+        if (pct_interrupted(stop, r + 1)) {
+            *stopped = 1;
+            free(t->slots);
+            free(t);
+            return NULL;
+        }
         uint64_t h = SEED;
         for (uint32_t j = len; j > 0; j--) {
             if (keys[off + j - 1] == '.')
@@ -258,6 +266,12 @@ static pct_psl *table_new(const rule *rs, size_t nrules, size_t entries, uint8_t
 
 int pct_psl_compile(const uint8_t *text, size_t n, pct_psl **out, pct_psl_counts *counts,
                     size_t *line)
+{
+    return pct_psl_compile_stoppable(text, n, out, counts, line, NULL);
+}
+
+int pct_psl_compile_stoppable(const uint8_t *text, size_t n, pct_psl **out,
+                              pct_psl_counts *counts, size_t *line, const pct_interrupt *stop)
 {
     pct_psl_counts unused;
     size_t line_unused;
@@ -273,7 +287,7 @@ int pct_psl_compile(const uint8_t *text, size_t n, pct_psl **out, pct_psl_counts
     pct_buf_init(&b);
     rule *rs = NULL;
     size_t nrules = 0;
-    int rc = read_rules(text, n, &b, &rs, &nrules, counts, line);
+    int rc = read_rules(text, n, &b, &rs, &nrules, counts, line, stop), stopped = 0;
     pct_psl *t = NULL;
     if (rc == PCT_OK) {
         /* entries: each rule and each of its suffixes (one per dot), most
@@ -285,17 +299,17 @@ int pct_psl_compile(const uint8_t *text, size_t n, pct_psl **out, pct_psl_counts
             for (uint32_t j = 0; j < rs[r].len; j++)
                 entries += b.data[rs[r].off + j] == '.';
         }
-        pct_psl *first = table_new(rs, nrules, entries, b.data);
+        pct_psl *first = table_new(rs, nrules, entries, b.data, stop, &stopped);
         size_t distinct = 0;
         if (first) {
             for (size_t i = 0; i <= first->mask; i++)
                 distinct += first->slots[i].flags != 0;
             free(first->slots);
             free(first);
-            t = table_new(rs, nrules, distinct, b.data);
+            t = table_new(rs, nrules, distinct, b.data, stop, &stopped);
         }
         if (!t)
-            rc = PCT_ERR_NO_MEMORY;
+            rc = stopped ? PCT_ERR_INTERRUPTED : PCT_ERR_NO_MEMORY;
         else
             b.data = NULL; /* the table's now */
     }

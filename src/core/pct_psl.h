@@ -40,6 +40,10 @@ typedef struct {
  * in ASCII form. Linear in the text's length. `counts` may be NULL. */
 int pct_psl_compile(const uint8_t *text, size_t n, pct_psl **out, pct_psl_counts *counts,
                     size_t *line);
+/* pct_psl_compile that asks `stop` (may be NULL) now and then whether to go
+ * on: PCT_ERR_INTERRUPTED, nothing kept, when it says no. */
+int pct_psl_compile_stoppable(const uint8_t *text, size_t n, pct_psl **out,
+                              pct_psl_counts *counts, size_t *line, const pct_interrupt *stop);
 void pct_psl_free(pct_psl *psl);
 
 /* The number of labels of the public suffix of host[0..n): ASCII,

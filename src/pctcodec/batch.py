@@ -179,6 +179,14 @@ class _Op:
         self.c_args = self._base_args + (_ON_ERROR[on_error], self.raw)
         self.bases = None  # resolve_many's base column: a list or a pyarrow array
 
+    def unrecorded(self):
+        """No list keeps the failed rows: the engine makes no exception for
+        a row it fails itself (under on_error "null" or "keep" such a row
+        costs about what a good one does)."""
+        if self.raw is not None:
+            self.raw = None
+            self.c_args = self._base_args + (_ON_ERROR[self.on_error], None)
+
     def collecting(self):
         """This operation under on_error "null", collecting its failures in
         a new ``raw`` (for categoricals: raising is then done by row)."""
@@ -395,7 +403,8 @@ def _map_dictionary(pa, op, arr, base):
         row, _, _, exc, _ = min(failed, key=lambda f: f[0])
         _raise_indexed(exc, base + row)
     for _, _, value, exc, rows in failed:
-        op.raw.extend((base + row, value, exc) for row in rows)
+        if op.raw is not None:
+            op.raw.extend((base + row, value, exc) for row in rows)
     if failed and op.on_error == "keep":
         entries = pc.is_in(pa.array(range(len(arr.dictionary))), pa.array([f[1] for f in failed]))
         results = _if_else(pa, entries, arr.dictionary, results)
@@ -517,7 +526,9 @@ def _map_categorical(op, series):
     for _, k, value, exc, rows in failed:
         if op.on_error == "keep":
             results[k] = value
-        op.raw.extend((int(row), value, _row_error(op.name, exc, value, int(row))) for row in rows)
+        if op.raw is not None:
+            op.raw.extend((int(row), value, _row_error(op.name, exc, value, int(row)))
+                          for row in rows)
     # The result of code -1 (a missing value) is the None appended last.
     taken = np.array(results + [None], dtype=object)[codes]
     if op.check:
@@ -597,6 +608,8 @@ def _dispatch(op, values):
 
 def _run(op, values, rejects):
     _check_on_error(op.name, op.on_error, rejects)
+    if rejects is None:
+        op.unrecorded()
     result = _dispatch(op, values)
     if rejects is not None and op.raw:
         op.raw.sort(key=lambda t: t[0])

@@ -379,8 +379,12 @@ def _op(name, part, private, unicode, suffix_list, threads, on_error):
     return _Op(name, one, threads, safe=capsule, opts=flags, on_error=on_error)
 
 
-def _run(op, values, rejects):
+def _run(op, values, rejects, failures=False):
+    """The op over values; its failed rows to rejects (when a list), kept
+    in op.raw too with `failures`."""
     _check_on_error(op.name, op.on_error, rejects)
+    if rejects is None and not failures:
+        op.unrecorded()
     result = _dispatch(op, values)
     if rejects is not None and op.raw:
         op.raw.sort(key=lambda t: t[0])
@@ -572,7 +576,7 @@ def domain_parts_many(values, *, private=False, unicode=False, suffix_list=None,
         mode = "null" if on_error == "keep" else on_error
         op = _op("domain_parts_many", part, private, unicode, suffix_list, threads, mode)
         # the rows that fail fail alike in every pass: rejects from the first
-        columns.append(_run(op, values, rejects if k == 0 else None))
+        columns.append(_run(op, values, rejects if k == 0 else None, failures=k == 0))
         if k == 0 and op.raw:
             failed = {t[0] for t in op.raw}
     return _assemble(kind, values, columns, failed)
