@@ -83,7 +83,7 @@ static inline void PyErr_SetRaisedException_compat(PyObject *exc)
  *   Sizing and writing are two passes that must see the same input, so a
  *   mutable buffer (bytearray, memoryview, array, mmap) is never encoded in
  *   place: it is first copied into a bytes snapshot with its export held and
- *   the object locked (snapshot() in _pctcodec_common.c), then encoded from there.
+ *   the object locked (pct_py_snapshot() in _pctcodec_common.c), then encoded from there.
  *   Decoding (one pass, output never longer than the input) reads a mutable
  *   buffer in place with the GIL held and the buffer exported, so it cannot
  *   be resized or freed; a concurrent writer (possible on a free-threaded
@@ -179,7 +179,7 @@ typedef struct {
     pct_set set_unreserved;  /* unreserved only  : quote_plus's default safe */
     PyObject *last_safe;     /* exact str or bytes whose set is in last_set */
     pct_set last_set;
-    PyObject *urllib_copy;   /* pctcodec._urllib.parse, fetched on first use by delegate() */
+    PyObject *urllib_copy;   /* pctcodec._urllib.parse, fetched on first use by pct_py_delegate() */
     PyObject *s_encode, *s_decode;
     PyObject *s_utf8, *s_strict, *s_replace_errors;
     PyObject *s_plus, *s_space, *s_empty;
@@ -237,7 +237,7 @@ int behaves_as(module_state *st, PyObject *o, PyTypeObject *base);
 
 /* urllib's <name>(*args, **kwargs), from a private copy of urllib.parse
  * that never calls pctcodec (see pctcodec/_urllib.py). */
-PyObject *delegate(module_state *st, const char *name, PyObject *const *args, Py_ssize_t nargs,
+PyObject *pct_py_delegate(module_state *st, const char *name, PyObject *const *args, Py_ssize_t nargs,
                    PyObject *kwnames);
 
 /* The gate itself is inline: every call of the urllib.parse-compatible
@@ -295,7 +295,7 @@ static inline int enter(PyObject *module, const argspec *spec, PyObject *const *
     PyObject *safe = spec->safe_index >= 0 ? a[spec->safe_index] : NULL;
     int taken = spec->kinds ? takes(st, a[0], spec->kinds, safe) : 1;
     if (taken <= 0) {
-        *result = taken < 0 ? NULL : delegate(st, spec->fname, args, nargs, kwnames);
+        *result = taken < 0 ? NULL : pct_py_delegate(st, spec->fname, args, nargs, kwnames);
         return 0;
     }
     return 1;
@@ -308,7 +308,7 @@ static inline int enter(PyObject *module, const argspec *spec, PyObject *const *
  */
 
 /* OverflowError: the result would pass the maximum size of an object. */
-PyObject *too_long(void);
+PyObject *pct_py_too_long(void);
 
 /* An attribute of a Python module of the package, fetched once and then kept
  * on this module as `cached` (a module attribute, so per interpreter). */
@@ -323,7 +323,7 @@ int is_utf8_name(PyObject *name);
 
 /* A bytes copy of a buffer another thread could write to, taken with the
  * buffer exported and the object locked. */
-PyObject *snapshot(PyObject *obj);
+PyObject *pct_py_snapshot(PyObject *obj);
 
 /* An argument left out, or None: urllib's default. */
 static inline int is_none_or_missing(PyObject *o)

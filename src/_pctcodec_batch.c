@@ -323,7 +323,7 @@ static void raise_status(int status)
     if (status == PCT_ERR_NO_MEMORY)
         PyErr_NoMemory();
     else if (status == PCT_ERR_TOO_LARGE)
-        too_long();
+        pct_py_too_long();
     else
         PyErr_SetString(PyExc_ValueError, "malformed Arrow array: an offset or view is out of range");
 }

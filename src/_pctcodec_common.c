@@ -6,7 +6,7 @@
 #include "_pctcodec.h"
 
 /* OverflowError: the result would pass the maximum size of an object. */
-PyObject *too_long(void)
+PyObject *pct_py_too_long(void)
 {
     PyErr_SetString(PyExc_OverflowError, "percent-encoded result would be too long");
     return NULL;
@@ -78,7 +78,7 @@ int is_utf8_name(PyObject *name)
  * still a stable one, so sizing and writing agree. The buffer is exported
  * and the object locked (free-threaded build) while it is copied, so that
  * it cannot be resized or freed under the copy. */
-PyObject *snapshot(PyObject *obj)
+PyObject *pct_py_snapshot(PyObject *obj)
 {
     PyObject *copy = NULL;
     Py_buffer view;

@@ -371,16 +371,27 @@ static PyObject *py_csv_join(PyObject *module, PyObject *const *args, Py_ssize_t
     pct_buf out;
     pct_buf_init(&out);
     Py_ssize_t count = PyList_GET_SIZE(fields);
+    /* Each item taken with a reference under its list's critical section
+     * (free-threaded builds: another thread may change the lists). */
     for (Py_ssize_t i = 0; i <= count; i++) {
-        PyObject *gap = PyList_GET_ITEM(gaps, i);
-        if (!PyBytes_Check(gap)) {
-            PyErr_SetString(PyExc_TypeError, "_csv_join() gaps must be bytes");
+        PyObject *gap = seq_item_ref(gaps, i), *field = NULL;
+        if (!gap || (i < count && !(field = seq_item_ref(fields, i)))) {
+            Py_XDECREF(gap);
+            PyErr_SetString(PyExc_RuntimeError, "_csv_join(): a list changed size");
             goto fail;
         }
-        if (put(&out, PyBytes_AS_STRING(gap), (size_t)PyBytes_GET_SIZE(gap)) < 0)
-            goto fail;
-        if (i < count && put_field(&out, PyList_GET_ITEM(fields, i), flag[i] == FIELD_QUOTED,
-                                   delim, dlen) < 0)
+        int rc = 0;
+        if (!PyBytes_Check(gap)) {
+            PyErr_SetString(PyExc_TypeError, "_csv_join() gaps must be bytes");
+            rc = -1;
+        } else {
+            rc = put(&out, PyBytes_AS_STRING(gap), (size_t)PyBytes_GET_SIZE(gap));
+        }
+        if (rc == 0 && field)
+            rc = put_field(&out, field, flag[i] == FIELD_QUOTED, delim, dlen);
+        Py_DECREF(gap);
+        Py_XDECREF(field);
+        if (rc < 0)
             goto fail;
     }
     PyObject *r = PyBytes_FromStringAndSize((const char *)out.data, (Py_ssize_t)out.len);

@@ -143,7 +143,7 @@ static PyObject *py_js_escape(PyObject *module, PyObject *s)
     MAYBE_WITHOUT_GIL(t.len >= NOGIL_MIN_LENGTH,
                       st = pct_js_escaped_size(t, PY_SSIZE_T_MAX, &size));
     if (st != PCT_OK)
-        return too_long();
+        return pct_py_too_long();
     if (size == t.len) /* an escape is 3 or more characters: nothing to escape */
         return unchanged(s);
     PyObject *out = PyUnicode_New((Py_ssize_t)size, 127);

@@ -106,7 +106,7 @@ int behaves_as(module_state *st, PyObject *o, PyTypeObject *base)
  * never the live module's, which may hold pctcodec's own functions (after
  * pctcodec.install() or `urllib.parse.quote = pctcodec.quote`) and would hand
  * the arguments back here. */
-PyObject *delegate(module_state *st, const char *name, PyObject *const *args, Py_ssize_t nargs,
+PyObject *pct_py_delegate(module_state *st, const char *name, PyObject *const *args, Py_ssize_t nargs,
                    PyObject *kwnames)
 {
     CACHE_LOCK(st);

@@ -56,7 +56,7 @@ static PyObject *one_row(PyObject *module, PyObject *uri, const pct_batch_spec *
     else if (rc == PCT_ERR_NO_MEMORY)
         PyErr_NoMemory();
     else if (rc != PCT_OK)
-        too_long();
+        pct_py_too_long();
     else if (spec->op == PCT_BATCH_CLEAN_QUERY && out.len == n && PyUnicode_CheckExact(uri)
              && (n == 0 || memcmp(out.data, p, n) == 0))
         r = Py_NewRef(uri); /* unchanged: no new str */
@@ -223,7 +223,7 @@ static PyObject *decoded(const pct_batch_spec *unq, const uint8_t *raw, size_t n
     if (rc == PCT_ERR_NO_MEMORY)
         return PyErr_NoMemory();
     if (rc != PCT_OK)
-        return too_long();
+        return pct_py_too_long();
     return PyUnicode_DecodeUTF8((const char *)out->data, (Py_ssize_t)out->len, "strict");
 }
 

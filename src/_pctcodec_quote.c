@@ -32,7 +32,7 @@ static int resolve_safe_miss(module_state *st, PyObject *safe, pct_set *keep)
     } else if (PyBytes_Check(safe)) {
         pct_set_add_bytes(keep, (const uint8_t *)PyBytes_AS_STRING(safe), (size_t)PyBytes_GET_SIZE(safe));
     } else {
-        PyObject *copy = snapshot(safe);
+        PyObject *copy = pct_py_snapshot(safe);
         if (!copy)
             return -1;
         pct_set_add_bytes(keep, (const uint8_t *)PyBytes_AS_STRING(copy), (size_t)PyBytes_GET_SIZE(copy));
@@ -98,7 +98,7 @@ static PyObject *encode_buffer(const uint8_t *src, Py_ssize_t n, const pct_set *
     int nogil = n >= NOGIL_MIN_LENGTH;
     MAYBE_WITHOUT_GIL(nogil, rc = pct_encoded_size(src, (size_t)n, keep, (size_t)PY_SSIZE_T_MAX, &size));
     if (rc != PCT_OK)
-        return too_long();
+        return pct_py_too_long();
     return write_encoded(src, n, keep, plus, size, nogil, as_str);
 }
 
@@ -121,7 +121,7 @@ static PyObject *quote_bytes(module_state *st, PyObject *bs, PyObject *safe, con
         pct_set_add(&keep, ' ');
     if (is_bytes)
         return encode_buffer((const uint8_t *)PyBytes_AS_STRING(bs), n, &keep, plus, 1);
-    PyObject *copy = snapshot(bs);
+    PyObject *copy = pct_py_snapshot(bs);
     if (!copy)
         return NULL;
     PyObject *r = encode_buffer((const uint8_t *)PyBytes_AS_STRING(copy), PyBytes_GET_SIZE(copy),
@@ -176,7 +176,7 @@ static PyObject *quote_text(module_state *st, PyObject *s, PyObject *safe, const
         int nogil = n >= NOGIL_MIN_LENGTH;
         MAYBE_WITHOUT_GIL(nogil, rc = pct_encoded_size(data, (size_t)n, &keep, (size_t)PY_SSIZE_T_MAX, &size));
         if (rc != PCT_OK)
-            return too_long();
+            return pct_py_too_long();
         /* Nothing to escape: an exact str is its own result (equal to urllib's). */
         if (size == (size_t)n && PyUnicode_CheckExact(s) && !(plus && memchr(data, ' ', (size_t)n)))
             return Py_NewRef(s);
@@ -195,7 +195,7 @@ static PyObject *quote_text(module_state *st, PyObject *s, PyObject *safe, const
     if (rc == PCT_ERR_SURROGATE)
         return NULL;
     if (rc != PCT_OK)
-        return too_long();
+        return pct_py_too_long();
     PyObject *out = PyUnicode_New((Py_ssize_t)size, 127);
     if (!out)
         return NULL;
@@ -471,7 +471,7 @@ static int check_ascii_safe(PyObject *safe)
         PyOS_snprintf(what, sizeof what, "character U+%04X", (unsigned int)PyUnicode_READ(kind, text, i));
         return non_ascii_safe(what, i);
     }
-    PyObject *bytes = PyBytes_Check(safe) ? Py_NewRef(safe) : snapshot(safe);
+    PyObject *bytes = PyBytes_Check(safe) ? Py_NewRef(safe) : pct_py_snapshot(safe);
     if (!bytes)
         return -1;
     const unsigned char *p = (const unsigned char *)PyBytes_AS_STRING(bytes);
@@ -542,7 +542,7 @@ static PyObject *py_encode(PyObject *module, PyObject *const *args, Py_ssize_t n
         return NULL;
     if (plus)
         pct_set_add(&keep, ' ');
-    PyObject *data = PyBytes_Check(a[0]) ? Py_NewRef(a[0]) : snapshot(a[0]);
+    PyObject *data = PyBytes_Check(a[0]) ? Py_NewRef(a[0]) : pct_py_snapshot(a[0]);
     if (!data)
         return NULL;
     PyObject *out = encode_buffer((const uint8_t *)PyBytes_AS_STRING(data), PyBytes_GET_SIZE(data),

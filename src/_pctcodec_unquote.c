@@ -282,7 +282,7 @@ static PyObject *unquote_to_bytes_any(PyObject *string)
 #endif
     }
     /* a bytearray, read through a snapshot */
-    PyObject *copy = snapshot(string);
+    PyObject *copy = pct_py_snapshot(string);
     if (!copy)
         return NULL;
     Py_ssize_t n = PyBytes_GET_SIZE(copy);

@@ -256,7 +256,7 @@ static PyObject *py_requote(PyObject *module, PyObject *s)
     if (pct_requote_span(t.data, t.len, PCT_URI_UPPER_HEX) == t.len) {
         out = ascii_result(s, &t, t.data, t.len); /* nothing to change (ASCII only) */
     } else if (pct_requoted_size(t.data, t.len, PY_SSIZE_T_MAX, &size) != PCT_OK) {
-        too_long();
+        pct_py_too_long();
     } else if ((out = PyUnicode_New((Py_ssize_t)size, 127))) {
         uint8_t *dst = PyUnicode_1BYTE_DATA(out);
         MAYBE_WITHOUT_GIL(t.len >= NOGIL_MIN_LENGTH,
@@ -344,7 +344,7 @@ static PyObject *rewrite(PyObject *module, PyObject *s, const char *fname, unsig
         }
     }
     if (pct_uri_size_bound(t.len, host_len, PY_SSIZE_T_MAX, &bound) != PCT_OK) {
-        too_long();
+        pct_py_too_long();
         goto done;
     }
     if (bound > STACK_BUFFER && !(buf = PyMem_Malloc(bound))) {
@@ -617,7 +617,7 @@ static PyObject *py_resolve(PyObject *module, PyObject *const *args, Py_ssize_t 
     uint8_t stack[STACK_BUFFER], *buf = stack;
     size_t bound, len, pos;
     if (pct_resolve_bound(b.len, r.len, PY_SSIZE_T_MAX, &bound) != PCT_OK) {
-        too_long();
+        pct_py_too_long();
         goto done;
     }
     if (bound > STACK_BUFFER && !(buf = PyMem_Malloc(bound))) {

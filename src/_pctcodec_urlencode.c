@@ -176,7 +176,7 @@ static int out_reserve(pct_buf *b, size_t extra)
     if (rc == PCT_OK)
         return 0;
     if (rc == PCT_ERR_TOO_LARGE)
-        too_long();
+        pct_py_too_long();
     else
         PyErr_NoMemory();
     return -1;
@@ -277,7 +277,7 @@ static int put_piece(const urlencoder *u, const pct_set *keep, pct_buf *b, PyObj
     if (PyBytes_CheckExact(x)) {
         size_t n = (size_t)PyBytes_GET_SIZE(x);
         if (n > (size_t)PY_SSIZE_T_MAX / 3) {
-            too_long();
+            pct_py_too_long();
             return -1;
         }
         if (out_reserve(b, 3 * n) < 0)
@@ -289,7 +289,7 @@ static int put_piece(const urlencoder *u, const pct_set *keep, pct_buf *b, PyObj
     int kind = PyUnicode_KIND(x);
     const void *data = PyUnicode_DATA(x);
     if (n > (size_t)PY_SSIZE_T_MAX / PIECE_MAX_PER_UNIT) {
-        too_long();
+        pct_py_too_long();
         return -1;
     }
     if (PyUnicode_IS_ASCII(x)) {
@@ -318,7 +318,7 @@ static int put_piece(const urlencoder *u, const pct_set *keep, pct_buf *b, PyObj
         return -1;
     }
     if (rc != PCT_OK) {
-        too_long();
+        pct_py_too_long();
         return -1;
     }
     if (out_reserve(b, size) < 0)
