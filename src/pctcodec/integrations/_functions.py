@@ -102,7 +102,7 @@ def _kind(param: inspect.Parameter, doc: str) -> str:
         return "bool"
     if isinstance(default, (tuple, list)):
         return "strings"
-    if default is REQUIRED and re.search(r"\bcolumn\b", t):
+    if re.search(r"\bcolumn\b", t):  # a second column (resolve's and parse_url's base)
         return "column"
     if isinstance(default, str):
         return "str"

@@ -8,7 +8,8 @@ failed row, its ``index`` the row's position in the Series). The result is
 the batch function's for a Series: the same index, name and dtype for a
 column of strings, a DataFrame for a record per row (``split``,
 ``domain_parts``, ``query_params``). A second column (``resolve``'s
-``base``) is a Series matched by position, or one str for every row.
+``base``) is a Series aligned on the index (as pandas aligns two Series:
+a label it lacks gives a null base), or one str for every row.
 
 For type checkers, which cannot see an accessor (pandas-stubs types
 ``s.pct`` as the Series' element type), ``pct(s)`` is the same accessor
@@ -27,9 +28,28 @@ except ImportError as _exc:  # the engine is an optional dependency
 __all__ = ["SeriesAccessor", "pct"]
 
 
+def _aligned(series: Any, other: Any, name: str) -> Any:
+    """A second column aligned on the Series' index, as pandas aligns two
+    Series (a label the other lacks gives a null there); positions are not
+    trusted when the indexes differ."""
+    if not isinstance(other, pd.Series) or other.index.equals(series.index):
+        return other
+    if not (series.index.is_unique and other.index.is_unique):
+        raise ValueError("%s: the index of the second column differs from the Series' and is not "
+                         "unique, so its rows cannot be matched; align it first (e.g. "
+                         "other.set_axis(s.index))" % name)
+    return other.reindex(series.index)
+
+
 def _method(function: Function) -> Callable[..., Any]:
+    columns = [o.name for o in function.options if o.kind == "column"]
+
     def method(self: "SeriesAccessor", *args: Any, **given: Any) -> Any:
-        return function.batch(**function.bind(self._series, args, given))
+        kwargs = function.bind(self._series, args, given)
+        for name in columns:
+            if name in kwargs:
+                kwargs[name] = _aligned(self._series, kwargs[name], "s.pct.%s(%s=...)" % (function.name, name))
+        return function.batch(**kwargs)
 
     method.__name__ = function.name
     method.__qualname__ = "SeriesAccessor." + function.name
