@@ -44,7 +44,8 @@ sys.path.insert(0, HERE)
 import pyarrow as pa  # noqa: E402
 
 import pctcodec  # noqa: E402
-from pctcodec.domains import _host_span, suffix_list  # noqa: E402
+from pctcodec import _pctcodec  # noqa: E402
+from pctcodec.domains import suffix_list  # noqa: E402
 from bench_batch import _version, best_of, make_urls  # noqa: E402
 
 TARGET_TLDEXTRACT = 100.0
@@ -63,10 +64,11 @@ def comparable(urls):
                 if line.strip() and not line.startswith("//")}
     rows = []
     for i, url in enumerate(urls):
-        span = _host_span(url)
+        data = url.encode("utf-8", "surrogatepass")
+        span = _pctcodec._domain_host(data)  # the core's host finder
         if span is None:
             continue
-        host = url[span[0]:span[1]].rstrip(".")
+        host = data[span[0]:span[1]].decode("utf-8", "surrogatepass").rstrip(".")
         if (host.isascii() and "%" not in host and ".." not in host and host[:1] not in ("", ".")
                 and host.rsplit(".", 1)[-1].lower() in tlds and not host.rsplit(".", 1)[-1].isdigit()):
             rows.append(i)

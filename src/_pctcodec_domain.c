@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "_pctcodec.h"
+#include "pct_authority.h"
 #include "pct_domain.h"
 #include "pct_psl.h"
 
@@ -122,7 +123,29 @@ static PyObject *py_domain(PyObject *module, PyObject *const *args, Py_ssize_t n
     return r;
 }
 
+PyDoc_STRVAR(domain_host_doc,
+"_domain_host($module, value, /)\n--\n\n"
+"Where the host of the UTF-8 bytes value is as the domain functions read\n"
+"it (pct_authority_find, PCT_AUTH_WEB): (start, end) byte offsets, or None\n"
+"for an IP literal.");
+
+static PyObject *py_domain_host(PyObject *module, PyObject *value)
+{
+    (void)module;
+    if (!PyBytes_Check(value)) {
+        PyErr_SetString(PyExc_TypeError, "_domain_host() takes bytes");
+        return NULL;
+    }
+    pct_authority a;
+    pct_authority_find((const uint8_t *)PyBytes_AS_STRING(value), (size_t)PyBytes_GET_SIZE(value),
+                       PCT_AUTH_WEB, &a);
+    if (a.ip_literal)
+        Py_RETURN_NONE;
+    return Py_BuildValue("(nn)", (Py_ssize_t)a.host, (Py_ssize_t)a.host_end);
+}
+
 PyMethodDef domain_methods[] = {
+    {"_domain_host", py_domain_host, METH_O, domain_host_doc},
     {"_psl_compile", py_psl_compile, METH_O, psl_compile_doc},
     {"_domain", (PyCFunction)(void (*)(void))py_domain, METH_FASTCALL, domain_doc},
     {NULL, NULL, 0, NULL},

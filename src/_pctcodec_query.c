@@ -6,8 +6,10 @@
 
 #include "_pctcodec.h"
 #include "_pctcodec_batch.h"
+#include "pct_authority.h"
 #include "pct_batch.h"
 #include "pct_canon.h"
+#include "pct_uri.h"
 
 /* The UTF-8 text of the str uri in *p, *n (*owner: a bytes holding it, or
  * NULL). A lone surrogate (no UTF-8 form) raises PercentEncodingError at it. */
@@ -150,6 +152,37 @@ static PyObject *py_canonicalize(PyObject *module, PyObject *const *args, Py_ssi
     return one_row(module, args[0], &spec, "canonicalize");
 }
 
+PyDoc_STRVAR(web_slashes_doc,
+"_web_slashes($module, uri, strip, /)\n--\n\n"
+"The UTF-8 bytes uri as canonicalize reads them: stripped as the URL\n"
+"Standard strips input (with strip), then each '\\\\' before the query of a\n"
+"special scheme's URL made '/' (pct_special_slashes).");
+
+static PyObject *py_web_slashes(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    (void)module;
+    if (nargs != 2 || !PyBytes_Check(args[0])) {
+        PyErr_SetString(PyExc_TypeError, "_web_slashes() takes bytes and a flag");
+        return NULL;
+    }
+    int strip = PyObject_IsTrue(args[1]);
+    if (strip < 0)
+        return NULL;
+    const uint8_t *src = (const uint8_t *)PyBytes_AS_STRING(args[0]);
+    size_t n = (size_t)PyBytes_GET_SIZE(args[0]), len = n;
+    uint8_t *d = PyMem_Malloc(n ? n : 1);
+    if (!d)
+        return PyErr_NoMemory();
+    if (strip)
+        len = pct_uri_strip(src, n, d);
+    else if (n)
+        memcpy(d, src, n);
+    pct_special_slashes(d, len);
+    PyObject *r = PyBytes_FromStringAndSize((const char *)d, (Py_ssize_t)len);
+    PyMem_Free(d);
+    return r;
+}
+
 PyDoc_STRVAR(canon_key_doc,
 "_canon_key($module, normalized, drop, keep, opts, /)\n--\n\n"
 "The key of a URI normalize() wrote (an ASCII str): its query filtered and\n"
@@ -247,6 +280,7 @@ static PyObject *py_parse_query(PyObject *module, PyObject *const *args, Py_ssiz
 PyMethodDef query_methods[] = {
     {"_canonicalize", (PyCFunction)(void (*)(void))py_canonicalize, METH_FASTCALL, canonicalize_doc},
     {"_canon_key", (PyCFunction)(void (*)(void))py_canon_key, METH_FASTCALL, canon_key_doc},
+    {"_web_slashes", (PyCFunction)(void (*)(void))py_web_slashes, METH_FASTCALL, web_slashes_doc},
     {"_parse_query", (PyCFunction)(void (*)(void))py_parse_query, METH_FASTCALL, parse_query_doc},
     {"_query_param", (PyCFunction)(void (*)(void))py_query_param, METH_FASTCALL, query_param_doc},
     {"_clean_query", (PyCFunction)(void (*)(void))py_clean_query, METH_FASTCALL, clean_query_doc},

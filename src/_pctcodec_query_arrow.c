@@ -129,7 +129,8 @@ static int named_row(query_job *j, const uint8_t *p, size_t n)
             for (Py_ssize_t i = 0; i < j->k; i++) {
                 if ((!j->all && j->found[i])
                     || (raw >= 0 && j->name_lens[i] && raw != j->names[i][0])
-                    || !pct_query_name_is(qs + name.start, name.len, j->names[i], j->name_lens[i]))
+                    || !pct_query_name_is(qs + name.start, name.len, j->unq.plus, j->names[i],
+                                          j->name_lens[i]))
                     continue;
                 column *c = &j->cols[j->all ? 2 * i + 1 : i];
                 int rc = col_decoded(c, &j->unq, qs + value.start, value.len);

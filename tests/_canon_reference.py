@@ -43,6 +43,21 @@ def _matches(name, patterns, ignore_case):
     return any(fnmatch.fnmatchcase(name, p) for p in patterns)
 
 
+SPECIAL = ("http", "https", "ws", "wss", "ftp", "file")
+
+
+def _web_slashes(uri, strip):
+    """A special scheme's URL as a browser reads it: each '\\' before the
+    query or fragment is a '/'."""
+    if strip:
+        uri = uref.strip_url_whitespace(uri)
+    scheme, colon, rest = uri.partition(":")
+    if not colon or not scheme.isascii() or scheme.lower() not in SPECIAL:
+        return uri
+    cut = min([k for k in (rest.find("?"), rest.find("#")) if k >= 0] or [len(rest)])
+    return scheme + ":" + rest[:cut].replace("\\", "/") + rest[cut:]
+
+
 def canonicalize(uri, drop=None, keep=None, ignore_case=None, sort_query=True, drop_fragment=True,
                  strip_www=False, same_scheme=False, strip_trailing_slash=False,
                  drop_empty_query=True, strip_whitespace=True, html_amp=False):
@@ -50,7 +65,8 @@ def canonicalize(uri, drop=None, keep=None, ignore_case=None, sort_query=True, d
     if ignore_case is None:  # drop's in any case when it is TRACKING_PARAMS itself
         drop_fold, keep_fold = drop is None or drop is TRACKING, False
     drop = TRACKING if drop is None else drop
-    norm = uref.normalize(uri, drop_fragment=drop_fragment, strip_whitespace=strip_whitespace)
+    norm = uref.normalize(_web_slashes(uri, strip_whitespace), drop_fragment=drop_fragment,
+                          strip_whitespace=strip_whitespace)
     p = uref.split(norm)
     scheme, path, query, fragment = p.scheme, p.path, p.query, p.fragment
     authority = p.authority

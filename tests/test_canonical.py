@@ -25,7 +25,8 @@ ref.TRACKING = TRACKING_PARAMS
 PIECES = ["http:", "HTTPS:", "//", "www.", "WWW.", "Example.COM", "b\u00fccher.de", "h", ":80",
           ":443", ":", "@", "/", "/./", "/../", "a", "B", "%7e", "%7E", "%41", "%2F", "%2f", "%zz",
           "%C3%A9", "\u00e9", "?", "&", "&&", "=", "+", "#", "utm_source=x", "UTM_Medium=1",
-          "Fbclid=2", "gclid", "&amp;", "b=2", "a=1", " ", "\t", "\n", "\x00", "\u3000"]
+          "Fbclid=2", "gclid", "&amp;", "b=2", "a=1", " ", "\t", "\n", "\x00", "\u3000", "\\",
+          "ftp:", "foo:"]
 uris = st.lists(st.sampled_from(PIECES), max_size=12).map("".join)
 # well-formed URLs with messy spellings
 urls = st.builds(lambda s, h, path, q, f: s + "//" + h + path + q + f,
@@ -78,6 +79,41 @@ def test_idempotent(opts, uri):
     assert pctcodec.is_valid(key)
 
 
+# every option combination: each flag on or off, and the filters
+all_options = st.fixed_dictionaries({
+    "drop": st.sampled_from([TRACKING_PARAMS, ("*",), ("a", "B*"), ()]),
+    "keep": st.sampled_from([None, ("*",), ("a", "q")]),
+    "ignore_case": st.sampled_from([None, False, True]),
+    **{name: st.booleans() for name in (
+        "sort_query", "drop_fragment", "strip_www", "same_scheme", "strip_trailing_slash",
+        "drop_empty_query", "strip_whitespace", "html_amp")},
+})
+
+
+@settings(max_examples=examples(1000))
+@given(any_uri, all_options)
+@example("http://h/#a?utm_source=x", {"drop_fragment": False})
+@example("http://h/?x#a?b", {"drop_fragment": False, "drop": ("*",)})
+@example("http://h/#a?b", {"drop_fragment": False, "strip_www": True})
+def test_idempotent_and_batch_under_every_option(uri, opts):
+    key = canonicalize(uri, **opts)
+    assert canonicalize(key, **opts) == key
+    assert canonicalize_many([uri, key], **opts) == [key, key]
+
+
+@pytest.mark.parametrize("uri, opts, want", [
+    # a '?' in the fragment starts no query
+    ("http://h/#a?utm_source=x", {"drop_fragment": False}, "http://h/#a?utm_source=x"),
+    ("http://h/?x#a?b", {"drop_fragment": False, "drop": ("*",)}, "http://h/#a?b"),
+    ("http://h/#a?b=1&a=2", {"drop_fragment": False}, "http://h/#a?b=1&a=2"),
+])
+def test_fragment_kept_as_it_is(uri, opts, want):
+    assert canonicalize(uri, **opts) == want
+    assert canonicalize_many([uri], **opts) == [want]
+    pa = pytest.importorskip("pyarrow")
+    assert canonicalize_many(pa.array([uri]), **opts).to_pylist() == [want]
+
+
 def _respell(uri, rng):
     """A spelling that normalize holds equivalent: the case of the scheme
     and of hex digits, escapes of unreserved characters."""
@@ -115,6 +151,13 @@ def test_same_key(a, b):
 
 
 @pytest.mark.parametrize("uri, kwargs, want", [
+    # a special scheme's '\\' before the query is a '/', as browsers read it
+    ("http://example.com\\@evil.com/", {}, "http://example.com/@evil.com/"),
+    (" HTTPS://h\\a\\b?x\\y#z", {"drop_fragment": False}, "https://h/a/b?x%5Cy#z"),
+    ("ws://h\\x", {}, "ws://h/x"),
+    ("foo://h\\x/", {}, "foo://h%5Cx/"),
+    ("//h\\x", {}, "//h%5Cx/"),
+    (" http://h\\x", {"strip_whitespace": False}, "%20http://h%5Cx"),
     ("https://www.h.com:80/a/", {"strip_www": True, "same_scheme": True,
                                  "strip_trailing_slash": True}, "http://h.com/a"),
     ("http://h/?", {}, "http://h/"),

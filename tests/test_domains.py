@@ -136,13 +136,107 @@ def test_unicode_output():
 
 @pytest.mark.parametrize("value", ["http://ex ample.com/", "http://a<b.com/", "http://a^b.com/",
                                    "http://a%zz.com/", "http://a%00b.com/", "http://\ud800.com/",
-                                   "http://a|b/", "http://a\\b/"])
+                                   "http://a|b/", "foo://a\\b/", "http://a%2Fb.com/",
+                                   "http://a%25b.com/", "http://a%40b.com/", "http://a%5Cb.com/",
+                                   "http://a%20b.com/", "http://%C3%A9%2F.com/"])
 def test_bad_hosts_raise(value):
     with pytest.raises(HostError) as info:
         registered_domain(value)
     assert info.value.position == value.index("//") + 2
     assert isinstance(info.value, ValueError)
     assert pickle.loads(pickle.dumps(info.value)).position == info.value.position
+
+
+# ---------------------------------------------------------------- the host finder
+
+@pytest.mark.parametrize("value, want", [
+    # escapes in a host are decoded first, as the URL Standard's host parser
+    # does; only a forbidden domain code point after that is refused
+    ("http://ex%2Ample.com/", "ex*mple.com"),
+    ("http://ex%2ample.com/", "ex*mple.com"),
+    ("http://EX%2AMPLE.COM/", "ex*mple.com"),
+    ("http://ex*mple.com/", "ex*mple.com"),
+    ("http://a%2Bb.example.com/", "example.com"),
+    ("http://www.ex%41mple.co.uk/", "example.co.uk"),
+    ("ex%2Ample.com:80", "ex*mple.com"),
+    ("http://%C3%A9x%2A.com/", "xn--x*-9ia.com"),
+    ("http://\u00e9x%2A.com/", "xn--x*-9ia.com"),
+])
+def test_escapes_in_the_host_are_decoded(value, want):
+    assert registered_domain(value) == want
+    assert registered_domain_many([value]) == [want]
+
+
+@pytest.mark.parametrize("value, want", [
+    # a special scheme's authority ends at '\' as at '/', as browsers read it
+    ("http://example.com\\@evil.com/", "example.com"),
+    ("HTTPS://example.com\\@evil.com/", "example.com"),
+    ("ws://example.com\\@evil.com/", "example.com"),
+    ("wss://example.com\\@evil.com", "example.com"),
+    ("ftp://example.com\\@evil.com/", "example.com"),
+    ("file://example.com\\@evil.com/", "example.com"),
+    ("http://user@example.com\\x@evil.com/", "example.com"),
+    ("http://example.com:80\\@evil.com/", "example.com"),
+    ("http://example.com\\", "example.com"),
+    # no scheme: read as the web reads it (a browser's address bar, or a
+    # reference resolved against a web page)
+    ("//example.com\\@evil.com/", "example.com"),
+    ("example.com\\@evil.com", "example.com"),
+    # a scheme that is not special: '\' is the userinfo's
+    ("foo://example.com\\@evil.com/", "evil.com"),
+    ("git+ssh://example.com\\@evil.com/", "evil.com"),
+])
+def test_backslash_ends_a_special_authority(value, want):
+    assert registered_domain(value) == want
+    assert domain_parts(value).registered_domain == want
+    values = [value, None, "http://a.example.org/"]
+    expect = [want, None, "example.org"]
+    assert registered_domain_many(values) == expect
+    assert public_suffix_many(values) == [public_suffix(value), None, "org"]
+
+
+@pytest.mark.parametrize("value", ["foo://a\\b/", "foo://a\\b.example.com/",
+                                   "foo://ex%2Ample.com\\x/", "foo://u@\u00e9\\x.com/"])
+def test_backslash_in_a_host_raises(value):
+    # after a scheme that is not special, '\\' is in the host: a forbidden
+    # domain code point, refused in every form
+    with pytest.raises(HostError):
+        registered_domain(value)
+    rejects = []
+    assert registered_domain_many([value], on_error="null", rejects=rejects) == [None]
+    assert len(rejects) == 1
+    pa = pytest.importorskip("pyarrow")
+    with pytest.raises(HostError):
+        registered_domain_many(pa.array([value]))
+
+
+def test_backslash_batch_forms_agree():
+    pa = pytest.importorskip("pyarrow")
+    values = ["http://example.com\\@evil.com/", "foo://a.com\\@b.org/", "//x.com\\@y.org",
+              "http://ex%2Ample.com\\@z.com/", None, "https://食狮.公司.cn\\@evil.com/"]
+    want = _loop(registered_domain, values)
+    assert want[:4] == ["example.com", "b.org", "x.com", "ex*mple.com"]
+    for typ in ("string", "large_string", "string_view"):
+        if hasattr(pa, typ):
+            arr = pa.array(values, type=getattr(pa, typ)())
+            for threads in (1, 2):
+                assert registered_domain_many(arr, threads=threads).to_pylist() == want
+    assert [None if p is None else p["registered_domain"]
+            for p in domain_parts_many(pa.chunked_array([values])).to_pylist()] == want
+    pd = pytest.importorskip("pandas")
+    assert [None if v is None or v != v else v
+            for v in registered_domain_many(pd.Series(values))] == want
+    pl = pytest.importorskip("polars")
+    assert registered_domain_many(pl.Series(values)).to_list() == want
+
+
+def test_backslash_in_rfc3986_tools_unchanged():
+    # split, normalize and the urllib drop-in read RFC 3986: '\' is no
+    # delimiter there
+    url = "http://example.com\\@evil.com/"
+    assert pctcodec.split(url).host == "evil.com"
+    assert urllib.parse.urlsplit(url).hostname == "evil.com"
+    assert pctcodec.normalize(url) == "http://example.com%5C@evil.com/"
 
 
 def test_not_str():
@@ -305,7 +399,8 @@ def test_bad_list_argument():
 
 VALUES = ["https://news.bbc.co.uk/x", None, "http://食狮.公司.cn/", "http://127.0.0.1/", "",
           "github.io", "x.y.github.io", "http://xn--bcher-kva.example.com/", "ftp://a..b/",
-          "HTTP://WWW.EXAMPLE.COM:80", "http://ex%61mple.com/"]
+          "HTTP://WWW.EXAMPLE.COM:80", "http://ex%61mple.com/", "http://ex%2Ample.com/",
+          "http://example.com\\@evil.com/", "foo://example.com\\@evil.com/"]
 
 
 def _loop(func, values, **kw):

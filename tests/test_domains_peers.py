@@ -80,9 +80,17 @@ def model():
         return _psl_reference.Model(f.read())
 
 
-def _compare_tldextract(listed, model, values, private):
-    from pctcodec.domains import _host_span
+def _host_as_written(value):
+    """The host of value as written (case and escapes kept), where the
+    core's host finder reads it; None for an IP literal."""
+    from pctcodec import _pctcodec
 
+    data = value.encode("utf-8", "surrogatepass")
+    span = _pctcodec._domain_host(data)
+    return None if span is None else data[span[0]:span[1]].decode("utf-8", "surrogatepass")
+
+
+def _compare_tldextract(listed, model, values, private):
     extract = _extractor(private)
     classes = {}
     for value in values:
@@ -95,8 +103,7 @@ def _compare_tldextract(listed, model, values, private):
         _psl_reference.COUNTS["tldextract"] += 1
         if ours == theirs:
             continue
-        span = _host_span(value)  # the host as written, case and escapes kept
-        host = None if span is None else value[span[0]:span[1]]
+        host = _host_as_written(value)
         why = difference_class(value, host, ours, theirs, model)
         assert why is not None, (value, ours, theirs)
         classes[why] = classes.get(why, 0) + 1

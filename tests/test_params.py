@@ -141,16 +141,33 @@ def test_parse_query_many_arrow(flags, values, offset):
             [(i, n, v) for i, r in enumerate(want) if r for n, v in r]
 
 
+@pytest.mark.parametrize("flags", FLAGS)
 @settings(max_examples=examples(300))
 @given(values=columns, wanted=st.lists(names, min_size=1, max_size=3), all=st.booleans())
-def test_query_params_many(values, wanted, all):
-    want = [None if v is None else query_params(v, wanted, all=all) for v in values]
-    assert query_params_many(values, wanted, all=all) == want
+@example(["http://h/?a+b=1"], ["a+b"], False)
+def test_query_params_many(flags, values, wanted, all):
+    want = [None if v is None else query_params(v, wanted, all=all, **flags) for v in values]
+    assert query_params_many(values, wanted, all=all, **flags) == want
     pa = pytest.importorskip("pyarrow")
     for typ in _arrow_types(pa):
-        out = query_params_many(pa.array(values, type=typ), wanted, all=all)
+        out = query_params_many(pa.array(values, type=typ), wanted, all=all, **flags)
         assert out.to_pylist() == want
         assert list(out.type.names) == list(dict.fromkeys(wanted))
+
+
+def test_query_params_many_keep_plus_names():
+    # the names are matched as the values are decoded: '+' kept is '+'
+    url = "http://h/?a+b=1&a%20b=2"
+    assert query_params(url, ["a+b", "a b"], keep_plus=True) == {"a+b": "1", "a b": "2"}
+    want = [{"a+b": "1", "a b": "2"}]
+    assert query_params_many([url], ["a+b", "a b"], keep_plus=True) == want
+    pa = pytest.importorskip("pyarrow")
+    assert query_params_many(pa.array([url]), ["a+b", "a b"], keep_plus=True).to_pylist() == want
+    assert query_params_many(pa.array([url]), ["a+b", "a b"]).to_pylist() == [{"a+b": None,
+                                                                               "a b": "1"}]
+    pl = pytest.importorskip("polars")
+    assert query_params_many(pl.Series([url]), ["a+b"], keep_plus=True).to_dicts() == \
+        [{"a+b": "1"}]
 
 
 def test_pandas_polars():

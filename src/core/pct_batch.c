@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "pct_authority.h"
 #include "pct_batch.h"
 #include "pct_kernels.h"
 #include "pct_portable.h"
@@ -180,9 +181,10 @@ static int canon_key(const pct_batch_spec *spec, pct_out *out, size_t start)
     uint8_t *row = out->data + start;
     pct_status rc;
     if (pct_canon_query_only(&spec->canon)) {
-        /* most rows: the part before the '?' stays where it is */
+        /* most rows: the part before the '?' stays where it is; a '?'
+         * after the '#' is the fragment's, which the key keeps as it is */
         const uint8_t *q = len ? memchr(row, '?', len) : NULL;
-        if (!q)
+        if (!q || memchr(row, '#', (size_t)(q - row)))
             return PCT_OK; /* no query: the normalized row is its key */
         from = (size_t)(q - row);
     }
@@ -286,6 +288,8 @@ static int canonicalize_row(const pct_batch_spec *spec, const uint8_t *src, size
 {
     if (spec->strip && pct_uri_needs_strip(src, n))
         return PCT_ROW_CALLER; /* rare: the caller strips, then does the row */
+    if (memchr(src, '\\', n) && pct_special_backslash(src, n) < n)
+        return PCT_ROW_CALLER; /* rare: a '\\' a browser reads as '/', the caller's */
     size_t start = out->len;
     int rc = normalize_row(spec, src, n, out, limit, info, hosts);
     return rc == PCT_OK ? canon_key(spec, out, start) : rc;
@@ -319,14 +323,14 @@ static int clean_query_row(const pct_batch_spec *spec, const uint8_t *src, size_
 /* DOMAIN: the part of src[0..n) appended to out (it is no longer than the
  * row): PCT_OK, PCT_ROW_NULL, PCT_ROW_CALLER or PCT_ERR_*; *idna is set
  * (with PCT_ROW_CALLER) when the host needs IDNA first. */
-static int domain_append(const pct_batch_spec *spec, const uint8_t *src, size_t n, pct_out *out,
-                         size_t limit, int *idna)
+static int domain_append(const pct_batch_spec *spec, unsigned flags, const uint8_t *src, size_t n,
+                         pct_out *out, size_t limit, int *idna)
 {
     size_t len;
     pct_status rc = pct_out_reserve(out, n, limit);
     if (rc != PCT_OK)
         return (int)rc;
-    switch (pct_domain_part(spec->psl, spec->flags, src, n, out->data + out->len, &len)) {
+    switch (pct_domain_part(spec->psl, flags, src, n, out->data + out->len, &len)) {
     case PCT_OK:
         out->len += len;
         return PCT_OK;
@@ -343,8 +347,8 @@ static int domain_append(const pct_batch_spec *spec, const uint8_t *src, size_t 
 int pct_batch_domain_host(const pct_batch_spec *spec, const uint8_t *host, size_t n, pct_out *out,
                           size_t limit)
 {
-    int idna = 0;
-    return domain_append(spec, host, n, out, limit, &idna);
+    int idna = 0; /* the form is a host itself, not a URL to read */
+    return domain_append(spec, spec->flags | PCT_DOMAIN_IS_HOST, host, n, out, limit, &idna);
 }
 
 /* DOMAIN: a host that needs IDNA is written from its form in the cache,
@@ -353,12 +357,14 @@ static int domain_row(const pct_batch_spec *spec, const uint8_t *src, size_t n, 
                       size_t limit, pct_batch_info *info, const pct_host_cache *hosts)
 {
     int idna = 0;
-    int rc = domain_append(spec, src, n, out, limit, &idna);
+    int rc = domain_append(spec, spec->flags, src, n, out, limit, &idna);
     if (!idna)
         return rc;
-    size_t start, host_len, form_len;
+    size_t form_len;
     const uint8_t *form;
-    pct_domain_host(src, n, &start, &host_len);
+    pct_authority a; /* the host pct_domain_part found */
+    pct_authority_find(src, n, PCT_AUTH_WEB, &a);
+    size_t start = a.host, host_len = a.host_end - a.host;
     if (hosts && pct_host_cache_get(hosts, src + start, host_len, &form, &form_len) && form)
         return pct_batch_domain_host(spec, form, form_len, out, limit);
     info->host.start = start;

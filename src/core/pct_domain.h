@@ -2,19 +2,20 @@
  * Suffix List (pct_psl.h): registered domain, public suffix, subdomain.
  * Plain C99, no Python.
  *
- * Where the host is: leading and trailing C0 controls and spaces are
- * ignored (as the URL Standard's parser does); a "scheme://" or "//" prefix
- * starts an authority, and any other text is an authority itself (a bare
- * host, "host:port", "user@host"). The authority ends at the first "/",
- * "?" or "#"; the host is after its last "@", up to the first ":" (a host
- * in "[...]" is an IP literal).
+ * Where the host is: pct_authority_find with PCT_AUTH_WEB (pct_authority.h):
+ * a "scheme://" or "//" prefix starts an authority, any other text is an
+ * authority itself; '\' ends it as '/' does but after the "scheme://" of a
+ * scheme that is not special. The host is after its last "@", up to the
+ * first ":" (a host in "[...]" is an IP literal). Its escapes are decoded
+ * first, as the URL Standard's host parser decodes them.
  *
  * The host in ASCII (lowercased) is looked up as it is when every byte is
- * a letter, digit or one of "-._~!$&'()*+,;=\"`{}": a non-ASCII byte or
- * "%" leaves the row to the caller's IDNA, another byte (a forbidden code
- * point) to the caller's error. One trailing dot is dropped. A host that is empty, has an empty
- * label, or whose last label is a number (decimal, or "0x" hex: an IPv4
- * address by the URL Standard), and an IP literal, have no parts.
+ * a letter, digit or one of "-._~!$&'()*+,;=\"`{}": a non-ASCII byte
+ * leaves the row to the caller's IDNA, another byte (a forbidden domain
+ * code point, the URL Standard's) to the caller's error. One trailing dot
+ * is dropped. A host that is empty, has an empty label, or whose last label
+ * is a number (decimal, or "0x" hex: an IPv4 address by the URL Standard),
+ * and an IP literal, have no parts.
  */
 #ifndef PCT_DOMAIN_H
 #define PCT_DOMAIN_H
@@ -31,6 +32,8 @@
 #define PCT_DOMAIN_PART 3u
 #define PCT_DOMAIN_PRIVATE 4u   /* the list's PRIVATE section counts too */
 #define PCT_DOMAIN_UNICODE 8u   /* a result holding an xn-- label is the caller's */
+#define PCT_DOMAIN_IS_HOST 16u  /* src is a host in ASCII (an IDNA form): no authority to
+                                 * find, no escape to decode ('%' is refused) */
 
 /* pct_domain_part's outcomes beyond PCT_OK: PCT_DOMAIN_NONE, PCT_DOMAIN_CALLER,
  * PCT_DOMAIN_IDNA (pct.h; for PCT_DOMAIN_IDNA the part of the host's ASCII form
@@ -40,9 +43,5 @@
  * for n bytes, and its length to *len. */
 int pct_domain_part(const pct_psl *psl, unsigned flags, const uint8_t *src, size_t n, uint8_t *dst,
                     size_t *len);
-
-/* The host's bytes in src[0..n) (pct_domain_part's reading): 1 for a host,
- * 0 for an IP literal. */
-int pct_domain_host(const uint8_t *src, size_t n, size_t *start, size_t *len);
 
 #endif /* PCT_DOMAIN_H */

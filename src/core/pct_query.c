@@ -22,12 +22,14 @@ int pct_query_locate(const uint8_t *s, size_t n, pct_range *query)
 /* ---- form-decoded text, one code point at a time --------------------------
  * The decoded byte at raw offset *i (with `form`: '+' is a space and %XX
  * the byte XX; without: the byte itself), *i moved past it. FOLD (a form
- * too) also maps the ASCII capitals to small letters. */
+ * too) also maps the ASCII capitals to small letters; ESCAPES decodes %XX
+ * alone ('+' kept, as unquote reads it). */
 #define FOLD 2
+#define ESCAPES 3
 static unsigned byte_at(const uint8_t *s, size_t n, size_t *i, int form)
 {
     unsigned c = s[*i];
-    if (form && c == '+') {
+    if (form && form != ESCAPES && c == '+') {
         c = ' ';
     } else if (form && c == '%' && n - *i >= 3 && pct_hex_value[s[*i + 1]] >= 0
                && pct_hex_value[s[*i + 2]] >= 0) {
@@ -79,13 +81,14 @@ static uint32_t next_cp(const uint8_t *s, size_t n, size_t *i, int form)
     return cp;
 }
 
-/* -1, 0 or 1 as the form-decoded a[0..an) is before, equal to or after b
- * (decoded with b_form), in code point order. */
-static int compare_names(const uint8_t *a, size_t an, const uint8_t *b, size_t bn, int b_form)
+/* -1, 0 or 1 as a[0..an) decoded with a_form is before, equal to or after
+ * b (decoded with b_form), in code point order. */
+static int compare_names(const uint8_t *a, size_t an, int a_form, const uint8_t *b, size_t bn,
+                         int b_form)
 {
     size_t i = 0, j = 0;
     while (i < an && j < bn) {
-        uint32_t x = next_cp(a, an, &i, 1), y = next_cp(b, bn, &j, b_form);
+        uint32_t x = next_cp(a, an, &i, a_form), y = next_cp(b, bn, &j, b_form);
         if (x != y)
             return x < y ? -1 : 1;
     }
@@ -132,9 +135,9 @@ int pct_query_next(const uint8_t *q, size_t qn, size_t *at, int html_amp, pct_ra
     return 0;
 }
 
-int pct_query_name_is(const uint8_t *name, size_t nn, const uint8_t *want, size_t wn)
+int pct_query_name_is(const uint8_t *name, size_t nn, int plus, const uint8_t *want, size_t wn)
 {
-    return compare_names(name, nn, want, wn, 0) == 0;
+    return compare_names(name, nn, plus ? 1 : ESCAPES, want, wn, 0) == 0;
 }
 
 int pct_query_find(const uint8_t *q, size_t qn, const uint8_t *name, size_t name_len,
@@ -142,7 +145,7 @@ int pct_query_find(const uint8_t *q, size_t qn, const uint8_t *name, size_t name
 {
     size_t at = 0, seg, seg_len, nl;
     while (next_segment(q, qn, &at, &seg, &seg_len, &nl, 0)) {
-        if (seg_len && compare_names(q + seg, nl, name, name_len, 0) == 0) {
+        if (seg_len && compare_names(q + seg, nl, 1, name, name_len, 0) == 0) {
             size_t skip = nl < seg_len ? nl + 1 : nl;
             value->start = seg + skip;
             value->len = seg_len - skip;
@@ -438,7 +441,7 @@ typedef struct {
 static int by_name(const void *a, const void *b)
 {
     const kept_param *x = a, *y = b;
-    int c = compare_names(x->seg, x->name_len, y->seg, y->name_len, 1);
+    int c = compare_names(x->seg, x->name_len, 1, y->seg, y->name_len, 1);
     if (c)
         return c;
     return x->index < y->index ? -1 : x->index > y->index; /* stable */

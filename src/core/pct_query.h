@@ -31,8 +31,9 @@ int pct_query_locate(const uint8_t *s, size_t n, pct_range *query);
 int pct_query_next(const uint8_t *q, size_t qn, size_t *at, int html_amp, pct_range *name,
                    pct_range *value);
 
-/* 1 when the raw name[0..nn), form-decoded, is the UTF-8 text want[0..wn). */
-int pct_query_name_is(const uint8_t *name, size_t nn, const uint8_t *want, size_t wn);
+/* 1 when the raw name[0..nn), decoded (with `plus`, '+' as a space too), is
+ * the UTF-8 text want[0..wn). */
+int pct_query_name_is(const uint8_t *name, size_t nn, int plus, const uint8_t *want, size_t wn);
 
 /* The first parameter of the query q[0..qn) whose form-decoded name is
  * the UTF-8 text name[0..name_len) (well-formed): its raw (not decoded)

@@ -2,6 +2,7 @@
  * reference and the base, written straight into the output (5.3). */
 #include <string.h>
 
+#include "pct_authority.h"
 #include "pct_resolve.h"
 #include "pct_uri.h"
 
@@ -35,28 +36,13 @@ static int same_scheme(const uint8_t *a, pct_range ra, const uint8_t *b, pct_ran
     return 1;
 }
 
-/* Where a scheme that would start s[0, n) stops: the offset of the first
- * byte that is neither ALPHA nor, after the first, DIGIT "+" "-" "." (the
- * ':' when there is a scheme), n at the end. */
-static size_t scheme_stop(const uint8_t *s, size_t n)
-{
-    size_t i = 0;
-    for (; i < n; i++) {
-        uint8_t c = ascii_lower(s[i]);
-        int alpha = c >= 'a' && c <= 'z';
-        if (!(alpha || (i && ((c >= '0' && c <= '9') || c == '+' || c == '-' || c == '.'))))
-            break;
-    }
-    return i;
-}
-
 int pct_resolve(const uint8_t *base, size_t bn, const uint8_t *ref, size_t rn, unsigned flags,
                 uint8_t *dst, size_t *out_len, size_t *pos)
 {
     pct_uri b, r;
     pct_uri_split(base, bn, &b);
     if (!b.has_scheme) {
-        *pos = scheme_stop(base, bn);
+        *pos = pct_scheme_span(base, bn); /* where a scheme would stop */
         return PCT_RESOLVE_NOT_ABSOLUTE;
     }
     pct_uri_split(ref, rn, &r);

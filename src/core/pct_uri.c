@@ -2,6 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "pct_authority.h"
 #include "pct_kernels.h" /* the uri_scan pass */
 #include "pct_portable.h"
 #include "pct_uri.h"
@@ -11,13 +12,12 @@
  * word's bytes tells whether all of them are kept. */
 enum {
     U = 1, S = 2, G = 4, /* unreserved, sub-delims, gen-delims */
-    K = 8,               /* kept as it is: any of the three */
-    A = 16, C = 32       /* ALPHA, and the bytes of a scheme: ALPHA DIGIT "+" "-" "." */
+    K = 8                /* kept as it is: any of the three (a scheme's bytes: pct_authority.c) */
 };
-#define l (U | K | A | C) /* letters */
-#define d (U | K | C)     /* digits, "-" and "." */
-#define u (U | K)         /* "_" and "~" */
-#define p (S | K | C)     /* "+" */
+#define l (U | K) /* letters */
+#define d (U | K) /* digits, "-" and "." */
+#define u (U | K) /* "_" and "~" */
+#define p (S | K) /* "+" */
 #define s (S | K)
 #define g (G | K)
 static const uint8_t uri_class[256] = {
@@ -338,18 +338,6 @@ size_t pct_requote(const uint8_t *src, size_t n, unsigned flags, uint8_t *dst)
 
 /* ---- split -------------------------------------------------------------- */
 
-/* Length of the scheme that starts s[0, n), ALPHA *( ALPHA / DIGIT / "+" /
- * "-" / "." ) followed by ':', or 0 when there is none. */
-static inline size_t scheme_length(const uint8_t *s, size_t n)
-{
-    if (n == 0 || !(uri_class[s[0]] & A))
-        return 0;
-    size_t i = 1;
-    while (i < n && (uri_class[s[i]] & C))
-        i++;
-    return i < n && s[i] == ':' ? i : 0;
-}
-
 /* Delimiters that end the parts of a URI reference (appendix B). */
 enum { /* one bit per class of pct_uri_scan, for the scanned split */
     D_COLON = 1 << PCT_SCAN_COLON, D_SLASH = 1 << PCT_SCAN_SLASH, D_QUERY = 1 << PCT_SCAN_QUERY,
@@ -468,71 +456,45 @@ static pct_range range(size_t start, size_t end)
     return r;
 }
 
-/* The userinfo, host and port of the authority s[start, end) whose host
- * starts at `host`, its first ':' at `colon` (SIZE_MAX: none). */
-static void set_host(const uint8_t *s, size_t start, size_t host, size_t colon, size_t end,
-                     pct_uri *u)
+/* The userinfo, host and port of u from the authority the finder read. */
+static void set_authority(const pct_authority *a, pct_uri *u)
 {
-    if (host != start) {
+    if (a->has_userinfo) {
         u->has_userinfo = 1;
-        u->userinfo = range(start, host - 1);
+        u->userinfo = range(a->start, a->host - 1);
     }
-    if (host < end && s[host] == '[') { /* an IP literal holds ':' up to its ']' */
-        size_t close = host;
-        while (close < end && s[close] != ']')
-            close++;
-        colon = close + 1 < end && s[close + 1] == ':' ? close + 1 : end;
-    } else if (colon == SIZE_MAX) {
-        colon = end;
-    }
-    u->host = range(host, colon);
-    if (colon != end) {
+    u->host = range(a->host, a->host_end);
+    if (a->has_port) {
         u->has_port = 1;
-        u->port = range(colon + 1, end);
+        u->port = range(a->host_end + 1, a->end);
     }
+    /* a '%' after the last '@': the callers look for escapes in the host
+     * only then */
+    u->host_escaped = a->escaped;
 }
 
-/* Splits the authority that starts at s[start] and returns its end. */
-static size_t split_authority(const uint8_t *s, size_t start, size_t n, pct_uri *u)
+/* The authority that starts at s[start] (pct_authority.h: userinfo ends at
+ * its last '@', a reg-name holds no ':' (3.2.2), so the first ':' after it
+ * starts the port), off the masks of a scanned row when there are: the
+ * end, then the last '@' before it, then the first ':' and whether there
+ * is a '%' after that. Returns its end. */
+static PCT_ALWAYS_INLINE size_t split_authority(const uint8_t *s, size_t start, size_t n,
+                                                const pct_uri_scan *sc, int one, pct_uri *u)
 {
-    /* One scan: userinfo ends at the last '@' of the authority, and a
-     * reg-name holds no ':' (3.2.2), so the first ':' after it starts the port. */
-    /* A '%' after the last '@' is noted (host_escaped): the callers look
-     * for escapes in the host only then. */
-    size_t host = start, colon = SIZE_MAX, end = start;
-    unsigned char escaped = 0;
-    for (; (end = find_any(s, end, n, D_SLASH | D_QUERY | D_HASH | D_AT | D_COLON | D_PERCENT)) < n;
-         end++) {
-        if (s[end] == '@') {
-            host = end + 1;
-            colon = SIZE_MAX;
-            escaped = 0;
-        } else if (s[end] == '%') {
-            escaped = 1;
-        } else if (s[end] != ':') {
-            break;
-        } else if (colon == SIZE_MAX) {
-            colon = end;
-        }
+    pct_authority a;
+    if (!sc) {
+        pct_authority_scan(s, start, n, 0, &a);
+    } else {
+        size_t end = scan_find(sc, one, D_SLASH | D_QUERY | D_HASH, start, n), host = start;
+        for (size_t at = scan_find(sc, one, D_AT, start, end); at < end;
+             at = scan_find(sc, one, D_AT, at + 1, end))
+            host = at + 1;
+        size_t colon = scan_find(sc, one, D_COLON, host, end);
+        pct_authority_parts(s, start, host, colon < end ? colon : SIZE_MAX, end,
+                            scan_find(sc, one, D_PERCENT, host, end) < end, &a);
     }
-    u->host_escaped = escaped;
-    set_host(s, start, host, colon, end, u);
-    return end;
-}
-
-/* split_authority off the masks: the end, then the last '@' before it, then
- * the first ':' and whether there is a '%' after that. */
-static PCT_ALWAYS_INLINE size_t split_authority_scanned(const uint8_t *s, size_t start, size_t n,
-                                                        const pct_uri_scan *sc, int one, pct_uri *u)
-{
-    size_t end = scan_find(sc, one, D_SLASH | D_QUERY | D_HASH, start, n), host = start;
-    for (size_t at = scan_find(sc, one, D_AT, start, end); at < end;
-         at = scan_find(sc, one, D_AT, at + 1, end))
-        host = at + 1;
-    size_t colon = scan_find(sc, one, D_COLON, host, end);
-    u->host_escaped = scan_find(sc, one, D_PERCENT, host, end) < end;
-    set_host(s, start, host, colon < end ? colon : SIZE_MAX, end, u);
-    return end;
+    set_authority(&a, u);
+    return a.end;
 }
 
 static PCT_ALWAYS_INLINE void split(const uint8_t *s, size_t n, const pct_uri_scan *sc, int one,
@@ -544,7 +506,7 @@ static PCT_ALWAYS_INLINE void split(const uint8_t *s, size_t n, const pct_uri_sc
     u->scheme = u->userinfo = u->host = u->port = u->path = u->query = u->fragment = none;
     u->has_scheme = u->has_authority = u->has_userinfo = u->has_port = 0;
     u->has_query = u->has_fragment = u->host_escaped = 0;
-    size_t i = scheme_length(s, n);
+    size_t i = pct_scheme_length(s, n);
     if (i) {
         u->has_scheme = 1;
         u->scheme = range(0, i);
@@ -552,7 +514,7 @@ static PCT_ALWAYS_INLINE void split(const uint8_t *s, size_t n, const pct_uri_sc
     }
     if (n - i >= 2 && s[i] == '/' && s[i + 1] == '/') {
         u->has_authority = 1;
-        i = sc ? split_authority_scanned(s, i + 2, n, sc, one, u) : split_authority(s, i + 2, n, u);
+        i = split_authority(s, i + 2, n, sc, one, u);
     }
     size_t end = find_stop(s, sc, one, i, n, D_QUERY | D_HASH);
     u->path = range(i, end);
@@ -1048,7 +1010,7 @@ static PCT_ALWAYS_INLINE pct_status write_uri(const uint8_t *s, const pct_uri *u
         if (d == path && (flags & PCT_URI_EMPTY_PATH))
             *d++ = '/';
     } else if ((d - path >= 2 && path[0] == '/' && path[1] == '/') ||
-               (!u->has_scheme && scheme_length(path, (size_t)(d - path)))) {
+               (!u->has_scheme && pct_scheme_length(path, (size_t)(d - path)))) {
         /* Without an authority, "//x" would read as one: write "/.//x". A
          * relative path whose first segment became "a:" once %XX of
          * unreserved characters were decoded would read as a scheme: write

@@ -64,7 +64,7 @@ __all__ = [
 
 # pct_domain.h's flags.
 _REGISTERED, _SUFFIX, _SUBDOMAIN = 0, 1, 2
-_PRIVATE, _UNICODE = 4, 8
+_PRIVATE, _UNICODE, _IS_HOST = 4, 8, 16
 
 DomainParts = namedtuple("DomainParts", "subdomain registered_domain public_suffix")
 DomainParts.__doc__ = """The parts of a URL's host by the Public Suffix List: ``subdomain`` (the
@@ -204,46 +204,17 @@ def suffix_list(source=None):
 
 # ---------------------------------------------------------------- one value
 
-def _ascii_host(host):
-    """The ASCII form of a host that is not plain ASCII (non-ASCII, escaped):
-    the URL Standard's "domain to ASCII" of its decoded escapes, or None
-    when it has none. The one place IDNA is reached from here."""
-    try:
-        host.encode("utf-8")
-    except UnicodeEncodeError:
-        return None  # a lone surrogate
-    return _pctcodec._host_to_ascii(host)
+def _ascii_host(raw):
+    """The ASCII form of the host whose UTF-8 bytes are raw, as the URL
+    Standard's host parser makes it: escapes decoded, then "domain to
+    ASCII" with its forbidden code points refused; None when it has none.
+    The one place IDNA is reached from here."""
+    text = _pctcodec.unquote_to_bytes(raw).decode("utf-8", "replace")
+    return _pctcodec._domain_to_ascii(text)
 
 
 def _to_unicode(domain):
     return _pctcodec._host_to_unicode(domain)
-
-
-_C0_SPACE = "".join(map(chr, range(0x21)))
-_ALPHA = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ")
-_SCHEME = _ALPHA | frozenset("0123456789+-.")
-
-
-def _host_span(value):
-    """Where the host of value is (pct_domain_host's reading): (start, end),
-    or None for an IP literal."""
-    start = len(value) - len(value.lstrip(_C0_SPACE))
-    stop = max(len(value.rstrip(_C0_SPACE)), start)
-    j = start
-    if j < stop and value[j] in _ALPHA:
-        while j < stop and value[j] in _SCHEME:
-            j += 1
-        j = j + 1 if j < stop and value[j] == ":" else start
-    if value.startswith("//", j, stop):
-        start = j + 2
-    end = min([k for k in (value.find(c, start, stop) for c in "/?#") if k >= 0] or [stop])
-    at = value.rfind("@", start, end)
-    if at >= 0:
-        start = at + 1
-    if value.startswith("[", start, end):
-        return None
-    colon = value.find(":", start, end)
-    return start, colon if colon >= 0 else end
 
 
 def _flags(part, private, unicode):
@@ -256,15 +227,18 @@ def _part(value, capsule, flags):
     r = _pctcodec._domain(value, capsule, flags)
     if r is not NotImplemented:
         return r
-    span = _host_span(value)
+    data = value.encode("utf-8", "surrogatepass")
+    span = _pctcodec._domain_host(data)  # the core's host finder
     if span is None:
         return None
-    host = value[span[0]:span[1]]
-    ascii = host if host.isascii() and "%" not in host else _ascii_host(host)
+    raw = data[span[0]:span[1]]
+    ascii = raw.decode("ascii") if raw.isascii() and b"%" not in raw else _ascii_host(raw)
     if ascii is not None:
-        r = _pctcodec._domain(ascii, capsule, flags & ~_UNICODE)
+        r = _pctcodec._domain(ascii, capsule, (flags & ~_UNICODE) | _IS_HOST)
     if ascii is None or r is NotImplemented:
-        raise HostError("the host %r is no domain name" % host, span[0])
+        host = raw.decode("utf-8", "surrogatepass")
+        start = len(data[:span[0]].decode("utf-8", "surrogatepass"))
+        raise HostError("the host %r is no domain name" % host, start)
     if r and flags & _UNICODE:
         r = _to_unicode(r)
     return r

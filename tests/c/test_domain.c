@@ -83,7 +83,27 @@ static void test_parts(void)
     PART("file:///x", S, "-");
     PART("", S, "-");
     PART("http://ex ample.com/", S, "?");
-    PART("http://ex%61mple.com/", S, "I");
+    /* escapes decoded first (the URL Standard's host parser), then only a
+     * forbidden domain code point is refused */
+    PART("http://ex%61mple.com/", S, "com");
+    PART("http://ex%2Ample.com/", R, "ex*mple.com");
+    PART("http://EX%2aMPLE.com/", R, "ex*mple.com");
+    PART("http://a%2Fb.com/", R, "?");
+    PART("http://a%25b.com/", R, "?");
+    PART("http://a%zzb.com/", R, "?");
+    PART("http://%C3%A9.com/", R, "I");
+    /* '\' ends a special scheme's authority, and a scheme-less one's */
+    PART("http://example.com\\@evil.com/", R, "example.com");
+    PART("HTTPS://u@example.com:1\\@evil.com", R, "example.com");
+    PART("//example.com\\@evil.com", R, "example.com");
+    PART("example.com\\@evil.com", R, "example.com");
+    PART("foo://example.com\\@evil.com/", R, "evil.com");
+    /* a host itself (an IDNA form): nothing to find or decode */
+    PART("www.Example.com", R | PCT_DOMAIN_IS_HOST, "example.com");
+    PART("a\\b.com", R | PCT_DOMAIN_IS_HOST, "?");
+    PART("ex%41mple.com", R | PCT_DOMAIN_IS_HOST, "?");
+    PART("u@example.com", R | PCT_DOMAIN_IS_HOST, "?");
+    PART("example.com:80", R | PCT_DOMAIN_IS_HOST, "?");
     PART("http://b\xc3\xbc" "cher.com/", S, "I");
     PART("http://xn--bcher-kva.com/", R | PCT_DOMAIN_UNICODE, "?");
     PART("http://www.example.com/", R | PCT_DOMAIN_UNICODE, "example.com");

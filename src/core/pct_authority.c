@@ -1,0 +1,207 @@
+/* pct_authority: the scheme, authority and host of a URL (see
+ * pct_authority.h): the one finder of them. */
+#include <string.h>
+
+#include "pct_authority.h"
+#include "pct_portable.h"
+
+/* Scheme bytes: S_FIRST a letter, S_REST a letter, digit, '+', '-' or '.'. */
+enum { S_FIRST = 1, S_REST = 2 };
+static const uint8_t SCHEME[256] = {
+    ['+'] = S_REST, ['-'] = S_REST, ['.'] = S_REST,
+    ['0'] = S_REST, ['1'] = S_REST, ['2'] = S_REST, ['3'] = S_REST, ['4'] = S_REST,
+    ['5'] = S_REST, ['6'] = S_REST, ['7'] = S_REST, ['8'] = S_REST, ['9'] = S_REST,
+    ['A'] = 3, ['B'] = 3, ['C'] = 3, ['D'] = 3, ['E'] = 3, ['F'] = 3, ['G'] = 3, ['H'] = 3,
+    ['I'] = 3, ['J'] = 3, ['K'] = 3, ['L'] = 3, ['M'] = 3, ['N'] = 3, ['O'] = 3, ['P'] = 3,
+    ['Q'] = 3, ['R'] = 3, ['S'] = 3, ['T'] = 3, ['U'] = 3, ['V'] = 3, ['W'] = 3, ['X'] = 3,
+    ['Y'] = 3, ['Z'] = 3,
+    ['a'] = 3, ['b'] = 3, ['c'] = 3, ['d'] = 3, ['e'] = 3, ['f'] = 3, ['g'] = 3, ['h'] = 3,
+    ['i'] = 3, ['j'] = 3, ['k'] = 3, ['l'] = 3, ['m'] = 3, ['n'] = 3, ['o'] = 3, ['p'] = 3,
+    ['q'] = 3, ['r'] = 3, ['s'] = 3, ['t'] = 3, ['u'] = 3, ['v'] = 3, ['w'] = 3, ['x'] = 3,
+    ['y'] = 3, ['z'] = 3,
+};
+
+/* The static forms, inlined into pct_authority_find (the domain
+ * functions' per-row path); the extern ones wrap them. */
+static PCT_ALWAYS_INLINE size_t scheme_span(const uint8_t *s, size_t n)
+{
+    if (n == 0 || !(SCHEME[s[0]] & S_FIRST))
+        return 0;
+    size_t i = 1;
+    while (i < n && (SCHEME[s[i]] & S_REST))
+        i++;
+    return i;
+}
+
+size_t pct_scheme_span(const uint8_t *s, size_t n)
+{
+    return scheme_span(s, n);
+}
+
+static PCT_ALWAYS_INLINE size_t scheme_length(const uint8_t *s, size_t n)
+{
+    size_t i = scheme_span(s, n);
+    return i && i < n && s[i] == ':' ? i : 0;
+}
+
+size_t pct_scheme_length(const uint8_t *s, size_t n)
+{
+    size_t i = scheme_span(s, n);
+    return i && i < n && s[i] == ':' ? i : 0;
+}
+
+/* The bytes of name[0, len) as a little-endian word. */
+static uint64_t word(const char *name, size_t len)
+{
+    uint64_t w = 0;
+    for (size_t i = 0; i < len; i++)
+        w |= (uint64_t)(uint8_t)name[i] << (8 * i);
+    return w;
+}
+
+static PCT_ALWAYS_INLINE int scheme_special(const uint8_t *s, size_t len)
+{
+    /* the scheme lowercased into one word (its bytes are letters, digits,
+     * '+', '-' and '.': | 0x20 lowercases the letters and maps none of the
+     * others onto a letter) */
+    if (len < 2 || len > 5)
+        return 0;
+    uint64_t w = 0;
+    for (size_t i = 0; i < len; i++)
+        w |= (uint64_t)(s[i] | 0x20) << (8 * i);
+    switch (len) {
+    case 2:
+        return w == word("ws", 2);
+    case 3:
+        return w == word("wss", 3) || w == word("ftp", 3);
+    case 4:
+        return w == word("http", 4) || w == word("file", 4);
+    default:
+        return w == word("https", 5);
+    }
+}
+
+int pct_scheme_special(const uint8_t *s, size_t len)
+{
+    return scheme_special(s, len);
+}
+
+static PCT_ALWAYS_INLINE void parts(const uint8_t *s, size_t start, size_t host, size_t colon,
+                                    size_t end, int escaped, pct_authority *a)
+{
+    a->start = start;
+    a->end = end;
+    a->host = host;
+    a->has_userinfo = host != start;
+    a->escaped = (unsigned char)(escaped != 0);
+    a->ip_literal = host < end && s[host] == '[';
+    if (a->ip_literal) { /* an IP literal holds ':' up to its ']' */
+        size_t close = host;
+        while (close < end && s[close] != ']')
+            close++;
+        colon = close + 1 < end && s[close + 1] == ':' ? close + 1 : end;
+    } else if (colon == SIZE_MAX || colon > end) {
+        colon = end;
+    }
+    a->host_end = colon;
+    a->has_port = colon != end;
+}
+
+void pct_authority_parts(const uint8_t *s, size_t start, size_t host, size_t colon, size_t end,
+                         int escaped, pct_authority *a)
+{
+    parts(s, start, host, colon, end, escaped, a);
+}
+
+/* What the scan stops at: K_END ends the authority ('\' too with
+ * PCT_AUTH_BACKSLASH), K_AT ends a userinfo, K_COLON may start the port. */
+enum { K_END = 1, K_AT = 2, K_COLON = 4, K_PERCENT = 8, K_BACKSLASH = 16 };
+static const uint8_t KIND[256] = {['/'] = K_END, ['?'] = K_END, ['#'] = K_END, ['@'] = K_AT,
+                                  [':'] = K_COLON, ['%'] = K_PERCENT, ['\\'] = K_BACKSLASH};
+
+static PCT_ALWAYS_INLINE size_t scan_authority(const uint8_t *s, size_t start, size_t n, unsigned flags,
+                                      pct_authority *a)
+{
+    /* a byte at a time off one table: authorities are short (a word-wise
+     * test for five delimiters cost more than it saved on real URLs) */
+    unsigned stop = K_END | (flags & PCT_AUTH_BACKSLASH ? K_BACKSLASH : 0);
+    size_t host = start, colon = SIZE_MAX, i = start;
+    unsigned escaped = 0;
+    for (; i < n; i++) {
+        unsigned k = KIND[s[i]];
+        if (!k)
+            continue;
+        if (k & stop)
+            break;
+        if (k == K_AT) {
+            host = i + 1;
+            colon = SIZE_MAX;
+            escaped = 0;
+        } else if (k == K_COLON) {
+            if (colon == SIZE_MAX)
+                colon = i;
+        } else if (k == K_PERCENT) {
+            escaped = 1;
+        }
+    }
+    parts(s, start, host, colon, i, (int)escaped, a);
+    return i;
+}
+
+size_t pct_authority_scan(const uint8_t *s, size_t start, size_t n, unsigned flags,
+                          pct_authority *a)
+{
+    return scan_authority(s, start, n, flags, a);
+}
+
+int pct_authority_find(const uint8_t *src, size_t n, unsigned flags, pct_authority *a)
+{
+    size_t i = 0, end = n;
+    unsigned scan = flags & PCT_AUTH_BACKSLASH;
+    if (flags & PCT_AUTH_WEB) {
+        while (i < end && src[i] <= 0x20)
+            i++;
+        while (end > i && src[end - 1] <= 0x20)
+            end--;
+    }
+    size_t scheme = scheme_length(src + i, end - i);
+    size_t j = scheme ? i + scheme + 1 : i;
+    int slashes = end - j >= 2 && src[j] == '/' && src[j + 1] == '/';
+    if (slashes) {
+        if ((flags & PCT_AUTH_WEB) && (!scheme || scheme_special(src + i, scheme)))
+            scan |= PCT_AUTH_BACKSLASH;
+        scan_authority(src, j + 2, end, scan, a);
+        return 1;
+    }
+    if (!(flags & PCT_AUTH_WEB)) {
+        parts(src, j, j, SIZE_MAX, j, 0, a);
+        return 0;
+    }
+    scan_authority(src, i, end, scan | PCT_AUTH_BACKSLASH, a); /* a bare host */
+    return 1;
+}
+
+size_t pct_special_backslash(const uint8_t *s, size_t n)
+{
+    size_t scheme = pct_scheme_length(s, n);
+    if (!scheme || !pct_scheme_special(s, scheme))
+        return n;
+    for (size_t i = scheme + 1; i < n; i++) {
+        if (s[i] == '\\')
+            return i;
+        if (s[i] == '?' || s[i] == '#')
+            break;
+    }
+    return n;
+}
+
+size_t pct_special_slashes(uint8_t *s, size_t n)
+{
+    size_t made = 0;
+    for (size_t i = pct_special_backslash(s, n); i < n && s[i] != '?' && s[i] != '#'; i++)
+        if (s[i] == '\\') {
+            s[i] = '/';
+            made++;
+        }
+    return made;
+}
