@@ -106,7 +106,7 @@ static int module_exec(PyObject *module)
     PyMethodDef *const parts[] = {quote_methods, unquote_methods, urlencode_methods,
                                   ecma_methods, batch_methods, csv_methods, uri_methods,
                                   query_methods, split_methods, domain_methods, idna_methods,
-                                  query_arrow_methods};
+                                  query_arrow_methods, url_methods};
     for (size_t i = 0; i < sizeof parts / sizeof parts[0]; i++)
         if (PyModule_AddFunctions(module, parts[i]) < 0)
             return -1;

@@ -12,6 +12,7 @@
  *   _pctcodec_batch.c      the batch engine (lists, Arrow columns)
  *   _pctcodec_split.c      split, split_many: URI components as columns
  *   _pctcodec_idna.c       hosts: domain to ASCII and to Unicode (uri_to_iri's labels)
+ *   _pctcodec_url.c        the URL Standard's parser on one value
  *   _pctcodec_csv.c        the CSV cutter and joiner of the command line's table mode
  *   _pctcodec_arrow.c      Arrow result arrays (no Python; reading is src/core/pct_arrow.c)
  *   _pctcodec_common.c     helpers they all use (errors, package objects,
@@ -317,6 +318,11 @@ const struct pct_psl *domain_psl(PyObject *capsule);
 extern PyMethodDef csv_methods[];
 /* Hosts: domain to ASCII and to Unicode (src/_pctcodec_idna.c). */
 extern PyMethodDef idna_methods[];
+/* The URL Standard's parser on one value (src/_pctcodec_url.c); url_base_of
+ * is the parsed base in a capsule of _url_base, or NULL with TypeError. */
+extern PyMethodDef url_methods[];
+struct pct_url;
+const struct pct_url *url_base_of(PyObject *capsule);
 
 /* For the batch engine, from src/_pctcodec_quote.c. The set of bytes quote(s,
  * safe, encoding, errors) keeps for a str s (plus: quote_plus, the space

@@ -26,12 +26,13 @@
 /* Operation codes, as src/pctcodec/batch.py passes them. */
 enum { OP_QUOTE, OP_QUOTE_PLUS, OP_UNQUOTE, OP_UNQUOTE_PLUS, OP_REQUOTE, OP_NORMALIZE, OP_CHECK,
        OP_QUERY_PARAM, OP_CLEAN_QUERY, OP_DOMAIN, OP_SUFFIX, OP_PARTS, OP_RESOLVE,
-       OP_CANONICALIZE, N_OPS };
+       OP_CANONICALIZE, OP_URL, N_OPS };
 static const char *const OP_NAMES[N_OPS] = {"quote_many",   "quote_plus_many", "unquote_many",
                                             "unquote_plus_many", "requote_many", "normalize_many",
                                             "check_many", "query_param_many", "clean_query_many",
                                             "registered_domain_many", "public_suffix_many",
-                                            "domain_parts_many", "resolve_many", "canonicalize_many"};
+                                            "domain_parts_many", "resolve_many", "canonicalize_many",
+                                            "parse_url_many"};
 
 /* normalize_many's options, as batch.py packs them. */
 #define OPT_SORT_QUERY 1
@@ -55,6 +56,10 @@ static const char *const OP_NAMES[N_OPS] = {"quote_many",   "quote_plus_many", "
  * base comes as a str in `safe` (one base for every row), or as a column
  * in `errors` (a list for _many_list, a (schema, array) capsule pair of
  * the same length for _many_arrow); func takes (base, reference). */
+/* parse_url_many's (src/pctcodec/url.py): the getter (pct_url_part) in
+ * opts; the base as a parsed capsule (src/_pctcodec_url.c) in `safe`, or
+ * as a column in `errors` as for resolve_many (func then takes (base,
+ * value)), or neither. */
 #define OPT_RESOLVE_NORMALIZE 1
 #define OPT_RESOLVE_NON_STRICT 2
 
@@ -223,6 +228,18 @@ static int setup_op(PyObject *module, PyObject *const *args, Py_ssize_t nargs, i
             return -1;
         }
         break;
+    case OP_URL:
+        op->spec.op = PCT_BATCH_URL;
+        if (opts < PCT_URL_HREF || opts > PCT_URL_RECORD) {
+            PyErr_SetString(PyExc_ValueError, "bad URL getter");
+            return -1;
+        }
+        op->spec.url_part = (pct_url_part)opts;
+        if (safe != Py_None && !(op->spec.url_base = url_base_of(safe)))
+            return -1;
+        if (errors != Py_None)
+            op->base_column = errors;
+        break;
     default:
         op->spec.op = PCT_BATCH_CHECK;
         break;
@@ -334,7 +351,7 @@ static int mapped_host_row(const batch_op *op, const uint8_t *p, size_t n, const
  * the one str of every row). */
 static PyObject *call_func(const batch_op *op, PyObject *base, PyObject *item)
 {
-    if (op->code != OP_RESOLVE)
+    if (op->code != OP_RESOLVE && !(op->code == OP_URL && base))
         return PyObject_CallOneArg(op->func, item);
     PyObject *pair[2] = {base ? base : (PyObject *)NULL, item};
     if (!base) {
@@ -391,7 +408,7 @@ static PyObject *str_row(const batch_op *op, PyObject *base, PyObject *item, pct
         return got < 0 ? NULL : call_func(op, base, item);
     pct_batch_info info;
     out->len = 0;
-    int rc = op->spec.op == PCT_BATCH_RESOLVE
+    int rc = op->spec.op == PCT_BATCH_RESOLVE || (op->spec.op == PCT_BATCH_URL && base)
                  ? pct_batch_resolve_row(&op->spec, bp, bn, p, n, out, (size_t)PY_SSIZE_T_MAX, &info)
                  : pct_batch_row(&op->spec, p, n, out, (size_t)PY_SSIZE_T_MAX, &info);
     Py_XDECREF(base_owner);
@@ -696,7 +713,7 @@ static int python_row(piece *pc, const uint8_t *p, size_t n, int64_t *position)
         return PCT_ERR_NO_MEMORY;
     int rc = PCT_OK;
     PyObject *text = PyUnicode_DecodeUTF8((const char *)p, (Py_ssize_t)n, "strict"), *r = NULL;
-    if (text && pc->op->code == OP_RESOLVE) {
+    if (text && (pc->op->code == OP_RESOLVE || (pc->op->code == OP_URL && pc->row_base))) {
         PyObject *base = PyUnicode_DecodeUTF8((const char *)pc->row_base,
                                               (Py_ssize_t)pc->row_base_n, "strict");
         r = base ? call_func(pc->op, base, text) : NULL;

@@ -17,7 +17,8 @@ SAMPLE = [
 # (function name, options by position). The failing row of each: quote and
 # quote_plus "é" under ascii/strict, unquote and unquote_plus "%ff" under
 # strict, normalize the host "%ff" under strict_idna, check's offences at
-# "%zz" and " " (positions, not failures), the domains' the host "%ff";
+# "%zz" and " " (positions, not failures), the domains' the host "%ff",
+# url_href's "%zz", "" (no scheme) and the host "%ff";
 # requote, query_param, clean_query and canonicalize fail on no str that
 # Arrow can hold.
 CALLS = [
@@ -33,6 +34,7 @@ CALLS = [
     ("registered_domain", (False, False)),
     ("public_suffix", (True, True)),
     ("canonicalize", (True, True, False)),
+    ("url_href", (None,)),
 ]
 # Calls with a failing row, for the tests of on_error="raise" and "keep".
 FAILING = [(name, args) for name, args in CALLS

@@ -46,8 +46,18 @@ typedef enum {
     /* RFC 3986 resolution (200-249): pct_resolve.h. */
     PCT_RESOLVE_NOT_ABSOLUTE = 200, /* the base has no scheme */
 
-    /* The URL Standard's parser (300-399): pct_url.h. */
-    PCT_URL_FAILURE = 300 /* the parser rejects the input (the reason and position are kept) */
+    /* The URL Standard's parser (300-399): pct_url.h. Every code from
+     * PCT_URL_FAILURE on is a rejection (pct_url_reason names it; the
+     * position is in the parsed pct_url). */
+    PCT_URL_FAILURE = 300,             /* rejected, for no reason named below */
+    PCT_ERR_URL_NO_SCHEME = 301,       /* no scheme, and no base to resolve against */
+    PCT_ERR_URL_HOST_MISSING = 302,    /* a special URL's host (or the one after credentials) is empty */
+    PCT_ERR_URL_PORT = 303,            /* the port has a character that is not a digit */
+    PCT_ERR_URL_PORT_RANGE = 304,      /* the port is past 65535 */
+    PCT_ERR_URL_IPV6 = 305,            /* an IPv6 address in [...] that is not one */
+    PCT_ERR_URL_IPV4 = 306,            /* a host ending in a number that is no IPv4 address */
+    PCT_ERR_URL_FORBIDDEN_HOST = 307,  /* a host with a forbidden host code point */
+    PCT_ERR_URL_DOMAIN = 308           /* domain to ASCII fails (or a forbidden domain code point) */
 } pct_status;
 
 /* A set of byte values, one bit per value (256 bits).

@@ -372,10 +372,84 @@ static int domain_row(const pct_batch_spec *spec, const uint8_t *src, size_t n, 
     return PCT_ROW_HOST;
 }
 
+/* URL: the getter of src[0..n) parsed against base (NULL: none). The URL
+ * is parsed into out's scratch (its href buffer, kept from row to row),
+ * then its getter appended. */
+static int url_row(const pct_batch_spec *spec, const pct_url *base, const uint8_t *src, size_t n,
+                   pct_out *out, size_t limit)
+{
+    pct_url u;
+    pct_url_init(&u);
+    u.href = out->scratch;
+    u.cap = out->scratch_cap;
+    pct_status rc = pct_url_parse(&u, src, n, base, limit);
+    out->scratch = u.href;
+    out->scratch_cap = u.cap;
+    free(u.scratch);
+    if (rc != PCT_OK)
+        return rc == PCT_ERR_NO_MEMORY || rc == PCT_ERR_TOO_LARGE ? (int)rc : PCT_ROW_CALLER;
+    const uint8_t *p;
+    size_t len;
+    pct_url work;
+    if (spec->url_part == PCT_URL_ORIGIN || spec->url_part == PCT_URL_RECORD) {
+        /* origin alone, or every getter (href, origin, protocol .. hash) */
+        int record = spec->url_part == PCT_URL_RECORD;
+        pct_url_init(&work);
+        rc = pct_url_origin(&u, &work, &p, &len);
+        size_t room = len; /* the record's size: href, origin, the getters (slices
+                            * of href: no overflow) and the separators */
+        for (int k = PCT_URL_PROTOCOL; record && k <= PCT_URL_HASH; k++) {
+            const uint8_t *q;
+            size_t n_q;
+            pct_url_component(&u, (pct_url_part)k, &q, &n_q);
+            room += n_q;
+        }
+        room += record ? u.len + 10 : 0;
+        if (record && u.len > SIZE_MAX / 16) /* (room above would wrap: 32-bit) */
+            rc = PCT_ERR_TOO_LARGE;
+        if (rc == PCT_OK && (rc = pct_out_reserve(out, room, limit)) == PCT_OK) {
+            uint8_t *o = out->data + out->len;
+            if (record) {
+                memcpy(o, u.href, u.len);
+                o += u.len;
+                *o++ = 0;
+            }
+            memcpy(o, p, len);
+            o += len;
+            for (int k = PCT_URL_PROTOCOL; record && k <= PCT_URL_HASH; k++) {
+                const uint8_t *q;
+                size_t n_q;
+                pct_url_component(&u, (pct_url_part)k, &q, &n_q);
+                *o++ = 0;
+                memcpy(o, q, n_q);
+                o += n_q;
+            }
+            out->len = (size_t)(o - out->data);
+        }
+        pct_url_free(&work);
+        return (int)rc;
+    }
+    pct_url_component(&u, spec->url_part, &p, &len);
+    if ((rc = pct_out_reserve(out, len, limit)) == PCT_OK) {
+        memcpy(out->data + out->len, p, len);
+        out->len += len;
+    }
+    return (int)rc;
+}
+
 int pct_batch_resolve_row(const pct_batch_spec *spec, const uint8_t *base, size_t bn,
                           const uint8_t *src, size_t n, pct_out *out, size_t limit,
                           pct_batch_info *info)
 {
+    if (spec->op == PCT_BATCH_URL) {
+        pct_url b;
+        pct_url_init(&b);
+        pct_status brc = pct_url_parse(&b, base, bn, NULL, SIZE_MAX);
+        int rc = brc == PCT_OK ? url_row(spec, &b, src, n, out, limit)
+                 : brc == PCT_ERR_NO_MEMORY ? (int)brc : PCT_ROW_CALLER;
+        pct_url_free(&b);
+        return rc;
+    }
     size_t bound, len = 0, pos;
     pct_status rc = pct_resolve_bound(bn, n, SIZE_MAX, &bound);
     if (rc != PCT_OK)
@@ -458,6 +532,8 @@ static inline int batch_row(const pct_batch_spec *spec, const pct_kernel *k, con
         return domain_row(spec, src, n, out, limit, info, hosts);
     case PCT_BATCH_RESOLVE:
         return pct_batch_resolve_row(spec, spec->base, spec->base_len, src, n, out, limit, info);
+    case PCT_BATCH_URL:
+        return url_row(spec, spec->url_base, src, n, out, limit);
     }
     return PCT_ROW_CALLER;
 }

@@ -18,6 +18,7 @@
 #include "pct_query.h"
 #include "pct_resolve.h"
 #include "pct_uri.h"
+#include "pct_url.h"
 
 typedef enum {
     PCT_BATCH_QUOTE = 0,     /* quote, quote_plus (plus) under UTF-8 */
@@ -29,7 +30,9 @@ typedef enum {
     PCT_BATCH_CLEAN_QUERY = 6, /* pct_query_clean with `filter` */
     PCT_BATCH_DOMAIN = 7,      /* pct_domain_part of `psl` with `flags` (PCT_DOMAIN_*) */
     PCT_BATCH_RESOLVE = 8,     /* pct_resolve against `base`, then NORMALIZE's write with `flags` (0: none) */
-    PCT_BATCH_CANONICALIZE = 9 /* NORMALIZE with `flags`, then pct_canon_key with `canon` */
+    PCT_BATCH_CANONICALIZE = 9, /* NORMALIZE with `flags`, then pct_canon_key with `canon` */
+    PCT_BATCH_URL = 10         /* the URL Standard's getter `url_part` of the row parsed against
+                                * `url_base` (pct_url.h); a rejected row is the caller's */
 } pct_batch_op;
 
 /* What unquote does with decoded bytes that are not well-formed UTF-8. */
@@ -54,6 +57,8 @@ typedef struct {
     const uint8_t *base; /* RESOLVE: the base of every row (pct_batch_row; UTF-8) */
     size_t base_len;
     unsigned resolve_flags; /* RESOLVE: PCT_RESOLVE_* */
+    const pct_url *url_base; /* URL: the base of every row, parsed, or NULL */
+    pct_url_part url_part;   /* URL: which getter (PCT_URL_HREF, ..., PCT_URL_ORIGIN) */
 } pct_batch_spec;
 
 /* A growing byte buffer (malloc'd); scratch is a second one for rows that
@@ -92,7 +97,8 @@ int pct_batch_row(const pct_batch_spec *spec, const uint8_t *src, size_t n, pct_
 /* RESOLVE of the reference src[0..n) against base[0..bn), appended as
  * pct_batch_row does: PCT_ROW_CALLER when the base has no scheme or, with
  * `flags`, when the target's host needs IDNA (the caller's, as for the
- * errors it raises). */
+ * errors it raises). URL: the row parsed against base[0..bn) parsed first
+ * (PCT_ROW_CALLER when either is rejected). */
 int pct_batch_resolve_row(const pct_batch_spec *spec, const uint8_t *base, size_t bn,
                           const uint8_t *src, size_t n, pct_out *out, size_t limit,
                           pct_batch_info *info);

@@ -36,6 +36,8 @@ dated snapshot; see ``pctcodec.domains``.
 column forms) read every parameter or a few named ones; see
 ``pctcodec.params``. ``canonicalize`` (and ``canonicalize_many``) gives a
 key for deduplicating URLs; see ``pctcodec.canonical``.
+``parse_url`` (and ``parse_url_many``, ``url_href_many``) reads a URL as
+browsers do, by the WHATWG URL Standard; see ``pctcodec.url``.
 """
 from ._pctcodec import (
     decode,
@@ -122,6 +124,12 @@ __all__ = [
     "query_params_many",
     "canonicalize",
     "canonicalize_many",
+    "parse_url",
+    "parse_url_many",
+    "url_href",
+    "url_href_many",
+    "URL",
+    "URLParseError",
 ]
 __version__ = "0.1.0"
 
@@ -149,10 +157,12 @@ _LAZY = {
     **dict.fromkeys(("parse_query", "parse_query_many", "parse_query_long", "query_params",
                      "query_params_many"), "params"),
     **dict.fromkeys(("canonicalize", "canonicalize_many"), "canonical"),
+    **dict.fromkeys(("parse_url", "parse_url_many", "url_href", "url_href_many", "URL",
+                     "URLParseError"), "url"),
 }
 # The public submodules, which `pctcodec.NAME` imports on first use too.
 _SUBMODULES = ("batch", "canonical", "domains", "ecmascript", "params", "parts", "query",
-               "resolution", "rfc3986", "sets")
+               "resolution", "rfc3986", "sets", "url")
 
 
 def __getattr__(name: str) -> object:
@@ -179,7 +189,7 @@ def __dir__() -> "list[str]":
 
 TYPE_CHECKING = False  # typing is not imported at run time
 if TYPE_CHECKING:
-    from . import batch, canonical, domains, ecmascript, params, parts, query, resolution, sets
+    from . import batch, canonical, domains, ecmascript, params, parts, query, resolution, sets, url
     from ._install import install, installed, uninstall
     from ._urlencode import urlencode
     from .batch import (
@@ -229,3 +239,4 @@ if TYPE_CHECKING:
         query_param_many,
     )
     from .resolution import ResolveError, resolve, resolve_many
+    from .url import URL, URLParseError, parse_url, parse_url_many, url_href, url_href_many

@@ -1,6 +1,6 @@
 """The exceptions raised for text that is not valid percent-encoded text,
-for a host that names no domain, and for a base URI that reference
-resolution cannot use."""
+for a host that names no domain, for a base URI that reference
+resolution cannot use, and for a URL the URL Standard's parser rejects."""
 
 
 class _PositionedError(ValueError):
@@ -49,6 +49,21 @@ class ResolveError(_PositionedError):
     the index in the base of the first character that stops its scheme (0
     when it does not start with a letter, its length when no ``:`` follows
     one). The message names the problem and ends with that position.
+    """
+
+    __module__ = "pctcodec"
+
+
+class URLParseError(_PositionedError):
+    """A URL that the URL Standard's parser rejects (``parse_url``): no
+    scheme and no base to resolve it against, a special URL with no host, a
+    host with a forbidden character or that IDNA rejects, an IPv4 or IPv6
+    address that is not one, a port that is not a number up to 65535.
+
+    ``position`` is the index in the string where the problem was found
+    (for a rejected base, in the base: its message then starts with
+    "invalid base URL"); the message names the problem and ends with that
+    position.
     """
 
     __module__ = "pctcodec"

@@ -8,7 +8,7 @@ entry here). Options are passed to the batch function by keyword.
 from typing import Any, Callable, Dict, NamedTuple, Tuple
 
 # The library, imported here only: every integration reads it through the table.
-from .. import _pctcodec, batch, canonical, domains, query
+from .. import _pctcodec, batch, canonical, domains, query, url
 
 # The default of an option that has none: it must be given.
 REQUIRED: Any = type("Required", (), {"__repr__": lambda self: "REQUIRED"})()
@@ -77,6 +77,7 @@ FUNCTIONS: Tuple[Function, ...] = (
              (Option("strip_www", "bool", False), Option("same_scheme", "bool", False),
               Option("strip_trailing_slash", "bool", False)),
              "string"),
+    Function("url_href", url.url_href_many, url.url_href, (Option("base", "str", None),), "string"),
 )
 
 
