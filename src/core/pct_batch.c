@@ -320,6 +320,33 @@ static int clean_query_row(const pct_batch_spec *spec, const uint8_t *src, size_
     return PCT_OK;
 }
 
+static int domain_append(const pct_batch_spec *spec, unsigned flags, const uint8_t *src, size_t n,
+                         pct_out *out, size_t limit, int *idna);
+
+/* DOMAIN: a special scheme's URL whose host the URL Standard's parser
+ * reads (PCT_DOMAIN_URL), parsed into out's scratch (kept from row to
+ * row); a URL the parser rejects is the caller's (its error). */
+static int domain_url_append(const pct_batch_spec *spec, unsigned flags, const uint8_t *src,
+                             size_t n, pct_out *out, size_t limit)
+{
+    pct_url u;
+    pct_url_init(&u);
+    u.href = out->scratch;
+    u.cap = out->scratch_cap;
+    const uint8_t *host;
+    size_t hn;
+    int idna = 0;
+    pct_status rc = pct_domain_url_host(&u, src, n, &host, &hn);
+    int got = rc == PCT_OK ? domain_append(spec, flags | PCT_DOMAIN_IS_HOST, host, hn, out, limit, &idna)
+              : rc == PCT_DOMAIN_NONE ? PCT_ROW_NULL
+              : rc == PCT_ERR_NO_MEMORY || rc == PCT_ERR_TOO_LARGE ? (int)rc
+              : PCT_ROW_CALLER;
+    out->scratch = u.href;
+    out->scratch_cap = u.cap;
+    free(u.scratch);
+    return got;
+}
+
 /* DOMAIN: the part of src[0..n) appended to out (it is no longer than the
  * row): PCT_OK, PCT_ROW_NULL, PCT_ROW_CALLER or PCT_ERR_*; *idna is set
  * (with PCT_ROW_CALLER) when the host needs IDNA first. */
@@ -339,6 +366,8 @@ static int domain_append(const pct_batch_spec *spec, unsigned flags, const uint8
     case PCT_DOMAIN_IDNA:
         *idna = 1;
         return PCT_ROW_CALLER;
+    case PCT_DOMAIN_URL:
+        return domain_url_append(spec, flags, src, n, out, limit);
     default:
         return PCT_ROW_CALLER;
     }
