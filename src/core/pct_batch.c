@@ -394,8 +394,12 @@ static int domain_row(const pct_batch_spec *spec, const uint8_t *src, size_t n, 
     pct_authority a; /* the host pct_domain_part found */
     pct_authority_find(src, n, PCT_AUTH_WEB, &a);
     size_t start = a.host, host_len = a.host_end - a.host;
-    if (hosts && pct_host_cache_get(hosts, src + start, host_len, &form, &form_len) && form)
-        return pct_batch_domain_host(spec, form, form_len, out, limit);
+    if (hosts && pct_host_cache_get(hosts, src + start, host_len, &form, &form_len) && form) {
+        rc = pct_batch_domain_host(spec, form, form_len, out, limit);
+        /* no part: a form ending in a number, which the parser may refuse */
+        return rc == PCT_ROW_NULL && pct_domain_browser(src, n)
+                   ? domain_url_append(spec, spec->flags, src, n, out, limit) : rc;
+    }
     info->host.start = start;
     info->host.len = host_len;
     return PCT_ROW_HOST;

@@ -190,7 +190,7 @@ int pct_domain_part(const pct_psl *psl, unsigned flags, const uint8_t *src, size
         if (how == READ_PARSER)
             return PCT_DOMAIN_URL;
         fast = how == READ_FAST;
-        if (fast && (a.ip_literal || a.escaped || a.host == a.host_end
+        if (fast && (a.ip_literal || a.host == a.host_end
                      || (a.has_port && !port_ok(src, a.host_end + 1, a.end))))
             return PCT_DOMAIN_URL;
         if (a.ip_literal)
@@ -215,14 +215,17 @@ int pct_domain_part(const pct_psl *psl, unsigned flags, const uint8_t *src, size
         empty |= dot & is_dot;
         dot = is_dot;
     }
-    if (fast && !(classes & B_PLAIN))
-        return PCT_DOMAIN_URL; /* the parser maps or refuses other bytes */
     if (!(classes & B_HOST)) { /* IDNA, unless a byte no host may hold comes first */
         for (size_t i = 0; i < hn; i++)
             if (!(CLASS[h[i]] & B_HOST) && h[i] < 0x80 && (decoded || h[i] != '%'))
-                return PCT_DOMAIN_CALLER;
+                return fast ? PCT_DOMAIN_URL : PCT_DOMAIN_CALLER;
+        /* the host's ASCII form is the parser's (the same domain to ASCII);
+         * the caller reads it as a host, and a form ending in a number,
+         * which it finds no part of, with the parser (pct_domain_browser) */
         return PCT_DOMAIN_IDNA;
     }
+    if (fast && !(classes & B_PLAIN))
+        return PCT_DOMAIN_URL; /* the parser maps or refuses other bytes */
     if (upper & B_UPPER) { /* looked up lowercased */
         for (size_t i = 0; i < hn; i++)
             dst[i] = (uint8_t)(h[i] | (CLASS[h[i]] & B_UPPER ? 0x20 : 0));
