@@ -184,7 +184,48 @@ static PyObject *py_domain_url_host(PyObject *module, PyObject *value)
     return r;
 }
 
+PyDoc_STRVAR(web_href_doc,
+"_web_href($module, value, /)\n--\n\n"
+"The href of the UTF-8 bytes value (str) when canonicalize reads it as\n"
+"the URL Standard's parser does (a special scheme's URL whose host the\n"
+"domain functions leave to the parser) and the parser accepts it; else\n"
+"None.");
+
+static PyObject *py_web_href(PyObject *module, PyObject *value)
+{
+    (void)module;
+    if (!PyBytes_Check(value)) {
+        PyErr_SetString(PyExc_TypeError, "_web_href() takes bytes");
+        return NULL;
+    }
+    const uint8_t *p = (const uint8_t *)PyBytes_AS_STRING(value);
+    size_t n = (size_t)PyBytes_GET_SIZE(value);
+    uint8_t *scratch = malloc(n ? n : 1);
+    if (!scratch)
+        return PyErr_NoMemory();
+    int parser = pct_domain_parser_row(p, n, scratch);
+    free(scratch);
+    if (!parser)
+        Py_RETURN_NONE;
+    pct_url u;
+    pct_url_init(&u);
+    pct_status rc;
+    Py_BEGIN_ALLOW_THREADS
+    rc = pct_url_parse(&u, p, n, NULL, SIZE_MAX);
+    Py_END_ALLOW_THREADS
+    PyObject *r;
+    if (rc == PCT_OK)
+        r = PyUnicode_DecodeASCII((const char *)u.href, (Py_ssize_t)u.len, NULL);
+    else if (rc == PCT_ERR_NO_MEMORY)
+        r = PyErr_NoMemory();
+    else
+        r = Py_NewRef(Py_None); /* rejected (or too large): read as today */
+    pct_url_free(&u);
+    return r;
+}
+
 PyMethodDef domain_methods[] = {
+    {"_web_href", py_web_href, METH_O, web_href_doc},
     {"_domain_url_host", py_domain_url_host, METH_O, domain_url_host_doc},
     {"_domain_host", py_domain_host, METH_O, domain_host_doc},
     {"_psl_compile", py_psl_compile, METH_O, psl_compile_doc},

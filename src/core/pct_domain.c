@@ -162,6 +162,13 @@ int pct_domain_browser(const uint8_t *src, size_t n)
     return reading(src, n, &a) != READ_AS_TODAY;
 }
 
+int pct_domain_parser_row(const uint8_t *src, size_t n, uint8_t *dst)
+{
+    size_t len;
+    return pct_domain_browser(src, n)
+           && pct_domain_part(NULL, PCT_DOMAIN_HOST, src, n, dst, &len) == PCT_DOMAIN_URL;
+}
+
 pct_status pct_domain_url_host(pct_url *u, const uint8_t *src, size_t n, const uint8_t **host,
                                size_t *hn)
 {

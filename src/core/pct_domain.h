@@ -52,6 +52,11 @@
  * then looks it up with PCT_DOMAIN_IS_HOST. */
 int pct_domain_browser(const uint8_t *src, size_t n);
 
+/* 1 when src[0..n) is a special scheme's URL whose host pct_domain_part
+ * leaves to the parser (PCT_DOMAIN_URL): canonicalize reads such a row as
+ * its href. dst: room for n bytes (scratch). */
+int pct_domain_parser_row(const uint8_t *src, size_t n, uint8_t *dst);
+
 /* The host of the URL src[0..n) as the URL Standard's parser reads it
  * (no base), parsed into u (the caller's, reused; the host is a slice of
  * u->href): PCT_OK for a domain, PCT_DOMAIN_NONE for an IP address or

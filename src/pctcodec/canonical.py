@@ -66,6 +66,9 @@ def _options(drop, keep, ignore_case, sort_query, drop_fragment, strip_www, same
 def _key(uri, drop_set, keep_set, opts):
     key = _pctcodec._canonicalize(uri, drop_set, keep_set, opts)
     if key is None:  # whitespace to strip or a host for IDNA: normalize() does those
+        href = _pctcodec._web_href(uri.encode("utf-8", "surrogatepass"))
+        if href is not None:  # a host only the URL Standard's parser reads: its href
+            uri = href
         if "\\" in uri:  # read as a browser reads it (the core's rule)
             uri = _pctcodec._web_slashes(uri.encode("utf-8", "surrogatepass"),
                                          bool(opts & _STRIP_SPACE)).decode("utf-8", "surrogatepass")
