@@ -250,9 +250,12 @@ def _part(value, capsule, flags):
 def _url_part(data, host, capsule, flags):
     """The part of the host the URL Standard's parser read in the URL whose
     UTF-8 bytes are data; a URL the parser rejects raises HostError."""
-    if isinstance(host, tuple):
-        start = len(data[:host[0]].decode("utf-8", "replace"))
-        raise HostError("the URL Standard's parser rejects the URL: %s" % host[1], start)
+    if isinstance(host, tuple):  # position: where the host starts, as for other HostErrors
+        at = len(data[:host[0]].decode("utf-8", "replace"))
+        span = _pctcodec._domain_host(data)
+        start = len(data[:span[0]].decode("utf-8", "replace")) if span else at
+        raise HostError("the URL Standard's parser rejects the URL (%s at index %d)"
+                        % (host[1], at), start)
     if not host:
         return None  # an IP address
     r = _pctcodec._domain(host, capsule, (flags & ~_UNICODE) | _IS_HOST)
