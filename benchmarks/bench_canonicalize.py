@@ -252,6 +252,17 @@ def run(args):
     checks["canonicalize / normalize time per row"] = "%.2fx (target <= %gx: %s)" % (
         canon["ratio"], TARGET_VS_NORMALIZE, "met" if canon["ratio"] <= TARGET_VS_NORMALIZE else "MISSED")
     canon["target"] = None
+    # the rows that carry a query, where canonicalize has its query to rewrite
+    queried = pa.array([u for u in urls if "?" in u], pa.string())
+    qnorm = add("normalize_many(pa.array), rows with a query",
+                best_of(r, pctcodec.normalize_many, queried, threads=1), len(queried))
+    qcanon = add("canonicalize_many(pa.array), rows with a query",
+                 best_of(r, pctcodec.canonicalize_many, queried, threads=1), len(queried))
+    qcanon["ratio"] = qcanon["per_url"] / qnorm["per_url"]
+    qcanon["baseline"] = "its time per row / normalize_many's (at most %g)" % TARGET_VS_NORMALIZE
+    checks["canonicalize / normalize time per row, rows with a query"] = "%.2fx (target <= %gx: %s)" % (
+        qcanon["ratio"], TARGET_VS_NORMALIZE,
+        "met" if qcanon["ratio"] <= TARGET_VS_NORMALIZE else "MISSED")
 
     # ---- peers on a subset
     subset = random.Random(2).sample(urls, min(args.peer_rows, rows))

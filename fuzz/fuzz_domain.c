@@ -1,5 +1,5 @@
-/* The Public Suffix List (pct_psl.h) and the parts of a host by it
- * (pct_domain.h). Checks: a list compiles or names a bad line, never
+/* The Public Suffix List (pct_psl.h), the host finder (pct_authority.h)
+ * and the parts of a host by them (pct_domain.h). Checks: a list compiles or names a bad line, never
  * reads past its text; each part of any input fits the room of the input's
  * length; a public suffix ends the host, a registered domain is the suffix
  * and one label more, the subdomain and the registered domain make the
@@ -9,6 +9,7 @@
  * text, the value. An empty list (or one that does not compile) is
  * replaced by a small fixed one with wildcards and exceptions. */
 #include "fuzz_common.h"
+#include "pct_authority.h"
 #include "pct_domain.h"
 #include "pct_psl.h"
 
@@ -51,6 +52,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     uint8_t *src = dup_exact(in.data + llen, in.size - llen);
     size_t n = in.size - llen;
 
+    for (unsigned f = 0; f <= (PCT_AUTH_BACKSLASH | PCT_AUTH_WEB); f++) {
+        pct_authority a; /* its offsets in order, within the input */
+        pct_authority_find(src, n, f, &a);
+        if (!(a.start <= a.host && a.host <= a.host_end && a.host_end <= a.end && a.end <= n))
+            abort();
+    }
     uint8_t *host, *suf, *reg, *sub;
     size_t hl, sl, rl, bl;
     int h = part_of(psl, PCT_DOMAIN_HOST | priv, src, n, &host, &hl);
@@ -72,6 +79,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             uint8_t *again;
             size_t al;
             if (part_of(psl, PCT_DOMAIN_REGISTERED | priv, reg, rl, &again, &al) != PCT_OK
+                || al != rl || memcmp(again, reg, rl) != 0)
+                abort();
+            free(again);
+            /* and read as a host itself */
+            if (part_of(psl, PCT_DOMAIN_REGISTERED | PCT_DOMAIN_IS_HOST | priv, reg, rl, &again, &al)
+                    != PCT_OK
                 || al != rl || memcmp(again, reg, rl) != 0)
                 abort();
             free(again);

@@ -125,6 +125,12 @@ def _valid(f):
         ("canonicalize", (f("https://www.a.com/a/"),), {"strip_www": True, "same_scheme": True,
                                                        "strip_trailing_slash": True}),
         ("canonicalize_many", ([f("http://a/?b=1&a=2"), None, f("\u00e9")],), {}),
+        ("parse_url", (f(" HTTP://u:p@\u00e9x\uff0eorg:80/a/../b c?q#f\ud800"),), {}),
+        ("parse_url", (f("../x"),), {"base": f("http://a/b/c")}),
+        ("url_href", (f("http:\\\\x\\y"),), {}),
+        ("url_href_many", ([f("http://a/"), None, f("%zz"), f("b")],), {"base": f("http://h/"), "on_error": "null"}),
+        ("url_href_many", ([f("c"), f("d")], [f("http://a/"), None]), {}),
+        ("parse_url_many", ([f("http://a/x?y#z"), None, f("%zz")],), {"on_error": "keep"}),
     ] + _arrow_valid(f)
 
 
@@ -155,6 +161,9 @@ def _arrow_valid(f):
         ("query_params_many", (pa.array(urls), [f("a"), f("b")]), {}),
         ("query_params_many", (pa.array(urls, pa.large_string()), f("a")), {"all": True}),
         ("canonicalize_many", (pa.array(urls),), {"threads": 2}),
+        ("url_href_many", (pa.array(urls),), {"threads": 2, "on_error": "null"}),
+        ("url_href_many", (pa.array(urls), pa.array([f("http://a/b/")] * len(urls))), {"on_error": "keep"}),
+        ("parse_url_many", (pa.chunked_array([pa.array(urls)]),), {"base": f("http://a/"), "on_error": "null"}),
     ]
 
 
@@ -169,6 +178,7 @@ def _arrow_invalid(f):
         ("quote_many", (pa.array([1, 2]),), {}),
         ("query_param_many", (pa.array([1, 2]), f("a")), {}),
         ("resolve_many", (pa.array([f("http://a/"), f("b")]), pa.array([f("c"), f("d")])), {}),
+        ("url_href_many", (pa.array([f("http://a/"), f("%zz")]),), {}),
     ]
 
 
@@ -262,6 +272,14 @@ def _invalid(f):
         ("canonicalize", (5,), {}),
         ("canonicalize", (f("?a=\ud800"),), {}),
         ("canonicalize_many", ([f("?a=1"), 3],), {}),
+        ("parse_url", (f("http://[::1/"),), {}),
+        ("parse_url", (f("x"),), {"base": f("\ud800:")}),
+        ("parse_url", (5,), {}),
+        ("url_href", (f("http://h:99999/"),), {}),
+        ("url_href_many", ([f("http://a/"), f("http://\u00e9 b/")],), {}),
+        ("url_href_many", ([f("x")],), {"base": f("nope")}),
+        ("parse_url_many", ([f("http://a/"), 3],), {}),
+        ("parse_url_many", ([f("http://a/")],), {"fields": [f("nope")]}),
     ] + _arrow_invalid(f)
 
 

@@ -120,6 +120,10 @@ def _jobs():
         ("query_params_many", ([uri + "?q=" + quoted, None], "q"), {}),
         ("canonicalize", (" " + uri + "?utm_a=1&q=" + text + "#f",), {}),
         ("canonicalize_many", ([uri + "?fbclid=" + text + "&a=1", None],), {}),
+        ("parse_url", (" " + uri + "/" + text + "?" + quoted + "#" + text,), {}),
+        ("url_href", ("../" + quoted, uri), {}),
+        ("url_href_many", ([uri, None, "http://\\" + ascii_text], "http://b/"), {"on_error": "null"}),
+        ("parse_url_many", ([uri, None, "x"],), {"base": uri}),
     ]
     try:
         import pyarrow as pa
@@ -140,6 +144,8 @@ def _jobs():
         ("parse_query_many", (urls,), {}),
         ("query_params_many", (urls, ["a", "q"]), {}),
         ("canonicalize_many", (urls,), {"threads": 2}),
+        ("url_href_many", (urls,), {"threads": 2}),
+        ("parse_url_many", (urls,), {"threads": 2}),
     ]
 
 
