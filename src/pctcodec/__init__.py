@@ -239,8 +239,5 @@ if TYPE_CHECKING:
         query_param_many,
     )
     from .resolution import ResolveError, resolve, resolve_many
-<<<<<<< .merge_file_wHmxHt
-=======
     from . import url
->>>>>>> .merge_file_4E7TQe
     from .url import URL, URLParseError, parse_url, parse_url_many, url_href, url_href_many
