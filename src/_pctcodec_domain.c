@@ -188,8 +188,9 @@ PyDoc_STRVAR(web_href_doc,
 "_web_href($module, value, /)\n--\n\n"
 "The href of the UTF-8 bytes value (str) when canonicalize reads it as\n"
 "the URL Standard's parser does (a special scheme's URL whose host the\n"
-"domain functions leave to the parser) and the parser accepts it; else\n"
-"None.");
+"domain functions leave to the parser, or whose host the parser reads as\n"
+"an IPv4 address) and the parser accepts it; (position, reason) when the\n"
+"parser rejects a URL whose host only it reads; else None.");
 
 static PyObject *py_web_href(PyObject *module, PyObject *value)
 {
@@ -205,7 +206,7 @@ static PyObject *py_web_href(PyObject *module, PyObject *value)
         return PyErr_NoMemory();
     int parser = pct_domain_parser_row(p, n, scratch);
     free(scratch);
-    if (!parser)
+    if (!parser && !pct_domain_browser(p, n))
         Py_RETURN_NONE;
     pct_url u;
     pct_url_init(&u);
@@ -214,12 +215,14 @@ static PyObject *py_web_href(PyObject *module, PyObject *value)
     rc = pct_url_parse(&u, p, n, NULL, SIZE_MAX);
     Py_END_ALLOW_THREADS
     PyObject *r;
-    if (rc == PCT_OK)
+    if (rc == PCT_OK && (parser || u.host_kind == PCT_URL_HOST_IPV4))
         r = PyUnicode_DecodeASCII((const char *)u.href, (Py_ssize_t)u.len, NULL);
     else if (rc == PCT_ERR_NO_MEMORY)
         r = PyErr_NoMemory();
+    else if (parser && PCT_URL_REJECTED(rc))
+        r = Py_BuildValue("(ns)", (Py_ssize_t)u.error_pos, pct_url_reason(rc));
     else
-        r = Py_NewRef(Py_None); /* rejected (or too large): read as today */
+        r = Py_NewRef(Py_None); /* too large, or a host the finder reads alike: read as today */
     pct_url_free(&u);
     return r;
 }

@@ -297,6 +297,11 @@ static int canonicalize_row(const pct_batch_spec *spec, const uint8_t *src, size
     if (pct_domain_parser_row(src, n, out->data + start))
         return PCT_ROW_CALLER; /* rare: a host the URL Standard's parser reads: its href, the caller's */
     int rc = normalize_row(spec, src, n, out, limit, info, hosts);
+    if (rc == PCT_OK && pct_domain_number_host(out->data + start, out->len - start)
+        && pct_domain_browser(src, n)) {
+        out->len = start;
+        return PCT_ROW_CALLER; /* rare: an IDNA form ending in a number, the parser's IPv4 */
+    }
     return rc == PCT_OK ? canon_key(spec, out, start) : rc;
 }
 

@@ -169,6 +169,17 @@ int pct_domain_parser_row(const uint8_t *src, size_t n, uint8_t *dst)
            && pct_domain_part(NULL, PCT_DOMAIN_HOST, src, n, dst, &len) == PCT_DOMAIN_URL;
 }
 
+int pct_domain_number_host(const uint8_t *url, size_t n)
+{
+    pct_authority a;
+    if (!pct_authority_find(url, n, 0, &a) || a.ip_literal || a.host == a.host_end)
+        return 0;
+    size_t hn = a.host_end - a.host;
+    if (url[a.host + hn - 1] == '.')
+        hn--;
+    return hn && ends_in_number(url + a.host, hn);
+}
+
 pct_status pct_domain_url_host(pct_url *u, const uint8_t *src, size_t n, const uint8_t **host,
                                size_t *hn)
 {

@@ -57,6 +57,12 @@ int pct_domain_browser(const uint8_t *src, size_t n);
  * its href. dst: room for n bytes (scratch). */
 int pct_domain_parser_row(const uint8_t *src, size_t n, uint8_t *dst);
 
+/* 1 when the host of the normalized URL url[0..n) (lowercase ASCII) ends
+ * in a number: a non-ASCII host whose IDNA form the parser reads as an
+ * IPv4 address (canonicalize's check of a row pct_domain_parser_row lets
+ * through). */
+int pct_domain_number_host(const uint8_t *url, size_t n);
+
 /* The host of the URL src[0..n) as the URL Standard's parser reads it
  * (no base), parsed into u (the caller's, reused; the host is a slice of
  * u->href): PCT_OK for a domain, PCT_DOMAIN_NONE for an IP address or
