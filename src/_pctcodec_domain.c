@@ -190,7 +190,7 @@ PyDoc_STRVAR(web_href_doc,
 "the URL Standard's parser does (a special scheme's URL whose host the\n"
 "domain functions leave to the parser, or whose host the parser reads as\n"
 "an IPv4 address) and the parser accepts it; (position, reason) when the\n"
-"parser rejects a URL whose host only it reads; else None.");
+"parser rejects such a URL; else None.");
 
 static PyObject *py_web_href(PyObject *module, PyObject *value)
 {
@@ -219,7 +219,7 @@ static PyObject *py_web_href(PyObject *module, PyObject *value)
         r = PyUnicode_DecodeASCII((const char *)u.href, (Py_ssize_t)u.len, NULL);
     else if (rc == PCT_ERR_NO_MEMORY)
         r = PyErr_NoMemory();
-    else if (parser && PCT_URL_REJECTED(rc))
+    else if (PCT_URL_REJECTED(rc))
         r = Py_BuildValue("(ns)", (Py_ssize_t)u.error_pos, pct_url_reason(rc));
     else
         r = Py_NewRef(Py_None); /* too large, or a host the finder reads alike: read as today */

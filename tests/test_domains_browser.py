@@ -8,7 +8,7 @@ from hypothesis import given, settings, strategies as st
 
 import _testdata
 from _profiles import examples
-from pctcodec import (HostError, canonicalize, canonicalize_many, domain_parts, domain_parts_many,
+from pctcodec import (HostError, URLParseError, canonicalize, canonicalize_many, domain_parts, domain_parts_many,
                       parse_url, public_suffix, public_suffix_many, registered_domain,
                       registered_domain_many)
 
@@ -175,6 +175,8 @@ def test_url_and_href_agree(url):
         href = parse_url(url).href
     except ValueError:
         assert _answer(registered_domain, url) == "HostError"
+        with pytest.raises(URLParseError):
+            canonicalize(url)
         return
     assert registered_domain(url) == registered_domain(href)
     assert domain_parts(url) == domain_parts(href)
@@ -197,4 +199,11 @@ def test_batch_equals_single(urls):
     for u, row in zip(urls, parts):
         if _answer(registered_domain, u) != "HostError":
             assert tuple(row.values()) == tuple(domain_parts(u))
-    assert canonicalize_many(urls) == [canonicalize(u) for u in urls]
+    keys = []
+    for u in urls:
+        try:
+            keys.append(canonicalize(u))
+        except URLParseError:  # a URL the browser refuses
+            keys.append(None)
+    assert canonicalize_many(urls, on_error="null") == keys
+    assert canonicalize_many(pa.array(urls), on_error="null").to_pylist() == keys

@@ -253,9 +253,11 @@ def _url_part(data, host, capsule, flags):
     if isinstance(host, tuple):  # position: where the host starts, as for other HostErrors
         at = len(data[:host[0]].decode("utf-8", "replace"))
         span = _pctcodec._domain_host(data)
-        start = len(data[:span[0]].decode("utf-8", "replace")) if span else at
-        raise HostError("the URL Standard's parser rejects the URL (%s at index %d)"
-                        % (host[1], at), start)
+        if span is None:
+            raise HostError("the URL Standard's parser refuses the URL: %s" % host[1], at)
+        start = len(data[:span[0]].decode("utf-8", "replace"))
+        raise HostError("the host %r is no domain name (the URL Standard's parser: %s at %d)"
+                        % (data[span[0]:span[1]].decode("utf-8", "replace"), host[1], at), start)
     if not host:
         return None  # an IP address
     r = _pctcodec._domain(host, capsule, (flags & ~_UNICODE) | _IS_HOST)
