@@ -781,7 +781,15 @@ static int mapped_host_row(const batch_op *op, const uint8_t *p, size_t n, const
     }
     int rc;
     if (op->spec.op == PCT_BATCH_DOMAIN) /* the part of the form; none: func raises HostError */
-        rc = form ? pct_batch_domain_host(&op->spec, form, form_len, out, limit) : PCT_ROW_FAILED;
+    {
+        /* no form: the row's error, made in C, unless the parser reads the
+         * URL (its error then says why: func's) */
+        rc = form ? pct_batch_domain_host(&op->spec, form, form_len, out, limit)
+             : pct_domain_browser(p, n) ? PCT_ROW_CALLER
+                                        : PCT_ROW_FAILED;
+        if (rc == PCT_ROW_NULL && pct_domain_browser(p, n))
+            rc = PCT_ROW_CALLER; /* a form ending in a number: the parser's reading (func) */
+    }
     else
         rc = !form && op->strict_idna
                  ? PCT_ROW_CALLER

@@ -148,7 +148,92 @@ static PyObject *py_domain_host(PyObject *module, PyObject *value)
     return Py_BuildValue("(nn)", (Py_ssize_t)a.host, (Py_ssize_t)a.host_end);
 }
 
+PyDoc_STRVAR(domain_url_host_doc,
+"_domain_url_host($module, value, /)\n--\n\n"
+"The host of the UTF-8 bytes value as the URL Standard's parser reads it,\n"
+"when the domain functions read value so (a special scheme's URL): the\n"
+"hostname (str; \"\" for an IP address or an empty host), or (position,\n"
+"reason) when the parser rejects the URL; None for any other value.");
+
+static PyObject *py_domain_url_host(PyObject *module, PyObject *value)
+{
+    (void)module;
+    if (!PyBytes_Check(value)) {
+        PyErr_SetString(PyExc_TypeError, "_domain_url_host() takes bytes");
+        return NULL;
+    }
+    const uint8_t *p = (const uint8_t *)PyBytes_AS_STRING(value);
+    size_t n = (size_t)PyBytes_GET_SIZE(value);
+    if (!pct_domain_browser(p, n))
+        Py_RETURN_NONE;
+    pct_url u;
+    pct_url_init(&u);
+    const uint8_t *host;
+    size_t hn;
+    pct_status rc;
+    Py_BEGIN_ALLOW_THREADS
+    rc = pct_domain_url_host(&u, p, n, &host, &hn);
+    Py_END_ALLOW_THREADS
+    PyObject *r;
+    if (rc == PCT_OK)
+        r = PyUnicode_DecodeASCII((const char *)host, (Py_ssize_t)hn, NULL);
+    else if (rc == PCT_DOMAIN_NONE)
+        r = PyUnicode_New(0, 127);
+    else if (PCT_URL_REJECTED(rc))
+        r = Py_BuildValue("(ns)", (Py_ssize_t)u.error_pos, pct_url_reason(rc));
+    else
+        r = rc == PCT_ERR_NO_MEMORY ? PyErr_NoMemory()
+            : (PyErr_SetString(PyExc_OverflowError, "the URL is too large"), NULL);
+    pct_url_free(&u);
+    return r;
+}
+
+PyDoc_STRVAR(web_href_doc,
+"_web_href($module, value, /)\n--\n\n"
+"The href of the UTF-8 bytes value (str) when canonicalize reads it as\n"
+"the URL Standard's parser does (a special scheme's URL whose host the\n"
+"domain functions leave to the parser, or whose host the parser reads as\n"
+"an IPv4 address) and the parser accepts it; (position, reason) when the\n"
+"parser rejects such a URL; else None.");
+
+static PyObject *py_web_href(PyObject *module, PyObject *value)
+{
+    (void)module;
+    if (!PyBytes_Check(value)) {
+        PyErr_SetString(PyExc_TypeError, "_web_href() takes bytes");
+        return NULL;
+    }
+    const uint8_t *p = (const uint8_t *)PyBytes_AS_STRING(value);
+    size_t n = (size_t)PyBytes_GET_SIZE(value);
+    uint8_t *scratch = malloc(n ? n : 1);
+    if (!scratch)
+        return PyErr_NoMemory();
+    int parser = pct_domain_parser_row(p, n, scratch);
+    free(scratch);
+    if (!parser && !pct_domain_browser(p, n))
+        Py_RETURN_NONE;
+    pct_url u;
+    pct_url_init(&u);
+    pct_status rc;
+    Py_BEGIN_ALLOW_THREADS
+    rc = pct_url_parse(&u, p, n, NULL, SIZE_MAX);
+    Py_END_ALLOW_THREADS
+    PyObject *r;
+    if (rc == PCT_OK && (parser || u.host_kind == PCT_URL_HOST_IPV4))
+        r = PyUnicode_DecodeASCII((const char *)u.href, (Py_ssize_t)u.len, NULL);
+    else if (rc == PCT_ERR_NO_MEMORY)
+        r = PyErr_NoMemory();
+    else if (PCT_URL_REJECTED(rc))
+        r = Py_BuildValue("(ns)", (Py_ssize_t)u.error_pos, pct_url_reason(rc));
+    else
+        r = Py_NewRef(Py_None); /* too large, or a host the finder reads alike: read as today */
+    pct_url_free(&u);
+    return r;
+}
+
 PyMethodDef domain_methods[] = {
+    {"_web_href", py_web_href, METH_O, web_href_doc},
+    {"_domain_url_host", py_domain_url_host, METH_O, domain_url_host_doc},
     {"_domain_host", py_domain_host, METH_O, domain_host_doc},
     {"_psl_compile", py_psl_compile, METH_O, psl_compile_doc},
     {"_domain", (PyCFunction)(void (*)(void))py_domain, METH_FASTCALL, domain_doc},

@@ -11,6 +11,7 @@ from hypothesis import given, settings, strategies as st
 
 import pctcodec
 from pctcodec import (
+    parse_url,
     DomainParts,
     HostError,
     SuffixList,
@@ -269,7 +270,14 @@ def test_adversarial_against_model(listed, model, private):
         expected = model.parts(host, private)
         got = domain_parts(host, private=private, suffix_list=listed)
         assert tuple(got) == expected, (host, private)
-        assert domain_parts("http://" + host + ":1/p", private=private, suffix_list=listed) == got
+        url = "http://" + host + ":1/p"
+        try:
+            parse_url(url)
+        except ValueError:  # the browser refuses the URL (a host ending in no IPv4 number)
+            with pytest.raises(HostError):
+                domain_parts(url, private=private, suffix_list=listed)
+            continue
+        assert domain_parts(url, private=private, suffix_list=listed) == got
 
 
 _LABELS = st.sampled_from(["a", "www", "x1", "co", "uk", "jp", "kobe", "c", "city", "ck", "br",

@@ -38,6 +38,8 @@ typedef enum {
     PCT_DOMAIN_CALLER = 151, /* the caller must do the row (an error, Unicode output) */
     PCT_DOMAIN_IDNA = 152,   /* the host needs its ASCII form first (the caller's IDNA) */
     PCT_DOMAIN_BAD_HOST = 153, /* a byte no host may hold: the host is no domain name */
+    PCT_DOMAIN_URL = 154,    /* a special scheme's URL the URL Standard's parser reads
+                              * (pct_domain_url_host) */
     PCT_PSL_BAD_RULE = 160,  /* a suffix list rule that is no domain: *line says which */
 
     /* Hosts (170-199): pct_idna.h. */

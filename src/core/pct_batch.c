@@ -271,7 +271,17 @@ static int canonicalize_row(const pct_batch_spec *spec, const uint8_t *src, size
     if (memchr(src, '\\', n) && pct_special_backslash(src, n) < n)
         return PCT_ROW_CALLER; /* rare: a '\\' a browser reads as '/', the caller's */
     size_t start = out->len;
+    pct_status reserved = pct_out_reserve(out, n, limit);
+    if (reserved != PCT_OK)
+        return (int)reserved;
+    if (pct_domain_parser_row(src, n, out->data + start))
+        return PCT_ROW_CALLER; /* rare: a host the URL Standard's parser reads: its href, the caller's */
     int rc = normalize_row(spec, src, n, out, limit, info, hosts);
+    if (rc == PCT_OK && pct_domain_number_host(out->data + start, out->len - start)
+        && pct_domain_browser(src, n)) {
+        out->len = start;
+        return PCT_ROW_CALLER; /* rare: an IDNA form ending in a number, the parser's IPv4 */
+    }
     return rc == PCT_OK ? canon_key(spec, out, start) : rc;
 }
 
@@ -299,6 +309,33 @@ static int clean_query_row(const pct_batch_spec *spec, const uint8_t *src, size_
     return take_escaped(out, len, limit);
 }
 
+static int domain_append(const pct_batch_spec *spec, unsigned flags, const uint8_t *src, size_t n,
+                         pct_buf *out, size_t limit, int *idna);
+
+/* DOMAIN: a special scheme's URL whose host the URL Standard's parser
+ * reads (PCT_DOMAIN_URL), parsed into out's scratch (kept from row to
+ * row); a URL the parser rejects is the caller's (its error). */
+static int domain_url_append(const pct_batch_spec *spec, unsigned flags, const uint8_t *src,
+                             size_t n, pct_buf *out, size_t limit)
+{
+    pct_url u;
+    pct_url_init(&u);
+    u.href = out->scratch;
+    u.cap = out->scratch_cap;
+    const uint8_t *host;
+    size_t hn;
+    int idna = 0;
+    pct_status rc = pct_domain_url_host(&u, src, n, &host, &hn);
+    int got = rc == PCT_OK ? domain_append(spec, flags | PCT_DOMAIN_IS_HOST, host, hn, out, limit, &idna)
+              : rc == PCT_DOMAIN_NONE ? PCT_ROW_NULL
+              : rc == PCT_ERR_NO_MEMORY || rc == PCT_ERR_TOO_LARGE ? (int)rc
+              : PCT_ROW_CALLER;
+    out->scratch = u.href;
+    out->scratch_cap = u.cap;
+    free(u.scratch);
+    return got;
+}
+
 /* DOMAIN: the part of src[0..n) appended to out (it is no longer than the
  * row): PCT_OK, PCT_ROW_NULL, PCT_ROW_CALLER or PCT_ERR_*; *idna is set
  * (with PCT_ROW_CALLER) when the host needs IDNA first. */
@@ -320,6 +357,8 @@ static int domain_append(const pct_batch_spec *spec, unsigned flags, const uint8
         return PCT_ROW_CALLER;
     case PCT_DOMAIN_BAD_HOST:
         return PCT_ROW_FAILED; /* the row's error: the binding's policy, no func call */
+    case PCT_DOMAIN_URL:
+        return domain_url_append(spec, flags, src, n, out, limit);
     default:
         return PCT_ROW_CALLER;
     }
@@ -346,8 +385,12 @@ static int domain_row(const pct_batch_spec *spec, const uint8_t *src, size_t n, 
     pct_authority a; /* the host pct_domain_part found */
     pct_authority_find(src, n, PCT_AUTH_WEB, &a);
     size_t start = a.host, host_len = a.host_end - a.host;
-    if (hosts && pct_host_cache_get(hosts, src + start, host_len, &form, &form_len) && form)
-        return pct_batch_domain_host(spec, form, form_len, out, limit);
+    if (hosts && pct_host_cache_get(hosts, src + start, host_len, &form, &form_len) && form) {
+        rc = pct_batch_domain_host(spec, form, form_len, out, limit);
+        /* no part: a form ending in a number, which the parser may refuse */
+        return rc == PCT_ROW_NULL && pct_domain_browser(src, n)
+                   ? domain_url_append(spec, spec->flags, src, n, out, limit) : rc;
+    }
     info->host.start = start;
     info->host.len = host_len;
     return PCT_ROW_HOST;

@@ -4,21 +4,24 @@
 
 #include "pct_authority.h"
 #include "pct_domain.h"
+#include "pct_url.h"
 
 /* Byte classes: B_HOST, a byte a host is looked up with as it is
  * (lowercased): letters, digits, "-._~", the sub-delims and the few others
  * the URL Standard does not forbid in a domain (everything else is the
- * caller's); B_UPPER, an ASCII capital. */
-enum { B_HOST = 1, B_UPPER = 2 };
+ * caller's); B_UPPER, an ASCII capital; B_PLAIN, a letter, digit, '-' or
+ * '.' (a host the URL Standard's host parser leaves as it is, but for its
+ * case and its xn-- labels); B_DASH, '-'. */
+enum { B_HOST = 1, B_UPPER = 2, B_PLAIN = 4, B_DASH = 8 };
 static const uint8_t CLASS[256] = {
     0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
     0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-    0, 1, 1, 0, 1, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0,
-    1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 1, 0, 1, 0, 0,
-    0, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3,
-    3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 0, 0, 0, 0, 1,
-    1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
-    1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 1, 1, 0,
+    0, 1, 1, 0, 1, 0, 1, 1, 1, 1, 1, 1, 1, 13, 5, 0,
+    5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 0, 1, 0, 1, 0, 0,
+    0, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7,
+    7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 0, 0, 0, 0, 1,
+    1, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5,
+    5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 1, 0, 1, 1, 0,
     0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
     0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
     0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
@@ -97,6 +100,99 @@ static int has_xn(const uint8_t *p, size_t n)
     return 0;
 }
 
+/* src starts (after leading C0 controls and spaces, with tabs and
+ * newlines skipped, as the URL Standard's parser reads it) with a special
+ * scheme and ':'. */
+static int special_scheme(const uint8_t *s, size_t n)
+{
+    size_t i = 0, k = 0;
+    uint8_t name[5];
+    while (i < n && s[i] <= 0x20)
+        i++;
+    for (; i < n; i++) {
+        uint8_t c = s[i];
+        if (c == '\t' || c == '\n' || c == '\r')
+            continue;
+        if (c == ':')
+            return k && pct_scheme_special(name, k);
+        if (k == sizeof name || !((c | 0x20) >= 'a' && (c | 0x20) <= 'z'))
+            return 0; /* no special scheme is longer, or holds another byte */
+        name[k++] = c;
+    }
+    return 0;
+}
+
+/* How the domain functions read src, whose authority pct_authority_find
+ * found in a: READ_AS_TODAY (a bare host, a scheme that is not special:
+ * the authority finder's reading), READ_FAST (a special scheme's
+ * "scheme://": the finder's host, when it is one the URL Standard's
+ * parser reads alike; the caller checks) or READ_PARSER (any other
+ * special scheme's URL: the parser's host). */
+enum { READ_AS_TODAY, READ_FAST, READ_PARSER };
+static int reading(const uint8_t *src, size_t n, const pct_authority *a)
+{
+    size_t i = 0;
+    while (i < n && src[i] <= 0x20)
+        i++;
+    size_t sl = pct_scheme_length(src + i, n - i);
+    if (sl && a->start == i + sl + 3 && pct_scheme_special(src + i, sl))
+        return sl == 4 && (src[i] | 0x20) == 'f' ? READ_PARSER : READ_FAST; /* file: its own host rules */
+    return special_scheme(src, n) ? READ_PARSER : READ_AS_TODAY;
+}
+
+/* The port [from, to) of a special scheme's authority is the parser's:
+ * digits (or none) up to 65535. */
+static int port_ok(const uint8_t *s, size_t from, size_t to)
+{
+    uint32_t v = 0;
+    for (size_t i = from; i < to; i++) {
+        if (s[i] < '0' || s[i] > '9')
+            return 0;
+        v = v * 10 + (uint32_t)(s[i] - '0');
+        if (v > 65535)
+            return 0;
+    }
+    return 1;
+}
+
+int pct_domain_browser(const uint8_t *src, size_t n)
+{
+    pct_authority a;
+    pct_authority_find(src, n, PCT_AUTH_WEB, &a);
+    return reading(src, n, &a) != READ_AS_TODAY;
+}
+
+int pct_domain_parser_row(const uint8_t *src, size_t n, uint8_t *dst)
+{
+    size_t len;
+    return pct_domain_browser(src, n)
+           && pct_domain_part(NULL, PCT_DOMAIN_HOST, src, n, dst, &len) == PCT_DOMAIN_URL;
+}
+
+int pct_domain_number_host(const uint8_t *url, size_t n)
+{
+    pct_authority a;
+    if (!pct_authority_find(url, n, 0, &a) || a.ip_literal || a.host == a.host_end)
+        return 0;
+    size_t hn = a.host_end - a.host;
+    if (url[a.host + hn - 1] == '.')
+        hn--;
+    return hn && ends_in_number(url + a.host, hn);
+}
+
+pct_status pct_domain_url_host(pct_url *u, const uint8_t *src, size_t n, const uint8_t **host,
+                               size_t *hn)
+{
+    *host = NULL;
+    *hn = 0;
+    pct_status rc = pct_url_parse(u, src, n, NULL, SIZE_MAX);
+    if (rc != PCT_OK)
+        return rc;
+    *host = u->href + u->host_start;
+    *hn = u->host_end - u->host_start;
+    return u->host_kind == PCT_URL_HOST_DOMAIN ? PCT_OK : PCT_DOMAIN_NONE;
+}
+
 int pct_domain_part(const pct_psl *psl, unsigned flags, const uint8_t *src, size_t n, uint8_t *dst,
                     size_t *len)
 {
@@ -104,9 +200,17 @@ int pct_domain_part(const pct_psl *psl, unsigned flags, const uint8_t *src, size
     const uint8_t *h = src;
     size_t hn = n;
     int decoded = 1; /* a '%' is one no host may hold */
+    int fast = 0;    /* a special scheme's URL, read by the finder if the parser reads it alike */
     if (!(flags & PCT_DOMAIN_IS_HOST)) {
         pct_authority a;
         pct_authority_find(src, n, PCT_AUTH_WEB, &a);
+        int how = reading(src, n, &a);
+        if (how == READ_PARSER)
+            return PCT_DOMAIN_URL;
+        fast = how == READ_FAST;
+        if (fast && (a.ip_literal || a.host == a.host_end
+                     || (a.has_port && !port_ok(src, a.host_end + 1, a.end))))
+            return PCT_DOMAIN_URL;
         if (a.ip_literal)
             return PCT_DOMAIN_NONE;
         h = src + a.host;
@@ -120,7 +224,7 @@ int pct_domain_part(const pct_psl *psl, unsigned flags, const uint8_t *src, size
     }
     /* the host's bytes checked in one pass: which classes, any capital,
      * any empty label */
-    unsigned classes = B_HOST, upper = 0, empty = 0, dot = 1;
+    unsigned classes = B_HOST | B_PLAIN, upper = 0, empty = 0, dot = 1;
     for (size_t i = 0; i < hn; i++) {
         uint8_t c = h[i], k = CLASS[c];
         classes &= k;
@@ -132,9 +236,14 @@ int pct_domain_part(const pct_psl *psl, unsigned flags, const uint8_t *src, size
     if (!(classes & B_HOST)) { /* IDNA, unless a byte no host may hold comes first */
         for (size_t i = 0; i < hn; i++)
             if (!(CLASS[h[i]] & B_HOST) && h[i] < 0x80 && (decoded || h[i] != '%'))
-                return PCT_DOMAIN_BAD_HOST;
+                return fast ? PCT_DOMAIN_URL : PCT_DOMAIN_BAD_HOST;
+        /* the host's ASCII form is the parser's (the same domain to ASCII);
+         * the caller reads it as a host, and a form ending in a number,
+         * which it finds no part of, with the parser (pct_domain_browser) */
         return PCT_DOMAIN_IDNA;
     }
+    if (fast && !(classes & B_PLAIN))
+        return PCT_DOMAIN_URL; /* the parser maps or refuses other bytes */
     if (upper & B_UPPER) { /* looked up lowercased */
         for (size_t i = 0; i < hn; i++)
             dst[i] = (uint8_t)(h[i] | (CLASS[h[i]] & B_UPPER ? 0x20 : 0));
@@ -142,6 +251,8 @@ int pct_domain_part(const pct_psl *psl, unsigned flags, const uint8_t *src, size
     }
     if (hn && h[hn - 1] == '.')
         hn--; /* one trailing dot */
+    if (fast && (hn == 0 || empty || ends_in_number(h, hn) || ((upper & B_DASH) && has_xn(h, hn))))
+        return PCT_DOMAIN_URL; /* an IPv4 form, or labels the parser checks (xn--) */
     if (hn == 0 || h[hn - 1] == '.' || empty)
         return PCT_DOMAIN_NONE; /* empty, or an empty label (leading, "..", "a..") */
     if (ends_in_number(h, hn))

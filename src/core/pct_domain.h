@@ -2,7 +2,9 @@
  * Suffix List (pct_psl.h): registered domain, public suffix, subdomain.
  * Plain C99, no Python.
  *
- * Where the host is: pct_authority_find with PCT_AUTH_WEB (pct_authority.h):
+ * A special scheme's URL is read as the URL Standard's parser reads it
+ * (pct_domain_browser): a URL and its href have the same parts.
+ * Where the host is otherwise: pct_authority_find with PCT_AUTH_WEB (pct_authority.h):
  * a "scheme://" or "//" prefix starts an authority, any other text is an
  * authority itself; '\' ends it as '/' does but after the "scheme://" of a
  * scheme that is not special. The host is after its last "@", up to the
@@ -22,6 +24,7 @@
 
 #include "pct.h"
 #include "pct_psl.h"
+#include "pct_url.h"
 
 /* Which part pct_domain_part writes (flags & PCT_DOMAIN_PART). */
 #define PCT_DOMAIN_REGISTERED 0 /* the suffix and one label more; none when the host is a suffix */
@@ -40,6 +43,35 @@
  * ASCII byte no host may hold stays in the host's ASCII form),
  * PCT_DOMAIN_IDNA (pct.h; for PCT_DOMAIN_IDNA the part of the host's ASCII form
  * is pct_domain_part of that form). */
+
+/* 1 when the domain functions read src[0..n) as the URL Standard's parser
+ * does: it is a special scheme's URL (http, https, ws, wss, ftp, file, in
+ * any case, after leading C0 controls and spaces, tabs and newlines
+ * skipped). pct_domain_part answers such a row itself only when its host
+ * is one the parser reads alike (after "scheme://", letters, digits, '-'
+ * and '.', no xn-- label, not ending in a number, a valid port, not file:);
+ * else PCT_DOMAIN_URL: the caller reads the host with pct_domain_url_host,
+ * then looks it up with PCT_DOMAIN_IS_HOST. */
+int pct_domain_browser(const uint8_t *src, size_t n);
+
+/* 1 when src[0..n) is a special scheme's URL whose host pct_domain_part
+ * leaves to the parser (PCT_DOMAIN_URL): canonicalize reads such a row as
+ * its href. dst: room for n bytes (scratch). */
+int pct_domain_parser_row(const uint8_t *src, size_t n, uint8_t *dst);
+
+/* 1 when the host of the normalized URL url[0..n) (lowercase ASCII) ends
+ * in a number: a non-ASCII host whose IDNA form the parser reads as an
+ * IPv4 address (canonicalize's check of a row pct_domain_parser_row lets
+ * through). */
+int pct_domain_number_host(const uint8_t *url, size_t n);
+
+/* The host of the URL src[0..n) as the URL Standard's parser reads it
+ * (no base), parsed into u (the caller's, reused; the host is a slice of
+ * u->href): PCT_OK for a domain, PCT_DOMAIN_NONE for an IP address or
+ * an empty host, else pct_url_parse's failure (a rejection:
+ * PCT_URL_REJECTED, u->error_pos). */
+pct_status pct_domain_url_host(pct_url *u, const uint8_t *src, size_t n, const uint8_t **host,
+                               size_t *hn);
 
 /* Writes the part of src[0..n) that `flags` chooses to dst, which has room
  * for n bytes, and its length to *len. */

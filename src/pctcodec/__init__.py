@@ -190,7 +190,7 @@ def __dir__() -> "list[str]":
 
 TYPE_CHECKING = False  # typing is not imported at run time
 if TYPE_CHECKING:
-    from . import batch, canonical, domains, ecmascript, params, parts, query, resolution, sets
+    from . import batch, canonical, domains, ecmascript, params, parts, query, resolution, sets, url
     from ._install import install, installed, uninstall
     from ._urlencode import urlencode
     from .batch import (

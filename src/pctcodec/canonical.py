@@ -36,6 +36,7 @@ Arrow arrays, pandas, polars; ``threads``, ``on_error``, ``rejects``; see
 ``pctcodec.batch``), each row giving what ``canonicalize`` gives.
 """
 from . import _pctcodec
+from ._errors import URLParseError
 from .batch import _Op, _run
 from .query import TRACKING_PARAMS, _filter, _ignore_case
 
@@ -66,6 +67,12 @@ def _options(drop, keep, ignore_case, sort_query, drop_fragment, strip_www, same
 def _key(uri, drop_set, keep_set, opts):
     key = _pctcodec._canonicalize(uri, drop_set, keep_set, opts)
     if key is None:  # whitespace to strip or a host for IDNA: normalize() does those
+        data = uri.encode("utf-8", "surrogatepass")
+        href = _pctcodec._web_href(data)
+        if isinstance(href, tuple):  # the browser refuses the URL: no key
+            raise URLParseError(href[1], len(data[:href[0]].decode("utf-8", "replace")))
+        if href is not None:  # a host only the URL Standard's parser reads: its href
+            uri = href
         if "\\" in uri:  # read as a browser reads it (the core's rule)
             uri = _pctcodec._web_slashes(uri.encode("utf-8", "surrogatepass"),
                                          bool(opts & _STRIP_SPACE)).decode("utf-8", "surrogatepass")

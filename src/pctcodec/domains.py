@@ -230,6 +230,9 @@ def _part(value, capsule, flags):
     if r is not NotImplemented:
         return r
     data = value.encode("utf-8", "surrogatepass")
+    host = _pctcodec._domain_url_host(data)  # a special scheme's URL: the browser's host
+    if host is not None:
+        return _url_part(data, host, capsule, flags)
     span = _pctcodec._domain_host(data)  # the core's host finder
     if span is None:
         return None
@@ -241,6 +244,25 @@ def _part(value, capsule, flags):
         host = raw.decode("utf-8", "surrogatepass")
         start = len(data[:span[0]].decode("utf-8", "surrogatepass"))
         raise HostError("the host %r is no domain name" % host, start)
+    if r and flags & _UNICODE:
+        r = _to_unicode(r)
+    return r
+
+
+def _url_part(data, host, capsule, flags):
+    """The part of the host the URL Standard's parser read in the URL whose
+    UTF-8 bytes are data; a URL the parser rejects raises HostError."""
+    if isinstance(host, tuple):  # position: where the host starts, as for other HostErrors
+        at = len(data[:host[0]].decode("utf-8", "replace"))
+        span = _pctcodec._domain_host(data)
+        if span is None:
+            raise HostError("the URL Standard's parser refuses the URL: %s" % host[1], at)
+        start = len(data[:span[0]].decode("utf-8", "replace"))
+        raise HostError("the host %r is no domain name (the URL Standard's parser: %s at %d)"
+                        % (data[span[0]:span[1]].decode("utf-8", "replace"), host[1], at), start)
+    if not host:
+        return None  # an IP address
+    r = _pctcodec._domain(host, capsule, (flags & ~_UNICODE) | _IS_HOST)
     if r and flags & _UNICODE:
         r = _to_unicode(r)
     return r
