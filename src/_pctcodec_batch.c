@@ -827,6 +827,9 @@ static int python_row(piece *pc, const uint8_t *p, size_t n, int64_t *position)
     Py_XDECREF(text);
     if (r && pc->op->code == OP_CHECK) {
         *position = r == Py_None ? -1 : PyLong_AsLongLong(r);
+    } else if (r == Py_None && (pc->op->code == OP_DOMAIN || pc->op->code == OP_SUFFIX
+                                || pc->op->code == OP_PARTS)) {
+        rc = PCT_ROW_NULL; /* no such part (a host the parser read that is a suffix) */
     } else if (r && !PyUnicode_Check(r)) {
         PyErr_Format(PyExc_TypeError, "expected str, got %.200s", Py_TYPE(r)->tp_name);
     } else if (r) {
@@ -895,16 +898,16 @@ static int finish_row(piece *pc, int64_t r, int rc, const uint8_t *p, size_t n,
         pc->ends[r] = (int64_t)pc->out->len;
         return PCT_OK;
     }
-    if (rc == PCT_ROW_HOST) {
+    if (rc == PCT_ROW_HOST)
         rc = host_row(pc, p, n, info);
-        if (rc == PCT_ROW_NULL) { /* DOMAIN: the IDNA form has no such part */
-            pc->ends[r] = (int64_t)pc->out->len;
-            return PCT_OK;
-        }
-    } else if (rc == PCT_ROW_CALLER)
+    else if (rc == PCT_ROW_CALLER)
         rc = python_row(pc, p, n, &position);
     else if (rc == PCT_OK && check)
         position = info->position;
+    if (rc == PCT_ROW_NULL) { /* DOMAIN: no such part, of the IDNA form or by func */
+        pc->ends[r] = (int64_t)pc->out->len;
+        return PCT_OK;
+    }
     if (rc == PCT_ROW_FAILED) /* raising: func's own error; else the policy, the exception made later */
         rc = pc->op->on_error == ON_ERROR_RAISE ? python_row(pc, p, n, &position) : PCT_ROW_REJECTED;
     if (rc == PCT_ROW_REJECTED)

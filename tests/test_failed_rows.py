@@ -58,4 +58,5 @@ def test_raise_names_the_first_failed_row(kind):
     with pytest.raises(pctcodec.HostError) as info:
         pctcodec.registered_domain_many(column, threads=1)
     assert info.value.index == 0
-    assert info.value.args == ("the host 'exa<mple.com' is no domain name at position 7",)
+    assert info.value.args == _single(pctcodec.registered_domain, ROWS[0])[1]
+    assert info.value.position == 7

@@ -107,8 +107,15 @@ def test_records():
 @pytest.mark.parametrize("dtype", [object, "str"])
 def test_a_second_column(dtype):
     s = series(dtype)
-    bases = pd.Series(BASES, index=[5, 4, 3, 2, 1], dtype=dtype)  # matched by position, not by index
+    # aligned on the index, as pandas aligns two Series: the same bases in another order
+    bases = pd.Series(BASES, index=s.index, dtype=dtype).iloc[::-1]
     assert plain(s.pct.resolve(bases, on_error="null")) == resolve_with_bases()
+    # a label the second column lacks is a null base, so a null row
+    partial = pd.Series(BASES[:2], index=s.index[:2], dtype=dtype)
+    assert plain(s.pct.resolve(partial, on_error="null"))[2:] == [None, None, None]
+    # an index that differs and repeats a label cannot be matched
+    with pytest.raises(ValueError, match="align it first"):
+        s.pct.resolve(pd.Series(BASES, index=[1, 1, 2, 3, 4], dtype=dtype))
     assert plain(s.pct.resolve("http://base/dir/", on_error="null")) == \
         expected("resolve", {"base": "http://base/dir/"})
 
@@ -138,7 +145,7 @@ def test_columns_go_through_arrow(monkeypatch):
     # Both columns of resolve on Arrow-backed Series reach the engine as
     # Arrow: no Python list of either (it was 3.5x two Arrow arrays).
     s = series("str")
-    bases = pd.Series(BASES, dtype="str")
+    bases = pd.Series(BASES, index=s.index, dtype="str")
 
     def no(*args, **kwargs):
         raise AssertionError("a column went through Python objects")
