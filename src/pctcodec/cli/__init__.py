@@ -194,7 +194,8 @@ def _parser(command: "str | None" = None) -> argparse.ArgumentParser:
     base_help = {"resolve": "the base URI every link is resolved against",
                  "parse-url": "the base URL a relative URL is read against (as new URL(value, "
                               "base) does)"}
-    add(parser, ("resolve", "parse-url"), "--base", metavar="URI",
+    add(parser, ("resolve", "parse-url"), "--base",
+        metavar="URL" if command == "parse-url" else "URI",
         help=base_help.get(command or "", "resolve: " + base_help["resolve"] + "; parse-url: "
                            + base_help["parse-url"]))
     add(parser, ("resolve",), "--base-column", metavar="NAME",
@@ -216,8 +217,8 @@ def _parser(command: "str | None" = None) -> argparse.ArgumentParser:
                  "scheme,userinfo,host,port,path,query,fragment (default: all)",
         "domain": "from subdomain,registered_domain,public_suffix (default: all with --column, "
                   "registered_domain for lines, which take one)",
-        "parse-url": "tables: the getters to add, comma-separated, from href,origin,protocol,"
-                     "username,password,host,hostname,port,pathname,search,hash (default: all)",
+        "parse-url": "tables: the getters to add, comma-separated (default: all): href, origin, "
+                     "protocol, username, password, host, hostname, port, pathname, search, hash",
     }
     add(parser, ("split", "domain", "parse-url"), "--parts", metavar="LIST",
         help=parts_help.get(command or "", "split: " + parts_help["split"] + "; domain: "
