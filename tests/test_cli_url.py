@@ -179,3 +179,21 @@ def test_docs_example_runs(tmp_path, monkeypatch, capsysbinary):
     assert (status, err) == (0, b"")
     assert command.endswith(" | head -4")
     assert b"".join(out.splitlines(True)[:4]).decode() == shown
+
+
+@pytest.mark.parametrize("argv, status", [
+    (["parse-url", "--column", "url", "--base", "http://h/d/"], 0),
+    (["parse-url", "--column", "url", "--parts", "search,hostname", "--on-error", "null"], 1),
+])
+def test_arrow_path_writes_what_the_rows_path_writes(argv, status, tmp_path, capsysbinary,
+                                                     monkeypatch):
+    # CSV chunks on Arrow and as lists: the same bytes, quotes, failures and all
+    pytest.importorskip("pyarrow")
+    from test_cli_columns import TRICKY, _both
+
+    for data in (TRICKY, TRICKY.replace(b"\xc3\xa9?", b"\xff?")):  # a byte that is not UTF-8
+        fast, slow = _both(argv, tmp_path, capsysbinary, monkeypatch, data)
+        assert fast == slow
+        assert fast[0] == status
+        if status == 0:
+            assert rows(fast[1])[3][:3] == ["3", "", "http://h/d/"]
