@@ -1,7 +1,5 @@
 """``pctcodec parse-url``: the URL Standard's parser on the command line, a
 column per getter of a table's URLs (``--column``) or each line's href."""
-import csv
-import io
 import re
 import shlex
 import shutil
@@ -12,6 +10,7 @@ import pytest
 from pctcodec import parse_url
 from pctcodec.cli import main
 from pctcodec.url import FIELDS
+from test_cli_split import rows
 from test_cli_tables import run, write
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -23,10 +22,6 @@ TABLE = (b'id,url,note\n'
          b'2,http://[::1,bad\n'
          b'3,,empty\n'
          b'4,"c d",relative\n')
-
-
-def rows(data):
-    return list(csv.reader(io.StringIO(data.decode("utf-8", "surrogateescape"), newline="")))
 
 
 def test_example_parsed_row_by_row(capsysbinary):
