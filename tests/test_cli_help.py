@@ -14,7 +14,7 @@ OWN = {
     "--tracking": ("clean-query",),
     "--base-column": ("resolve",),
     "--strip-www": ("canonicalize",),
-    "--parts": ("split", "domain"),
+    "--parts": ("split", "domain", "parse-url"),
     "--private": ("domain",),
 }
 

@@ -100,7 +100,7 @@ def test_parquet_base_column(tmp_path, capsysbinary):
     (["resolve", "--base", "http://a/", "--base-column", "u", "--column", "h"], b"resolve needs one of"),
     (["resolve", "--base-column", "u"], b"--base-column reads a table"),
     (["resolve", "--base", "a/b"], b"--base a/b: base URI is not absolute"),
-    (["normalize", "--base", "http://a/"], b"apply to resolve only"),
+    (["normalize", "--base", "http://a/"], b"--base applies to resolve and parse-url only"),
     (["quote", "--non-strict"], b"apply to resolve only"),
 ])
 def test_usage_errors(argv, message, capsysbinary):

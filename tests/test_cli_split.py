@@ -80,7 +80,7 @@ def test_usage_errors(tmp_path, capsysbinary):
     assert (status, out) == (2, b"") and b"no part 'nope'" in err
     with pytest.raises(SystemExit):
         main(["normalize", "--parts", "host", path])
-    assert b"--parts applies to split and domain only" in capsysbinary.readouterr().err
+    assert b"--parts applies to split, domain and parse-url only" in capsysbinary.readouterr().err
     status, out, err = run(["split", "--column", "nope", path], capsysbinary)
     assert status == 2 and b"no column 'nope'" in err
 

@@ -8,6 +8,8 @@ one value per line, or one column of a table.
     pctcodec COMMAND --column NAME FILE [-o OUT]
     pctcodec split --column NAME FILE [--parts host,path] [-o OUT]
     pctcodec domain [--column NAME] FILE [--parts ...] [--private] [--unicode]
+    pctcodec parse-url [--base URL] [FILE]
+    pctcodec parse-url --column NAME FILE [--parts href,hostname] [--base URL] [-o OUT]
     pctcodec resolve --base URI [FILE]
     pctcodec resolve --column NAME (--base URI | --base-column NAME) FILE [-o OUT]
 
@@ -83,6 +85,7 @@ examples:
   pctcodec canonicalize --column url visits.csv > keyed.csv
   pctcodec query-param utm_source --column url visits.csv > with-source.csv
   pctcodec split --column url --parts host,path examples/urls.csv > parts.csv
+  pctcodec parse-url --column url --parts hostname,pathname examples/urls.csv
   pctcodec domain --column url examples/urls.csv > with-domains.csv
   pctcodec domain --parts public_suffix --private urls.txt
   pctcodec resolve --base https://example.com/docs/ links.txt
@@ -120,6 +123,8 @@ status of what was done so far.
 # Which commands an option applies to (None: all); a command's own --help
 # lists only its options.
 _QUOTES = ("quote", "quote-plus")
+# the commands not in _commands.COMMANDS (their own modules)
+_ADDED = ("split", "domain", "parse-url")
 _CODECS = ("quote", "quote-plus", "unquote", "unquote-plus")
 
 
@@ -137,7 +142,7 @@ def _parser(command: "str | None" = None) -> argparse.ArgumentParser:
             epilog=EPILOG,
             formatter_class=argparse.RawDescriptionHelpFormatter,
         )
-        parser.add_argument("command", choices=(*COMMANDS, "split", "domain"), metavar="COMMAND",
+        parser.add_argument("command", choices=(*COMMANDS, *_ADDED), metavar="COMMAND",
                             help="one of: %(choices)s; `pctcodec COMMAND --help` for its page")
         parser.add_argument("file", nargs="?", default="-", metavar="FILE",
                             help="input file; '-' or none reads standard input "
@@ -186,8 +191,13 @@ def _parser(command: "str | None" = None) -> argparse.ArgumentParser:
              "default")
     add(parser, ("clean-query",), "--sort", action="store_true",
         help="clean-query: sort the kept parameters by decoded name")
-    add(parser, ("resolve",), "--base", metavar="URI",
-        help="resolve: the base URI every link is resolved against")
+    base_help = {"resolve": "the base URI every link is resolved against",
+                 "parse-url": "the base URL a relative URL is read against (as new URL(value, "
+                              "base) does)"}
+    add(parser, ("resolve", "parse-url"), "--base",
+        metavar="URL" if command == "parse-url" else "URI",
+        help=base_help.get(command or "", "resolve: " + base_help["resolve"] + "; parse-url: "
+                           + base_help["parse-url"]))
     add(parser, ("resolve",), "--base-column", metavar="NAME",
         help="resolve (tables): the column holding each row's base URI (the page URL beside "
              "its link); an empty base gives an empty field, as resolve_many gives null")
@@ -207,10 +217,12 @@ def _parser(command: "str | None" = None) -> argparse.ArgumentParser:
                  "scheme,userinfo,host,port,path,query,fragment (default: all)",
         "domain": "from subdomain,registered_domain,public_suffix (default: all with --column, "
                   "registered_domain for lines, which take one)",
+        "parse-url": "tables: the getters to add, comma-separated (default: all): href, origin, "
+                     "protocol, username, password, host, hostname, port, pathname, search, hash",
     }
-    add(parser, ("split", "domain"), "--parts", metavar="LIST",
+    add(parser, ("split", "domain", "parse-url"), "--parts", metavar="LIST",
         help=parts_help.get(command or "", "split: " + parts_help["split"] + "; domain: "
-                            + parts_help["domain"]))
+                            + parts_help["domain"] + "; parse-url: " + parts_help["parse-url"]))
     add(parser, ("domain",), "--private", action="store_true",
         help="domain: the Public Suffix List's PRIVATE section as well as ICANN's (github.io a "
              "public suffix)")
@@ -261,7 +273,7 @@ def _help_command(parser: argparse.ArgumentParser, argv: "Sequence[str]") -> "st
         elif arg.startswith("-") and arg != "-":
             action = parser._option_string_actions.get(arg.split("=", 1)[0])
             skip = action is not None and action.nargs is None and "=" not in arg
-        elif command is None and arg in (*COMMANDS, "split", "domain"):
+        elif command is None and arg in (*COMMANDS, *_ADDED):
             command = arg
     return command if asked else None
 
@@ -296,15 +308,15 @@ def _check_args(parser: argparse.ArgumentParser, args: argparse.Namespace) -> No
         parser.error("--safe applies to quote and quote-plus only")
     if (args.sort_query or args.drop_fragment or args.strict_idna) and args.command != "normalize":
         parser.error("--sort-query, --drop-fragment and --strict-idna apply to normalize only")
-    if args.parts is not None and args.command not in ("split", "domain"):
-        parser.error("--parts applies to split and domain only")
+    if args.parts is not None and args.command not in _ADDED:
+        parser.error("--parts applies to split, domain and parse-url only")
     if (args.private or args.unicode or args.suffix_list) and args.command != "domain":
         parser.error("--private, --unicode and --suffix-list apply to domain only")
     _check_resolve_args(parser, args)
     if args.command == "split" and args.column is None:
         parser.error("split adds columns to a table: give --column NAME and a CSV, TSV or "
                      "Parquet FILE (it has no line mode)")
-    if args.command in (*URI_COMMANDS, "split", "domain"):
+    if args.command in (*URI_COMMANDS, *_ADDED):
         used = [flag for flag, value in (("--encoding", args.encoding), ("--errors", args.errors))
                 if value is not None]
         if used:
@@ -360,10 +372,15 @@ def _check_utf8(parser: argparse.ArgumentParser, args: argparse.Namespace) -> No
 
 def _check_resolve_args(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:
     """resolve's options: one base, fixed or a column (tables only)."""
+    if args.command == "parse-url":
+        if args.base_column is not None or args.resolve_normalize or args.non_strict:
+            parser.error("--base-column, --normalize and --non-strict apply to resolve only")
+        return  # its --base is read by _url_command.check_base
     if args.command != "resolve":
         if (args.base is not None or args.base_column is not None or args.resolve_normalize
                 or args.non_strict):
-            parser.error("--base, --base-column, --normalize and --non-strict apply to resolve only")
+            parser.error("--base applies to resolve and parse-url only" if args.base is not None
+                         else "--base-column, --normalize and --non-strict apply to resolve only")
         return
     if (args.base is None) == (args.base_column is None):
         parser.error("resolve needs one of --base URI and --base-column NAME")
@@ -554,6 +571,19 @@ def main(argv: "Sequence[str] | None" = None) -> int:
         options = (args.private, args.unicode, args.suffix_list)
         command = (DomainLines(chosen[0], *options) if args.column is None
                    else domain_columns(chosen, *options))
+    elif args.command == "parse-url":
+        from ._url_command import URLLines, check_base, parse_parts as url_parts, url_columns
+
+        try:
+            chosen = url_parts(args.parts, args.column is None)
+        except ValueError as exc:
+            return _error(str(exc), 2)
+        try:
+            check_base(args.base)
+        except ValueError as exc:  # URLParseError
+            return _error(f"--base {args.base}: {exc}", 2)
+        command = (URLLines(args.base) if args.column is None
+                   else url_columns(chosen, args.base))
     elif args.command == "query-param" and args.column is not None:
         from ._query_command import parse_names, query_param_column
 

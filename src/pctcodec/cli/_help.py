@@ -7,9 +7,9 @@ import textwrap
 
 TAGLINE = ("Percent-encoding and URL cleanup for text and tables: quote and unquote as "
            "urllib.parse does, normalize, requote and check URIs, clean query strings, "
-           "canonicalize URLs for deduplication, split URLs into columns, find registered "
-           "domains and resolve links, one value per line or one column of a CSV, TSV or "
-           "Parquet file.")
+           "canonicalize URLs for deduplication, split URLs into columns, parse them as "
+           "browsers do, find registered domains and resolve links, one value per line or "
+           "one column of a CSV, TSV or Parquet file.")
 
 # name: (summary, usage lines after "pctcodec NAME", examples)
 COMMANDS = {
@@ -91,6 +91,17 @@ COMMANDS = {
         ["pctcodec domain urls.txt | sort | uniq -c | sort -rn | head",
          "pctcodec domain --column url examples/urls.csv > with-domains.csv",
          "pctcodec domain --parts public_suffix --private urls.txt"]),
+    "parse-url": (
+        "read each line as a browser does (the URL Standard's parser) and print\n"
+        "its href; with --column NAME, add the getters as the columns\n"
+        "NAME_href, NAME_origin, NAME_protocol, NAME_username, NAME_password,\n"
+        "NAME_host, NAME_hostname, NAME_port, NAME_pathname, NAME_search,\n"
+        "NAME_hash right after it (--parts to choose); --base URL reads\n"
+        "relative URLs against it",
+        ["[--base URL] [FILE]",
+         "--column NAME FILE [--parts hostname,pathname] [--base URL] [-o OUT]"],
+        ["pctcodec parse-url --column url --parts hostname,pathname examples/urls.csv",
+         "pctcodec parse-url --base https://example.com/docs/ links.txt"]),
     "resolve": (
         "make each line (a link) absolute against --base URI (RFC 3986 5.2);\n"
         "with --column COL, against --base URI or the URL of the same row in\n"
