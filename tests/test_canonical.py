@@ -338,3 +338,13 @@ def test_url_normalize(uri):
     url_normalize = pytest.importorskip("url_normalize")
     assert canonicalize(uri, drop=(), sort_query=False, drop_fragment=False) == \
         url_normalize.url_normalize(uri)
+
+
+@pytest.mark.parametrize("value", ["www.http:/.///", "foo:a/..//", "foo:/.//x//", "s:/./"])
+def test_trailing_slash_and_the_path_guard(value):
+    # normalize writes "/." before a path that starts with "//" when there is
+    # no authority; trimming the path's trailing slashes must not leave a
+    # guard that the next canonicalize removes (the key was not idempotent)
+    key = pctcodec.canonicalize(value, strip_trailing_slash=True)
+    assert pctcodec.canonicalize(key, strip_trailing_slash=True) == key
+    assert not key.endswith("/./")

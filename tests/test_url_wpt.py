@@ -196,3 +196,13 @@ def test_batch_errors():
     rejects = []
     keep = pctcodec.url_href_many(["%zz", "http://a"], on_error="keep", rejects=rejects)
     assert keep == ["%zz", "http://a/"] and [r.index for r in rejects] == [0]
+
+
+def test_parse_url_many_fields_as_one_name():
+    import pctcodec
+
+    pa = pytest.importorskip("pyarrow")
+    got = pctcodec.parse_url_many(pa.array(["http://a/x", None]), fields="hostname")
+    assert got.to_pylist() == [{"hostname": "a"}, None]
+    with pytest.raises(ValueError, match="no field"):
+        pctcodec.parse_url_many(pa.array(["http://a/x"]), fields=[])

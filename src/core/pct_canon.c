@@ -63,12 +63,27 @@ pct_status pct_canon_key(const uint8_t *s, size_t n, const pct_canon *c, uint8_t
     size_t plen = u.path.len;
     const uint8_t *path = s + u.path.start;
     if (c->opts & PCT_CANON_TRAILING_SLASH) {
-        size_t keep = plen;
-        while (keep > 1 && path[keep - 1] == '/')
+        /* A "/." before a path that starts with "//" (a scheme, no
+         * authority) is normalize's guard against reading the path as an
+         * authority, not a segment: the path behind it is trimmed, and the
+         * guard stays only while that path still starts with "//" (else the
+         * key would change when canonicalized again). */
+        size_t guard = u.has_scheme && !u.has_authority && plen >= 4 && path[0] == '/'
+                               && path[1] == '.' && path[2] == '/' && path[3] == '/'
+                           ? 2
+                           : 0;
+        const uint8_t *p = path + guard;
+        size_t pn = plen - guard, keep = pn;
+        while (keep > 1 && p[keep - 1] == '/')
             keep--;
-        if (keep < plen && ends_in_dot_segment(path, keep))
+        if (keep < pn && ends_in_dot_segment(p, keep))
             keep++;
-        plen = keep;
+        if (guard && !(keep >= 2 && p[1] == '/')) {
+            path = p;
+            plen = keep;
+        } else {
+            plen = guard + keep;
+        }
     }
     memcpy(dst + w, path, plen);
     w += plen;

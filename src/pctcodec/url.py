@@ -261,15 +261,16 @@ def parse_url_many(values, base=None, *, fields=None, threads=None, on_error="ra
         The column.
     base : str or URL or column or None, optional
         As for ``url_href_many``.
-    fields : sequence of str or None, optional
-        The fields of the result, in order (None: all of ``URL``'s).
-        A list input always gives whole ``URL`` records.
+    fields : str or sequence of str or None, optional
+        The fields of the result, in order (a str: that one field; None:
+        all of ``URL``'s). A list input always gives whole ``URL`` records.
     threads : int or None, optional
         Threads for Arrow input (1 to 1024); None: one per usable core, each
         with at least 16384 rows.
     on_error : {"raise", "null", "keep"}, optional
         What a row the parser rejects gives: the error (raised, naming the
-        row's index), None, or its input unchanged.
+        row's index), or a null record (under "keep" too: a record has no
+        place for the input).
     rejects : list or None, optional
         Gets a ``Reject(index, value, error)`` per failed row, in row order.
 
@@ -286,7 +287,7 @@ def parse_url_many(values, base=None, *, fields=None, threads=None, on_error="ra
     TypeError
         A value that is not str or None, or ``values`` that is not a column.
     ValueError
-        A field that ``URL`` does not have.
+        A field that ``URL`` does not have, or no field.
 
     Examples
     --------
@@ -304,7 +305,9 @@ def parse_url_many(values, base=None, *, fields=None, threads=None, on_error="ra
         if table is not None and isinstance(values, table):
             raise TypeError("parse_url_many() takes one column (such as df['url']), not a "
                             "whole %s.%s" % (module, name))
-    names = FIELDS if fields is None else tuple(fields)
+    names = FIELDS if fields is None else (fields,) if isinstance(fields, str) else tuple(fields)
+    if not names:
+        raise ValueError("parse_url_many(): fields names no field (None gives them all)")
     for f in names:
         if f not in FIELDS:
             raise ValueError("parse_url_many(): no field %r (the fields: %s)"
