@@ -196,9 +196,10 @@ def describe(function: Function, how: str) -> str:
 
 
 def missing(engine: str, exc: ImportError) -> ImportError:
-    """The ImportError of an integration whose engine is not installed."""
-    error = ImportError("pctcodec.integrations.%s needs %s, which is not installed (%s): "
-                        "pip install 'pctcodec[%s]'" % (engine, engine, exc, engine))
+    """The ImportError of an integration whose engine is not installed (a
+    ModuleNotFoundError, as the import of the engine itself raises)."""
+    error = ModuleNotFoundError("pctcodec.integrations.%s needs %s, which is not installed (%s): "
+                                "pip install 'pctcodec[%s]'" % (engine, engine, exc, engine))
     error.name = exc.name
     return error
 
