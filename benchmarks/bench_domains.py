@@ -66,13 +66,27 @@ def comparable(urls):
     for i, url in enumerate(urls):
         data = url.encode("utf-8", "surrogatepass")
         span = _pctcodec._domain_host(data)  # the core's host finder
-        if span is None:
+        if span is None or _browser_refuses(url):
             continue
         host = data[span[0]:span[1]].decode("utf-8", "surrogatepass").rstrip(".")
         if (host.isascii() and "%" not in host and ".." not in host and host[:1] not in ("", ".")
                 and host.rsplit(".", 1)[-1].lower() in tlds and not host.rsplit(".", 1)[-1].isdigit()):
             rows.append(i)
     return rows
+
+
+def _browser_refuses(url):
+    """A special scheme's URL the URL Standard's parser refuses (a port that
+    is no number, a forbidden host code point): pctcodec reads it as the
+    browser does, which loads nothing, where the peers still read a host."""
+    scheme = url.lstrip("\x00\t\n\r ").partition(":")[0].lower()
+    if scheme not in ("http", "https", "ws", "wss", "ftp", "file"):
+        return False
+    try:
+        pctcodec.parse_url(url)
+    except ValueError:
+        return True
+    return False
 
 
 def _rules():
