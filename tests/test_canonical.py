@@ -348,3 +348,21 @@ def test_trailing_slash_and_the_path_guard(value):
     key = pctcodec.canonicalize(value, strip_trailing_slash=True)
     assert pctcodec.canonicalize(key, strip_trailing_slash=True) == key
     assert not key.endswith("/./")
+
+
+@pytest.mark.parametrize("value, key", [
+    ("http://a:@h/", "http://a@h/"),
+    ("http://:@h/", "http://h/"),
+    ("http://a:b@h/", "http://a:b@h/"),
+    ("foo://a:@h/", "foo://a:@h/"),
+    ("https://anonymous:@b\u00fccher.de/caf\u00e9", "https://anonymous@xn--bcher-kva.de/caf%C3%A9"),
+    ("http://a:@h/?utm_source=1&b=2", "http://a@h/?b=2"),
+])
+def test_empty_password_goes_as_in_the_href(value, key):
+    # a special scheme's URL and its href ("u:@h" is written "u@h") have one
+    # key; an IDN host's row was keyed with the ':' and its key without it
+    assert pctcodec.canonicalize(value) == key
+    assert pctcodec.canonicalize(key) == key
+    assert pctcodec.canonicalize_many([value]) == [key]
+    pa = pytest.importorskip("pyarrow")
+    assert pctcodec.canonicalize_many(pa.array([value])).to_pylist() == [key]

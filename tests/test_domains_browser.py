@@ -102,9 +102,9 @@ def _absolute_special():
 # password or userinfo, '[', ']', ':' and '@' in the userinfo, "'" in a
 # query).
 CANON_KNOWN = {
-    "https://test:@test", "https://:@test", "http://&a:foo(b]c@d:2/", "http://::@c@d:2",
-    "http://@www.example.com", "http://@pple.com", "http://a:@www.example.com",
-    "http://:@www.example.com", "https://@test@test@example:800/", "https://@@@example",
+    "http://&a:foo(b]c@d:2/", "http://::@c@d:2",
+    "http://@www.example.com", "http://@pple.com",
+    "https://@test@test@example:800/", "https://@@@example",
     "http://host/?'", "https://www.example.com/path{\x7fpath.html?query'\x7f=query#fragment<\x7ffragment",
     "https://user:pass[\x7f@foo/bar", "wss:// !\"$%&'()*+,-.;<=>@[]^_`{|}~@host/",
     "wss://joe: !\"$%&'()*+,-.:;<=>@[]^_`{|}~@host/", "wss://host/dir/? !\"$%&'()*+,-./:;<=>?@[\\]^_`{|}~",

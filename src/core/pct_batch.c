@@ -155,12 +155,28 @@ static int normalize_split(const pct_batch_spec *spec, const uint8_t *src, size_
 }
 
 /* CANONICALIZE: the normalized row out->data[start..len) replaced by its key. */
+/* The normalized row's userinfo ends in an empty password ("u:@h"), which
+ * pct_canon_key drops for a special scheme: the row takes the whole key. In
+ * a normalized row an '@' of the userinfo is escaped, so the first '@' of
+ * the authority ends it. */
+static int empty_password(const uint8_t *row, size_t len)
+{
+    const uint8_t *end = row + len, *p = len ? memchr(row, ':', len) : NULL;
+    if (!p || end - p < 3 || p[1] != '/' || p[2] != '/')
+        return 0;
+    for (p += 3; p < end && *p != '/' && *p != '?' && *p != '#'; p++)
+        if (*p == '@')
+            return p[-1] == ':';
+    return 0;
+}
+
 static int canon_key(const pct_batch_spec *spec, pct_buf *out, size_t start)
 {
     size_t len = out->len - start, key_len, from = 0;
     uint8_t *row = out->data + start;
     pct_status rc;
-    if (pct_canon_query_only(&spec->canon)) {
+    int query_only = pct_canon_query_only(&spec->canon) && !empty_password(row, len);
+    if (query_only) {
         /* most rows: the part before the '?' stays where it is; a '?'
          * after the '#' is the fragment's, which the key keeps as it is */
         const uint8_t *q = len ? memchr(row, '?', len) : NULL;
@@ -171,7 +187,7 @@ static int canon_key(const pct_batch_spec *spec, pct_buf *out, size_t start)
     if ((rc = pct_buf_scratch(out, len - from)) != PCT_OK)
         return (int)rc;
     memcpy(out->scratch, row + from, len - from);
-    rc = from || pct_canon_query_only(&spec->canon)
+    rc = from || query_only
              ? pct_canon_tail(out->scratch, len - from, from == 0, &spec->canon, row + from, &key_len)
              : pct_canon_key(out->scratch, len, &spec->canon, row, &key_len);
     if (rc != PCT_OK)

@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "pct_canon.h"
+#include "pct_authority.h"
 #include "pct_uri.h"
 
 static int equals(const uint8_t *s, pct_range r, const char *text)
@@ -42,9 +43,19 @@ pct_status pct_canon_key(const uint8_t *s, size_t n, const pct_canon *c, uint8_t
         dst[w++] = '/';
         dst[w++] = '/';
         if (u.has_userinfo) {
-            memcpy(dst + w, s + u.userinfo.start, u.userinfo.len);
-            w += u.userinfo.len;
-            dst[w++] = '@';
+            /* a special scheme's empty password goes, and an empty userinfo
+             * with it, as the URL Standard writes them: the key of a URL is
+             * the key of its href ("u:@h" and "u@h" are one URL) */
+            size_t ul = u.userinfo.len;
+            int special = u.has_scheme && pct_scheme_special(s + u.scheme.start, u.scheme.len);
+            if (special && ul && s[u.userinfo.start + ul - 1] == ':'
+                && !memchr(s + u.userinfo.start, ':', ul - 1))
+                ul--;
+            if (ul || !special) {
+                memcpy(dst + w, s + u.userinfo.start, ul);
+                w += ul;
+                dst[w++] = '@';
+            }
         }
         pct_range host = u.host;
         if (c->opts & PCT_CANON_STRIP_WWW)
