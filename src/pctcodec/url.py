@@ -343,17 +343,25 @@ def _assemble(kind, values, names, joined):
         frame = pl.DataFrame(parts.struct.rename_fields(list(FIELDS))).unnest(parts.name)
         return frame.select(list(names))
     import pyarrow as pa
-    import pyarrow.compute as pc
 
     if not isinstance(joined, (pa.Array, pa.ChunkedArray)):
         joined = pa.array(joined) if hasattr(joined, "__arrow_c_array__") else pa.chunked_array(joined)
-    chunked = isinstance(joined, pa.ChunkedArray)
+    if isinstance(joined, pa.ChunkedArray):
+        # chunk by chunk: a column of several chunks may pass 2 GiB whole
+        if joined.num_chunks:
+            return pa.chunked_array([_records(pa, c, names) for c in joined.chunks])
+        value_type = (joined.type.value_type if pa.types.is_dictionary(joined.type)
+                      else joined.type)
+        return pa.chunked_array([], type=_records(pa, pa.array([], type=value_type), names).type)
+    return _records(pa, joined, names)
+
+
+def _records(pa, joined, names):
+    """The struct array of one array of joined records."""
+    import pyarrow.compute as pc
+
     if pa.types.is_dictionary(joined.type):  # a dictionary column's records, one per row
-        value_type = joined.type.value_type
-        joined = (pa.chunked_array([_decoded(pa, c) for c in joined.chunks], type=value_type)
-                  if chunked else _decoded(pa, joined))
-    if chunked:
-        joined = joined.combine_chunks()
+        joined = _decoded(pa, joined)
     typ = joined.type
     if typ == pa.string_view():  # pyarrow's kernels below take no views
         joined = joined.cast(pa.large_string())
@@ -363,6 +371,5 @@ def _assemble(kind, values, names, joined):
     cells = pc.list_flatten(pc.split_pattern(joined, "\0"))  # len(FIELDS) a row
     rows = pa.FixedSizeListArray.from_arrays(cells, len(FIELDS))
     children = [pc.list_element(rows, FIELDS.index(f)).cast(typ) for f in names]
-    struct = pa.StructArray.from_arrays(children, names=list(names), mask=mask)
-    return pa.chunked_array([struct]) if chunked else struct
+    return pa.StructArray.from_arrays(children, names=list(names), mask=mask)
 
