@@ -22,6 +22,7 @@ test_every_batch_function_is_in_the_table fails until it does. Columns over
 2 GiB in every argument, chunked, are in the slow lane (``pytest -m slow``).
 """
 import math
+import os
 from collections import namedtuple
 
 import pytest
@@ -477,8 +478,16 @@ def _big_chunked(prefix, rows=600, chunks=4):
     return pa.chunked_array([pa.array([value] * rows)] * chunks)
 
 
+# Every function over 2 GiB locally; in CI (CI set) a sample that reads the
+# column each way the engine does (plain rows, a second column, records),
+# the slow lane's time being mostly these columns' pages.
+_OVER_2GIB_CI = {"normalize_many", "resolve_many[base column]", "split_many", "parse_url_many",
+                 "query_params_many"}
+_OVER_2GIB = [r for r in TABLE if not os.environ.get("CI") or r.name in _OVER_2GIB_CI]
+
+
 @pytest.mark.slow
-@pytest.mark.parametrize("row", TABLE, ids=TABLE_IDS)
+@pytest.mark.parametrize("row", _OVER_2GIB, ids=[r.name for r in _OVER_2GIB])
 def test_chunked_over_2gib(row):
     """Every batch function walks a chunked column of over 2 GiB (and
     resolve_many a base column of over 2 GiB beside a one-chunk
