@@ -30,6 +30,21 @@ static const char *part(const char *s, unsigned flags, char *buf)
     size_t n = strlen(s), len;
     uint8_t *dst = malloc(n + 1);
     int rc = pct_domain_part(psl, flags, (const uint8_t *)s, n, dst, &len);
+    if (rc == PCT_DOMAIN_URL) { /* as the batch does: the parser's host, looked up as a host */
+        pct_url u;
+        const uint8_t *host;
+        size_t hn;
+        pct_url_init(&u);
+        pct_status st = pct_domain_url_host(&u, (const uint8_t *)s, n, &host, &hn);
+        if (st == PCT_OK) {
+            free(dst);
+            dst = malloc(hn + 1);
+            rc = pct_domain_part(psl, flags | PCT_DOMAIN_IS_HOST, host, hn, dst, &len);
+        } else {
+            rc = st == PCT_DOMAIN_NONE ? PCT_DOMAIN_NONE : PCT_DOMAIN_CALLER;
+        }
+        pct_url_free(&u);
+    }
     if (rc == PCT_OK) {
         memcpy(buf, dst, len);
         buf[len] = 0;
