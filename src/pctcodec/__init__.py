@@ -241,5 +241,4 @@ if TYPE_CHECKING:
         query_param_many,
     )
     from .resolution import ResolveError, resolve, resolve_many
-    from . import url
     from .url import URL, URLParseError, parse_url, parse_url_many, url_href, url_href_many

@@ -571,6 +571,36 @@ _TABLES = (("pandas", "DataFrame"), ("polars", "DataFrame"), ("polars", "LazyFra
            ("pyarrow", "Table"), ("pyarrow", "RecordBatch"))
 
 
+def _column_kind(values, name):
+    """'list' (a list or tuple), 'iterable', 'pandas', 'polars' or 'arrow' for
+    the input of the batch function `name`, with the errors of an input that
+    is no column (a str, a whole table, no iterable)."""
+    if isinstance(values, (str, bytes, bytearray)):
+        raise TypeError("%s() expects an iterable of str, not a single %.200s"
+                        % (name, type(values).__name__))
+    if type(values) is list or type(values) is tuple:
+        return "list"
+    for module, cls in _TABLES:
+        table = _module_type(module, cls)
+        if table is not None and isinstance(values, table):
+            raise TypeError("%s() takes one column (such as df['url']), not a whole %s.%s"
+                            % (name, module, cls))
+    pd_series = _module_type("pandas", "Series")
+    if pd_series is not None and isinstance(values, pd_series):
+        return "pandas"
+    pl_series = _module_type("polars", "Series")
+    if pl_series is not None and isinstance(values, pl_series):
+        return "polars"
+    if hasattr(values, "__arrow_c_array__") or hasattr(values, "__arrow_c_stream__"):
+        return "arrow"
+    try:
+        iter(values)
+    except TypeError:
+        raise TypeError("%s() expects an iterable of str or an Arrow array, not %.200s"
+                        % (name, type(values).__name__)) from None
+    return "iterable"
+
+
 def _dispatch(op, values):
     if isinstance(values, (str, bytes, bytearray)):
         raise TypeError(

@@ -47,7 +47,7 @@ from collections import namedtuple
 
 from . import _pctcodec
 from ._errors import HostError, SuffixListError
-from .batch import _Op, _TABLES, _check_on_error, _dispatch, _module_type, Reject
+from .batch import _Op, Reject, _check_on_error, _column_kind, _dispatch
 
 __all__ = [
     "registered_domain",
@@ -430,17 +430,11 @@ def registered_domain_many(values, *, private=False, unicode=False, suffix_list=
     suffix_list : str, os.PathLike, SuffixList or None, optional
         As for ``registered_domain``.
     threads : int or None, optional
-        As for ``pctcodec.normalize_many``: threads for Arrow input, what a
-        failing row gives ("raise", "null" or "keep"), and a list that gets a
-        ``Reject`` per failed row.
+        Threads for Arrow input, as for ``pctcodec.normalize_many``.
     on_error : {"raise", "null", "keep"}, optional
-        As for ``pctcodec.normalize_many``: threads for Arrow input, what a
-        failing row gives ("raise", "null" or "keep"), and a list that gets a
-        ``Reject`` per failed row.
+        What a failing row gives: its error raised, None, or its value.
     rejects : list or None, optional
-        As for ``pctcodec.normalize_many``: threads for Arrow input, what a
-        failing row gives ("raise", "null" or "keep"), and a list that gets a
-        ``Reject`` per failed row.
+        Gets a ``Reject`` per failed row.
 
     Returns
     -------
@@ -484,17 +478,11 @@ def public_suffix_many(values, *, private=False, unicode=False, suffix_list=None
     suffix_list : str, os.PathLike, SuffixList or None, optional
         As for ``registered_domain``.
     threads : int or None, optional
-        As for ``pctcodec.normalize_many``: threads for Arrow input, what a
-        failing row gives ("raise", "null" or "keep"), and a list that gets a
-        ``Reject`` per failed row.
+        Threads for Arrow input, as for ``pctcodec.normalize_many``.
     on_error : {"raise", "null", "keep"}, optional
-        As for ``pctcodec.normalize_many``: threads for Arrow input, what a
-        failing row gives ("raise", "null" or "keep"), and a list that gets a
-        ``Reject`` per failed row.
+        What a failing row gives: its error raised, None, or its value.
     rejects : list or None, optional
-        As for ``pctcodec.normalize_many``: threads for Arrow input, what a
-        failing row gives ("raise", "null" or "keep"), and a list that gets a
-        ``Reject`` per failed row.
+        Gets a ``Reject`` per failed row.
 
     Returns
     -------
@@ -551,17 +539,11 @@ def domain_parts_many(values, *, private=False, unicode=False, suffix_list=None,
     suffix_list : str, os.PathLike, SuffixList or None, optional
         As for ``registered_domain``.
     threads : int or None, optional
-        As for ``pctcodec.normalize_many``: threads for Arrow input, what a
-        failing row gives ("raise", "null" or "keep"), and a list that gets a
-        ``Reject`` per failed row.
+        Threads for Arrow input, as for ``pctcodec.normalize_many``.
     on_error : {"raise", "null", "keep"}, optional
-        As for ``pctcodec.normalize_many``: threads for Arrow input, what a
-        failing row gives ("raise", "null" or "keep"), and a list that gets a
-        ``Reject`` per failed row.
+        What a failing row gives: its error raised, None, or its value.
     rejects : list or None, optional
-        As for ``pctcodec.normalize_many``: threads for Arrow input, what a
-        failing row gives ("raise", "null" or "keep"), and a list that gets a
-        ``Reject`` per failed row.
+        Gets a ``Reject`` per failed row.
 
     Returns
     -------
@@ -581,16 +563,9 @@ def domain_parts_many(values, *, private=False, unicode=False, suffix_list=None,
     >>> domain_parts_many(["www.example.com"])
     [DomainParts(subdomain='www', registered_domain='example.com', public_suffix='com')]
     """
-    if isinstance(values, (str, bytes, bytearray)):
-        raise TypeError("domain_parts_many() expects an iterable of str, not a single %.200s"
-                        % type(values).__name__)
-    for module, name in _TABLES:
-        table = _module_type(module, name)
-        if table is not None and isinstance(values, table):
-            raise TypeError("domain_parts_many() takes one column (such as df['url']), not a "
-                            "whole %s.%s" % (module, name))
-    kind = _kind(values)
-    if kind == "list":
+    kind = _column_kind(values, "domain_parts_many")
+    if kind in ("list", "iterable"):
+        kind = "list"
         values = values if type(values) in (list, tuple) else list(values)
     failed = set()
     columns = []
@@ -602,17 +577,6 @@ def domain_parts_many(values, *, private=False, unicode=False, suffix_list=None,
         if k == 0 and op.raw:
             failed = {t[0] for t in op.raw}
     return _assemble(kind, values, columns, failed)
-
-
-def _kind(values):
-    for module, name, kind in (("pandas", "Series", "pandas"), ("polars", "Series", "polars"),
-                               ("pyarrow", "Array", "arrow"), ("pyarrow", "ChunkedArray", "arrow")):
-        t = _module_type(module, name)
-        if t is not None and isinstance(values, t):
-            return kind
-    if hasattr(values, "__arrow_c_array__") or hasattr(values, "__arrow_c_stream__"):
-        return "arrow"
-    return "list"
 
 
 _NAMES = list(DomainParts._fields)

@@ -40,7 +40,7 @@ pandas object columns and lists go row by row through the single call.
 from . import _pctcodec
 from ._errors import PercentEncodingError
 from .batch import (
-    _TABLES,
+    _column_kind,
     _indexed,
     _raise_indexed,
     Reject,
@@ -49,7 +49,6 @@ from .batch import (
     _check_on_error,
     _check_threads,
     _decoded,
-    _module_type,
     _not_str,
     _pyarrow,
 )
@@ -312,34 +311,6 @@ class _Job:
         return result
 
 
-def _kind(values, name):
-    """'list', 'pandas', 'polars' or 'arrow' for the input, with its errors."""
-    if isinstance(values, (str, bytes, bytearray)):
-        raise TypeError("%s() expects an iterable of str, not a single %.200s"
-                        % (name, type(values).__name__))
-    if type(values) is list or type(values) is tuple:
-        return "list"
-    for module, cls in _TABLES:
-        table = _module_type(module, cls)
-        if table is not None and isinstance(values, table):
-            raise TypeError("%s() takes one column (such as df['url']), not a whole %s.%s"
-                            % (name, module, cls))
-    pd_series = _module_type("pandas", "Series")
-    if pd_series is not None and isinstance(values, pd_series):
-        return "pandas"
-    pl_series = _module_type("polars", "Series")
-    if pl_series is not None and isinstance(values, pl_series):
-        return "polars"
-    if hasattr(values, "__arrow_c_array__") or hasattr(values, "__arrow_c_stream__"):
-        return "arrow"
-    try:
-        iter(values)
-    except TypeError:
-        raise TypeError("%s() expects an iterable of str or an Arrow array, not %.200s"
-                        % (name, type(values).__name__)) from None
-    return "iterable"
-
-
 def _pandas_strings(pd, series, name):
     """(Arrow-backed: the pyarrow array, else None, the list of values with
     missing ones as None)."""
@@ -424,7 +395,7 @@ def _parse_query_many(name, values, keep_plus, html_amp, threads, on_error, reje
     job = _Job(name, threads, on_error, rejects)
     opts = _opts(keep_plus, html_amp)
     parse = _pctcodec._parse_query
-    kind = _kind(values, job.name)
+    kind = _column_kind(values, job.name)
 
     def rows(vals):
         return _each(job.name, lambda s: parse(s, opts), vals, job.on_error, job.raw)
@@ -498,7 +469,7 @@ def parse_query_long(values, *, keep_plus=False, html_amp=False, threads=None,
     [(0, 'a', '1'), (0, 'b', '2'), (2, 'a', '3')]
     """
     name = "parse_query_long"
-    kind = _kind(values, name)
+    kind = _column_kind(values, name)
     nested = _parse_query_many(name, values, keep_plus, html_amp, threads, on_error, rejects)
     if kind in ("list", "iterable"):
         # a kept non-str value has no pairs
@@ -595,7 +566,7 @@ def query_params_many(values, names, *, all=False, keep_plus=False, html_amp=Fal
     job = _Job("query_params_many", threads, on_error, rejects)
     opts = _opts(keep_plus, html_amp)
     parse = _pctcodec._parse_query
-    kind = _kind(values, job.name)
+    kind = _column_kind(values, job.name)
 
     def rows(vals):
         return _each(job.name, lambda s: _params_of(parse(s, opts), names, all), vals,

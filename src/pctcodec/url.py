@@ -18,8 +18,7 @@ from collections import namedtuple
 
 from . import _pctcodec
 from ._errors import URLParseError
-from .batch import _TABLES, _Op, _decoded, _module_type, _run
-from .domains import _kind
+from .batch import _Op, _column_kind, _decoded, _run
 
 __all__ = ["URL", "URLParseError", "parse_url", "parse_url_many", "url_href", "url_href_many"]
 
@@ -297,14 +296,7 @@ def parse_url_many(values, base=None, *, fields=None, threads=None, on_error="ra
     >>> parse_url_many(pa.array(["http://0x7f.1/x"]), fields=["hostname", "pathname"]).to_pylist()
     [{'hostname': '127.0.0.1', 'pathname': '/x'}]
     """
-    if isinstance(values, (str, bytes, bytearray)):
-        raise TypeError("parse_url_many() expects an iterable of str, not a single %.200s"
-                        % type(values).__name__)
-    for module, name in _TABLES:
-        table = _module_type(module, name)
-        if table is not None and isinstance(values, table):
-            raise TypeError("parse_url_many() takes one column (such as df['url']), not a "
-                            "whole %s.%s" % (module, name))
+    kind = _column_kind(values, "parse_url_many")
     names = FIELDS if fields is None else (fields,) if isinstance(fields, str) else tuple(fields)
     if not names:
         raise ValueError("parse_url_many(): fields names no field (None gives them all)")
@@ -312,8 +304,8 @@ def parse_url_many(values, base=None, *, fields=None, threads=None, on_error="ra
         if f not in FIELDS:
             raise ValueError("parse_url_many(): no field %r (the fields: %s)"
                              % (f, ", ".join(FIELDS)))
-    kind = _kind(values)
-    if kind == "list":
+    if kind in ("list", "iterable"):
+        kind = "list"
         values = values if type(values) in (list, tuple) else list(values)
         names = FIELDS
     mode = "null" if on_error == "keep" else on_error
