@@ -1,6 +1,7 @@
 """Ctrl-C latency of every batch function: run as a child process by
 tests/test_interrupts.py, or alone to print the table
-(``python tests/_interrupt_latency.py [ROWS]``).
+(``python tests/_interrupt_latency.py [ROWS [CASE ...]]``; CASE as printed,
+``name:kind:threads``, measures only those).
 
 Each case calls the function on rows sized to run well past the signal
 (from a timed call on a tenth of them), with a real-time timer
@@ -67,13 +68,15 @@ def _sized(make, run, max_rows):
     return make(rows), rows * per_row
 
 
-def main(max_rows):
+def main(max_rows, cases=()):
     # every host distinct and in need of IDNA, a space to escape, a query
     rows = ["http://x%d.\u4f8b.jp/a b?q=%%7e%d&r=%d" % (i, i, i) for i in range(max_rows)]
     columns = {"list": rows, "arrow": pa.array(rows)}
     for name in FUNCTIONS:
         for kind, column in columns.items():
             for threads in (1, 2):
+                if cases and "%s:%s:%d" % (name, kind, threads) not in cases:
+                    continue
                 part, expected = _sized(lambda n: column[:n],
                                         lambda c: _call(name, c, threads), max_rows)
                 latency = _interrupted(lambda: _call(name, part, threads), expected)
@@ -81,6 +84,8 @@ def main(max_rows):
                                                  "finished" if latency is None else "interrupted"),
                       flush=True)
     # a custom list (suffix_list=): its compile runs without the GIL
+    if cases and "SuffixList:text:1" not in cases:
+        return
     rules = [b"a%d.b%d.example" % (i, i % 1000) for i in range(max_rows)]
     text, expected = _sized(lambda n: b"\n".join(rules[:n]), SuffixList, max_rows)
     latency = _interrupted(lambda: SuffixList(text), expected)
@@ -90,4 +95,4 @@ def main(max_rows):
 
 
 if __name__ == "__main__":
-    main(int(sys.argv[1]) if len(sys.argv) > 1 else 1_000_000)
+    main(int(sys.argv[1]) if len(sys.argv) > 1 else 1_000_000, sys.argv[2:])

@@ -144,8 +144,9 @@ def test_arrow_backed_str_read_in_place(monkeypatch):
 def test_columns_go_through_arrow(monkeypatch):
     # Both columns of resolve on Arrow-backed Series reach the engine as
     # Arrow: no Python list of either (it was 3.5x two Arrow arrays).
-    s = series("str")
-    bases = pd.Series(BASES, index=s.index, dtype="str")
+    # "string[pyarrow]": pandas 3's default "str" is Arrow-backed, pandas 2's is object.
+    s = series("string[pyarrow]")
+    bases = pd.Series(BASES, index=s.index, dtype="string[pyarrow]")
 
     def no(*args, **kwargs):
         raise AssertionError("a column went through Python objects")

@@ -138,23 +138,31 @@ def test_sigint_latency_of_every_batch_function():
     """A signal in the middle of a call of every batch function (lists and
     Arrow, one thread and two) and of a custom suffix list's compile makes
     KeyboardInterrupt come out of it within `latency_limit` seconds (the engine's
-    target is 0.2 s; the margin is for a loaded machine). The measured
-    table is printed (pytest -s shows it)."""
+    target is 0.2 s; the margin is for a loaded machine). A case that misses
+    is measured again, twice at most: a machine busy with other work can
+    stall one call (or make the sizing call slow, so that the measured one
+    ends before its signal), never three in a row. The measured table is
+    printed (pytest -s shows it)."""
     latency_limit = 1.0
-    proc = subprocess.run([sys.executable, os.path.join(os.path.dirname(__file__),
-                                                        "_interrupt_latency.py"), "400000"],
-                          env=child_env(), capture_output=True, timeout=600)
-    assert proc.returncode == 0, proc.stderr.decode(errors="replace")
+    script = os.path.join(os.path.dirname(__file__), "_interrupt_latency.py")
     print("\ncase  expected_s  latency_s  outcome")
-    slow, lost = [], []
-    for line in proc.stdout.decode().splitlines():
-        print(line)
-        case, expected, latency, outcome = line.split()
-        if float(expected) < 0.1:
-            continue  # over before a check could matter: KeyboardInterrupt right after it
-        if outcome != "interrupted":
-            lost.append(case)
-        elif float(latency) > latency_limit:
-            slow.append((case, latency))
+    cases, slow, lost = [], [], []
+    for attempt in range(3):
+        proc = subprocess.run([sys.executable, script, "400000"] + cases,
+                              env=child_env(), capture_output=True, timeout=600)
+        assert proc.returncode == 0, proc.stderr.decode(errors="replace")
+        slow, lost = [], []
+        for line in proc.stdout.decode().splitlines():
+            print(line)
+            case, expected, latency, outcome = line.split()
+            if float(expected) < 0.1:
+                continue  # over before a check could matter: KeyboardInterrupt right after it
+            if outcome != "interrupted":
+                lost.append(case)
+            elif float(latency) > latency_limit:
+                slow.append((case, latency))
+        if not slow and not lost:
+            break
+        cases = lost + [case for case, _ in slow]
     assert not lost, "the call ran to its end after the signal: %s" % lost
     assert not slow, "KeyboardInterrupt later than %.1f s: %s" % (latency_limit, slow)
