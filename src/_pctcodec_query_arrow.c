@@ -14,7 +14,6 @@
 
 #include "_pctcodec.h"
 #include "_pctcodec_arrow.h"
-#include "_pctcodec_batch.h"
 #include "pct_batch.h"
 #include "pct_query.h"
 
@@ -28,7 +27,7 @@
 /* A column being written: for strings the bytes in data and each row's end
  * in ends; for 'l' (int64) the values in ends. */
 typedef struct {
-    pct_out data;
+    pct_buf data;
     int64_t *ends;
     uint8_t *valid;
     int64_t rows, cap;
@@ -69,7 +68,7 @@ static int col_push(column *c, int64_t value, int valid)
 
 static void col_free(column *c)
 {
-    pct_out_free(&c->data);
+    pct_buf_free(&c->data);
     free(c->ends);
     free(c->valid);
     memset(c, 0, sizeof *c);
@@ -275,7 +274,7 @@ static PyObject *py_query_arrow(PyObject *module, PyObject *const *args, Py_ssiz
         j.k = k;
     }
     for (Py_ssize_t c = 0; c < ncols; c++)
-        pct_out_init(&j.cols[c].data);
+        pct_buf_init(&j.cols[c].data);
     size_t span = pct_arrow_span(&in, 0, in.length);
     int rc;
     sig_gate gate;

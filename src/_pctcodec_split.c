@@ -20,7 +20,6 @@
 
 #include "_pctcodec.h"
 #include "_pctcodec_arrow.h"
-#include "_pctcodec_batch.h"
 #include "pct_batch.h"
 #include "pct_uri.h"
 
@@ -271,11 +270,6 @@ static PyObject *py_split_list(PyObject *module, PyObject *const *args, Py_ssize
  * callback, as the C data interface lets a consumer move a child out.
  */
 typedef struct {
-    void *bufs[4];      /* validity, offsets or views, data, ('v') variadic sizes */
-    const void *view[4];
-} child_private;
-
-typedef struct {
     char kind;          /* 'u', 'U' or 'v' */
     pct_buf data;
     uint8_t *index;     /* int32 or int64 offsets (rows + 1), or 16-byte views */
@@ -431,51 +425,27 @@ static int split_rows(const pct_arrow_strings *in, parts_builder *b, int64_t *ba
     return PCT_OK;
 }
 
-static void release_child(struct ArrowArray *a)
-{
-    child_private *pv = a->private_data;
-    if (pv) {
-        for (int k = 0; k < 4; k++)
-            free(pv->bufs[k]);
-        free(pv);
-    }
-    a->private_data = NULL;
-    a->release = NULL;
-}
-
-/* Makes *out of ch, whose buffers it takes. */
+/* Makes *out of ch, whose buffers it takes (the one Arrow builder's array,
+ * _pctcodec_arrow.h). */
 static int child_array(child *ch, int64_t rows, struct ArrowArray *out)
 {
-    child_private *pv = calloc(1, sizeof *pv);
     int64_t *sizes = ch->kind == 'v' ? malloc(sizeof *sizes) : NULL;
     uint8_t *data = ch->data.data ? ch->data.data : malloc(1);
     memset(out, 0, sizeof *out);
-    if (!pv || !data || (ch->kind == 'v' && !sizes)) {
-        free(pv);
+    if (!data || (ch->kind == 'v' && !sizes)) {
         free(sizes);
         if (!ch->data.data)
             free(data);
         return PCT_ERR_NO_MEMORY;
     }
-    pv->bufs[0] = ch->nulls ? ch->valid : NULL;
-    pv->bufs[1] = ch->index;
-    pv->bufs[2] = data;
-    pv->bufs[3] = sizes;
     if (sizes)
         *sizes = (int64_t)ch->data.len;
-    for (int k = 0; k < 4; k++)
-        pv->view[k] = pv->bufs[k];
+    void *bufs[4] = {ch->nulls ? ch->valid : NULL, ch->index, data, sizes};
     if (ch->nulls)
         ch->valid = NULL;
     ch->index = NULL;
     ch->data.data = NULL;
-    out->length = rows;
-    out->null_count = ch->nulls;
-    out->n_buffers = ch->kind == 'v' ? 4 : 3;
-    out->buffers = pv->view;
-    out->private_data = pv;
-    out->release = release_child;
-    return PCT_OK;
+    return arrow_array_own(out, rows, ch->nulls, ch->kind == 'v' ? 4 : 3, bufs);
 }
 
 /* The struct array and its schema own their children's structs. */
