@@ -1,11 +1,13 @@
-/* CPython binding of the batch engine (src/core/pct_batch.c): the work of
- * quote_many ... check_many (src/pctcodec/batch.py) on a list or tuple of str,
- * and on Arrow arrays and streams through the Arrow C data interface.
+/* The rows of the batch engine (src/core/pct_batch.c; the rooms are listed
+ * in _pctcodec_batch.h): the work of quote_many ... parse_url_many
+ * (src/pctcodec/batch.py) on a list or tuple of str, and on Arrow arrays and
+ * streams through the Arrow C data interface.
  *
  * Arrow input is read in place (offsets or views, data buffers; see
- * src/_pctcodec_arrow.c) and the result is written to malloc'd buffers that the
- * ArrowArray's release callback frees: no Python object per value. The rows run with the GIL
- * released, split over `threads` threads; a row the core cannot finish
+ * src/_pctcodec_arrow.c) and the result is written to malloc'd buffers that
+ * the ArrowArray's release callback frees: no Python object per value. The
+ * rows run with the GIL released, in chunks over `threads` threads (the
+ * worker pool, _pctcodec_batch_pool.c); a row the core cannot finish
  * (IDNA, an error handler only Python has) calls the single-value function
  * with the GIL taken for that row. Under on_error "raise" any error names
  * the row's index and no result is returned; under "null" or "keep" a row
@@ -22,7 +24,6 @@
 #include "pct_batch.h"
 #include "pct_domain.h"
 #include "pct_idna.h"
-
 
 /* Replaces the raised exception by the one pctcodec.batch._indexed makes of
  * it for the value at `index`, raised from the original when it is new. */
