@@ -201,14 +201,10 @@ PyObject *pieces_capsules(arrow_piece *parts, int n, char kind)
 
 /* ---- building ------------------------------------------------------------ */
 
-/* An array's buffers: `alloc` what its release frees (big ones pooled),
- * `view` what Arrow reads (the same pointers, but where a buffer starts
- * inside its allocation: a piece's ends after their lead). */
+/* An array's buffers, which its release frees (big ones pooled). */
 typedef struct {
     int n;
-    void **alloc;
-    const void **view;
-    void *slots[]; /* 2 * n: alloc, then view */
+    void *bufs[];
 } out_private;
 
 static void release_array(struct ArrowArray *a)
@@ -216,7 +212,7 @@ static void release_array(struct ArrowArray *a)
     out_private *pv = a->private_data;
     if (pv) {
         for (int i = 0; i < pv->n; i++)
-            big_free(pv->alloc[i]);
+            big_free(pv->bufs[i]);
         free(pv);
     }
     a->private_data = NULL;
@@ -238,30 +234,27 @@ void arrow_schema_init(struct ArrowSchema *schema, char kind)
 }
 
 /* *out with room for nbuf buffers (all NULL) and its release set: the
- * buffers stored in pv->alloc (and view) are freed with it. */
+ * buffers stored in pv->bufs are freed with it. */
 static out_private *own_init(struct ArrowArray *out, int64_t length, int64_t nulls, int nbuf)
 {
     memset(out, 0, sizeof *out);
-    out_private *pv = calloc(1, sizeof *pv + 2 * (size_t)(nbuf ? nbuf : 1) * sizeof(void *));
+    out_private *pv = calloc(1, sizeof *pv + (size_t)(nbuf ? nbuf : 1) * sizeof(void *));
     if (!pv)
         return NULL;
     pv->n = nbuf;
-    pv->alloc = pv->slots;
-    pv->view = (const void **)(pv->slots + (nbuf ? nbuf : 1));
     out->length = length;
     out->null_count = nulls;
     out->n_buffers = nbuf;
-    out->buffers = pv->view;
+    out->buffers = (const void **)pv->bufs;
     out->private_data = pv;
     out->release = release_array;
     return pv;
 }
 
-/* Buffer k of the array: `p`, which Arrow reads, in the allocation `a`. */
-static void own_put(out_private *pv, int k, void *a, const void *p)
+/* Buffer k of the array: p, taken. */
+static void own_put(out_private *pv, int k, void *p)
 {
-    pv->alloc[k] = a;
-    pv->view[k] = p;
+    pv->bufs[k] = p;
 }
 
 int arrow_array_own(struct ArrowArray *out, int64_t length, int64_t nulls, int nbuf, void *const *bufs)
@@ -273,40 +266,58 @@ int arrow_array_own(struct ArrowArray *out, int64_t length, int64_t nulls, int n
         return PCT_ERR_NO_MEMORY;
     }
     for (int k = 0; k < nbuf; k++)
-        own_put(pv, k, bufs[k], bufs[k]);
+        own_put(pv, k, bufs[k]);
     return PCT_OK;
 }
 
-int arrow_piece_alloc(arrow_piece *pc, int64_t rows)
+size_t arrow_offset_width(char kind)
+{
+    return kind == 'U' || kind == 'l' ? 8 : 4;
+}
+
+int arrow_piece_alloc(arrow_piece *pc, int64_t rows, char kind)
 {
     memset(pc, 0, sizeof *pc);
-    /* a 32-bit size_t cannot count every row's end: no memory for them */
-    if (rows < 0 || (uint64_t)rows >= SIZE_MAX / sizeof *pc->ends)
+    size_t width = arrow_offset_width(kind);
+    /* a 32-bit size_t cannot count every row's offset: no memory for them */
+    if (rows < 0 || (uint64_t)rows >= SIZE_MAX / width)
         return PCT_ERR_NO_MEMORY;
-    int64_t *ends = big_malloc(((size_t)rows + 1) * sizeof *ends);
+    uint8_t *offsets = big_malloc(((size_t)rows + 1) * width);
     pc->valid = calloc((size_t)rows / 8 + 1, 1);
-    if (!ends || !pc->valid) {
-        big_free(ends);
+    if (!offsets || !pc->valid) {
+        big_free(offsets);
         free(pc->valid);
         pc->valid = NULL;
         return PCT_ERR_NO_MEMORY;
     }
-    ends[0] = 0; /* the offsets' first */
-    pc->ends = ends + 1;
-    pc->lead = 1;
+    memset(offsets, 0, width); /* the offsets' first */
+    pc->offsets = offsets;
+    pc->kind = kind;
     pc->rows = rows;
     return PCT_OK;
 }
 
 void arrow_piece_free(arrow_piece *pc)
 {
-    if (pc->ends)
-        big_free(pc->ends - pc->lead);
+    big_free(pc->offsets);
     free(pc->valid);
     big_free(pc->data);
-    pc->ends = NULL;
+    pc->offsets = NULL;
     pc->valid = NULL;
     pc->data = NULL;
+}
+
+/* Row r's end in the piece's data (for 'l', its value), whichever form the
+ * piece has. */
+static int64_t piece_end(const arrow_piece *pc, int64_t r)
+{
+    if (!pc->offsets)
+        return pc->ends[r];
+    if (pc->kind == 'l')
+        return ((const int64_t *)pc->offsets)[r];
+    if (arrow_offset_width(pc->kind) == 4)
+        return ((const int32_t *)pc->offsets)[r + 1];
+    return ((const int64_t *)pc->offsets)[r + 1];
 }
 
 static int valid_bit(const arrow_piece *pc, int64_t r)
@@ -344,8 +355,8 @@ static int build_views(arrow_piece *pieces, int np, out_private *pv, size_t nrow
 {
     uint8_t *views = calloc(nrows ? nrows : 1, 16);
     int64_t *sizes = malloc((size_t)np * sizeof *sizes + 1);
-    own_put(pv, 1, views, views);
-    own_put(pv, 2 + np, sizes, sizes);
+    own_put(pv, 1, views);
+    own_put(pv, 2 + np, sizes);
     if (!views || !sizes)
         return PCT_ERR_NO_MEMORY;
     for (int k = 0; k < np; k++)
@@ -355,14 +366,15 @@ static int build_views(arrow_piece *pieces, int np, out_private *pv, size_t nrow
     for (int k = 0; k < np; k++) {
         arrow_piece *pc = &pieces[k];
         uint8_t *data = pc->data ? pc->data : malloc(1);
-        own_put(pv, 2 + k, data, data);
+        own_put(pv, 2 + k, data);
         if (!data)
             return PCT_ERR_NO_MEMORY;
         pc->data = NULL; /* taken */
         sizes[k] = (int64_t)pc->len;
         int64_t from = 0;
         for (int64_t r = 0; r < pc->rows; r++, i++) {
-            int32_t len = (int32_t)(pc->ends[r] - from), buf = k, off = (int32_t)from;
+            int64_t to = piece_end(pc, r);
+            int32_t len = (int32_t)(to - from), buf = k, off = (int32_t)from;
             uint8_t *view = views + 16 * i;
             memcpy(view, &len, 4);
             if (len <= 12) {
@@ -372,39 +384,15 @@ static int build_views(arrow_piece *pieces, int np, out_private *pv, size_t nrow
                 memcpy(view + 8, &buf, 4);
                 memcpy(view + 12, &off, 4);
             }
-            from = pc->ends[r];
+            from = to;
         }
     }
     return PCT_OK;
 }
 
-/* A single piece's ends (with their lead) as the offsets of 'u' or 'U',
- * taken: 'U' reads them as they are; for 'u' each is narrowed in place, in
- * order (the 4 bytes of offset i lie at or before the 8 of end i - 1, read
- * already), and the half no longer used goes back to the allocator. No
- * second buffer is faulted in. */
-static void take_ends(arrow_piece *pc, char kind, out_private *pv)
-{
-    uint8_t *all = (uint8_t *)(pc->ends - 1);
-    size_t n = (size_t)pc->rows + 1;
-    if (kind == 'u') {
-        for (size_t i = 1; i < n; i++) {
-            int64_t e;
-            memcpy(&e, all + 8 * i, 8);
-            int32_t e32 = (int32_t)e; /* the total is checked against INT32_MAX */
-            memcpy(all + 4 * i, &e32, 4);
-        }
-        uint8_t *cut = realloc(all, 4 * n); /* a shrink: failing keeps all */
-        if (cut)
-            all = cut;
-    }
-    own_put(pv, 1, all, all);
-    pc->ends = NULL;
-}
-
 /* Offsets and one data buffer for 'u' and 'U': the only piece's data is
- * taken (and its ends, when they have their lead), several are copied one
- * after the other (each freed at once). */
+ * taken (and its offsets, when it has them in this kind's layout), several
+ * are copied one after the other (each freed at once). */
 static int build_offsets(arrow_piece *pieces, int np, char kind, out_private *pv, size_t nrows)
 {
     size_t width = kind == 'u' ? 4 : 8, size = 0;
@@ -417,17 +405,18 @@ static int build_offsets(arrow_piece *pieces, int np, char kind, out_private *pv
         return PCT_ERR_TOO_LARGE;
     int take = np == 1 && pieces[0].data;
     uint8_t *data = take ? pieces[0].data : big_malloc(size);
-    own_put(pv, 2, data, data);
+    own_put(pv, 2, data);
     if (!data)
         return PCT_ERR_NO_MEMORY;
     if (take)
         pieces[0].data = NULL;
-    if (take && pieces[0].lead) {
-        take_ends(&pieces[0], kind, pv);
+    if (take && pieces[0].offsets && pieces[0].kind == kind) {
+        own_put(pv, 1, pieces[0].offsets);
+        pieces[0].offsets = NULL;
         return PCT_OK;
     }
     uint8_t *offsets = big_malloc((nrows + 1) * width);
-    own_put(pv, 1, offsets, offsets);
+    own_put(pv, 1, offsets);
     if (!offsets)
         return PCT_ERR_NO_MEMORY;
     int64_t at = 0, i = 0;
@@ -437,7 +426,7 @@ static int build_offsets(arrow_piece *pieces, int np, char kind, out_private *pv
         if (!take && pc->len)
             memcpy(data + at, pc->data, pc->len);
         for (int64_t r = 0; r < pc->rows; r++, i++) {
-            int64_t end = at + pc->ends[r];
+            int64_t end = at + piece_end(pc, r);
             if (width == 4) {
                 int32_t e32 = (int32_t)end;
                 memcpy(offsets + 4 * (size_t)(i + 1), &e32, 4);
@@ -468,11 +457,11 @@ int arrow_build(arrow_piece *pieces, int np, char kind, struct ArrowArray *out)
     size_t nrows = (size_t)total;
     int rc = PCT_OK;
     if (nulls && nbuf && np == 1) {
-        own_put(pv, 0, pieces[0].valid, pieces[0].valid); /* the same bits: taken */
+        own_put(pv, 0, pieces[0].valid); /* the same bits: taken */
         pieces[0].valid = NULL;
     } else if (nulls && nbuf) {
         uint8_t *bits = calloc(nrows / 8 + 1, 1);
-        own_put(pv, 0, bits, bits);
+        own_put(pv, 0, bits);
         if (!bits) {
             rc = PCT_ERR_NO_MEMORY;
         } else {
@@ -483,20 +472,23 @@ int arrow_build(arrow_piece *pieces, int np, char kind, struct ArrowArray *out)
                         bits[i >> 3] |= (uint8_t)(1u << (i & 7));
         }
     }
-    if (rc == PCT_OK && kind == 'l' && np == 1 && pieces[0].ends) {
+    if (rc == PCT_OK && kind == 'l' && np == 1 && pieces[0].offsets && pieces[0].kind == 'l') {
         /* a null's value is left as it is: taken */
-        own_put(pv, 1, pieces[0].ends - pieces[0].lead, pieces[0].ends);
+        own_put(pv, 1, pieces[0].offsets);
+        pieces[0].offsets = NULL;
+    } else if (rc == PCT_OK && kind == 'l' && np == 1 && !pieces[0].offsets && pieces[0].ends) {
+        own_put(pv, 1, pieces[0].ends); /* as above */
         pieces[0].ends = NULL;
     } else if (rc == PCT_OK && kind == 'l') {
         int64_t *values = big_malloc(nrows * sizeof *values);
-        own_put(pv, 1, values, values);
+        own_put(pv, 1, values);
         if (!values) {
             rc = PCT_ERR_NO_MEMORY;
         } else {
             int64_t i = 0;
             for (int k = 0; k < np; k++)
                 for (int64_t r = 0; r < pieces[k].rows; r++, i++)
-                    values[i] = valid_bit(&pieces[k], r) ? pieces[k].ends[r] : 0;
+                    values[i] = valid_bit(&pieces[k], r) ? piece_end(&pieces[k], r) : 0;
         }
     } else if (rc == PCT_OK && kind == 'v') {
         rc = build_views(pieces, np, pv, nrows);

@@ -66,24 +66,29 @@ int strings_init(pct_arrow_strings *a, char kind, const struct ArrowArray *array
  * of its own; arrow_build puts them together as one array. */
 typedef struct {
     int64_t rows;
-    int64_t *ends;  /* per row: the end of its bytes in data; for 'l', its value */
+    int64_t *ends;  /* per row: the end of its bytes in data; for 'l', its value (or NULL) */
     uint8_t *valid; /* per row one bit: not null */
     uint8_t *data;  /* malloc'd; arrow_build takes it (NULL after) */
     size_t len;
-    int lead;       /* 1: ends[-1] is allocated too, and 0 (arrow_piece_alloc's): ends - 1
-                     * is then the allocation, and the offsets of 'U' as they are */
+    void *offsets;  /* instead of ends (arrow_piece_alloc's): the rows in the layout of
+                     * `kind` as Arrow reads it, rows + 1 offsets from 0 of
+                     * arrow_offset_width(kind) bytes, or for 'l' the values */
+    char kind;
 } arrow_piece;
 
-/* ends (with its lead) and valid (zeroed) for `rows` rows; data empty.
- * PCT_OK, or PCT_ERR_NO_MEMORY (then nothing to free). */
-int arrow_piece_alloc(arrow_piece *pc, int64_t rows);
+/* The bytes of an offset of kind: 8 for 'U' (and 'l''s values), else 4. */
+size_t arrow_offset_width(char kind);
+
+/* offsets (the first 0) and valid (zeroed) for `rows` rows of kind; data
+ * empty. PCT_OK, or PCT_ERR_NO_MEMORY (then nothing to free). */
+int arrow_piece_alloc(arrow_piece *pc, int64_t rows, char kind);
 
 /* Frees what the piece still has (what arrow_build took is NULL). */
 void arrow_piece_free(arrow_piece *pc);
 
 /* Builds *out (released by its release callback) from the pieces in
- * order (a single piece's valid, and its ends for 'l' or, with a lead, for
- * 'u' and 'U', are taken as they are, NULL after), of kind 'u', 'U', 'v'
+ * order (a single piece's valid, its ends for 'l', and its offsets for 'u',
+ * 'U' and 'l', are taken as they are, NULL after), of kind 'u', 'U', 'v'
  * (one variadic buffer per piece), 'n', or 'l' (int64 values). Takes
  * every piece's data, whatever the outcome. PCT_OK, PCT_ERR_NO_MEMORY, or
  * PCT_ERR_TOO_LARGE: offsets past 2^31 - 1 for 'u', a piece over that for

@@ -467,10 +467,10 @@ static int reject_row(piece *pc, int64_t r, const uint8_t *p, size_t n)
         if (n)
             memcpy(pc->out->data + pc->out->len, p, n);
         pc->out->len += n;
-        pc->ends[r] = (int64_t)pc->out->len;
+        pc->ends[r - pc->r0] = (int64_t)pc->out->len;
         pc->valid[r >> 3] |= (uint8_t)(1u << (r & 7));
     } else {
-        pc->ends[r] = check ? -1 : (int64_t)pc->out->len;
+        pc->ends[r - pc->r0] = check ? -1 : (int64_t)pc->out->len;
     }
     return PCT_OK;
 }
@@ -484,7 +484,7 @@ static int finish_row(piece *pc, int64_t r, int rc, const uint8_t *p, size_t n,
     int check = pc->op->code == OP_CHECK;
     int64_t position = -1;
     if (rc == PCT_ROW_NULL) { /* query_param_many: no such parameter */
-        pc->ends[r] = (int64_t)pc->out->len;
+        pc->ends[r - pc->r0] = (int64_t)pc->out->len;
         return PCT_OK;
     }
     if (rc == PCT_ROW_HOST)
@@ -494,7 +494,7 @@ static int finish_row(piece *pc, int64_t r, int rc, const uint8_t *p, size_t n,
     else if (rc == PCT_OK && check)
         position = info->position;
     if (rc == PCT_ROW_NULL) { /* DOMAIN: no such part, of the IDNA form or by func */
-        pc->ends[r] = (int64_t)pc->out->len;
+        pc->ends[r - pc->r0] = (int64_t)pc->out->len;
         return PCT_OK;
     }
     if (rc == PCT_ROW_FAILED) /* raising: func's own error; else the policy, the exception made later */
@@ -504,10 +504,10 @@ static int finish_row(piece *pc, int64_t r, int rc, const uint8_t *p, size_t n,
     if (rc != PCT_OK)
         return rc;
     if (check && position < 0) {
-        pc->ends[r] = -1;
+        pc->ends[r - pc->r0] = -1;
         return PCT_OK;
     }
-    pc->ends[r] = check ? position : (int64_t)pc->out->len;
+    pc->ends[r - pc->r0] = check ? position : (int64_t)pc->out->len;
     pc->valid[r >> 3] |= (uint8_t)(1u << (r & 7));
     return PCT_OK;
 }
@@ -539,7 +539,7 @@ int batch_chunk(piece *pc, int64_t r0, int64_t count)
             rc = pct_arrow_row(in, r, &p, &n);
             int got = rc > 0 ? pct_arrow_row(op->bases, r, &pc->row_base, &pc->row_base_n) : rc;
             if (rc == 0 || got == 0) {
-                pc->ends[r] = (int64_t)pc->out->len;
+                pc->ends[r - pc->r0] = (int64_t)pc->out->len;
                 continue;
             }
             rc = rc < 0 || got < 0 ? PCT_ROW_MALFORMED
@@ -547,8 +547,10 @@ int batch_chunk(piece *pc, int64_t r0, int64_t count)
                                 : pct_batch_resolve_row(&op->spec, pc->row_base, pc->row_base_n, p,
                                                         n, pc->out, pc->limit, &info);
         } else if (by_runs) {
-            r += pct_batch_rows(&op->spec, &whole, r, end - r, r, pc->out, pc->limit, pc->ends,
-                                pc->valid, &rc, &info, pc->hosts);
+            /* slots from the chunk's first row (a multiple of 8: valid's bits
+             * from a byte's start) */
+            r += pct_batch_rows(&op->spec, &whole, r, end - r, r - pc->r0, pc->out, pc->limit,
+                                pc->ends, pc->valid + pc->r0 / 8, &rc, &info, pc->hosts);
             if (r == end)
                 break;
             if (rc != PCT_ROW_MALFORMED)
@@ -556,7 +558,7 @@ int batch_chunk(piece *pc, int64_t r0, int64_t count)
         } else {
             rc = pct_arrow_row(in, r, &p, &n);
             if (rc == 0) {
-                pc->ends[r] = check ? -1 : (int64_t)pc->out->len;
+                pc->ends[r - pc->r0] = check ? -1 : (int64_t)pc->out->len;
                 continue;
             }
             rc = rc < 0 ? PCT_ROW_MALFORMED
@@ -639,14 +641,14 @@ static int stops_run(const piece *pc)
                || PyErr_GivenExceptionMatches(pc->exc, PyExc_MemoryError));
 }
 /* Runs the rows of `in` on up to `threads` threads (the worker pool) into
- * a result appended to rl; on an error raises it for the first failing row
+ * a result of `kind` appended to rl; on an error raises it for the first failing row
  * (base: the index of in's first row in the whole column). */
 static int run_array(PyObject *module, const batch_op *op, const pct_arrow_strings *in, int threads,
-                     int64_t base, result_list *rl)
+                     int64_t base, char kind, result_list *rl)
 {
     shared_run run;
     int np = 0;
-    piece *pcs = pool_run(op, in, threads, op->code == OP_CHECK, rl, &run, &np);
+    piece *pcs = pool_run(op, in, threads, kind, rl, &run, &np);
     if (!pcs)
         return -1;
     /* the lowest failing row's error, but an interrupt, an exit or a lack
@@ -705,7 +707,9 @@ static int base_strings(PyObject *pair, const pct_arrow_strings *in, const char 
 }
 
 /* (schema capsule, array capsule) of the results put together (their
- * data taken, each cut to its length: no memory is held past the need). */
+ * data and offsets taken). The room the data buffer has past its bytes is
+ * not cut: never written, it holds no page, and the pool (big_free) hands
+ * the whole buffer to the next call. */
 static PyObject *result_capsules(result_list *rl, char kind)
 {
     arrow_piece *parts = malloc((size_t)(rl->n ? rl->n : 1) * sizeof *parts);
@@ -714,14 +718,6 @@ static PyObject *result_capsules(result_list *rl, char kind)
     for (int k = 0; k < rl->n; k++) {
         result *res = &rl->items[k];
         pct_buf *out = &res->out;
-        if (out->data && out->cap - out->len > out->cap / 16) {
-            /* the hint's room beyond the bytes: a shrink, failing keeps it */
-            uint8_t *cut = realloc(out->data, out->len ? out->len : 1);
-            if (cut) {
-                out->data = cut;
-                out->cap = out->len;
-            }
-        }
         parts[k] = res->part;
         parts[k].data = out->data;
         parts[k].len = out->len;
@@ -730,7 +726,7 @@ static PyObject *result_capsules(result_list *rl, char kind)
     }
     PyObject *r = pieces_capsules(parts, rl->n, kind);
     for (int k = 0; k < rl->n; k++) { /* what arrow_build took is NULL */
-        rl->items[k].part.ends = parts[k].ends;
+        rl->items[k].part.offsets = parts[k].offsets;
         rl->items[k].part.valid = parts[k].valid;
     }
     free(parts);
@@ -763,7 +759,7 @@ static PyObject *py_many_arrow(PyObject *module, PyObject *const *args, Py_ssize
         return NULL;
     PyObject *source = args[0], *result = NULL;
     result_list rl = {NULL, 0, 0};
-    char kind = 0;
+    char kind = 0, out_kind = 0;
     if (PyTuple_Check(source) && (PyTuple_GET_SIZE(source) == 2 || PyTuple_GET_SIZE(source) == 3)) {
         struct ArrowSchema *schema;
         struct ArrowArray *array;
@@ -774,7 +770,8 @@ static PyObject *py_many_arrow(PyObject *module, PyObject *const *args, Py_ssize
             goto done;
         if (op.base_column)
             op.bases = &bases;
-        if (run_array(module, &op, &in, (int)threads, base, &rl) < 0)
+        out_kind = op.code == OP_CHECK ? 'l' : kind;
+        if (run_array(module, &op, &in, (int)threads, base, out_kind, &rl) < 0)
             goto done;
     } else {
         if (op.base_column) {
@@ -784,6 +781,7 @@ static PyObject *py_many_arrow(PyObject *module, PyObject *const *args, Py_ssize
         struct ArrowArrayStream *stream;
         if (!(kind = arrow_stream_open(source, fname, &stream)))
             goto done;
+        out_kind = op.code == OP_CHECK ? 'l' : kind;
         for (;;) {
             struct ArrowArray array;
             int got = arrow_stream_next(stream, &array);
@@ -793,14 +791,14 @@ static PyObject *py_many_arrow(PyObject *module, PyObject *const *args, Py_ssize
                 break; /* the end */
             pct_arrow_strings in;
             int failed = strings_init(&in, kind, &array, NULL, base) < 0
-                         || run_array(module, &op, &in, (int)threads, base, &rl) < 0;
+                         || run_array(module, &op, &in, (int)threads, base, out_kind, &rl) < 0;
             base += array.length;
             array.release(&array);
             if (failed)
                 goto done;
         }
     }
-    result = result_capsules(&rl, op.code == OP_CHECK ? 'l' : kind);
+    result = result_capsules(&rl, out_kind);
 done:
     results_free(&rl);
     return result;

@@ -71,8 +71,9 @@ struct reject {
     PyObject *exc; /* NULL: a row the core failed, its exception made later */
 };
 
-/* One input array's result: an Arrow output piece (_pctcodec_arrow.h;
- * ends[-1] is its 0) and the buffer its bytes are written into. */
+/* One input array's result: an Arrow output piece (_pctcodec_arrow.h: its
+ * offsets, or CHECK's values, in the output's own layout) and the buffer its
+ * bytes are written into. */
 typedef struct {
     arrow_piece part; /* part.data, part.len: unused until built (out has them) */
     pct_buf out;
@@ -100,7 +101,10 @@ typedef struct {
     const pct_arrow_strings *in;
     shared_run *run;
     size_t limit;       /* the most bytes out may hold */
-    int64_t *ends;      /* the result's: per row its end in out (CHECK: its position or -1) */
+    int64_t *ends;      /* the chunk's: per row (r at ends[r - r0]) its end in out
+                         * (CHECK: its position or -1); the pool writes them into
+                         * the result's offsets when the chunk is done */
+    int64_t r0;         /* the first row of the chunk being done */
     uint8_t *valid;     /* the result's: per row one bit, not null */
     pct_buf *out;       /* where rows are written: scratch, or the result alone */
     pct_buf scratch;
@@ -121,10 +125,10 @@ typedef struct {
 
 /* Runs the rows of `in` on up to `threads` threads (a negative count: up to
  * that many, fewer for a short array), each chunk through batch_chunk, into
- * a new result appended to rl (its buffers sized for `in`; `check`: CHECK's
- * positions, no bytes). Returns the pieces, *np of them, for the caller to
+ * a new result of kind `kind` (arrow_build's: 'l' for CHECK's positions)
+ * appended to rl, its buffers sized for `in`. Returns the pieces, *np of them, for the caller to
  * read their outcomes and free with pool_free; NULL with MemoryError. */
-piece *pool_run(const batch_op *op, const pct_arrow_strings *in, int threads, int check,
+piece *pool_run(const batch_op *op, const pct_arrow_strings *in, int threads, char kind,
                 result_list *rl, shared_run *run, int *np);
 
 void pool_free(piece *pcs, int np, shared_run *run);

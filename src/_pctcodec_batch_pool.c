@@ -46,6 +46,28 @@ void pool_leave_python(piece *pc)
     pc->ts = PyEval_SaveThread();
 }
 
+/* The chunk's ends (rows r0 .. r0 + count - 1), plus `base`, into the
+ * result's offsets in its own width while they are still in the cache: the
+ * result is written once, as Arrow reads it (no 64-bit ends converted in a
+ * second pass). `base` is 0 for CHECK, whose positions are its values. The
+ * offsets stay below the piece's limit (INT32_MAX for 32-bit offsets). */
+static void put_ends(piece *pc, int64_t r0, int64_t count, size_t base)
+{
+    arrow_piece *part = &pc->run->res->part;
+    const int64_t *e = pc->ends;
+    if (part->kind == 'l') {
+        memcpy((int64_t *)part->offsets + r0, e, (size_t)count * sizeof *e);
+    } else if (arrow_offset_width(part->kind) == 4) {
+        int32_t *o = (int32_t *)part->offsets + r0 + 1;
+        for (int64_t i = 0; i < count; i++)
+            o[i] = (int32_t)(e[i] + (int64_t)base);
+    } else {
+        int64_t *o = (int64_t *)part->offsets + r0 + 1;
+        for (int64_t i = 0; i < count; i++)
+            o[i] = e[i] + (int64_t)base;
+    }
+}
+
 /* Appends the chunk's rows r0 .. r0 + count - 1, written in pc->scratch,
  * to the result (on the chunk's turn: no other thread touches it). */
 static int append_chunk(piece *pc, int64_t r0, int64_t count)
@@ -56,14 +78,13 @@ static int append_chunk(piece *pc, int64_t r0, int64_t count)
     if (rc != PCT_OK) {
         /* the row whose end passes the limit */
         for (pc->err_row = r0; pc->err_row < r0 + count - 1; pc->err_row++)
-            if ((size_t)pc->ends[pc->err_row] > pc->limit - base)
+            if ((size_t)pc->ends[pc->err_row - r0] > pc->limit - base)
                 break;
         return (int)rc;
     }
     stream_copy(res->data + base, pc->scratch.data, len);
     res->len += len;
-    for (int64_t r = r0; r < r0 + count; r++)
-        pc->ends[r] += (int64_t)base;
+    put_ends(pc, r0, count, base);
     return PCT_OK;
 }
 
@@ -109,6 +130,7 @@ static void run_piece(piece *pc)
         int64_t r0 = c * run->chunk_rows, rows = run->res->part.rows;
         int64_t count = rows - r0 < run->chunk_rows ? rows - r0 : run->chunk_rows;
         pc->scratch.len = 0;
+        pc->r0 = r0;
         int rc = batch_chunk(pc, r0, count), stop = 0;
         if (rc == PCT_OK && run->turns) {
             if (c > 0)
@@ -117,6 +139,8 @@ static void run_piece(piece *pc)
                 stop = 1; /* an earlier chunk failed: this one is not appended */
             else
                 rc = append_chunk(pc, r0, count);
+        } else if (rc == PCT_OK) {
+            put_ends(pc, r0, count, 0); /* written in the result itself, or CHECK's */
         }
         if (rc != PCT_OK) {
             pc->status = rc;
@@ -197,6 +221,7 @@ void pool_free(piece *pcs, int np, shared_run *run)
 {
     for (int k = 0; k < np; k++) {
         pct_buf_free(&pcs[k].scratch);
+        free(pcs[k].ends);
         pct_host_cache_free(pcs[k].hosts);
         Py_XDECREF(pcs[k].exc);
         for (size_t j = 0; j < pcs[k].n_rejects; j++)
@@ -233,7 +258,7 @@ static result *results_add(result_list *rl)
     return res;
 }
 
-piece *pool_run(const batch_op *op, const pct_arrow_strings *in, int threads, int check,
+piece *pool_run(const batch_op *op, const pct_arrow_strings *in, int threads, char kind,
                 result_list *rl, shared_run *run, int *np_out)
 {
     int np = threads < 1 ? 1 : threads;
@@ -247,7 +272,8 @@ piece *pool_run(const batch_op *op, const pct_arrow_strings *in, int threads, in
         np = in->length > 0 ? (int)in->length : 1;
     memset(run, 0, sizeof *run);
     result *res = results_add(rl);
-    if (!res || arrow_piece_alloc(&res->part, in->length) != PCT_OK) {
+    int check = kind == 'l';
+    if (!res || arrow_piece_alloc(&res->part, in->length, kind) != PCT_OK) {
         PyErr_NoMemory();
         return NULL;
     }
@@ -261,6 +287,8 @@ piece *pool_run(const batch_op *op, const pct_arrow_strings *in, int threads, in
     int ordered = np > 1 && !check; /* the chunks' bytes appended in turn */
     piece *pcs = calloc((size_t)np, sizeof *pcs);
     int failed = !pcs || !(run->queue = PyThread_allocate_lock());
+    for (int k = 0; !failed && k < np; k++) /* a chunk's ends, in the cache */
+        failed = !(pcs[k].ends = malloc((size_t)(run->chunk_rows ? run->chunk_rows : 1) * sizeof(int64_t)));
     if (!failed && ordered) {
         run->turns = (uint64_t)run->nchunks < SIZE_MAX / sizeof *run->turns
                          ? calloc((size_t)run->nchunks + 1, sizeof *run->turns) : NULL;
@@ -271,7 +299,7 @@ piece *pool_run(const batch_op *op, const pct_arrow_strings *in, int threads, in
     }
     if (failed) {
         if (pcs)
-            pool_free(pcs, 0, run);
+            pool_free(pcs, np, run);
         else if (run->queue)
             PyThread_free_lock(run->queue);
         PyErr_NoMemory();
@@ -289,7 +317,6 @@ piece *pool_run(const batch_op *op, const pct_arrow_strings *in, int threads, in
         pc->in = in;
         pc->run = run;
         pc->limit = limit;
-        pc->ends = res->part.ends;
         pc->valid = res->part.valid;
         pct_buf_init(&pc->scratch);
         pc->out = np > 1 ? &pc->scratch : &res->out;
