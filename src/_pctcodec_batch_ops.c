@@ -45,6 +45,16 @@
 typedef int (*op_decoder)(batch_op *op, PyObject *safe, PyObject *encoding, PyObject *errors,
                           long opts);
 
+/* canonicalize_many's and clean_query_many's pattern sets: bytes (the keep
+ * set in `errors` may be None); 0, or -1 with TypeError naming fname. */
+static int bytes_patterns(PyObject *safe, PyObject *errors, const char *fname)
+{
+    if (PyBytes_Check(safe) && (errors == Py_None || PyBytes_Check(errors)))
+        return 0;
+    PyErr_Format(PyExc_TypeError, "%s() needs its patterns as bytes", fname);
+    return -1;
+}
+
 static int decode_quote(batch_op *op, PyObject *safe, PyObject *encoding, PyObject *errors, long opts)
 {
     (void)opts;
@@ -86,10 +96,8 @@ static int decode_canonicalize(batch_op *op, PyObject *safe, PyObject *encoding,
                                long opts)
 {
     (void)encoding;
-    if (!PyBytes_Check(safe) || (errors != Py_None && !PyBytes_Check(errors))) {
-        PyErr_SetString(PyExc_TypeError, "canonicalize_many() needs its patterns as bytes");
+    if (bytes_patterns(safe, errors, "canonicalize_many") < 0)
         return -1;
-    }
     op->spec.flags = PCT_URI_NORMALIZE | (opts & OPT_DROP_FRAGMENT ? PCT_URI_DROP_FRAGMENT : 0);
     op->spec.strip = (opts & OPT_STRIP_SPACE) != 0;
     batch_canon_init(&op->spec.canon, safe, errors, opts);
@@ -115,10 +123,8 @@ static int decode_clean_query(batch_op *op, PyObject *safe, PyObject *encoding, 
                               long opts)
 {
     (void)encoding;
-    if (!PyBytes_Check(safe) || (errors != Py_None && !PyBytes_Check(errors))) {
-        PyErr_SetString(PyExc_TypeError, "clean_query_many() needs its patterns as bytes");
+    if (bytes_patterns(safe, errors, "clean_query_many") < 0)
         return -1;
-    }
     pct_query_filter *f = &op->spec.filter;
     f->drop = (const uint8_t *)PyBytes_AS_STRING(safe);
     f->drop_len = (size_t)PyBytes_GET_SIZE(safe);
