@@ -2,6 +2,8 @@
  * before any row is read; result arrays out, their buffers malloc'd and
  * freed by the array's release callback.
  */
+#include "_pctcodec.h" /* Python.h first, as it asks */
+
 #include <stdlib.h>
 #include <string.h>
 

@@ -14,10 +14,11 @@
  * whose single-value call raises an Exception (not MemoryError) gets null or
  * its input, and (index, value, exception) goes to the rejects list.
  */
+#include "_pctcodec.h" /* Python.h first, as it asks */
+
 #include <stdlib.h>
 #include <string.h>
 
-#include "_pctcodec.h"
 #include "_pctcodec_arrow.h"
 #include "_pctcodec_batch.h"
 #include "pct_authority.h"
@@ -414,7 +415,7 @@ static int python_row(piece *pc, const uint8_t *p, size_t n, int64_t *position)
         r = PyObject_CallOneArg(pc->op->func, text);
     }
     Py_XDECREF(text);
-    if (r && pc->op->code == OP_CHECK) {
+    if (r && pc->op->code == OP_CHECK && position) { /* (only CHECK asks for it) */
         *position = r == Py_None ? -1 : PyLong_AsLongLong(r);
     } else if (r == Py_None && (pc->op->code == OP_DOMAIN || pc->op->code == OP_SUFFIX
                                 || pc->op->code == OP_PARTS)) {

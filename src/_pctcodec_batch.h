@@ -91,6 +91,7 @@ typedef struct {
     int64_t next;              /* the next chunk to take (under queue) */
     int failed;                /* a chunk failed: no more are taken or appended (under queue) */
     PyThread_type_lock queue;
+    int64_t *ends;             /* the pieces' ends of a chunk, chunk_rows each */
     PyThread_type_lock *turns; /* turns[c] (c >= 1) is released once chunk c - 1 is done
                                 * with; NULL when chunks are not appended in turn */
 } shared_run;

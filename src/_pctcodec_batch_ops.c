@@ -5,9 +5,10 @@
  * nothing, and every batch_op starts zeroed: an op reads no field that
  * another op's decoder sets and its own leaves unset.
  */
+#include "_pctcodec.h" /* Python.h first, as it asks */
+
 #include <string.h>
 
-#include "_pctcodec.h"
 #include "_pctcodec_batch.h"
 #include "pct_uri.h"
 

@@ -8,10 +8,11 @@
  * straight into the result. The caller's thread checks for Ctrl-C between
  * its chunks (the sig_gate of _pctcodec_signals.c).
  */
+#include "_pctcodec.h" /* Python.h first, as it asks */
+
 #include <stdlib.h>
 #include <string.h>
 
-#include "_pctcodec.h"
 #include "_pctcodec_batch.h"
 #include "_pctcodec_memory.h"
 
@@ -221,7 +222,6 @@ void pool_free(piece *pcs, int np, shared_run *run)
 {
     for (int k = 0; k < np; k++) {
         pct_buf_free(&pcs[k].scratch);
-        free(pcs[k].ends);
         pct_host_cache_free(pcs[k].hosts);
         Py_XDECREF(pcs[k].exc);
         for (size_t j = 0; j < pcs[k].n_rejects; j++)
@@ -229,6 +229,7 @@ void pool_free(piece *pcs, int np, shared_run *run)
         free(pcs[k].rejects);
     }
     free(pcs);
+    free(run->ends);
     if (run->turns) {
         for (int64_t c = 1; c < run->nchunks; c++)
             if (run->turns[c])
@@ -286,9 +287,11 @@ piece *pool_run(const batch_op *op, const pct_arrow_strings *in, int threads, ch
     run->nchunks = run->chunk_rows ? (in->length + run->chunk_rows - 1) / run->chunk_rows : 0;
     int ordered = np > 1 && !check; /* the chunks' bytes appended in turn */
     piece *pcs = calloc((size_t)np, sizeof *pcs);
-    int failed = !pcs || !(run->queue = PyThread_allocate_lock());
-    for (int k = 0; !failed && k < np; k++) /* a chunk's ends, in the cache */
-        failed = !(pcs[k].ends = malloc((size_t)(run->chunk_rows ? run->chunk_rows : 1) * sizeof(int64_t)));
+    /* each piece's ends of a chunk (in the cache), one block for all (at most
+     * MAX_THREADS * MAX_CHUNK_ROWS of them: no overflow) */
+    size_t per = (size_t)(run->chunk_rows ? run->chunk_rows : 1);
+    run->ends = malloc((size_t)np * per * sizeof *run->ends);
+    int failed = !pcs || !run->ends || !(run->queue = PyThread_allocate_lock());
     if (!failed && ordered) {
         run->turns = (uint64_t)run->nchunks < SIZE_MAX / sizeof *run->turns
                          ? calloc((size_t)run->nchunks + 1, sizeof *run->turns) : NULL;
@@ -302,6 +305,8 @@ piece *pool_run(const batch_op *op, const pct_arrow_strings *in, int threads, ch
             pool_free(pcs, np, run);
         else if (run->queue)
             PyThread_free_lock(run->queue);
+        if (!pcs)
+            free(run->ends);
         PyErr_NoMemory();
         return NULL;
     }
@@ -317,6 +322,7 @@ piece *pool_run(const batch_op *op, const pct_arrow_strings *in, int threads, ch
         pc->in = in;
         pc->run = run;
         pc->limit = limit;
+        pc->ends = run->ends + (size_t)k * per;
         pc->valid = res->part.valid;
         pct_buf_init(&pc->scratch);
         pc->out = np > 1 ? &pc->scratch : &res->out;

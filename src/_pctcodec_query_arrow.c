@@ -9,10 +9,11 @@
  * Names and values are decoded as unquote_plus(errors="replace") decodes
  * them (pct_batch's UNQUOTE), or unquote when '+' is kept.
  */
+#include "_pctcodec.h" /* Python.h first, as it asks */
+
 #include <stdlib.h>
 #include <string.h>
 
-#include "_pctcodec.h"
 #include "_pctcodec_arrow.h"
 #include "pct_batch.h"
 #include "pct_query.h"

@@ -15,10 +15,11 @@
  * offset or view written in place, no Python object per row. One thread:
  * the pass is little more than a copy of each row's bytes.
  */
+#include "_pctcodec.h" /* Python.h first, as it asks */
+
 #include <stdlib.h>
 #include <string.h>
 
-#include "_pctcodec.h"
 #include "_pctcodec_arrow.h"
 #include "pct_batch.h"
 #include "pct_uri.h"
@@ -236,10 +237,10 @@ static PyObject *py_split_list(PyObject *module, PyObject *const *args, Py_ssize
                          "split_many() value at index %zd must be str or None, not %.200s", i,
                          Py_TYPE(item)->tp_name);
             r = NULL;
-            PyObject *exc = PyErr_GetRaisedException_compat();
-            PyObject *index = PyLong_FromSsize_t(i);
+            PyObject *exc = PyErr_GetRaisedException_compat(); /* just raised: not NULL */
+            PyObject *index = exc ? PyLong_FromSsize_t(i) : NULL;
             if (!index || PyObject_SetAttrString(exc, "index", index) < 0) {
-                Py_DECREF(exc); /* the error of setting it stands */
+                Py_XDECREF(exc); /* the error of setting it stands */
             } else if (on_error == ON_ERROR_RAISE) {
                 PyErr_SetRaisedException_compat(exc);
             } else {
@@ -429,13 +430,13 @@ static int split_rows(const pct_arrow_strings *in, parts_builder *b, int64_t *ba
  * _pctcodec_arrow.h). */
 static int child_array(child *ch, int64_t rows, struct ArrowArray *out)
 {
-    int64_t *sizes = ch->kind == 'v' ? malloc(sizeof *sizes) : NULL;
-    uint8_t *data = ch->data.data ? ch->data.data : malloc(1);
     memset(out, 0, sizeof *out);
+    int64_t *sizes = ch->kind == 'v' ? malloc(sizeof *sizes) : NULL;
+    uint8_t *own = ch->data.data ? NULL : malloc(1); /* no byte written: a buffer of its own */
+    uint8_t *data = ch->data.data ? ch->data.data : own;
     if (!data || (ch->kind == 'v' && !sizes)) {
         free(sizes);
-        if (!ch->data.data)
-            free(data);
+        free(own);
         return PCT_ERR_NO_MEMORY;
     }
     if (sizes)
