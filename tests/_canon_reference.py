@@ -74,7 +74,7 @@ def canonicalize(uri, drop=None, keep=None, ignore_case=None, sort_query=True, d
     if authority is not None:
         userinfo, host, port = uref.split_authority(authority)
         if strip_www:
-            while len(host) > 4 and host.startswith("www."):
+            while len(host) > 4 and host.startswith("www.") and host[4] != "[":
                 host = host[4:]
         if same_scheme and web and port == "80":
             port = None

@@ -4,10 +4,13 @@ Profiles (select with env HYPOTHESIS_PROFILE; default ``ci`` when env CI is
 set, else ``dev``):
 
 * ``ci``   - derandomized, bounded, no example database: reproducible and fast.
+* ``sample`` - ``ci`` with a tenth of its examples: CI's other interpreters
+  (the default one runs ``ci``; what differs between versions is mostly the
+  running urllib, which the fixed cases and a sample of the search cover).
 * ``dev``  - random, a quarter of ``ci``'s examples; the default on a
   developer's machine (the README's ``pytest``: see tests/_profiles.py).
 * ``long`` - 25000 examples per test, for local bug hunts.
-* ``sanitize`` - ``ci`` with 200 examples per test, for the sanitized run.
+* ``sanitize`` - ``ci`` with a fifth of its examples, for the sanitized run.
 """
 import os
 import platform
@@ -21,7 +24,8 @@ if _HERE not in sys.path:
     sys.path.insert(0, _HERE)
 
 import _diff  # noqa: E402
-from _profiles import CI_EXAMPLES, DEV_EXAMPLES, LONG_EXAMPLES, PROFILE  # noqa: E402
+from _profiles import (CI_EXAMPLES, DEV_EXAMPLES, LONG_EXAMPLES, PROFILE,  # noqa: E402
+                       SAMPLE_EXAMPLES, SANITIZE_EXAMPLES)
 
 _QUIET_CHECKS = [HealthCheck.too_slow, HealthCheck.filter_too_much, HealthCheck.data_too_large]
 
@@ -37,7 +41,8 @@ settings.register_profile(
 # The ci profile with fewer examples, for the whole suite under ASan + UBSan
 # (.ci/sanitize.sh in CI), which runs every example many times slower: the
 # sanitizers check the code paths, fuzzing searches the inputs.
-settings.register_profile("sanitize", settings.get_profile("ci"), max_examples=200)
+settings.register_profile("sanitize", settings.get_profile("ci"), max_examples=SANITIZE_EXAMPLES)
+settings.register_profile("sample", settings.get_profile("ci"), max_examples=SAMPLE_EXAMPLES)
 settings.register_profile(
     "dev",
     max_examples=DEV_EXAMPLES,

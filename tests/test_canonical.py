@@ -110,6 +110,7 @@ all_options = st.fixed_dictionaries({
 @example("http://h/#a?utm_source=x", {"drop_fragment": False})
 @example("http://h/?x#a?b", {"drop_fragment": False, "drop": ("*",)})
 @example("http://h/#a?b", {"drop_fragment": False, "strip_www": True})
+@example("//www.[::1]WWW.", {"strip_www": True})  # no www. stripped before a '['
 def test_idempotent_and_batch_under_every_option(uri, opts):
     if _refused(uri):
         return  # canonicalize raises URLParseError (test_matches_model)

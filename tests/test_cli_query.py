@@ -10,7 +10,8 @@ from pctcodec.cli import main
 from test_cli import run  # the command line on stdin data
 
 LINES = [b"http://a/?utm_source=x&q=1#f", b"http://b/?fbclid=1", b"http://c/?Q=%C3%A9+x&q=2&q=3",
-         b"plain", b"", b"http://d/?b=2&%61=1&utm%5Fmedium=m", "http://é/?q=€".encode()]
+         b"plain", b"", b"http://d/?b=2&%61=1&utm%5Fmedium=m", "http://é/?q=€".encode(),
+         b"http://e/?q=1&amp;utm_source=x&amp;b=2"]
 
 
 @pytest.mark.parametrize("argv, func", [
@@ -21,6 +22,10 @@ LINES = [b"http://a/?utm_source=x&q=1#f", b"http://b/?fbclid=1", b"http://c/?Q=%
      lambda s: clean_query(s, drop=TRACKING_PARAMS, keep=["q", "utm_*"])),
     (["clean-query"], lambda s: clean_query(s, drop=TRACKING_PARAMS)),  # a no-op before
     (["clean-query", "--keep", "q*"], lambda s: clean_query(s, drop=TRACKING_PARAMS, keep="q*")),
+    (["clean-query", "--html-amp"], lambda s: clean_query(s, html_amp=True)),
+    (["clean-query", "--html-amp", "--tracking", "--drop", "q"],
+     lambda s: clean_query(clean_query(s, drop=["q"], html_amp=True), html_amp=True)),
+    (["canonicalize", "--html-amp"], lambda s: canonicalize(s, ignore_case=True, html_amp=True)),
     (["query-param", "q"], lambda s: query_param(s, "q") or ""),
     (["query-param", "Q"], lambda s: query_param(s, "Q") or ""),
 ])

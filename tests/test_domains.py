@@ -533,6 +533,8 @@ def test_unicode_rules_are_mapped_as_hosts_are():
     ("ok\n\ud800x.com\n", 2),       # a lone surrogate: not UTF-8
     ("a.%41\n", 1),                 # '%' is forbidden in a host
     ("xn--a.com\n", None),          # ASCII labels are not validated (as in a host)
+    ("ok\n  com.example\n", 2),     # a rule after white space (it was dropped unseen)
+    ("ok\n \t\r\ncom\n", None),      # white space alone: an empty line
 ])
 def test_junk_rules_are_refused_with_their_line(text, line):
     if line is None:

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 import _resolve_reference as model
 import _resolve_urljoin as joins
 import pctcodec
-from _profiles import examples
+from _profiles import examples, search
 from pctcodec import PercentEncodingError, ResolveError, normalize, resolve, resolve_many
 
 BASE = "http://a/b/c/d;p?q"
@@ -82,7 +82,7 @@ def test_model(base, reference, strict):
 
 
 @pytest.mark.slow
-@settings(max_examples=100000)
+@settings(max_examples=search(100000))
 @given(bases, uri_texts, st.booleans())
 def test_model_long(base, reference, strict):
     _model_check(base, reference, strict)
@@ -327,7 +327,7 @@ def test_urljoin_differences_are_listed(base, reference):
 
 
 @pytest.mark.slow
-@settings(max_examples=100000)
+@settings(max_examples=search(100000))
 @given(bases, uri_texts)
 def test_urljoin_differences_are_listed_long(base, reference):
     _check_difference(base, reference)

@@ -123,6 +123,11 @@ def test_errors_name_the_position_and_reason():
         parse_url("\u00e9\u00e9 http://h:1x/")
     assert info.value.reason == "no scheme, and no base URL to resolve it against"
     with pytest.raises(URLParseError) as info:
+        parse_url("z", base="foo:opaque")
+    assert info.value.reason == ("no scheme, and the base URL has an opaque path (only a "
+                                 "fragment resolves against it)") and info.value.position == 0
+    assert parse_url("#z", base="foo:opaque").href == "foo:opaque#z"
+    with pytest.raises(URLParseError) as info:
         parse_url("http://\u00e9\u00e9.com:1x/")
     assert info.value.position == 15  # in code points, not UTF-8 bytes (17)
     with pytest.raises(TypeError):

@@ -60,7 +60,8 @@ typedef enum {
     PCT_ERR_URL_IPV6 = 305,            /* an IPv6 address in [...] that is not one */
     PCT_ERR_URL_IPV4 = 306,            /* a host ending in a number that is no IPv4 address */
     PCT_ERR_URL_FORBIDDEN_HOST = 307,  /* a host with a forbidden host code point */
-    PCT_ERR_URL_DOMAIN = 308           /* domain to ASCII fails (or a forbidden domain code point) */
+    PCT_ERR_URL_DOMAIN = 308,          /* domain to ASCII fails (or a forbidden domain code point) */
+    PCT_ERR_URL_OPAQUE_BASE = 309      /* no scheme, and the base's opaque path takes only a fragment */
 } pct_status;
 
 /* A caller's check between chunks of a long loop (Ctrl-C in the binding):

@@ -59,7 +59,11 @@ pct_status pct_canon_key(const uint8_t *s, size_t n, const pct_canon *c, uint8_t
         }
         pct_range host = u.host;
         if (c->opts & PCT_CANON_STRIP_WWW)
-            while (host.len > 4 && memcmp(s + host.start, "www.", 4) == 0) {
+            /* not before a '[': the rest would read as an IP literal, the
+             * port split differently, and the key change when canonicalized
+             * again ("www.[::1]WWW." is host "www.[:", port "1]WWW.") */
+            while (host.len > 4 && memcmp(s + host.start, "www.", 4) == 0
+                   && s[host.start + 4] != '[') {
                 host.start += 4;
                 host.len -= 4;
             }

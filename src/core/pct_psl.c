@@ -149,8 +149,16 @@ static int read_rules(const uint8_t *text, size_t n, pct_buf *b, rule **rs, size
                 section = 0;
             continue;
         }
-        if (len == 0 || (len == 1 && s[0] == '*'))
-            continue; /* an empty line; the default rule, always in force */
+        if (len == 0) {
+            /* A rule after leading whitespace would be read as an empty
+             * line and dropped unseen: refuse it. */
+            for (size_t k = 0; k < (size_t)(text + eol - s); k++)
+                if (s[k] != ' ' && s[k] != '\t' && s[k] != '\r')
+                    return PCT_PSL_BAD_RULE;
+            continue; /* an empty line */
+        }
+        if (len == 1 && s[0] == '*')
+            continue; /* the default rule, always in force */
         uint32_t kind = F_RULE;
         if (s[0] == '!') {
             kind = F_EXCEPT;

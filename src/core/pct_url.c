@@ -1147,7 +1147,7 @@ static pct_status parse_stripped(parser *p)
     }
     if (!b || (b->opaque_path && at(p, 0) != '#')) {
         p->err_pos = 0;
-        return PCT_ERR_URL_NO_SCHEME;
+        return b ? PCT_ERR_URL_OPAQUE_BASE : PCT_ERR_URL_NO_SCHEME;
     }
     rc = put(p, b->href, b->protocol_end);
     if (rc != PCT_OK)
@@ -1347,6 +1347,8 @@ const char *pct_url_reason(pct_status status)
     /* (an if chain: pct_status has codes of every area) */
     if (status == PCT_ERR_URL_NO_SCHEME)
         return "no scheme, and no base URL to resolve it against";
+    if (status == PCT_ERR_URL_OPAQUE_BASE)
+        return "no scheme, and the base URL has an opaque path (only a fragment resolves against it)";
     if (status == PCT_ERR_URL_HOST_MISSING)
         return "the host is missing";
     if (status == PCT_ERR_URL_PORT)

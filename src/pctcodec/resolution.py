@@ -114,16 +114,17 @@ def _pandas_bases(series):
     return [None if m else v for v, m in zip(series.tolist(), missing)]
 
 
-def _base_column(base, n):
-    """A column of bases as a list or a pyarrow array of n rows."""
+def _base_column(base, n, caller="resolve_many"):
+    """A column of bases as a list or a pyarrow array of n rows (caller: the
+    batch function whose argument it is, for the errors)."""
     if isinstance(base, (bytes, bytearray)):
-        raise TypeError("resolve_many() needs a str or a column of bases, not %.200s"
-                        % type(base).__name__)
+        raise TypeError("%s() needs a str or a column of bases, not %.200s"
+                        % (caller, type(base).__name__))
     for module, name in _TABLES:
         table = _module_type(module, name)
         if table is not None and isinstance(base, table):
-            raise TypeError("resolve_many() takes one column of bases, not a whole %s.%s"
-                            % (module, name))
+            raise TypeError("%s() takes one column of bases, not a whole %s.%s"
+                            % (caller, module, name))
     pa_array = _module_type("pyarrow", "Array")
     pa_chunked = _module_type("pyarrow", "ChunkedArray")
     pd_series = _module_type("pandas", "Series")
@@ -143,11 +144,11 @@ def _base_column(base, n):
         try:
             column = list(base)
         except TypeError:
-            raise TypeError("resolve_many() needs a str or a column of bases, not %.200s"
-                            % type(base).__name__) from None
+            raise TypeError("%s() needs a str or a column of bases, not %.200s"
+                            % (caller, type(base).__name__)) from None
     if len(column) != n:
-        raise ValueError("resolve_many() needs one base per reference: %d bases for %d references"
-                         % (len(column), n))
+        raise ValueError("%s() needs one base per reference: %d bases for %d references"
+                         % (caller, len(column), n))
     return column
 
 

@@ -366,7 +366,7 @@ static uint32_t random_cp(uint32_t top)
 static void test_encode_text_against_model(void)
 {
     static const uint32_t tops[] = {0x100, 0x10000, 0x110000};
-    for (int round = 0; round < 3000; round++) {
+    for (int round = 0; round < test_rounds(3000); round++) {
         size_t n = round % 10 == 0 ? 900 + rng() % 1400 : rng() % 80;
         int width = round % 3, plus = (int)(rng() & 1);
         uint32_t *cps = malloc((n + 1) * sizeof *cps);
@@ -443,7 +443,7 @@ static void test_against_model(void)
 {
     static const char alphabet[] = "%%%+ aF9zZ/~\x80\xff";
     uint8_t src[300], got[1000], want[1000];
-    for (int round = 0; round < 200000; round++) {
+    for (int round = 0; round < test_rounds(200000); round++) {
         size_t n = rng() % 300;
         int mostly_alphabet = round & 1;
         for (size_t i = 0; i < n; i++)

@@ -506,7 +506,7 @@ static void test_exhaustive(void)
 
 static void test_random(void)
 {
-    for (int iter = 0; iter < 60000; iter++) {
+    for (int iter = 0; iter < test_rounds(60000); iter++) {
         cps s = {{0}, 0};
         size_t len = next_random(14);
         if (next_random(4) == 0)

@@ -84,7 +84,7 @@ static void test_dot_segments(void)
     }
     /* Longer paths, past the word-at-a-time search for the first "/.". */
     uint64_t x = 2463534242u;
-    for (int k = 0; k < 200000; k++) {
+    for (int k = 0; k < test_rounds(200000); k++) {
         x ^= x << 13; x ^= x >> 7; x ^= x << 17;
         size_t len = 12 + (size_t)(x % 29);
         for (size_t i = 0; i < len; i++) {
@@ -194,7 +194,7 @@ static void test_random(void)
     const size_t np = sizeof PIECES / sizeof PIECES[0];
     uint64_t x = 88172645463325252ull;
     uint8_t s[256];
-    for (int k = 0; k < 200000; k++) {
+    for (int k = 0; k < test_rounds(200000); k++) {
         size_t n = 0;
         x ^= x << 13; x ^= x >> 7; x ^= x << 17;
         int pieces = (int)(x % 12);
@@ -363,7 +363,7 @@ static void test_split_offsets(void)
     static const char alphabet[] = "aaaaAZ9+-.:/?#@[]";
     uint64_t x = 3141592653589793ull;
     char s[48];
-    for (int k = 0; k < 300000; k++) {
+    for (int k = 0; k < test_rounds(300000); k++) {
         x ^= x << 13; x ^= x >> 7; x ^= x << 17;
         size_t n = x % 41;
         for (size_t i = 0; i < n; i++) {
@@ -675,7 +675,7 @@ static void test_offence_on_every_kernel(void)
                     row[i] = (uint8_t)base[i % 31];
             }
             /* random rows of pieces (escapes, UTF-8, broken UTF-8) and of bytes */
-            for (int r = 0; r < 60; r++) {
+            for (int r = 0; r < test_rounds(60); r++) {
                 size_t len = 0;
                 while (len < n) {
                     x ^= x << 13; x ^= x >> 7; x ^= x << 17;
@@ -926,7 +926,7 @@ static void test_normalize_fast_on_every_kernel(void)
             continue;
         long taken = 0, rows = 0;
         for (size_t n = 0; n <= 300; n++) {
-            for (int r = 0; r < 60; r++) {
+            for (int r = 0; r < test_rounds(60); r++) {
                 /* a head, a host and a port (from the second row on), most often a
                  * '/', then pieces, cut at n */
                 char start[64];

@@ -191,6 +191,9 @@ def _parser(command: "str | None" = None) -> argparse.ArgumentParser:
              "default")
     add(parser, ("clean-query",), "--sort", action="store_true",
         help="clean-query: sort the kept parameters by decoded name")
+    add(parser, ("clean-query", "canonicalize"), "--html-amp", action="store_true",
+        help="clean-query, canonicalize: read &amp; in a query as one separator (links "
+             "scraped from HTML without unescaping)")
     base_help = {"resolve": "the base URI every link is resolved against",
                  "parse-url": "the base URL a relative URL is read against (as new URL(value, "
                               "base) does)"}
@@ -298,8 +301,8 @@ def _check_args(parser: argparse.ArgumentParser, args: argparse.Namespace) -> No
     _check_utf8(parser, args)
     if (args.tracking or args.sort) and args.command != "clean-query":
         parser.error("--tracking and --sort apply to clean-query only")
-    if (args.drop or args.keep) and args.command not in ("clean-query", "canonicalize"):
-        parser.error("--drop and --keep apply to clean-query and canonicalize only")
+    if (args.drop or args.keep or args.html_amp) and args.command not in ("clean-query", "canonicalize"):
+        parser.error("--drop, --keep and --html-amp apply to clean-query and canonicalize only")
     if ((args.strip_www or args.same_scheme or args.strip_trailing_slash)
             and args.command != "canonicalize"):
         parser.error("--strip-www, --same-scheme and --strip-trailing-slash apply to "
@@ -596,7 +599,8 @@ def main(argv: "Sequence[str] | None" = None) -> int:
                           errors=args.errors, sort_query=args.sort_query,
                           drop_fragment=args.drop_fragment, strict_idna=args.strict_idna,
                           drop=list(args.drop or ()), keep=args.keep, sort=args.sort,
-                          param=args.param, tracking=args.tracking, strip_www=args.strip_www,
+                          param=args.param, tracking=args.tracking, html_amp=args.html_amp,
+                          strip_www=args.strip_www,
                           same_scheme=args.same_scheme,
                           strip_trailing_slash=args.strip_trailing_slash, base=args.base,
                           resolve_normalize=args.resolve_normalize, strict=not args.non_strict)

@@ -54,24 +54,26 @@ def _clean_patterns(drop: "list[str]", keep: "list[str] | None") -> "dict[str, A
 
 
 def _clean_line(uri: str, drop: "list[str]", keep: "list[str] | None", sort: bool,
-                tracking: bool) -> str:
+                tracking: bool, html_amp: bool = False) -> str:
     """clean-query's function: --drop and --keep as written, then --tracking's
     TRACKING_PARAMS in any case (the same as one pass: the filters add up);
     without --drop, drop is clean_query's default, TRACKING_PARAMS."""
     if drop or keep is not None or not tracking:
-        uri = query.clean_query(uri, **_clean_patterns(drop, keep), sort=sort)
+        uri = query.clean_query(uri, **_clean_patterns(drop, keep), sort=sort, html_amp=html_amp)
     if tracking:
-        uri = query.clean_query(uri, drop=query.TRACKING_PARAMS, sort=sort)
+        uri = query.clean_query(uri, drop=query.TRACKING_PARAMS, sort=sort, html_amp=html_amp)
     return uri
 
 
 def _clean_many(values: "Any", drop: "list[str]", keep: "list[str] | None", sort: bool,
-                tracking: bool, **batch: "Any") -> "Any":
+                tracking: bool, html_amp: bool = False, **batch: "Any") -> "Any":
     """_clean_line over a column (a list or an Arrow array, as Command.many passes)."""
     if drop or keep is not None or not tracking:
-        values = query.clean_query_many(values, **_clean_patterns(drop, keep), sort=sort, **batch)
+        values = query.clean_query_many(values, **_clean_patterns(drop, keep), sort=sort,
+                                        html_amp=html_amp, **batch)
     if tracking:
-        values = query.clean_query_many(values, drop=query.TRACKING_PARAMS, sort=sort, **batch)
+        values = query.clean_query_many(values, drop=query.TRACKING_PARAMS, sort=sort,
+                                        html_amp=html_amp, **batch)
     return values
 
 
@@ -83,9 +85,9 @@ FUNCTIONS: "dict[str, _Functions]" = {
     "unquote-plus": (unquote_plus, batch.unquote_plus_many, ("encoding", "errors")),
     "requote": (requote, batch.requote_many, ()),
     "normalize": (normalize, batch.normalize_many, ("sort_query", "drop_fragment", "strict_idna")),
-    "clean-query": (_clean_line, _clean_many, ("drop", "keep", "sort", "tracking")),
+    "clean-query": (_clean_line, _clean_many, ("drop", "keep", "sort", "tracking", "html_amp")),
     "canonicalize": (canonical.canonicalize, canonical.canonicalize_many,
-                     ("drop", "keep", "strip_www", "same_scheme", "strip_trailing_slash")),
+                     ("drop", "keep", "strip_www", "same_scheme", "strip_trailing_slash", "html_amp")),
     "query-param": (_param_line, query.query_param_many, ("name",)),  # tables: _query_command
     "resolve": (_resolve_line, _resolve_column, ("base", "resolve_normalize", "strict")),
 }
@@ -105,7 +107,7 @@ class Command:
                  drop_fragment: bool = False, strict_idna: bool = False,
                  drop: "list[str] | None" = None,
                  keep: "list[str] | None" = None, sort: bool = False,
-                 param: "str | None" = None, tracking: bool = False,
+                 param: "str | None" = None, tracking: bool = False, html_amp: bool = False,
                  strip_www: bool = False, same_scheme: bool = False,
                  strip_trailing_slash: bool = False, base: "str | None" = None,
                  resolve_normalize: bool = False, strict: bool = True) -> None:
@@ -121,7 +123,7 @@ class Command:
         given = {"safe": safe, "encoding": encoding, "errors": errors,
                  "sort_query": sort_query, "drop_fragment": drop_fragment, "strict_idna": strict_idna,
                  "drop": drop, "keep": keep, "sort": sort, "name": param,
-                 "tracking": tracking, "strip_www": strip_www, "same_scheme": same_scheme,
+                 "tracking": tracking, "html_amp": html_amp, "strip_www": strip_www, "same_scheme": same_scheme,
                  "strip_trailing_slash": strip_trailing_slash,
                  "base": base, "resolve_normalize": resolve_normalize, "strict": strict}
         self._one, self._many, names = FUNCTIONS[name]
