@@ -233,15 +233,15 @@ static void read_rows(const pct_arrow_strings *a)
         pct_batch_spec spec;
         memset(&spec, 0, sizeof spec);
         spec.op = ops[k];
-        pct_out out;
-        pct_out_init(&out);
+        pct_buf out;
+        pct_buf_init(&out);
         int status;
         pct_batch_info info;
         memset(valid, 0, count / 8 + 1);
         int64_t done = pct_batch_rows(&spec, &rows, 0, a->length, 0, &out, SIZE_MAX, ends, valid,
                                       &status, &info, NULL);
         FUZZ_ASSERT(done == a->length || status != PCT_ROW_MALFORMED);
-        pct_out_free(&out);
+        pct_buf_free(&out);
     }
     free(valid);
     free(ends);

@@ -45,7 +45,7 @@ static uint8_t *single(const pct_batch_spec *spec, const uint8_t *s, size_t n, s
     }
 }
 
-static void check_row(const pct_batch_spec *spec, const uint8_t *s, size_t n, pct_out *out,
+static void check_row(const pct_batch_spec *spec, const uint8_t *s, size_t n, pct_buf *out,
                       size_t limit)
 {
     size_t before = out->len;
@@ -117,8 +117,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     size_t limit = lim < 32 ? (size_t)lim * 8 : SIZE_MAX;
 
     uint8_t *body = dup_exact(in.data, in.size);
-    pct_out out;
-    pct_out_init(&out);
+    pct_buf out;
+    pct_buf_init(&out);
     size_t start = 0;
     for (size_t i = 0; i <= in.size; i++) {
         if (i == in.size || body[i] == '\n') {
@@ -128,7 +128,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             start = i + 1;
         }
     }
-    pct_out_free(&out);
+    pct_buf_free(&out);
     free(body);
     return 0;
 }

@@ -101,8 +101,8 @@ static void check_kernel(const uint8_t *src, size_t n, size_t want_pos)
     pct_batch_spec spec;
     memset(&spec, 0, sizeof spec);
     spec.op = PCT_BATCH_CHECK;
-    pct_out out;
-    pct_out_init(&out);
+    pct_buf out;
+    pct_buf_init(&out);
     int status;
     pct_batch_info info;
     FUZZ_ASSERT(pct_batch_rows(&spec, &in, 0, (int64_t)rows, 0, &out, SIZE_MAX, ends, valid, &status,
@@ -113,7 +113,7 @@ static void check_kernel(const uint8_t *src, size_t n, size_t want_pos)
         FUZZ_ASSERT(ends[j] == (at == len ? -1 : (int64_t)at));
         FUZZ_ASSERT(((valid[j >> 3] >> (j & 7)) & 1) == (at != len));
     }
-    pct_out_free(&out);
+    pct_buf_free(&out);
     free(valid);
     free(ends);
     free(off);

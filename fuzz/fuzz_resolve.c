@@ -64,9 +64,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         spec.resolve_flags = rflags;
         spec.base = base;
         spec.base_len = bn;
-        pct_out out;
+        pct_buf out;
         pct_batch_info info;
-        pct_out_init(&out);
+        pct_buf_init(&out);
         int rc = pct_batch_row(&spec, ref, rn, &out, SIZE_MAX, &info);
         if (!spec.flags) {
             /* the target, its ill-formed UTF-8 escaped %XX (a text column
@@ -86,7 +86,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         }
         else
             FUZZ_ASSERT(rc == PCT_OK || rc == PCT_ROW_CALLER);
-        pct_out_free(&out);
+        pct_buf_free(&out);
         free(target);
     }
     free(base);

@@ -9,12 +9,15 @@
  *   _pctcodec_uri.c        the RFC 3986 functions
  *   _pctcodec_query.c      query_param and clean_query on one value
  *   _pctcodec_ecma.c       the ECMAScript codecs, uri_to_iri
- *   _pctcodec_batch.c      the batch engine (lists, Arrow columns)
+ *   _pctcodec_batch.c      the batch engine's rows (lists, Arrow columns), row errors
+ *   _pctcodec_batch_ops.c  the batch functions' options decoded into ops
+ *   _pctcodec_batch_pool.c the batch engine's worker pool (chunks, turns, threads, Ctrl-C)
  *   _pctcodec_split.c      split, split_many: URI components as columns
  *   _pctcodec_idna.c       hosts: domain to ASCII and to Unicode (uri_to_iri's labels)
  *   _pctcodec_url.c        the URL Standard's parser on one value
  *   _pctcodec_csv.c        the CSV cutter and joiner of the command line's table mode
- *   _pctcodec_arrow.c      Arrow result arrays (no Python; reading is src/core/pct_arrow.c)
+ *   _pctcodec_arrow.c      Arrow I/O: capsules in (the layout read by src/core/pct_arrow.c),
+ *                          result arrays out
  *   _pctcodec_common.c     helpers they all use (errors, package objects,
  *                          codec names, buffer snapshots)
  */

@@ -1,275 +1,30 @@
-/* CPython binding of the batch engine (src/core/pct_batch.c): the work of
- * quote_many ... check_many (src/pctcodec/batch.py) on a list or tuple of str,
- * and on Arrow arrays and streams through the Arrow C data interface.
+/* The rows of the batch engine (src/core/pct_batch.c; the rooms are listed
+ * in _pctcodec_batch.h): the work of quote_many ... parse_url_many
+ * (src/pctcodec/batch.py) on a list or tuple of str, and on Arrow arrays and
+ * streams through the Arrow C data interface.
  *
  * Arrow input is read in place (offsets or views, data buffers; see
- * src/_pctcodec_arrow.c) and the result is written to malloc'd buffers that the
- * ArrowArray's release callback frees: no Python object per value. The rows run with the GIL
- * released, split over `threads` threads; a row the core cannot finish
+ * src/_pctcodec_arrow.c) and the result is written to malloc'd buffers that
+ * the ArrowArray's release callback frees: no Python object per value. The
+ * rows run with the GIL released, in chunks over `threads` threads (the
+ * worker pool, _pctcodec_batch_pool.c); a row the core cannot finish
  * (IDNA, an error handler only Python has) calls the single-value function
  * with the GIL taken for that row. Under on_error "raise" any error names
  * the row's index and no result is returned; under "null" or "keep" a row
  * whose single-value call raises an Exception (not MemoryError) gets null or
  * its input, and (index, value, exception) goes to the rejects list.
  */
+#include "_pctcodec.h" /* Python.h first, as it asks */
+
 #include <stdlib.h>
 #include <string.h>
 
-#include "_pctcodec.h"
 #include "_pctcodec_arrow.h"
 #include "_pctcodec_batch.h"
-#include "_pctcodec_memory.h"
 #include "pct_authority.h"
 #include "pct_batch.h"
 #include "pct_domain.h"
 #include "pct_idna.h"
-#include "pct_uri.h"
-
-/* Operation codes, as src/pctcodec/batch.py passes them. */
-enum { OP_QUOTE, OP_QUOTE_PLUS, OP_UNQUOTE, OP_UNQUOTE_PLUS, OP_REQUOTE, OP_NORMALIZE, OP_CHECK,
-       OP_QUERY_PARAM, OP_CLEAN_QUERY, OP_DOMAIN, OP_SUFFIX, OP_PARTS, OP_RESOLVE,
-       OP_CANONICALIZE, OP_URL, N_OPS };
-static const char *const OP_NAMES[N_OPS] = {"quote_many",   "quote_plus_many", "unquote_many",
-                                            "unquote_plus_many", "requote_many", "normalize_many",
-                                            "check_many", "query_param_many", "clean_query_many",
-                                            "registered_domain_many", "public_suffix_many",
-                                            "domain_parts_many", "resolve_many", "canonicalize_many",
-                                            "parse_url_many"};
-
-/* normalize_many's options, as batch.py packs them. */
-#define OPT_SORT_QUERY 1
-#define OPT_DROP_FRAGMENT 2
-#define OPT_STRIP_SPACE 4
-/* canonicalize_many's: those of normalize_many, and the filter's and the
- * key's (pct_canon.h's PCT_CANON_* shifted by CANON_SHIFT); its patterns
- * come as clean_query_many's. */
-#define OPT_IGNORE_CASE 8
-#define OPT_HTML_AMP 16
-#define OPT_SORT 32
-#define OPT_KEEP_IGNORE_CASE 64
-#define OPT_STRICT_IDNA 128 /* normalize_many's only */
-#define CANON_SHIFT 8
-/* clean_query_many's: the kept parameters sorted. Its patterns come as
- * bytes (pct_query.h's pattern sets) in the `safe` (drop) and `errors`
- * (keep, or None) arguments, query_param_many's name as UTF-8 bytes in
- * `safe`: they stay alive for the whole call, as the arguments do. */
-#define OPT_SORT_PARAMS 1
-/* resolve_many's: the target normalized; 5.2.2's non-strict parser. The
- * base comes as a str in `safe` (one base for every row), or as a column
- * in `errors` (a list for _many_list, a (schema, array) capsule pair of
- * the same length for _many_arrow); func takes (base, reference). */
-/* parse_url_many's (src/pctcodec/url.py): the getter (pct_url_part) in
- * opts; the base as a parsed capsule (src/_pctcodec_url.c) in `safe`, or
- * as a column in `errors` as for resolve_many (func then takes (base,
- * value)), or neither. */
-#define OPT_RESOLVE_NORMALIZE 1
-#define OPT_RESOLVE_NON_STRICT 2
-
-/* More threads than this are not started. */
-#define MAX_THREADS 256
-
-/* With threads chosen automatically (a negative count: up to that many),
- * each thread takes at least this many rows, so that short arrays, where
- * starting a thread costs more than it saves, stay on one. */
-#define AUTO_MIN_ROWS 16384
-
-
-/* on_error, as batch.py passes it. */
-enum { ON_ERROR_RAISE, ON_ERROR_NULL, ON_ERROR_KEEP };
-
-typedef struct {
-    int code;         /* OP_* */
-    int on_error;     /* ON_ERROR_* */
-    PyObject *rejects; /* a list for (index, value, exception), or NULL (borrowed) */
-    pct_batch_spec spec;
-    int all_python;   /* every row goes through func */
-    int strict_idna;  /* NORMALIZE: a host with no IDNA form is the row's error */
-    PyObject *func;   /* the single-value function (borrowed) */
-    PyObject *module;
-    PyObject *base_column;      /* RESOLVE: the `errors` argument, or NULL (borrowed) */
-    const pct_arrow_strings *bases; /* RESOLVE over Arrow: the base column's array, or NULL */
-} batch_op;
-
-/* The arguments shared by both entry points, after the first: op, func,
- * safe, encoding, errors, opts, on_error, rejects. */
-#define N_OP_ARGS 8
-
-/* The start of both entry points: nargs is N_OP_ARGS plus `extra`, the
- * operation's arguments following the first one. */
-static int setup_op(PyObject *module, PyObject *const *args, Py_ssize_t nargs, int extra,
-                    const char *fname, batch_op *op)
-{
-    if (nargs != 1 + N_OP_ARGS + extra) {
-        PyErr_Format(PyExc_TypeError, "%s() takes %d arguments", fname, 1 + N_OP_ARGS + extra);
-        return -1;
-    }
-    memset(op, 0, sizeof *op); /* no field left unset, whichever op it is */
-    PyObject *const *a = args + 1;
-    long code = PyLong_AsLong(a[0]);
-    if (code == -1 && PyErr_Occurred())
-        return -1;
-    long opts = PyLong_AsLong(a[5]);
-    if (opts == -1 && PyErr_Occurred())
-        return -1;
-    long on_error = PyLong_AsLong(a[6]);
-    if (on_error == -1 && PyErr_Occurred())
-        return -1;
-    if (code < 0 || code >= N_OPS || !PyCallable_Check(a[1]) || on_error < ON_ERROR_RAISE
-        || on_error > ON_ERROR_KEEP || (a[7] != Py_None && !PyList_CheckExact(a[7]))) {
-        PyErr_SetString(PyExc_ValueError, "bad batch operation");
-        return -1;
-    }
-    op->on_error = (int)on_error;
-    op->rejects = a[7] == Py_None ? NULL : a[7];
-    memset(&op->spec, 0, sizeof op->spec);
-    op->code = (int)code;
-    op->func = a[1];
-    op->module = module;
-    op->all_python = 0;
-    op->base_column = NULL;
-    op->bases = NULL;
-    PyObject *safe = a[2], *encoding = a[3], *errors = a[4];
-    const char *handler;
-    switch (code) {
-    case OP_QUOTE:
-    case OP_QUOTE_PLUS:
-        op->spec.op = PCT_BATCH_QUOTE;
-        op->spec.plus = code == OP_QUOTE_PLUS;
-        if ((op->all_python = batch_quote_set(module, safe, encoding, errors, op->spec.plus,
-                                              &op->spec.keep)) < 0)
-            return -1;
-        op->all_python = !op->all_python;
-        break;
-    case OP_UNQUOTE:
-    case OP_UNQUOTE_PLUS:
-        op->spec.op = PCT_BATCH_UNQUOTE;
-        op->spec.plus = code == OP_UNQUOTE_PLUS;
-        handler = batch_unquote_errors(encoding, errors);
-        op->all_python = handler == NULL;
-        op->spec.malformed = !handler                       ? PCT_BATCH_CALLER
-                             : strcmp(handler, "replace") == 0 ? PCT_BATCH_REPLACE
-                             : strcmp(handler, "ignore") == 0  ? PCT_BATCH_IGNORE
-                                                                : PCT_BATCH_CALLER;
-        break;
-    case OP_REQUOTE:
-        op->spec.op = PCT_BATCH_REQUOTE;
-        break;
-    case OP_NORMALIZE:
-        op->spec.op = PCT_BATCH_NORMALIZE;
-        op->spec.flags = PCT_URI_NORMALIZE | (opts & OPT_SORT_QUERY ? PCT_URI_SORT_QUERY : 0)
-                         | (opts & OPT_DROP_FRAGMENT ? PCT_URI_DROP_FRAGMENT : 0);
-        op->strict_idna = (opts & OPT_STRICT_IDNA) != 0;
-        op->spec.strip = (opts & OPT_STRIP_SPACE) != 0;
-        break;
-    case OP_CANONICALIZE:
-        if (!PyBytes_Check(safe) || (errors != Py_None && !PyBytes_Check(errors))) {
-            PyErr_SetString(PyExc_TypeError, "canonicalize_many() needs its patterns as bytes");
-            return -1;
-        }
-        op->spec.op = PCT_BATCH_CANONICALIZE;
-        op->spec.flags = PCT_URI_NORMALIZE | (opts & OPT_DROP_FRAGMENT ? PCT_URI_DROP_FRAGMENT : 0);
-        op->spec.strip = (opts & OPT_STRIP_SPACE) != 0;
-        batch_canon_init(&op->spec.canon, safe, errors, opts);
-        break;
-    case OP_QUERY_PARAM:
-        if (!PyBytes_Check(safe)) {
-            PyErr_SetString(PyExc_TypeError, "query_param_many() needs the name as bytes");
-            return -1;
-        }
-        op->spec.op = PCT_BATCH_QUERY_PARAM;
-        op->spec.name = (const uint8_t *)PyBytes_AS_STRING(safe);
-        op->spec.name_len = (size_t)PyBytes_GET_SIZE(safe);
-        break;
-    case OP_CLEAN_QUERY:
-        if (!PyBytes_Check(safe) || (errors != Py_None && !PyBytes_Check(errors))) {
-            PyErr_SetString(PyExc_TypeError, "clean_query_many() needs its patterns as bytes");
-            return -1;
-        }
-        op->spec.op = PCT_BATCH_CLEAN_QUERY;
-        op->spec.filter.drop = (const uint8_t *)PyBytes_AS_STRING(safe);
-        op->spec.filter.drop_len = (size_t)PyBytes_GET_SIZE(safe);
-        op->spec.filter.has_keep = errors != Py_None;
-        if (op->spec.filter.has_keep) {
-            op->spec.filter.keep = (const uint8_t *)PyBytes_AS_STRING(errors);
-            op->spec.filter.keep_len = (size_t)PyBytes_GET_SIZE(errors);
-        }
-        op->spec.filter.sort = (opts & OPT_SORT_PARAMS) != 0;
-        op->spec.filter.ignore_case = (opts & OPT_IGNORE_CASE) != 0;
-        op->spec.filter.keep_ignore_case = (opts & OPT_KEEP_IGNORE_CASE) != 0;
-        op->spec.filter.html_amp = (opts & OPT_HTML_AMP) != 0;
-        pct_query_filter_init(&op->spec.filter);
-        break;
-    case OP_DOMAIN:
-    case OP_SUFFIX:
-    case OP_PARTS:
-        /* the compiled list comes in `safe`, PCT_DOMAIN_* flags (the part
-         * among them) in opts */
-        if (!(op->spec.psl = domain_psl(safe)))
-            return -1;
-        op->spec.op = PCT_BATCH_DOMAIN;
-        op->spec.flags = (unsigned)opts;
-        break;
-    case OP_RESOLVE:
-        op->spec.op = PCT_BATCH_RESOLVE;
-        op->spec.flags = opts & OPT_RESOLVE_NORMALIZE ? PCT_URI_NORMALIZE : 0;
-        op->spec.strip = (opts & OPT_RESOLVE_NORMALIZE) != 0; /* as normalize() does */
-        op->spec.resolve_flags = opts & OPT_RESOLVE_NON_STRICT ? PCT_RESOLVE_NON_STRICT : 0;
-        if (safe != Py_None) { /* its UTF-8 is cached on the str, alive with the call */
-            Py_ssize_t len;
-            const char *u = PyUnicode_Check(safe) ? PyUnicode_AsUTF8AndSize(safe, &len) : NULL;
-            if (!u) {
-                if (!PyErr_Occurred())
-                    PyErr_SetString(PyExc_TypeError, "resolve_many() needs its base as a str");
-                return -1;
-            }
-            op->spec.base = (const uint8_t *)u;
-            op->spec.base_len = (size_t)len;
-        } else if (errors != Py_None) {
-            op->base_column = errors;
-        } else {
-            PyErr_SetString(PyExc_TypeError, "resolve_many() needs a base");
-            return -1;
-        }
-        break;
-    case OP_URL:
-        op->spec.op = PCT_BATCH_URL;
-        if (opts < PCT_URL_HREF || opts > PCT_URL_RECORD) {
-            PyErr_SetString(PyExc_ValueError, "bad URL getter");
-            return -1;
-        }
-        op->spec.url_part = (pct_url_part)opts;
-        if (safe != Py_None && !(op->spec.url_base = url_base_of(safe)))
-            return -1;
-        if (errors != Py_None)
-            op->base_column = errors;
-        break;
-    default:
-        op->spec.op = PCT_BATCH_CHECK;
-        break;
-    }
-    return 0;
-}
-
-/* The key's filter and options of canonicalize_many and canonicalize, from
- * the pattern sets (bytes; keep may be None) and the packed options. */
-void batch_canon_init(pct_canon *c, PyObject *drop, PyObject *keep, long opts)
-{
-    memset(c, 0, sizeof *c);
-    c->filter.drop = (const uint8_t *)PyBytes_AS_STRING(drop);
-    c->filter.drop_len = (size_t)PyBytes_GET_SIZE(drop);
-    c->filter.has_keep = keep != Py_None;
-    if (c->filter.has_keep) {
-        c->filter.keep = (const uint8_t *)PyBytes_AS_STRING(keep);
-        c->filter.keep_len = (size_t)PyBytes_GET_SIZE(keep);
-    }
-    c->filter.sort = (opts & OPT_SORT) != 0;
-    c->filter.ignore_case = (opts & OPT_IGNORE_CASE) != 0;
-    c->filter.keep_ignore_case = (opts & OPT_KEEP_IGNORE_CASE) != 0;
-    c->filter.html_amp = (opts & OPT_HTML_AMP) != 0;
-    c->filter.drop_empty = 1; /* empty segments are no parameters */
-    c->opts = (unsigned)(opts >> CANON_SHIFT) & PCT_CANON_ALL;
-    pct_query_filter_init(&c->filter);
-}
 
 /* Replaces the raised exception by the one pctcodec.batch._indexed makes of
  * it for the value at `index`, raised from the original when it is new. */
@@ -333,7 +88,7 @@ static void raise_status(int status)
  */
 
 /* The row's result in out (or position) as a Python object. */
-static PyObject *row_object(const batch_op *op, const pct_out *out, int64_t position)
+static PyObject *row_object(const batch_op *op, const pct_buf *out, int64_t position)
 {
     if (op->code == OP_CHECK)
         return position < 0 ? Py_NewRef(Py_None) : PyLong_FromLongLong(position);
@@ -348,7 +103,7 @@ static PyObject *row_object(const batch_op *op, const pct_out *out, int64_t posi
 }
 
 static int mapped_host_row(const batch_op *op, const uint8_t *p, size_t n, const pct_batch_info *info,
-                           pct_out *out, size_t limit, pct_host_cache *hosts);
+                           pct_buf *out, size_t limit, pct_host_cache *hosts);
 
 /* func of the row `item`; RESOLVE's takes the row's base too (`base`, or
  * the one str of every row). */
@@ -450,7 +205,7 @@ static int str_utf8(PyObject *item, const uint8_t **p, size_t *n, PyObject **own
  * RESOLVE's base of the row (an exact str), NULL for the others and for
  * one base for all; *hosts: the call's IDNA forms, made on the first host
  * that needs one. */
-static PyObject *str_row(const batch_op *op, PyObject *base, PyObject *item, pct_out *out,
+static PyObject *str_row(const batch_op *op, PyObject *base, PyObject *item, pct_buf *out,
                          pct_host_cache **hosts, int *failed)
 {
     const uint8_t *p, *bp = op->spec.base;
@@ -497,7 +252,7 @@ PyDoc_STRVAR(many_list_doc,
 static PyObject *py_many_list(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 {
     batch_op op;
-    if (setup_op(module, args, nargs, 0, "_many_list", &op) < 0)
+    if (batch_op_decode(module, args, nargs, 0, "_many_list", &op) < 0)
         return NULL;
     PyObject *values = args[0];
     if (!PyList_CheckExact(values) && !PyTuple_CheckExact(values)) {
@@ -513,8 +268,8 @@ static PyObject *py_many_list(PyObject *module, PyObject *const *args, Py_ssize_
     PyObject *result = PyList_New(n);
     if (!result)
         return NULL;
-    pct_out out;
-    pct_out_init(&out);
+    pct_buf out;
+    pct_buf_init(&out);
     pct_host_cache *hosts = NULL;
     Py_ssize_t i;
     /* func may change a list: its current length bounds every step */
@@ -535,7 +290,7 @@ static PyObject *py_many_list(PyObject *module, PyObject *const *args, Py_ssize_
         } else if (!PyUnicode_Check(item) || (base && !PyUnicode_Check(base))) {
             PyObject *bad = PyUnicode_Check(item) ? base : item;
             PyErr_Format(PyExc_TypeError, "%s() %s at index %zd must be str or None, not %.200s",
-                         OP_NAMES[op.code], bad == item ? "value" : "base", i,
+                         batch_op_name(op.code), bad == item ? "value" : "base", i,
                          Py_TYPE(bad)->tp_name);
             r = NULL;
         } else if (PyUnicode_CheckExact(item) && (!base || PyUnicode_CheckExact(base))) {
@@ -574,182 +329,17 @@ static PyObject *py_many_list(PyObject *module, PyObject *const *args, Py_ssize_
         Py_XDECREF(base);
         PyList_SET_ITEM(result, i, r);
     }
-    pct_out_free(&out);
+    pct_buf_free(&out);
     pct_host_cache_free(hosts);
     if (i < n && PyList_SetSlice(result, i, n, NULL) < 0)
         Py_CLEAR(result);
     return result;
 fail:
-    pct_out_free(&out);
+    pct_buf_free(&out);
     pct_host_cache_free(hosts);
     /* the slots not yet filled are NULL, which list dealloc skips */
     Py_DECREF(result);
     return NULL;
-}
-
-int arrow_import(PyObject *pair, const char *fname, struct ArrowSchema **schema,
-                 struct ArrowArray **array, PyObject **sizes)
-{
-    if (!PyTuple_Check(pair) || PyTuple_GET_SIZE(pair) < 2 || PyTuple_GET_SIZE(pair) > 3) {
-        PyErr_Format(PyExc_TypeError, "%s() needs an Arrow array as a (schema, array) capsule pair",
-                     fname);
-        return -1;
-    }
-    *schema = PyCapsule_GetPointer(PyTuple_GET_ITEM(pair, 0), "arrow_schema");
-    *array = *schema ? PyCapsule_GetPointer(PyTuple_GET_ITEM(pair, 1), "arrow_array") : NULL;
-    *sizes = PyTuple_GET_SIZE(pair) == 3 ? PyTuple_GET_ITEM(pair, 2) : NULL;
-    if (!*array)
-        return -1;
-    if (!(*schema)->release || !(*array)->release) {
-        PyErr_Format(PyExc_ValueError,
-                     "%s(): the Arrow %s was released already (a capsule is consumed once)", fname,
-                     (*schema)->release ? "array" : "schema");
-        return -1;
-    }
-    return 0;
-}
-
-/* The kind of an Arrow string column; 0 with TypeError for any other. */
-char schema_kind(const struct ArrowSchema *schema, const char *fname)
-{
-    char kind = pct_arrow_kind(schema);
-    if (!kind)
-        PyErr_Format(PyExc_TypeError, "%s() needs a column of strings, not Arrow format '%.50s'%s",
-                     fname, schema->format ? schema->format : "",
-                     schema->dictionary ? " (dictionary-encoded)" : "");
-    return kind;
-}
-
-/* ValueError for an array that breaks its layout: at the row (base + row,
- * also its `index` attribute) when the problem is a row's. */
-static void raise_malformed(pct_arrow_problem problem, int at_row, int64_t row)
-{
-    const char *text = pct_arrow_problem_text(problem);
-    PyObject *msg = at_row ? PyUnicode_FromFormat("malformed Arrow array at index %lld: %s",
-                                                  (long long)row, text)
-                           : PyUnicode_FromFormat("malformed Arrow array: %s", text);
-    PyObject *exc = msg ? PyObject_CallOneArg(PyExc_ValueError, msg) : NULL;
-    PyObject *index = exc && at_row ? PyLong_FromLongLong(row) : NULL;
-    if (exc && (!at_row || (index && PyObject_SetAttrString(exc, "index", index) == 0)))
-        PyErr_SetObject(PyExc_ValueError, exc);
-    Py_XDECREF(msg);
-    Py_XDECREF(exc);
-    Py_XDECREF(index);
-}
-
-/* An array's check runs without the GIL from this many rows on. */
-#define CHECK_NOGIL_ROWS 4096
-
-int strings_init(pct_arrow_strings *a, char kind, const struct ArrowArray *array, PyObject *sizes,
-                 int64_t base)
-{
-    int64_t *known = NULL, n = 0, row = 0;
-    if (sizes && sizes != Py_None) {
-        if (!PyTuple_Check(sizes)) {
-            PyErr_SetString(PyExc_TypeError, "Arrow buffer sizes must be a tuple");
-            return -1;
-        }
-        n = PyTuple_GET_SIZE(sizes);
-        if (!(known = PyMem_Malloc((size_t)(n ? n : 1) * sizeof *known))) {
-            PyErr_NoMemory();
-            return -1;
-        }
-        for (int64_t k = 0; k < n; k++) {
-            known[k] = PyLong_AsLongLong(PyTuple_GET_ITEM(sizes, k));
-            if (known[k] == -1 && PyErr_Occurred()) {
-                PyMem_Free(known);
-                return -1;
-            }
-        }
-    }
-    pct_arrow_problem shape = pct_arrow_init(a, kind, array, known, n), rows = PCT_ARROW_OK;
-    if (shape == PCT_ARROW_OK)
-        MAYBE_WITHOUT_GIL(a->length >= CHECK_NOGIL_ROWS, rows = pct_arrow_check(a, &row));
-    PyMem_Free(known);
-    a->sizes = NULL; /* only the check reads them */
-    a->nsizes = 0;
-    if (shape == PCT_ARROW_OK && rows == PCT_ARROW_OK)
-        return 0;
-    raise_malformed(shape != PCT_ARROW_OK ? shape : rows, shape == PCT_ARROW_OK, base + row);
-    return -1;
-}
-
-/* ---------------------------------------------------------------------------
- * Running an array's rows on threads. The rows are cut into chunks that the
- * threads take in order from a queue (a busy core takes fewer). A thread
- * writes a chunk into its own scratch buffer, then, on its turn (every
- * chunk before it is in the result), appends it to the result: each result
- * byte is written once into the result's memory, from a scratch buffer
- * still in the cache, and the result is one buffer, with no copy of the
- * threads' pieces at the end. A thread alone writes straight into the
- * result.
- */
-/* A row failed under on_error "null" or "keep": its row in the array and
- * its exception. */
-struct reject {
-    int64_t row;
-    PyObject *exc; /* NULL: a row the core failed, its exception made by add_rejects */
-};
-
-/* One input array's result. */
-typedef struct {
-    int64_t rows;
-    int64_t *ends;  /* per row: its end in out.data; CHECK: its position or -1 */
-    uint8_t *valid; /* per row one bit: the result is not null */
-    pct_out out;
-} result;
-
-/* What the threads of one array share. */
-typedef struct {
-    result *res;
-    int64_t chunk_rows, nchunks;
-    int64_t next;              /* the next chunk to take (under queue) */
-    int failed;                /* a chunk failed: no more are taken or appended (under queue) */
-    PyThread_type_lock queue;
-    PyThread_type_lock *turns; /* turns[c] (c >= 1) is released once chunk c - 1 is done
-                                * with; NULL when chunks are not appended in turn */
-} shared_run;
-
-typedef struct {
-    const batch_op *op;
-    const pct_arrow_strings *in;
-    shared_run *run;
-    size_t limit;       /* the most bytes out may hold */
-    int64_t *ends;      /* the result's */
-    uint8_t *valid;
-    pct_out *out;       /* where rows are written: scratch, or the result alone */
-    pct_out scratch;
-    int status;         /* PCT_OK or the failing row's outcome */
-    int64_t err_row;    /* that row, in the array */
-    PyObject *exc;      /* PCT_ROW_PYTHON_ERROR: the exception */
-    struct reject *rejects; /* rows failed under on_error null or keep */
-    size_t n_rejects, rejects_cap;
-    PyThreadState *ts;  /* this thread's state while the GIL is released */
-    PyInterpreterState *interp; /* the caller's, for the state of a new thread */
-    int own_ts;         /* 1: ts was made for this piece's thread */
-    pct_host_cache *hosts; /* NORMALIZE: IDNA forms met so far */
-    const uint8_t *row_base; /* RESOLVE: the base of the row being done */
-    size_t row_base_n;
-    PyThread_type_lock done;  /* held until the piece's own thread has finished */
-    sig_gate *gate;     /* the caller's piece: polled between chunks (Ctrl-C); NULL for the others */
-} piece;
-
-/* Takes the GIL; -1 when this thread gets no thread state (no memory). */
-static int enter_python(piece *pc)
-{
-    if (!pc->ts) {
-        /* a thread of ours, in the caller's interpreter (not PyGILState's) */
-        if (!(pc->ts = PyThreadState_New(pc->interp)))
-            return -1;
-        pc->own_ts = 1;
-    }
-    PyEval_RestoreThread(pc->ts);
-    return 0;
-}
-
-static void leave_python(piece *pc)
-{
-    pc->ts = PyEval_SaveThread();
 }
 
 /* ---------------------------------------------------------------------------
@@ -765,7 +355,7 @@ static void leave_python(piece *pc)
  * PCT_ROW_CALLER for a host with no form under strict_idna: the row goes
  * through func, which raises normalize's error. */
 static int mapped_host_row(const batch_op *op, const uint8_t *p, size_t n, const pct_batch_info *info,
-                           pct_out *out, size_t limit, pct_host_cache *hosts)
+                           pct_buf *out, size_t limit, pct_host_cache *hosts)
 {
     const uint8_t *host = p + info->host.start, *form;
     size_t len = info->host.len, form_len = 0;
@@ -812,7 +402,7 @@ static int host_row(piece *pc, const uint8_t *p, size_t n, const pct_batch_info 
 /* The row through func, with the GIL held for it. */
 static int python_row(piece *pc, const uint8_t *p, size_t n, int64_t *position)
 {
-    if (enter_python(pc) < 0)
+    if (pool_enter_python(pc) < 0)
         return PCT_ERR_NO_MEMORY;
     int rc = PCT_OK;
     PyObject *text = PyUnicode_DecodeUTF8((const char *)p, (Py_ssize_t)n, "strict"), *r = NULL;
@@ -825,7 +415,7 @@ static int python_row(piece *pc, const uint8_t *p, size_t n, int64_t *position)
         r = PyObject_CallOneArg(pc->op->func, text);
     }
     Py_XDECREF(text);
-    if (r && pc->op->code == OP_CHECK) {
+    if (r && pc->op->code == OP_CHECK && position) { /* (only CHECK asks for it) */
         *position = r == Py_None ? -1 : PyLong_AsLongLong(r);
     } else if (r == Py_None && (pc->op->code == OP_DOMAIN || pc->op->code == OP_SUFFIX
                                 || pc->op->code == OP_PARTS)) {
@@ -835,7 +425,7 @@ static int python_row(piece *pc, const uint8_t *p, size_t n, int64_t *position)
     } else if (r) {
         Py_ssize_t len;
         const char *u = PyUnicode_AsUTF8AndSize(r, &len);
-        if (u && (rc = pct_out_reserve(pc->out, (size_t)len, pc->limit)) == PCT_OK) {
+        if (u && (rc = pct_buf_reserve(pc->out, (size_t)len, pc->limit)) == PCT_OK) {
             memcpy(pc->out->data + pc->out->len, u, (size_t)len);
             pc->out->len += (size_t)len;
         }
@@ -845,7 +435,7 @@ static int python_row(piece *pc, const uint8_t *p, size_t n, int64_t *position)
         pc->exc = PyErr_GetRaisedException_compat();
         rc = is_row_error(pc->op, pc->exc) ? PCT_ROW_REJECTED : PCT_ROW_PYTHON_ERROR;
     }
-    leave_python(pc);
+    pool_leave_python(pc);
     return rc;
 }
 
@@ -860,7 +450,7 @@ static int reject_row(piece *pc, int64_t r, const uint8_t *p, size_t n)
         struct reject *items = cap < SIZE_MAX / sizeof *items
                                    ? realloc(pc->rejects, cap * sizeof *items) : NULL;
         if (!items)
-            return PCT_ERR_NO_MEMORY; /* pc->exc stays, for pieces_free */
+            return PCT_ERR_NO_MEMORY; /* pc->exc stays, for pool_free */
         pc->rejects = items;
         pc->rejects_cap = cap;
     }
@@ -872,16 +462,16 @@ static int reject_row(piece *pc, int64_t r, const uint8_t *p, size_t n)
     }
     int check = pc->op->code == OP_CHECK;
     if (pc->op->on_error == ON_ERROR_KEEP && !check) {
-        int rc = pct_out_reserve(pc->out, n, pc->limit);
+        int rc = pct_buf_reserve(pc->out, n, pc->limit);
         if (rc != PCT_OK)
             return rc;
         if (n)
             memcpy(pc->out->data + pc->out->len, p, n);
         pc->out->len += n;
-        pc->ends[r] = (int64_t)pc->out->len;
+        pc->ends[r - pc->r0] = (int64_t)pc->out->len;
         pc->valid[r >> 3] |= (uint8_t)(1u << (r & 7));
     } else {
-        pc->ends[r] = check ? -1 : (int64_t)pc->out->len;
+        pc->ends[r - pc->r0] = check ? -1 : (int64_t)pc->out->len;
     }
     return PCT_OK;
 }
@@ -895,7 +485,7 @@ static int finish_row(piece *pc, int64_t r, int rc, const uint8_t *p, size_t n,
     int check = pc->op->code == OP_CHECK;
     int64_t position = -1;
     if (rc == PCT_ROW_NULL) { /* query_param_many: no such parameter */
-        pc->ends[r] = (int64_t)pc->out->len;
+        pc->ends[r - pc->r0] = (int64_t)pc->out->len;
         return PCT_OK;
     }
     if (rc == PCT_ROW_HOST)
@@ -905,7 +495,7 @@ static int finish_row(piece *pc, int64_t r, int rc, const uint8_t *p, size_t n,
     else if (rc == PCT_OK && check)
         position = info->position;
     if (rc == PCT_ROW_NULL) { /* DOMAIN: no such part, of the IDNA form or by func */
-        pc->ends[r] = (int64_t)pc->out->len;
+        pc->ends[r - pc->r0] = (int64_t)pc->out->len;
         return PCT_OK;
     }
     if (rc == PCT_ROW_FAILED) /* raising: func's own error; else the policy, the exception made later */
@@ -915,10 +505,10 @@ static int finish_row(piece *pc, int64_t r, int rc, const uint8_t *p, size_t n,
     if (rc != PCT_OK)
         return rc;
     if (check && position < 0) {
-        pc->ends[r] = -1;
+        pc->ends[r - pc->r0] = -1;
         return PCT_OK;
     }
-    pc->ends[r] = check ? position : (int64_t)pc->out->len;
+    pc->ends[r - pc->r0] = check ? position : (int64_t)pc->out->len;
     pc->valid[r >> 3] |= (uint8_t)(1u << (r & 7));
     return PCT_OK;
 }
@@ -928,7 +518,7 @@ static int finish_row(piece *pc, int64_t r, int rc, const uint8_t *p, size_t n,
  * leaves to the caller, which is done here, and the run resumes after it);
  * views and all-Python operations row by row. PCT_OK, or the outcome of
  * the row that stops it (pc->err_row). */
-static int run_chunk(piece *pc, int64_t r0, int64_t count)
+int batch_chunk(piece *pc, int64_t r0, int64_t count)
 {
     const batch_op *op = pc->op;
     const pct_arrow_strings *in = pc->in;
@@ -950,7 +540,7 @@ static int run_chunk(piece *pc, int64_t r0, int64_t count)
             rc = pct_arrow_row(in, r, &p, &n);
             int got = rc > 0 ? pct_arrow_row(op->bases, r, &pc->row_base, &pc->row_base_n) : rc;
             if (rc == 0 || got == 0) {
-                pc->ends[r] = (int64_t)pc->out->len;
+                pc->ends[r - pc->r0] = (int64_t)pc->out->len;
                 continue;
             }
             rc = rc < 0 || got < 0 ? PCT_ROW_MALFORMED
@@ -958,8 +548,10 @@ static int run_chunk(piece *pc, int64_t r0, int64_t count)
                                 : pct_batch_resolve_row(&op->spec, pc->row_base, pc->row_base_n, p,
                                                         n, pc->out, pc->limit, &info);
         } else if (by_runs) {
-            r += pct_batch_rows(&op->spec, &whole, r, end - r, r, pc->out, pc->limit, pc->ends,
-                                pc->valid, &rc, &info, pc->hosts);
+            /* slots from the chunk's first row (a multiple of 8: valid's bits
+             * from a byte's start) */
+            r += pct_batch_rows(&op->spec, &whole, r, end - r, r - pc->r0, pc->out, pc->limit,
+                                pc->ends, pc->valid + pc->r0 / 8, &rc, &info, pc->hosts);
             if (r == end)
                 break;
             if (rc != PCT_ROW_MALFORMED)
@@ -967,7 +559,7 @@ static int run_chunk(piece *pc, int64_t r0, int64_t count)
         } else {
             rc = pct_arrow_row(in, r, &p, &n);
             if (rc == 0) {
-                pc->ends[r] = check ? -1 : (int64_t)pc->out->len;
+                pc->ends[r - pc->r0] = check ? -1 : (int64_t)pc->out->len;
                 continue;
             }
             rc = rc < 0 ? PCT_ROW_MALFORMED
@@ -983,181 +575,6 @@ static int run_chunk(piece *pc, int64_t r0, int64_t count)
     }
     return PCT_OK;
 }
-
-/* Appends the chunk's rows r0 .. r0 + count - 1, written in pc->scratch,
- * to the result (on the chunk's turn: no other thread touches it). */
-static int append_chunk(piece *pc, int64_t r0, int64_t count)
-{
-    pct_out *res = &pc->run->res->out;
-    size_t base = res->len, len = pc->scratch.len;
-    pct_status rc = out_reserve_big(res, len, pc->limit);
-    if (rc != PCT_OK) {
-        /* the row whose end passes the limit */
-        for (pc->err_row = r0; pc->err_row < r0 + count - 1; pc->err_row++)
-            if ((size_t)pc->ends[pc->err_row] > pc->limit - base)
-                break;
-        return (int)rc;
-    }
-    stream_copy(res->data + base, pc->scratch.data, len);
-    res->len += len;
-    for (int64_t r = r0; r < r0 + count; r++)
-        pc->ends[r] += (int64_t)base;
-    return PCT_OK;
-}
-
-static int run_failed(shared_run *run, int set)
-{
-    PyThread_acquire_lock(run->queue, WAIT_LOCK);
-    if (set)
-        run->failed = 1;
-    int failed = run->failed;
-    PyThread_release_lock(run->queue);
-    return failed;
-}
-
-/* The caller's piece between two chunks: the signal handlers run (the GIL
- * taken for that moment) every SIG_GATE_NS; -1 with the handler's
- * exception taken into pc->exc. */
-static int poll_signals(piece *pc)
-{
-    pc->gate->ts = pc->ts;
-    int rc = sig_gate_poll(pc->gate);
-    pc->ts = pc->gate->ts;
-    if (rc < 0) {
-        PyEval_RestoreThread(pc->ts);
-        pc->exc = PyErr_GetRaisedException_compat();
-        pc->ts = PyEval_SaveThread();
-    }
-    return rc;
-}
-
-/* Takes chunks until there are none left or one has failed; called without
- * the GIL. */
-static void run_piece(piece *pc)
-{
-    shared_run *run = pc->run;
-    for (;;) {
-        PyThread_acquire_lock(run->queue, WAIT_LOCK);
-        int64_t c = run->failed ? run->nchunks : run->next;
-        if (c < run->nchunks)
-            run->next++;
-        PyThread_release_lock(run->queue);
-        if (c >= run->nchunks)
-            return;
-        int64_t r0 = c * run->chunk_rows, rows = run->res->rows;
-        int64_t count = rows - r0 < run->chunk_rows ? rows - r0 : run->chunk_rows;
-        pc->scratch.len = 0;
-        int rc = run_chunk(pc, r0, count), stop = 0;
-        if (rc == PCT_OK && run->turns) {
-            if (c > 0)
-                PyThread_acquire_lock(run->turns[c], WAIT_LOCK);
-            if (run_failed(run, 0))
-                stop = 1; /* an earlier chunk failed: this one is not appended */
-            else
-                rc = append_chunk(pc, r0, count);
-        }
-        if (rc != PCT_OK) {
-            pc->status = rc;
-            run_failed(run, 1);
-        }
-        if (run->turns && c + 1 < run->nchunks)
-            PyThread_release_lock(run->turns[c + 1]);
-        if (rc != PCT_OK || stop)
-            return;
-        if (pc->gate && poll_signals(pc) < 0) {
-            pc->status = PCT_ERR_INTERRUPTED;
-            pc->err_row = r0 + count;
-            run_failed(run, 1);
-            return;
-        }
-    }
-}
-
-/* The threads are CPython's (pythread.h): the same code on every platform,
- * and the extension binds no pthread symbol of its own (glibc 2.34 gave
- * pthread_create a new symbol version, which would raise a wheel's manylinux
- * tag to 2_34). A thread says it has finished by releasing its piece's lock. */
-static void piece_thread(void *arg)
-{
-    piece *pc = arg;
-    run_piece(pc);
-    if (pc->own_ts) {
-        PyEval_RestoreThread(pc->ts);
-        PyThreadState_Clear(pc->ts);
-        PyThreadState_DeleteCurrent();
-    }
-    PyThread_release_lock(pc->done);
-}
-
-/* Starts piece pc on a thread of its own; 0 if it cannot. */
-static int start_piece(piece *pc)
-{
-    if (!(pc->done = PyThread_allocate_lock()))
-        return 0;
-    if (PyThread_acquire_lock(pc->done, WAIT_LOCK) &&
-        PyThread_start_new_thread(piece_thread, pc) != PYTHREAD_INVALID_THREAD_ID)
-        return 1;
-    PyThread_free_lock(pc->done);
-    pc->done = NULL;
-    return 0;
-}
-
-/* Runs np pieces, the first on this thread (whose state is `main`, the GIL
- * released), the others on threads of their own; the chunks of a thread
- * that cannot be started are taken by the others. */
-static void run_pieces(piece *pcs, int np, PyThreadState *main)
-{
-    for (int k = 1; k < np; k++)
-        start_piece(&pcs[k]);
-    pcs[0].ts = main;
-    run_piece(&pcs[0]);
-    for (int k = 1; k < np; k++) {
-        if (pcs[k].done) {
-            PyThread_acquire_lock(pcs[k].done, WAIT_LOCK);
-            PyThread_free_lock(pcs[k].done);
-            pcs[k].done = NULL;
-        }
-    }
-}
-
-typedef struct {
-    result *items;
-    int n, cap;
-} result_list;
-
-static void results_free(result_list *rl)
-{
-    for (int k = 0; k < rl->n; k++) {
-        big_free(rl->items[k].ends);
-        free(rl->items[k].valid);
-        pct_out_free(&rl->items[k].out);
-    }
-    free(rl->items);
-    rl->items = NULL;
-    rl->n = rl->cap = 0;
-}
-
-static void pieces_free(piece *pcs, int np, shared_run *run)
-{
-    for (int k = 0; k < np; k++) {
-        pct_out_free(&pcs[k].scratch);
-        pct_host_cache_free(pcs[k].hosts);
-        Py_XDECREF(pcs[k].exc);
-        for (size_t j = 0; j < pcs[k].n_rejects; j++)
-            Py_XDECREF(pcs[k].rejects[j].exc);
-        free(pcs[k].rejects);
-    }
-    free(pcs);
-    if (run->turns) {
-        for (int64_t c = 1; c < run->nchunks; c++)
-            if (run->turns[c])
-                PyThread_free_lock(run->turns[c]);
-        free(run->turns);
-    }
-    if (run->queue)
-        PyThread_free_lock(run->queue);
-}
-
 static int reject_order(const void *a, const void *b)
 {
     int64_t x = ((const struct reject *)a)->row, y = ((const struct reject *)b)->row;
@@ -1224,100 +641,17 @@ static int stops_run(const piece *pc)
            && (!PyErr_GivenExceptionMatches(pc->exc, PyExc_Exception)
                || PyErr_GivenExceptionMatches(pc->exc, PyExc_MemoryError));
 }
-
-/* Chunks per thread: enough that a busy core's share is taken by the
- * others, few enough that each is long (and its scratch stays in cache). */
-#define CHUNKS_PER_THREAD 32
-/* and at most this many rows, so that the caller's thread, which checks
- * for signals between its chunks, is never long in one (a row done by
- * Python takes a few microseconds: a chunk of them some tens of ms). */
-#define MAX_CHUNK_ROWS 8192
-
-/* Runs the rows of `in` on up to `threads` threads into a result appended
- * to rl; on an error raises it for the first failing row (base: the index
- * of in's first row in the whole column). */
+/* Runs the rows of `in` on up to `threads` threads (the worker pool) into
+ * a result of `kind` appended to rl; on an error raises it for the first failing row
+ * (base: the index of in's first row in the whole column). */
 static int run_array(PyObject *module, const batch_op *op, const pct_arrow_strings *in, int threads,
-                     int64_t base, result_list *rl)
+                     int64_t base, char kind, result_list *rl)
 {
-    int np = threads < 1 ? 1 : threads;
-    if (threads < 0) {
-        int64_t by_rows = in->length / AUTO_MIN_ROWS;
-        np = by_rows < -threads ? (int)by_rows : -threads;
-        if (np < 1)
-            np = 1;
-    }
-    if (np > in->length)
-        np = in->length > 0 ? (int)in->length : 1;
-    if (rl->n == rl->cap) {
-        int cap = rl->cap < INT32_MAX / 4 ? 2 * rl->cap + 1 : -1;
-        result *items = cap > 0 ? realloc(rl->items, (size_t)cap * sizeof *items) : NULL;
-        if (!items) {
-            PyErr_NoMemory();
-            return -1;
-        }
-        rl->items = items;
-        rl->cap = cap;
-    }
-    result *res = &rl->items[rl->n++];
-    int check = op->code == OP_CHECK;
-    size_t rows = (size_t)in->length;
-    res->rows = in->length;
-    /* a 32-bit size_t cannot count every row's end: no memory for them */
-    int fits = (uint64_t)in->length <= SIZE_MAX / sizeof *res->ends;
-    res->ends = fits ? big_malloc(rows * sizeof *res->ends) : NULL;
-    res->valid = fits ? calloc(rows / 8 + 1, 1) : NULL;
-    pct_out_init(&res->out);
-    size_t limit = in->kind == 'U' ? (size_t)PY_SSIZE_T_MAX : (size_t)INT32_MAX;
     shared_run run;
-    memset(&run, 0, sizeof run);
-    run.res = res;
-    /* a multiple of 8 rows: chunks share no byte of valid */
-    run.chunk_rows = (in->length / (np * CHUNKS_PER_THREAD) + 8) & ~(int64_t)7;
-    if (run.chunk_rows > MAX_CHUNK_ROWS)
-        run.chunk_rows = MAX_CHUNK_ROWS; /* the caller's thread polls for Ctrl-C between chunks */
-    run.nchunks = run.chunk_rows ? (in->length + run.chunk_rows - 1) / run.chunk_rows : 0;
-    int ordered = np > 1 && !check; /* the chunks' bytes appended in turn */
-    piece *pcs = calloc((size_t)np, sizeof *pcs);
-    int failed = !pcs || !res->ends || !res->valid || !(run.queue = PyThread_allocate_lock());
-    if (!failed && ordered) {
-        run.turns = calloc((size_t)run.nchunks + 1, sizeof *run.turns);
-        failed = !run.turns;
-        for (int64_t c = 1; !failed && c < run.nchunks; c++)
-            failed = !(run.turns[c] = PyThread_allocate_lock())
-                     || !PyThread_acquire_lock(run.turns[c], WAIT_LOCK);
-    }
-    if (failed) {
-        if (pcs)
-            pieces_free(pcs, 0, &run);
-        else if (run.queue)
-            PyThread_free_lock(run.queue);
-        PyErr_NoMemory();
+    int np = 0;
+    piece *pcs = pool_run(op, in, threads, kind, rl, &run, &np);
+    if (!pcs)
         return -1;
-    }
-    /* most results are about as long as their text: room for that at once
-     * saves the copies of growing (a hint only: failing here is no error) */
-    size_t hint = check ? 0 : pct_arrow_span(in, 0, in->length);
-    if (hint && hint <= limit - hint / 8)
-        out_reserve_big(&res->out, hint + hint / 8, limit);
-    PyInterpreterState *interp = PyThreadState_GetInterpreter(PyThreadState_Get());
-    for (int k = 0; k < np; k++) {
-        piece *pc = &pcs[k];
-        pc->op = op;
-        pc->in = in;
-        pc->run = &run;
-        pc->limit = limit;
-        pc->ends = res->ends;
-        pc->valid = res->valid;
-        pct_out_init(&pc->scratch);
-        pc->out = np > 1 ? &pc->scratch : &res->out;
-        pc->interp = interp;
-    }
-    sig_gate gate;
-    sig_gate_init(&gate);
-    pcs[0].gate = &gate;
-    PyThreadState *main = PyEval_SaveThread();
-    run_pieces(pcs, np, main);
-    PyEval_RestoreThread(main);
     /* the lowest failing row's error, but an interrupt, an exit or a lack
      * of memory first, whichever row met it */
     piece *first = NULL;
@@ -1334,7 +668,7 @@ static int run_array(PyObject *module, const batch_op *op, const pct_arrow_strin
     if (first && first->status == PCT_ERR_INTERRUPTED) {
         PyErr_SetRaisedException_compat(first->exc); /* the handler's, as it raised it */
         first->exc = NULL;
-        pieces_free(pcs, np, &run);
+        pool_free(pcs, np, &run);
         return -1;
     }
     if (first) {
@@ -1345,82 +679,12 @@ static int run_array(PyObject *module, const batch_op *op, const pct_arrow_strin
             raise_status(first->status);
         }
         raise_at(module, (Py_ssize_t)(base + first->err_row));
-        pieces_free(pcs, np, &run);
+        pool_free(pcs, np, &run);
         return -1;
     }
     int rc = add_rejects(op, in, pcs, np, base);
-    pieces_free(pcs, np, &run);
+    pool_free(pcs, np, &run);
     return rc;
-}
-
-/* ---------------------------------------------------------------------------
- * Arrow output.
- */
-static void schema_capsule_free(PyObject *capsule)
-{
-    struct ArrowSchema *s = PyCapsule_GetPointer(capsule, "arrow_schema");
-    if (s) {
-        if (s->release)
-            s->release(s);
-        free(s);
-    }
-}
-
-static void array_capsule_free(PyObject *capsule)
-{
-    struct ArrowArray *a = PyCapsule_GetPointer(capsule, "arrow_array");
-    if (a) {
-        if (a->release)
-            a->release(a);
-        free(a);
-    }
-}
-
-PyObject *arrow_capsules(struct ArrowSchema *schema, struct ArrowArray *array)
-{
-    PyObject *sc, *ac, *r = NULL;
-    if (!(sc = PyCapsule_New(schema, "arrow_schema", schema_capsule_free))) {
-        schema->release(schema);
-        free(schema);
-    }
-    if (!(ac = PyCapsule_New(array, "arrow_array", array_capsule_free))) {
-        array->release(array);
-        free(array);
-    }
-    if (sc && ac)
-        r = PyTuple_Pack(2, sc, ac);
-    Py_XDECREF(sc);
-    Py_XDECREF(ac);
-    return r;
-}
-
-PyObject *pieces_capsules(arrow_piece *parts, int n, char kind)
-{
-    struct ArrowSchema *schema = malloc(sizeof *schema);
-    struct ArrowArray *array = malloc(sizeof *array);
-    if (!schema || !array) {
-        free(schema);
-        free(array);
-        for (int k = 0; k < n; k++) { /* the data is taken whatever the outcome */
-            big_free(parts[k].data);
-            parts[k].data = NULL;
-        }
-        return PyErr_NoMemory();
-    }
-    int rc = arrow_build(parts, n, kind, array);
-    arrow_schema_init(schema, kind);
-    if (rc != PCT_OK) {
-        free(array);
-        schema->release(schema);
-        free(schema);
-        if (rc == PCT_ERR_NO_MEMORY)
-            return PyErr_NoMemory();
-        PyErr_SetString(PyExc_OverflowError,
-                        "the result is too long for an Arrow string or string_view array "
-                        "(over 2 GiB): pass a large_string array");
-        return NULL;
-    }
-    return arrow_capsules(schema, array);
 }
 
 /* RESOLVE's base column: a (schema capsule, array capsule) pair of a
@@ -1443,8 +707,10 @@ static int base_strings(PyObject *pair, const pct_arrow_strings *in, const char 
     return 0;
 }
 
-/* (schema capsule, array capsule) of the pieces put together (their data
- * taken). */
+/* (schema capsule, array capsule) of the results put together (their
+ * data and offsets taken). The room the data buffer has past its bytes is
+ * not cut: never written, it holds no page, and the pool (big_free) hands
+ * the whole buffer to the next call. */
 static PyObject *result_capsules(result_list *rl, char kind)
 {
     arrow_piece *parts = malloc((size_t)(rl->n ? rl->n : 1) * sizeof *parts);
@@ -1452,14 +718,17 @@ static PyObject *result_capsules(result_list *rl, char kind)
         return PyErr_NoMemory();
     for (int k = 0; k < rl->n; k++) {
         result *res = &rl->items[k];
-        arrow_piece part = {res->rows, res->ends, res->valid, res->out.data, res->out.len};
-        parts[k] = part;
-        res->out.data = NULL; /* taken */
+        pct_buf *out = &res->out;
+        parts[k] = res->part;
+        parts[k].data = out->data;
+        parts[k].len = out->len;
+        out->data = NULL; /* taken */
+        out->len = out->cap = 0;
     }
     PyObject *r = pieces_capsules(parts, rl->n, kind);
     for (int k = 0; k < rl->n; k++) { /* what arrow_build took is NULL */
-        rl->items[k].ends = parts[k].ends;
-        rl->items[k].valid = parts[k].valid;
+        rl->items[k].part.offsets = parts[k].offsets;
+        rl->items[k].part.valid = parts[k].valid;
     }
     free(parts);
     return r;
@@ -1476,9 +745,9 @@ PyDoc_STRVAR(many_arrow_doc,
 static PyObject *py_many_arrow(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 {
     batch_op op;
-    if (setup_op(module, args, nargs, 2, "_many_arrow", &op) < 0)
+    if (batch_op_decode(module, args, nargs, 2, "_many_arrow", &op) < 0)
         return NULL;
-    const char *fname = OP_NAMES[op.code];
+    const char *fname = batch_op_name(op.code);
     long threads = PyLong_AsLong(args[1 + N_OP_ARGS]);
     if (threads == -1 && PyErr_Occurred())
         return NULL;
@@ -1491,7 +760,7 @@ static PyObject *py_many_arrow(PyObject *module, PyObject *const *args, Py_ssize
         return NULL;
     PyObject *source = args[0], *result = NULL;
     result_list rl = {NULL, 0, 0};
-    char kind = 0;
+    char kind = 0, out_kind = 0;
     if (PyTuple_Check(source) && (PyTuple_GET_SIZE(source) == 2 || PyTuple_GET_SIZE(source) == 3)) {
         struct ArrowSchema *schema;
         struct ArrowArray *array;
@@ -1502,51 +771,35 @@ static PyObject *py_many_arrow(PyObject *module, PyObject *const *args, Py_ssize
             goto done;
         if (op.base_column)
             op.bases = &bases;
-        if (run_array(module, &op, &in, (int)threads, base, &rl) < 0)
+        out_kind = op.code == OP_CHECK ? 'l' : kind;
+        if (run_array(module, &op, &in, (int)threads, base, out_kind, &rl) < 0)
             goto done;
     } else {
         if (op.base_column) {
             PyErr_Format(PyExc_TypeError, "%s() takes its base column as one array", fname);
             goto done;
         }
-        struct ArrowArrayStream *stream = PyCapsule_GetPointer(source, "arrow_array_stream");
-        struct ArrowSchema schema;
-        if (!stream)
+        struct ArrowArrayStream *stream;
+        if (!(kind = arrow_stream_open(source, fname, &stream)))
             goto done;
-        if (!stream->release) {
-            PyErr_Format(PyExc_ValueError,
-                         "%s(): the Arrow stream was released already (a capsule is consumed once)",
-                         fname);
-            goto done;
-        }
-        if (stream->get_schema(stream, &schema) != 0) {
-            const char *msg = stream->get_last_error(stream);
-            PyErr_Format(PyExc_OSError, "Arrow stream: %s", msg ? msg : "no schema");
-            goto done;
-        }
-        kind = schema_kind(&schema, fname);
-        schema.release(&schema);
-        if (!kind)
-            goto done;
+        out_kind = op.code == OP_CHECK ? 'l' : kind;
         for (;;) {
             struct ArrowArray array;
-            if (stream->get_next(stream, &array) != 0) {
-                const char *msg = stream->get_last_error(stream);
-                PyErr_Format(PyExc_OSError, "Arrow stream: %s", msg ? msg : "no next array");
+            int got = arrow_stream_next(stream, &array);
+            if (got < 0)
                 goto done;
-            }
-            if (!array.release)
+            if (!got)
                 break; /* the end */
             pct_arrow_strings in;
             int failed = strings_init(&in, kind, &array, NULL, base) < 0
-                         || run_array(module, &op, &in, (int)threads, base, &rl) < 0;
+                         || run_array(module, &op, &in, (int)threads, base, out_kind, &rl) < 0;
             base += array.length;
             array.release(&array);
             if (failed)
                 goto done;
         }
     }
-    result = result_capsules(&rl, op.code == OP_CHECK ? 'l' : kind);
+    result = result_capsules(&rl, out_kind);
 done:
     results_free(&rl);
     return result;

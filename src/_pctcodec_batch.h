@@ -1,48 +1,150 @@
-/* What the batch engine (src/_pctcodec_batch.c) lends to the other column
- * functions of the binding (src/_pctcodec_split.c): reading an Arrow string
- * column with Python's errors, and the capsules that hand results over. */
+/* The batch engine (quote_many ... parse_url_many, src/pctcodec/batch.py)
+ * in its rooms, each one job:
+ *   _pctcodec_batch_ops.c   op decoding: a batch function's arguments into
+ *                           a batch_op (and canonicalize's options)
+ *   _pctcodec_batch_pool.c  the worker pool: an array's rows cut into
+ *                           chunks run on threads, appended in turn, with a
+ *                           Ctrl-C check between chunks
+ *   _pctcodec_arrow.c       Arrow I/O: capsules in, result arrays out
+ *   _pctcodec_batch.c       the rows: a list's, an array chunk's; row errors
+ *                           and rejects; the two entry points
+ * This header is what they share; the Arrow I/O that other column
+ * functions use too is _pctcodec_arrow.h. */
 #ifndef PCTCODEC_BATCH_BINDING_H
 #define PCTCODEC_BATCH_BINDING_H
 
 #include "_pctcodec.h"
 #include "_pctcodec_arrow.h"
+#include "pct_batch.h"
 #include "pct_canon.h"
 
-/* The kind of an Arrow string column ('u', 'U', 'v', 'n'); 0 with TypeError
- * (naming `fname`) for any other type. */
-char schema_kind(const struct ArrowSchema *schema, const char *fname);
+/* ---- ops (_pctcodec_batch_ops.c) ------------------------------------------ */
 
-/* The structs of an Arrow array handed over as a (schema capsule, array
- * capsule) pair, with a tuple of its buffers' sizes as a third item when
- * pyarrow knows them (*sizes NULL otherwise): 0, or -1 with TypeError for
- * anything else and ValueError for a struct already released (moved into
- * a consumer, or released by its producer: release == NULL), which must
- * not be read. The one place Arrow input comes in. */
-int arrow_import(PyObject *pair, const char *fname, struct ArrowSchema **schema,
-                 struct ArrowArray **array, PyObject **sizes);
+/* Operation codes, as src/pctcodec/batch.py passes them. */
+enum { OP_QUOTE, OP_QUOTE_PLUS, OP_UNQUOTE, OP_UNQUOTE_PLUS, OP_REQUOTE, OP_NORMALIZE, OP_CHECK,
+       OP_QUERY_PARAM, OP_CLEAN_QUERY, OP_DOMAIN, OP_SUFFIX, OP_PARTS, OP_RESOLVE,
+       OP_CANONICALIZE, OP_URL, N_OPS };
 
-/* pct_arrow_init and pct_arrow_check (the GIL released for a long array):
- * 0, or -1 with ValueError for an array that breaks its layout, naming the
- * first bad row (base + its index, also the exception's `index`). `sizes`:
- * NULL, None, or a tuple of the byte sizes of the array's buffers (-1 for
- * one not known), as pyarrow knows them. */
-int strings_init(pct_arrow_strings *a, char kind, const struct ArrowArray *array, PyObject *sizes,
-                 int64_t base);
+/* on_error, as batch.py passes it. */
+enum { ON_ERROR_RAISE, ON_ERROR_NULL, ON_ERROR_KEEP };
 
-/* A result as a (schema capsule, array capsule) pair; both structs are
- * malloc'd and taken (released and freed by the capsules, or here when a
- * capsule cannot be made). */
-PyObject *arrow_capsules(struct ArrowSchema *schema, struct ArrowArray *array);
+/* The arguments shared by both entry points, after the first: op, func,
+ * safe, encoding, errors, opts, on_error, rejects. */
+#define N_OP_ARGS 8
 
-/* (schema capsule, array capsule) of the pieces put together as one array
- * of `kind` (arrow_build: their data is taken whatever the outcome; a
- * single piece's valid, and ends for 'l', too, NULL after). OverflowError
- * when it is too long for its kind. */
-PyObject *pieces_capsules(arrow_piece *parts, int n, char kind);
+typedef struct {
+    int code;         /* OP_* */
+    int on_error;     /* ON_ERROR_* */
+    PyObject *rejects; /* a list for (index, value, exception), or NULL (borrowed) */
+    pct_batch_spec spec;
+    int all_python;   /* every row goes through func */
+    int strict_idna;  /* NORMALIZE: a host with no IDNA form is the row's error */
+    PyObject *func;   /* the single-value function (borrowed) */
+    PyObject *module;
+    PyObject *base_column;      /* RESOLVE, URL: the `errors` argument, or NULL (borrowed) */
+    const pct_arrow_strings *bases; /* RESOLVE, URL over Arrow: the base column's array, or NULL */
+} batch_op;
+
+/* The start of both entry points: *op (zeroed first, whatever happens)
+ * from args, whose count is 1 + N_OP_ARGS + extra (the operation's
+ * arguments after the first one). 0, or -1 with an error naming fname. */
+int batch_op_decode(PyObject *module, PyObject *const *args, Py_ssize_t nargs, int extra,
+                    const char *fname, batch_op *op);
+
+/* The batch function of an op code ("quote_many", ...). */
+const char *batch_op_name(int code);
 
 /* canonicalize's filter and key options from its pattern sets (bytes, the
  * keep set may be None; they must outlive *c) and its packed options, as
  * src/pctcodec/query.py packs them. */
 void batch_canon_init(pct_canon *c, PyObject *drop, PyObject *keep, long opts);
+
+/* ---- the worker pool (_pctcodec_batch_pool.c) ------------------------------ */
+
+/* More threads than this are not started. */
+#define MAX_THREADS 256
+
+/* A row failed under on_error "null" or "keep": its row in the array and
+ * its exception. */
+struct reject {
+    int64_t row;
+    PyObject *exc; /* NULL: a row the core failed, its exception made later */
+};
+
+/* One input array's result: an Arrow output piece (_pctcodec_arrow.h: its
+ * offsets, or CHECK's values, in the output's own layout) and the buffer its
+ * bytes are written into. */
+typedef struct {
+    arrow_piece part; /* part.data, part.len: unused until built (out has them) */
+    pct_buf out;
+} result;
+
+typedef struct {
+    result *items;
+    int n, cap;
+} result_list;
+
+/* What the threads of one array share. */
+typedef struct {
+    result *res;
+    int64_t chunk_rows, nchunks;
+    int64_t next;              /* the next chunk to take (under queue) */
+    int failed;                /* a chunk failed: no more are taken or appended (under queue) */
+    PyThread_type_lock queue;
+    int64_t *ends;             /* the pieces' ends of a chunk, chunk_rows each */
+    PyThread_type_lock *turns; /* turns[c] (c >= 1) is released once chunk c - 1 is done
+                                * with; NULL when chunks are not appended in turn */
+} shared_run;
+
+/* One thread's share of an array. */
+typedef struct {
+    const batch_op *op;
+    const pct_arrow_strings *in;
+    shared_run *run;
+    size_t limit;       /* the most bytes out may hold */
+    int64_t *ends;      /* the chunk's: per row (r at ends[r - r0]) its end in out
+                         * (CHECK: its position or -1); the pool writes them into
+                         * the result's offsets when the chunk is done */
+    int64_t r0;         /* the first row of the chunk being done */
+    uint8_t *valid;     /* the result's: per row one bit, not null */
+    pct_buf *out;       /* where rows are written: scratch, or the result alone */
+    pct_buf scratch;
+    int status;         /* PCT_OK or the failing row's outcome */
+    int64_t err_row;    /* that row, in the array */
+    PyObject *exc;      /* PCT_ROW_PYTHON_ERROR, PCT_ERR_INTERRUPTED: the exception */
+    struct reject *rejects; /* rows failed under on_error null or keep */
+    size_t n_rejects, rejects_cap;
+    PyThreadState *ts;  /* this thread's state while the GIL is released */
+    PyInterpreterState *interp; /* the caller's, for the state of a new thread */
+    int own_ts;         /* 1: ts was made for this piece's thread */
+    pct_host_cache *hosts; /* NORMALIZE, DOMAIN: IDNA forms met so far */
+    const uint8_t *row_base; /* RESOLVE: the base of the row being done */
+    size_t row_base_n;
+    PyThread_type_lock done;  /* held until the piece's own thread has finished */
+    sig_gate *gate;     /* the caller's piece: polled between chunks (Ctrl-C); NULL for the others */
+} piece;
+
+/* Runs the rows of `in` on up to `threads` threads (a negative count: up to
+ * that many, fewer for a short array), each chunk through batch_chunk, into
+ * a new result of kind `kind` (arrow_build's: 'l' for CHECK's positions)
+ * appended to rl, its buffers sized for `in`. Returns the pieces, *np of them, for the caller to
+ * read their outcomes and free with pool_free; NULL with MemoryError. */
+piece *pool_run(const batch_op *op, const pct_arrow_strings *in, int threads, char kind,
+                result_list *rl, shared_run *run, int *np);
+
+void pool_free(piece *pcs, int np, shared_run *run);
+
+void results_free(result_list *rl);
+
+/* Takes the GIL in a piece's thread (-1 when this thread gets no thread
+ * state: no memory), and releases it again. */
+int pool_enter_python(piece *pc);
+void pool_leave_python(piece *pc);
+
+/* ---- the rows (_pctcodec_batch.c) ------------------------------------------ */
+
+/* Rows r0 .. r0 + count - 1 of the piece's array into pc->out: PCT_OK, or
+ * the outcome of the row that stops it (pc->err_row). Without the GIL. */
+int batch_chunk(piece *pc, int64_t r0, int64_t count);
 
 #endif /* PCTCODEC_BATCH_BINDING_H */

@@ -160,7 +160,7 @@ void big_free(void *p)
     free(p);
 }
 
-pct_status out_reserve_big(pct_out *out, size_t extra, size_t limit)
+pct_status out_reserve_big(pct_buf *out, size_t extra, size_t limit)
 {
 #ifdef HAVE_POOL
     if (!out->data && extra >= BIG_BUFFER && extra <= limit) {
@@ -171,7 +171,7 @@ pct_status out_reserve_big(pct_out *out, size_t extra, size_t limit)
         }
     }
 #endif
-    pct_status rc = pct_out_reserve(out, extra, limit);
+    pct_status rc = pct_buf_reserve(out, extra, limit);
     if (rc == PCT_OK)
         big_advise(out->data, out->cap);
     return rc;

@@ -37,9 +37,9 @@ void *big_malloc(size_t n);
  * without the GIL: Arrow's release callbacks call it. */
 void big_free(void *p);
 
-/* pct_out_reserve, with the buffer advised when big and, when out has no
+/* pct_buf_reserve, with the buffer advised when big and, when out has no
  * buffer yet, taken from the pool when one fits. */
-pct_status out_reserve_big(pct_out *out, size_t extra, size_t limit);
+pct_status out_reserve_big(pct_buf *out, size_t extra, size_t limit);
 
 /* memcpy(dst, src, n) for a destination not read again soon (a chunk of
  * a result, appended from a thread's scratch buffer): on x86-64 in

@@ -9,12 +9,12 @@
  * Names and values are decoded as unquote_plus(errors="replace") decodes
  * them (pct_batch's UNQUOTE), or unquote when '+' is kept.
  */
+#include "_pctcodec.h" /* Python.h first, as it asks */
+
 #include <stdlib.h>
 #include <string.h>
 
-#include "_pctcodec.h"
 #include "_pctcodec_arrow.h"
-#include "_pctcodec_batch.h"
 #include "pct_batch.h"
 #include "pct_query.h"
 
@@ -28,7 +28,7 @@
 /* A column being written: for strings the bytes in data and each row's end
  * in ends; for 'l' (int64) the values in ends. */
 typedef struct {
-    pct_out data;
+    pct_buf data;
     int64_t *ends;
     uint8_t *valid;
     int64_t rows, cap;
@@ -69,7 +69,7 @@ static int col_push(column *c, int64_t value, int valid)
 
 static void col_free(column *c)
 {
-    pct_out_free(&c->data);
+    pct_buf_free(&c->data);
     free(c->ends);
     free(c->valid);
     memset(c, 0, sizeof *c);
@@ -275,7 +275,7 @@ static PyObject *py_query_arrow(PyObject *module, PyObject *const *args, Py_ssiz
         j.k = k;
     }
     for (Py_ssize_t c = 0; c < ncols; c++)
-        pct_out_init(&j.cols[c].data);
+        pct_buf_init(&j.cols[c].data);
     size_t span = pct_arrow_span(&in, 0, in.length);
     int rc;
     sig_gate gate;

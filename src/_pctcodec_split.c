@@ -15,12 +15,12 @@
  * offset or view written in place, no Python object per row. One thread:
  * the pass is little more than a copy of each row's bytes.
  */
+#include "_pctcodec.h" /* Python.h first, as it asks */
+
 #include <stdlib.h>
 #include <string.h>
 
-#include "_pctcodec.h"
 #include "_pctcodec_arrow.h"
-#include "_pctcodec_batch.h"
 #include "pct_batch.h"
 #include "pct_uri.h"
 
@@ -237,10 +237,10 @@ static PyObject *py_split_list(PyObject *module, PyObject *const *args, Py_ssize
                          "split_many() value at index %zd must be str or None, not %.200s", i,
                          Py_TYPE(item)->tp_name);
             r = NULL;
-            PyObject *exc = PyErr_GetRaisedException_compat();
-            PyObject *index = PyLong_FromSsize_t(i);
+            PyObject *exc = PyErr_GetRaisedException_compat(); /* just raised: not NULL */
+            PyObject *index = exc ? PyLong_FromSsize_t(i) : NULL;
             if (!index || PyObject_SetAttrString(exc, "index", index) < 0) {
-                Py_DECREF(exc); /* the error of setting it stands */
+                Py_XDECREF(exc); /* the error of setting it stands */
             } else if (on_error == ON_ERROR_RAISE) {
                 PyErr_SetRaisedException_compat(exc);
             } else {
@@ -270,11 +270,6 @@ static PyObject *py_split_list(PyObject *module, PyObject *const *args, Py_ssize
  * one struct array. Each child owns its buffers and has its own release
  * callback, as the C data interface lets a consumer move a child out.
  */
-typedef struct {
-    void *bufs[4];      /* validity, offsets or views, data, ('v') variadic sizes */
-    const void *view[4];
-} child_private;
-
 typedef struct {
     char kind;          /* 'u', 'U' or 'v' */
     pct_buf data;
@@ -431,51 +426,27 @@ static int split_rows(const pct_arrow_strings *in, parts_builder *b, int64_t *ba
     return PCT_OK;
 }
 
-static void release_child(struct ArrowArray *a)
-{
-    child_private *pv = a->private_data;
-    if (pv) {
-        for (int k = 0; k < 4; k++)
-            free(pv->bufs[k]);
-        free(pv);
-    }
-    a->private_data = NULL;
-    a->release = NULL;
-}
-
-/* Makes *out of ch, whose buffers it takes. */
+/* Makes *out of ch, whose buffers it takes (the one Arrow builder's array,
+ * _pctcodec_arrow.h). */
 static int child_array(child *ch, int64_t rows, struct ArrowArray *out)
 {
-    child_private *pv = calloc(1, sizeof *pv);
-    int64_t *sizes = ch->kind == 'v' ? malloc(sizeof *sizes) : NULL;
-    uint8_t *data = ch->data.data ? ch->data.data : malloc(1);
     memset(out, 0, sizeof *out);
-    if (!pv || !data || (ch->kind == 'v' && !sizes)) {
-        free(pv);
+    int64_t *sizes = ch->kind == 'v' ? malloc(sizeof *sizes) : NULL;
+    uint8_t *own = ch->data.data ? NULL : malloc(1); /* no byte written: a buffer of its own */
+    uint8_t *data = ch->data.data ? ch->data.data : own;
+    if (!data || (ch->kind == 'v' && !sizes)) {
         free(sizes);
-        if (!ch->data.data)
-            free(data);
+        free(own);
         return PCT_ERR_NO_MEMORY;
     }
-    pv->bufs[0] = ch->nulls ? ch->valid : NULL;
-    pv->bufs[1] = ch->index;
-    pv->bufs[2] = data;
-    pv->bufs[3] = sizes;
     if (sizes)
         *sizes = (int64_t)ch->data.len;
-    for (int k = 0; k < 4; k++)
-        pv->view[k] = pv->bufs[k];
+    void *bufs[4] = {ch->nulls ? ch->valid : NULL, ch->index, data, sizes};
     if (ch->nulls)
         ch->valid = NULL;
     ch->index = NULL;
     ch->data.data = NULL;
-    out->length = rows;
-    out->null_count = ch->nulls;
-    out->n_buffers = ch->kind == 'v' ? 4 : 3;
-    out->buffers = pv->view;
-    out->private_data = pv;
-    out->release = release_child;
-    return PCT_OK;
+    return arrow_array_own(out, rows, ch->nulls, ch->kind == 'v' ? 4 : 3, bufs);
 }
 
 /* The struct array and its schema own their children's structs. */

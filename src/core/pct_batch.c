@@ -287,7 +287,7 @@ static int canonicalize_row(const pct_batch_spec *spec, const uint8_t *src, size
     if (memchr(src, '\\', n) && pct_special_backslash(src, n) < n)
         return PCT_ROW_CALLER; /* rare: a '\\' a browser reads as '/', the caller's */
     size_t start = out->len;
-    pct_status reserved = pct_out_reserve(out, n, limit);
+    pct_status reserved = pct_buf_reserve(out, n, limit);
     if (reserved != PCT_OK)
         return (int)reserved;
     if (pct_domain_parser_row(src, n, out->data + start))

@@ -63,12 +63,7 @@ typedef struct {
 } pct_batch_spec;
 
 /* The rows are written into a pct_buf (pct_buf.h); its scratch holds the
- * intermediate copy of the rows that need one. pct_out and its functions
- * are the names the binding's engine still uses for it. */
-typedef pct_buf pct_out;
-#define pct_out_init pct_buf_init
-#define pct_out_free pct_buf_free
-#define pct_out_reserve pct_buf_reserve
+ * intermediate copy of the rows that need one. */
 
 /* The row's outcomes beyond PCT_OK and PCT_ERR_*: PCT_ROW_* (pct.h). */
 

@@ -97,8 +97,8 @@ static void test_rows(void)
     memset(&spec, 0, sizeof spec);
     pct_set_clear(&spec.keep);
     pct_set_add_unreserved(&spec.keep);
-    pct_out out;
-    pct_out_init(&out);
+    pct_buf out;
+    pct_buf_init(&out);
     for (size_t t = 0; t < sizeof texts / sizeof texts[0]; t++) {
         const uint8_t *s = (const uint8_t *)texts[t];
         size_t n = strlen(texts[t]), size, start = out.len;
@@ -159,7 +159,7 @@ static void test_rows(void)
                                    (const uint8_t *)"xn--bcher-kva.de", 16, &out, SIZE_MAX) == PCT_OK);
     const char *want = "http://xn--bcher-kva.de/x";
     CHECK(out.len - start == strlen(want) && memcmp(out.data + start, want, strlen(want)) == 0);
-    pct_out_free(&out);
+    pct_buf_free(&out);
     CHECK(out.data == NULL && out.len == 0);
 }
 

@@ -74,9 +74,9 @@ static void compare(const pct_batch_spec *spec, const pct_rows *in, int64_t firs
     int64_t count = ROWS - first, want_ends[ROWS + 8], got_ends[ROWS + 8];
     uint8_t want_valid[ROWS / 8 + 2] = {0}, got_valid[ROWS / 8 + 2] = {0};
     int check = spec->op == PCT_BATCH_CHECK, left_want[ROWS] = {0}, left_got[ROWS] = {0};
-    pct_out want, got;
-    pct_out_init(&want);
-    pct_out_init(&got);
+    pct_buf want, got;
+    pct_buf_init(&want);
+    pct_buf_init(&got);
     for (int64_t i = 0; i < count; i++) {
         const uint8_t *p;
         size_t n;
@@ -121,8 +121,8 @@ static void compare(const pct_batch_spec *spec, const pct_rows *in, int64_t firs
     for (int64_t i = 0; i < count; i++)
         CHECK(bit(want_valid, slot + i) == bit(got_valid, slot + i));
     CHECK(want.len == got.len && (want.len == 0 || memcmp(want.data, got.data, want.len) == 0));
-    pct_out_free(&want);
-    pct_out_free(&got);
+    pct_buf_free(&want);
+    pct_buf_free(&got);
 }
 
 static void test_same_as_rows(void)
@@ -171,8 +171,8 @@ static void test_stops(void)
     memset(&spec, 0, sizeof spec);
     pct_set_clear(&spec.keep);
     spec.op = PCT_BATCH_QUOTE;
-    pct_out out;
-    pct_out_init(&out);
+    pct_buf out;
+    pct_buf_init(&out);
     int64_t ends[4];
     uint8_t valid[1] = {0};
     int status;
@@ -182,7 +182,7 @@ static void test_stops(void)
     /* "aaa" is 9 bytes quoted, " b" 6 more: a limit of 12 stops row 1 */
     off[2] = 5;
     off[3] = 7;
-    pct_out_free(&out);
+    pct_buf_free(&out);
     valid[0] = 0;
     CHECK(pct_batch_rows(&spec, &in, 0, 4, 0, &out, 12, ends, valid, &status, &info, NULL) == 1);
     CHECK(status == PCT_ERR_TOO_LARGE && out.len == 9 && valid[0] == 1);
@@ -207,7 +207,7 @@ static void test_stops(void)
     valid[0] = 0;
     CHECK(pct_batch_rows(&spec, &none, 0, 2, 0, &out, SIZE_MAX, ends, valid, &status, &info, NULL) == 1);
     CHECK(status == PCT_ROW_MALFORMED && ends[0] == -1 && valid[0] == 0);
-    pct_out_free(&out);
+    pct_buf_free(&out);
 }
 
 /* CHECK's runs: a column of thousands of rows (several runs of the
@@ -250,8 +250,8 @@ static void test_check_runs(void)
     pct_batch_spec spec;
     memset(&spec, 0, sizeof spec);
     spec.op = PCT_BATCH_CHECK;
-    pct_out out;
-    pct_out_init(&out);
+    pct_buf out;
+    pct_buf_init(&out);
     int status;
     pct_batch_info info;
     for (size_t k = 0; pct_kernel_available(k); k++) {
@@ -279,7 +279,7 @@ static void test_check_runs(void)
         }
     }
     CHECK(pct_kernel_select(NULL) == 0);
-    pct_out_free(&out);
+    pct_buf_free(&out);
     free(text);
 }
 
@@ -352,8 +352,8 @@ static void test_host_cache(void)
     memset(&spec, 0, sizeof spec);
     spec.op = PCT_BATCH_NORMALIZE;
     spec.flags = PCT_URI_NORMALIZE;
-    pct_out out;
-    pct_out_init(&out);
+    pct_buf out;
+    pct_buf_init(&out);
     int64_t ends[3];
     uint8_t valid[1] = {0};
     int status;
@@ -371,7 +371,7 @@ static void test_host_cache(void)
     /* without the cache, the same row stops */
     CHECK(pct_batch_rows(&spec, &in, 1, 2, 1, &out, SIZE_MAX, ends, valid, &status, &info, NULL) == 0);
     CHECK(status == PCT_ROW_HOST);
-    pct_out_free(&out);
+    pct_buf_free(&out);
     pct_host_cache_free(cache);
 }
 
