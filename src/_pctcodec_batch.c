@@ -109,7 +109,7 @@ static int mapped_host_row(const batch_op *op, const uint8_t *p, size_t n, const
  * the one str of every row). */
 static PyObject *call_func(const batch_op *op, PyObject *base, PyObject *item)
 {
-    if (op->code != OP_RESOLVE && !(op->code == OP_URL && base))
+    if (op->code != OP_RESOLVE && !(op->spec.op == PCT_BATCH_URL && base))
         return PyObject_CallOneArg(op->func, item);
     PyObject *pair[2] = {base ? base : (PyObject *)NULL, item};
     if (!base) {
@@ -406,7 +406,7 @@ static int python_row(piece *pc, const uint8_t *p, size_t n, int64_t *position)
         return PCT_ERR_NO_MEMORY;
     int rc = PCT_OK;
     PyObject *text = PyUnicode_DecodeUTF8((const char *)p, (Py_ssize_t)n, "strict"), *r = NULL;
-    if (text && (pc->op->code == OP_RESOLVE || (pc->op->code == OP_URL && pc->row_base))) {
+    if (text && (pc->op->code == OP_RESOLVE || (pc->op->spec.op == PCT_BATCH_URL && pc->row_base))) {
         PyObject *base = PyUnicode_DecodeUTF8((const char *)pc->row_base,
                                               (Py_ssize_t)pc->row_base_n, "strict");
         r = base ? call_func(pc->op, base, text) : NULL;

@@ -23,7 +23,7 @@
 /* Operation codes, as src/pctcodec/batch.py passes them. */
 enum { OP_QUOTE, OP_QUOTE_PLUS, OP_UNQUOTE, OP_UNQUOTE_PLUS, OP_REQUOTE, OP_NORMALIZE, OP_CHECK,
        OP_QUERY_PARAM, OP_CLEAN_QUERY, OP_DOMAIN, OP_SUFFIX, OP_PARTS, OP_RESOLVE,
-       OP_CANONICALIZE, OP_URL, N_OPS };
+       OP_CANONICALIZE, OP_URL, OP_URL_HREF, N_OPS };
 
 /* on_error, as batch.py passes it. */
 enum { ON_ERROR_RAISE, ON_ERROR_NULL, ON_ERROR_KEEP };

@@ -218,6 +218,7 @@ static const struct {
     [OP_RESOLVE] = {"resolve_many", PCT_BATCH_RESOLVE, 0, decode_resolve},
     [OP_CANONICALIZE] = {"canonicalize_many", PCT_BATCH_CANONICALIZE, 0, decode_canonicalize},
     [OP_URL] = {"parse_url_many", PCT_BATCH_URL, 0, decode_url},
+    [OP_URL_HREF] = {"url_href_many", PCT_BATCH_URL, 0, decode_url},
 };
 
 const char *batch_op_name(int code)

@@ -122,6 +122,12 @@ def test_errors_name_the_position_and_reason():
     with pytest.raises(URLParseError) as info:
         parse_url("\u00e9\u00e9 http://h:1x/")
     assert info.value.reason == "no scheme, and no base URL to resolve it against"
+    # each batch function names itself
+    for func in (pctcodec.url_href_many, pctcodec.parse_url_many):
+        with pytest.raises(TypeError, match=r"^%s\(\) value at index 1 " % func.__name__):
+            func(["http://a/", 5])
+        with pytest.raises(ValueError, match=r"^%s\(\) needs one base per reference" % func.__name__):
+            func(["a"], ["b", "c"])
     with pytest.raises(URLParseError) as info:
         parse_url("z", base="foo:opaque")
     assert info.value.reason == ("no scheme, and the base URL has an opaque path (only a "

@@ -145,7 +145,8 @@ _OPS = {
     "domain_parts_many": 11,
     "resolve_many": 12,  # src/pctcodec/resolution.py
     "canonicalize_many": 13,  # src/pctcodec/canonical.py
-    "parse_url_many": 14,  # src/pctcodec/url.py (parse_url_many, url_href_many)
+    "parse_url_many": 14,  # src/pctcodec/url.py
+    "url_href_many": 15,
 }
 
 # The C engine (src/_pctcodec_batch.c): lists, tuples and Arrow data go

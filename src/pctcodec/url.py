@@ -155,13 +155,13 @@ def url_href(value, base=None):
     return _parse(value, _base_text("url_href", base))[0]
 
 
-def _pass(name, values, base, field, threads, on_error, rejects, caller="parse_url_many"):
-    """One pass of the batch engine: the getter `field` of every row (caller:
-    the public function, for the errors)."""
+def _pass(name, values, base, field, threads, on_error, rejects):
+    """One pass of the batch engine for the function `name`: the getter
+    `field` of every row."""
     part = _PART[field]
     index = FIELDS.index(field) if field in FIELDS else None
     if base is None or type(base) is str or isinstance(base, (str, URL)):
-        fixed = _base_text(caller, base)
+        fixed = _base_text(name, base)
         capsule = None
         if fixed is not None:
             fixed = _SURROGATE.sub("\ufffd", fixed)  # as _parse reads it
@@ -191,7 +191,7 @@ def _pass(name, values, base, field, threads, on_error, rejects, caller="parse_u
         n = None
     op = _Op(name, func2, threads, opts=part, on_error=on_error)
     if n is not None:
-        op.bases = _base_column(base, n, caller)
+        op.bases = _base_column(base, n, name)
     return _run(op, values, rejects), op
 
 
@@ -236,8 +236,7 @@ def url_href_many(values, base=None, *, threads=None, on_error="raise", rejects=
     >>> url_href_many(["b", "../c"], base="http://h/a/")
     ['http://h/a/b', 'http://h/c']
     """
-    return _pass("parse_url_many", values, base, "href", threads, on_error, rejects,
-                 "url_href_many")[0]
+    return _pass("url_href_many", values, base, "href", threads, on_error, rejects)[0]
 
 
 def parse_url_many(values, base=None, *, fields=None, threads=None, on_error="raise",
