@@ -41,6 +41,11 @@ for tool in "${TOOLS[@]}"; do
         esac
     done
     echo "$tool: $(grep -c ': warning: ' "$OUT/$tool.log" || true) warnings before suppressions"
+    # A file the tool cannot compile is not analysed at all: that fails the run.
+    if grep ': error: ' "$OUT/$tool.log"; then
+        echo "error: $tool could not compile every file (above): nothing of it was analysed" >&2
+        exit 1
+    fi
 done
 
 "$PYTHON" - .ci/analyzer.supp "${TOOLS[@]/#/$OUT/}" <<'PY'

@@ -3,9 +3,9 @@
  * _csv_cut gives the chosen field of each record of a buffer as text and the
  * bytes between those fields as they are; _csv_join puts new fields back
  * between them; _csv_header gives every field of the first record. The per-row work of the table mode is all here. */
+#include "_pctcodec.h" /* first: Python.h before the standard headers */
 #include <string.h>
 
-#include "_pctcodec.h"
 #include "pct_batch.h"
 #include "pct_csv.h"
 

@@ -3,9 +3,9 @@
  * private functions for the tests, the fuzzer of the package and the
  * benchmarks. normalize and iri_to_uri (_pctcodec_uri.c) and normalize_many
  * (_pctcodec_batch.c) call the core directly. */
+#include "_pctcodec.h" /* first: Python.h before the standard headers */
 #include <string.h>
 
-#include "_pctcodec.h"
 #include "pct_idna.h"
 
 /* The UTF-8 of a str argument, or NULL with TypeError or UnicodeEncodeError. */

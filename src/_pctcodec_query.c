@@ -2,9 +2,9 @@
  * (src/core/pct_batch.c, pct_query.c) on its UTF-8 text. The public
  * functions, which check the arguments and compile the patterns, are in
  * src/pctcodec/query.py. */
+#include "_pctcodec.h" /* first: Python.h before the standard headers */
 #include <string.h>
 
-#include "_pctcodec.h"
 #include "_pctcodec_batch.h"
 #include "pct_authority.h"
 #include "pct_batch.h"

@@ -2,9 +2,9 @@
  * buffer, bytes out): the safe-set cache and the encoding paths; the
  * percent-encoding itself happens in src/core.
  */
+#include "_pctcodec.h" /* first: Python.h before the standard headers */
 #include <string.h>
 
-#include "_pctcodec.h"
 
 /* ---------------------------------------------------------------------------
  * Safe sets. urllib keeps the ASCII characters of a str `safe`

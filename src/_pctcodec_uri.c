@@ -6,11 +6,11 @@
  * pipeline over millions of strings does not keep a UTF-8 copy of each).
  * Results are ASCII str.
  */
+#include "_pctcodec.h" /* first: Python.h before the standard headers */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "_pctcodec.h"
 #include "pct_idna.h"
 #include "pct_resolve.h"
 #include "pct_uri.h"

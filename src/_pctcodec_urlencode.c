@@ -1,8 +1,8 @@
 /* The loop behind pctcodec.urlencode (src/pctcodec/_urlencode.py).
  */
+#include "_pctcodec.h" /* first: Python.h before the standard headers */
 #include <string.h>
 
-#include "_pctcodec.h"
 #include "pct_buf.h"
 
 /* ---------------------------------------------------------------------------
