@@ -13,6 +13,10 @@
  * '.' (a host the URL Standard's host parser leaves as it is, but for its
  * case and its xn-- labels); B_DASH, '-'. */
 enum { B_HOST = 1, B_UPPER = 2, B_PLAIN = 4, B_DASH = 8 };
+
+/* The dots of a host recorded for the suffix lookup: hosts have a few;
+ * past this many the lookup finds them itself. */
+#define MAX_DOTS 32
 static const uint8_t CLASS[256] = {
     0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
     0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
@@ -72,6 +76,13 @@ static void last_labels(const uint8_t *h, size_t n, size_t labels, size_t *suffi
         *suffix = 0;
     else if (seen == labels)
         *above = 0;
+}
+
+/* last_labels of a host whose dots are all in dots[0..nd), ascending. */
+static void labels_at(const size_t *dots, size_t nd, size_t labels, size_t *suffix, size_t *above)
+{
+    *suffix = labels == 0 ? SIZE_MAX : labels <= nd ? dots[nd - labels] + 1 : labels == nd + 1 ? 0 : SIZE_MAX;
+    *above = labels + 1 <= nd ? dots[nd - labels - 1] + 1 : labels == nd ? 0 : SIZE_MAX;
 }
 
 /* h[0..n) with its escapes (%XX) decoded, into d (n bytes, not
@@ -225,6 +236,7 @@ int pct_domain_part(const pct_psl *psl, unsigned flags, const uint8_t *src, size
     /* the host's bytes checked in one pass: which classes, any capital,
      * any empty label */
     unsigned classes = B_HOST | B_PLAIN, upper = 0, empty = 0, dot = 1;
+    size_t dots[MAX_DOTS], nd = 0; /* where the dots are, for the suffix lookup */
     for (size_t i = 0; i < hn; i++) {
         uint8_t c = h[i], k = CLASS[c];
         classes &= k;
@@ -232,6 +244,8 @@ int pct_domain_part(const pct_psl *psl, unsigned flags, const uint8_t *src, size
         unsigned is_dot = c == '.';
         empty |= dot & is_dot;
         dot = is_dot;
+        if (is_dot)
+            dots[nd++ % MAX_DOTS] = i;
     }
     if (!(classes & B_HOST)) { /* IDNA, unless a byte no host may hold comes first */
         for (size_t i = 0; i < hn; i++)
@@ -249,8 +263,10 @@ int pct_domain_part(const pct_psl *psl, unsigned flags, const uint8_t *src, size
             dst[i] = (uint8_t)(h[i] | (CLASS[h[i]] & B_UPPER ? 0x20 : 0));
         h = dst;
     }
-    if (hn && h[hn - 1] == '.')
+    if (hn && h[hn - 1] == '.') {
         hn--; /* one trailing dot */
+        nd--;
+    }
     if (fast && (hn == 0 || empty || ends_in_number(h, hn) || ((upper & B_DASH) && has_xn(h, hn))))
         return PCT_DOMAIN_URL; /* an IPv4 form, or labels the parser checks (xn--) */
     if (hn == 0 || h[hn - 1] == '.' || empty)
@@ -260,9 +276,15 @@ int pct_domain_part(const pct_psl *psl, unsigned flags, const uint8_t *src, size
     unsigned part = flags & PCT_DOMAIN_PART;
     size_t from = 0, to = hn;
     if (part != PCT_DOMAIN_HOST) {
-        size_t labels = pct_psl_suffix_labels(psl, h, hn, (flags & PCT_DOMAIN_PRIVATE) != 0);
+        int all = nd <= MAX_DOTS;
+        size_t kept = all ? nd : 0; /* (past MAX_DOTS, the lookup finds them) */
+        size_t labels = pct_psl_suffix_labels_dots(psl, h, hn, dots, kept, all,
+                                                   (flags & PCT_DOMAIN_PRIVATE) != 0);
         size_t suffix, registered;
-        last_labels(h, hn, labels, &suffix, &registered);
+        if (all)
+            labels_at(dots, nd, labels, &suffix, &registered);
+        else
+            last_labels(h, hn, labels, &suffix, &registered);
         if (part == PCT_DOMAIN_SUFFIX) {
             from = suffix;
         } else if (registered == SIZE_MAX) {
