@@ -4,6 +4,7 @@
 
 #include "pct_authority.h"
 #include "pct_domain.h"
+#include "pct_portable.h"
 #include "pct_url.h"
 
 /* Byte classes: B_HOST, a byte a host is looked up with as it is
@@ -78,6 +79,29 @@ static void last_labels(const uint8_t *h, size_t n, size_t labels, size_t *suffi
         *above = 0;
 }
 
+#if defined(PCT_LITTLE_ENDIAN)
+/* 1 when the eight bytes of w (little-endian) are all lowercase letters,
+ * digits, '-' and '.': then *dots has the high bit of each '.' byte and
+ * *dash says whether a '-' is there. Each test is x >= c, a subtraction
+ * per byte whose borrow clears the byte's high bit. */
+static int plain_word(uint64_t w, uint64_t *dots, unsigned *dash)
+{
+    const uint64_t H = 0x8080808080808080ull, L = 0x0101010101010101ull;
+    uint64_t t = (w & ~H) | H;
+#define GE(c) ((t - L * (c)) & H)
+    uint64_t letter = GE('a') & ~GE('z' + 1);
+    uint64_t digit = GE('0') & ~GE('9' + 1);
+    uint64_t dash_dot = GE('-') & ~GE('/');
+    uint64_t dot_up = GE('.');
+#undef GE
+    if (((letter | digit | dash_dot) & ~(w & H)) != H)
+        return 0;
+    *dots = dash_dot & dot_up;
+    *dash = (dash_dot & ~dot_up) != 0;
+    return 1;
+}
+#endif
+
 /* last_labels of a host whose dots are all in dots[0..nd), ascending. */
 static void labels_at(const size_t *dots, size_t nd, size_t labels, size_t *suffix, size_t *above)
 {
@@ -142,12 +166,8 @@ static int special_scheme(const uint8_t *s, size_t n)
 enum { READ_AS_TODAY, READ_FAST, READ_PARSER };
 static int reading(const uint8_t *src, size_t n, const pct_authority *a)
 {
-    size_t i = 0;
-    while (i < n && src[i] <= 0x20)
-        i++;
-    size_t sl = pct_scheme_length(src + i, n - i);
-    if (sl && a->start == i + sl + 3 && pct_scheme_special(src + i, sl))
-        return sl == 4 && (src[i] | 0x20) == 'f' ? READ_PARSER : READ_FAST; /* file: its own host rules */
+    if (a->special) /* the finder saw the special "scheme://" */
+        return a->special == 2 ? READ_PARSER : READ_FAST; /* file: its own host rules */
     return special_scheme(src, n) ? READ_PARSER : READ_AS_TODAY;
 }
 
@@ -237,7 +257,24 @@ int pct_domain_part(const pct_psl *psl, unsigned flags, const uint8_t *src, size
      * any empty label */
     unsigned classes = B_HOST | B_PLAIN, upper = 0, empty = 0, dot = 1;
     size_t dots[MAX_DOTS], nd = 0; /* where the dots are, for the suffix lookup */
-    for (size_t i = 0; i < hn; i++) {
+    size_t at = 0; /* the bytes before it checked */
+#if defined(PCT_LITTLE_ENDIAN)
+    /* eight bytes at a time while they are lowercase letters, digits, '-'
+     * and '.' (the usual host); the loop below takes the rest alike */
+    for (; hn - at >= 8; at += 8) {
+        uint64_t w, d;
+        memcpy(&w, h + at, 8);
+        unsigned dash;
+        if (!plain_word(w, &d, &dash))
+            break;
+        upper |= B_HOST | B_PLAIN | (dash ? B_DASH : 0u);
+        empty |= (unsigned)(((d << 8) & d) != 0 || (dot && (d & 0x80u)));
+        dot = (unsigned)(d >> 63);
+        for (; d; d &= d - 1)
+            dots[nd++ % MAX_DOTS] = at + pct_ctz64(d) / 8;
+    }
+#endif
+    for (size_t i = at; i < hn; i++) {
         uint8_t c = h[i], k = CLASS[c];
         classes &= k;
         upper |= k;
