@@ -193,11 +193,16 @@ int pct_domain_browser(const uint8_t *src, size_t n)
     return reading(src, n, &a) != READ_AS_TODAY;
 }
 
+static int part_of(const pct_psl *psl, unsigned flags, const uint8_t *src, size_t n,
+                   const pct_authority *found, uint8_t *dst, size_t *len);
+
 int pct_domain_parser_row(const uint8_t *src, size_t n, uint8_t *dst)
 {
     size_t len;
-    return pct_domain_browser(src, n)
-           && pct_domain_part(NULL, PCT_DOMAIN_HOST, src, n, dst, &len) == PCT_DOMAIN_URL;
+    pct_authority a; /* found once for both questions */
+    pct_authority_find(src, n, PCT_AUTH_WEB, &a);
+    return reading(src, n, &a) != READ_AS_TODAY
+           && part_of(NULL, PCT_DOMAIN_HOST, src, n, &a, dst, &len) == PCT_DOMAIN_URL;
 }
 
 int pct_domain_number_host(const uint8_t *url, size_t n)
@@ -227,14 +232,26 @@ pct_status pct_domain_url_host(pct_url *u, const uint8_t *src, size_t n, const u
 int pct_domain_part(const pct_psl *psl, unsigned flags, const uint8_t *src, size_t n, uint8_t *dst,
                     size_t *len)
 {
+    pct_authority a;
+    if (flags & PCT_DOMAIN_IS_HOST)
+        memset(&a, 0, sizeof a); /* (unread) */
+    else
+        pct_authority_find(src, n, PCT_AUTH_WEB, &a);
+    return part_of(psl, flags, src, n, &a, dst, len);
+}
+
+/* pct_domain_part with src's authority already found (`found`, unread
+ * with PCT_DOMAIN_IS_HOST). */
+static int part_of(const pct_psl *psl, unsigned flags, const uint8_t *src, size_t n,
+                   const pct_authority *found, uint8_t *dst, size_t *len)
+{
     *len = 0;
     const uint8_t *h = src;
     size_t hn = n;
     int decoded = 1; /* a '%' is one no host may hold */
     int fast = 0;    /* a special scheme's URL, read by the finder if the parser reads it alike */
     if (!(flags & PCT_DOMAIN_IS_HOST)) {
-        pct_authority a;
-        pct_authority_find(src, n, PCT_AUTH_WEB, &a);
+        pct_authority a = *found;
         int how = reading(src, n, &a);
         if (how == READ_PARSER)
             return PCT_DOMAIN_URL;
