@@ -260,6 +260,12 @@ ADVERSARIAL = [
     "github.io", "a.github.io", "b.a.github.io", "blogspot.com", "x.blogspot.com",
     "compute.amazonaws.com", "x.compute.amazonaws.com", "x.y.compute.amazonaws.com",
     "x.s3.amazonaws.com", "localhost", "example", "a.example", "UPPER.Example.CO.UK",
+    # the host check reads eight bytes at a time: dots, capitals, dashes and
+    # empty labels on either side of a word's edge, and more than 32 dots
+    "abcdefg..co.uk", "abcdefgh..co.uk", ".bcdefghijk.co.uk", "abcdefghExample.CO.UK",
+    "abcdefgh.ijklmno.co.uk", "abcdefg.-xn--55qx5d.cn", "abcdefg.xn--55qx5d.cn",
+    "aaaaaaa.bbbbbbb.ccccccc.dddddd.co.uk.", "abcdefghijklmnop.kobe.jp", "12345678.90",
+    "a." * 40 + "kobe.jp", "a." * 40 + "x.compute.amazonaws.com",
 ]
 
 

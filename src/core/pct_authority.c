@@ -94,6 +94,7 @@ static PCT_ALWAYS_INLINE void parts(const uint8_t *s, size_t start, size_t host,
     a->host = host;
     a->has_userinfo = host != start;
     a->escaped = (unsigned char)(escaped != 0);
+    a->special = 0;
     a->ip_literal = host < end && s[host] == '[';
     if (a->ip_literal) { /* an IP literal holds ':' up to its ']' */
         size_t close = host;
@@ -168,9 +169,12 @@ int pct_authority_find(const uint8_t *src, size_t n, unsigned flags, pct_authori
     size_t j = scheme ? i + scheme + 1 : i;
     int slashes = end - j >= 2 && src[j] == '/' && src[j + 1] == '/';
     if (slashes) {
-        if ((flags & PCT_AUTH_WEB) && (!scheme || scheme_special(src + i, scheme)))
+        int special = scheme && scheme_special(src + i, scheme);
+        if ((flags & PCT_AUTH_WEB) && (!scheme || special))
             scan |= PCT_AUTH_BACKSLASH;
         scan_authority(src, j + 2, end, scan, a);
+        if ((flags & PCT_AUTH_WEB) && special) /* file: the only special scheme of 4 letters but http */
+            a->special = (unsigned char)(scheme == 4 && (src[i] | 0x20) == 'f' ? 2 : 1);
         return 1;
     }
     if (!(flags & PCT_AUTH_WEB)) {

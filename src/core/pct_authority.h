@@ -45,6 +45,9 @@ typedef struct {
     unsigned char has_port;     /* a ':' after the host: the port is [host_end + 1, end) */
     unsigned char ip_literal;   /* the host starts with '[' */
     unsigned char escaped;      /* a '%' in the host or the port */
+    /* pct_authority_find with PCT_AUTH_WEB: 1 when the authority follows a
+     * special scheme's "scheme://" (2 for "file://"), else 0 */
+    unsigned char special;
 } pct_authority;
 
 /* The authority that starts at s[start] (after its "//") and ends at the

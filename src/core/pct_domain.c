@@ -4,6 +4,7 @@
 
 #include "pct_authority.h"
 #include "pct_domain.h"
+#include "pct_portable.h"
 #include "pct_url.h"
 
 /* Byte classes: B_HOST, a byte a host is looked up with as it is
@@ -13,6 +14,10 @@
  * '.' (a host the URL Standard's host parser leaves as it is, but for its
  * case and its xn-- labels); B_DASH, '-'. */
 enum { B_HOST = 1, B_UPPER = 2, B_PLAIN = 4, B_DASH = 8 };
+
+/* The dots of a host recorded for the suffix lookup: hosts have a few;
+ * past this many the lookup finds them itself. */
+#define MAX_DOTS 32
 static const uint8_t CLASS[256] = {
     0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
     0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
@@ -74,6 +79,36 @@ static void last_labels(const uint8_t *h, size_t n, size_t labels, size_t *suffi
         *above = 0;
 }
 
+#if defined(PCT_LITTLE_ENDIAN)
+/* 1 when the eight bytes of w (little-endian) are all lowercase letters,
+ * digits, '-' and '.': then *dots has the high bit of each '.' byte and
+ * *dash says whether a '-' is there. Each test is x >= c, a subtraction
+ * per byte whose borrow clears the byte's high bit. */
+static int plain_word(uint64_t w, uint64_t *dots, unsigned *dash)
+{
+    const uint64_t H = 0x8080808080808080ull, L = 0x0101010101010101ull;
+    uint64_t t = (w & ~H) | H;
+#define GE(c) ((t - L * (c)) & H)
+    uint64_t letter = GE('a') & ~GE('z' + 1);
+    uint64_t digit = GE('0') & ~GE('9' + 1);
+    uint64_t dash_dot = GE('-') & ~GE('/');
+    uint64_t dot_up = GE('.');
+#undef GE
+    if (((letter | digit | dash_dot) & ~(w & H)) != H)
+        return 0;
+    *dots = dash_dot & dot_up;
+    *dash = (dash_dot & ~dot_up) != 0;
+    return 1;
+}
+#endif
+
+/* last_labels of a host whose dots are all in dots[0..nd), ascending. */
+static void labels_at(const size_t *dots, size_t nd, size_t labels, size_t *suffix, size_t *above)
+{
+    *suffix = labels == 0 ? SIZE_MAX : labels <= nd ? dots[nd - labels] + 1 : labels == nd + 1 ? 0 : SIZE_MAX;
+    *above = labels + 1 <= nd ? dots[nd - labels - 1] + 1 : labels == nd ? 0 : SIZE_MAX;
+}
+
 /* h[0..n) with its escapes (%XX) decoded, into d (n bytes, not
  * overlapping h); returns the length. */
 static size_t decode_escapes(const uint8_t *h, size_t n, uint8_t *d)
@@ -131,12 +166,8 @@ static int special_scheme(const uint8_t *s, size_t n)
 enum { READ_AS_TODAY, READ_FAST, READ_PARSER };
 static int reading(const uint8_t *src, size_t n, const pct_authority *a)
 {
-    size_t i = 0;
-    while (i < n && src[i] <= 0x20)
-        i++;
-    size_t sl = pct_scheme_length(src + i, n - i);
-    if (sl && a->start == i + sl + 3 && pct_scheme_special(src + i, sl))
-        return sl == 4 && (src[i] | 0x20) == 'f' ? READ_PARSER : READ_FAST; /* file: its own host rules */
+    if (a->special) /* the finder saw the special "scheme://" */
+        return a->special == 2 ? READ_PARSER : READ_FAST; /* file: its own host rules */
     return special_scheme(src, n) ? READ_PARSER : READ_AS_TODAY;
 }
 
@@ -162,11 +193,16 @@ int pct_domain_browser(const uint8_t *src, size_t n)
     return reading(src, n, &a) != READ_AS_TODAY;
 }
 
+static int part_of(const pct_psl *psl, unsigned flags, const uint8_t *src, size_t n,
+                   const pct_authority *found, uint8_t *dst, size_t *len);
+
 int pct_domain_parser_row(const uint8_t *src, size_t n, uint8_t *dst)
 {
     size_t len;
-    return pct_domain_browser(src, n)
-           && pct_domain_part(NULL, PCT_DOMAIN_HOST, src, n, dst, &len) == PCT_DOMAIN_URL;
+    pct_authority a; /* found once for both questions */
+    pct_authority_find(src, n, PCT_AUTH_WEB, &a);
+    return reading(src, n, &a) != READ_AS_TODAY
+           && part_of(NULL, PCT_DOMAIN_HOST, src, n, &a, dst, &len) == PCT_DOMAIN_URL;
 }
 
 int pct_domain_number_host(const uint8_t *url, size_t n)
@@ -196,14 +232,26 @@ pct_status pct_domain_url_host(pct_url *u, const uint8_t *src, size_t n, const u
 int pct_domain_part(const pct_psl *psl, unsigned flags, const uint8_t *src, size_t n, uint8_t *dst,
                     size_t *len)
 {
+    pct_authority a;
+    if (flags & PCT_DOMAIN_IS_HOST)
+        memset(&a, 0, sizeof a); /* (unread) */
+    else
+        pct_authority_find(src, n, PCT_AUTH_WEB, &a);
+    return part_of(psl, flags, src, n, &a, dst, len);
+}
+
+/* pct_domain_part with src's authority already found (`found`, unread
+ * with PCT_DOMAIN_IS_HOST). */
+static int part_of(const pct_psl *psl, unsigned flags, const uint8_t *src, size_t n,
+                   const pct_authority *found, uint8_t *dst, size_t *len)
+{
     *len = 0;
     const uint8_t *h = src;
     size_t hn = n;
     int decoded = 1; /* a '%' is one no host may hold */
     int fast = 0;    /* a special scheme's URL, read by the finder if the parser reads it alike */
     if (!(flags & PCT_DOMAIN_IS_HOST)) {
-        pct_authority a;
-        pct_authority_find(src, n, PCT_AUTH_WEB, &a);
+        pct_authority a = *found;
         int how = reading(src, n, &a);
         if (how == READ_PARSER)
             return PCT_DOMAIN_URL;
@@ -225,13 +273,33 @@ int pct_domain_part(const pct_psl *psl, unsigned flags, const uint8_t *src, size
     /* the host's bytes checked in one pass: which classes, any capital,
      * any empty label */
     unsigned classes = B_HOST | B_PLAIN, upper = 0, empty = 0, dot = 1;
-    for (size_t i = 0; i < hn; i++) {
+    size_t dots[MAX_DOTS], nd = 0; /* where the dots are, for the suffix lookup */
+    size_t at = 0; /* the bytes before it checked */
+#if defined(PCT_LITTLE_ENDIAN)
+    /* eight bytes at a time while they are lowercase letters, digits, '-'
+     * and '.' (the usual host); the loop below takes the rest alike */
+    for (; hn - at >= 8; at += 8) {
+        uint64_t w, d;
+        memcpy(&w, h + at, 8);
+        unsigned dash;
+        if (!plain_word(w, &d, &dash))
+            break;
+        upper |= B_HOST | B_PLAIN | (dash ? B_DASH : 0u);
+        empty |= (unsigned)(((d << 8) & d) != 0 || (dot && (d & 0x80u)));
+        dot = (unsigned)(d >> 63);
+        for (; d; d &= d - 1)
+            dots[nd++ % MAX_DOTS] = at + pct_ctz64(d) / 8;
+    }
+#endif
+    for (size_t i = at; i < hn; i++) {
         uint8_t c = h[i], k = CLASS[c];
         classes &= k;
         upper |= k;
         unsigned is_dot = c == '.';
         empty |= dot & is_dot;
         dot = is_dot;
+        if (is_dot)
+            dots[nd++ % MAX_DOTS] = i;
     }
     if (!(classes & B_HOST)) { /* IDNA, unless a byte no host may hold comes first */
         for (size_t i = 0; i < hn; i++)
@@ -249,8 +317,10 @@ int pct_domain_part(const pct_psl *psl, unsigned flags, const uint8_t *src, size
             dst[i] = (uint8_t)(h[i] | (CLASS[h[i]] & B_UPPER ? 0x20 : 0));
         h = dst;
     }
-    if (hn && h[hn - 1] == '.')
+    if (hn && h[hn - 1] == '.') {
         hn--; /* one trailing dot */
+        nd--;
+    }
     if (fast && (hn == 0 || empty || ends_in_number(h, hn) || ((upper & B_DASH) && has_xn(h, hn))))
         return PCT_DOMAIN_URL; /* an IPv4 form, or labels the parser checks (xn--) */
     if (hn == 0 || h[hn - 1] == '.' || empty)
@@ -260,9 +330,15 @@ int pct_domain_part(const pct_psl *psl, unsigned flags, const uint8_t *src, size
     unsigned part = flags & PCT_DOMAIN_PART;
     size_t from = 0, to = hn;
     if (part != PCT_DOMAIN_HOST) {
-        size_t labels = pct_psl_suffix_labels(psl, h, hn, (flags & PCT_DOMAIN_PRIVATE) != 0);
+        int all = nd <= MAX_DOTS;
+        size_t kept = all ? nd : 0; /* (past MAX_DOTS, the lookup finds them) */
+        size_t labels = pct_psl_suffix_labels_dots(psl, h, hn, dots, kept, all,
+                                                   (flags & PCT_DOMAIN_PRIVATE) != 0);
         size_t suffix, registered;
-        last_labels(h, hn, labels, &suffix, &registered);
+        if (all)
+            labels_at(dots, nd, labels, &suffix, &registered);
+        else
+            last_labels(h, hn, labels, &suffix, &registered);
         if (part == PCT_DOMAIN_SUFFIX) {
             from = suffix;
         } else if (registered == SIZE_MAX) {

@@ -726,13 +726,77 @@ static void work_free(work *w)
     cps_free(&w->tmp2);
 }
 
+/* The usual host in one pass, one table lookup a code point: every code
+ * point ASCII or VALID, the text in NFC already (the quick check's Yes,
+ * marks in order), no joiner, no label that starts with a mark or is
+ * "xn--". Mapping and NFC then change nothing but the ASCII capitals, and
+ * every label is valid: process()'s labels are in[0..n) lowercased, which
+ * go to out. PLAIN then (*rtl: a code point of a right-to-left name was
+ * seen, for the Bidi rule), NOT_PLAIN for any other text (process() takes
+ * it the long way), or NOMEM. */
+enum { NOT_PLAIN = 2, PLAIN = 3 };
+static int plain_labels(const uint32_t *in, size_t n, cps *out, int *rtl)
+{
+    if (cps_reserve(out, n) < 0)
+        return NOMEM;
+    uint32_t *o = out->p + out->len;
+    unsigned last = 0, right = 0;
+    size_t start = 0; /* where the current label starts in o */
+    for (size_t i = 0; i < n; i++) {
+        uint32_t cp = in[i];
+        if (cp < 0x80) {
+            if (cp == '.') {
+                start = i + 1;
+            } else if (i - start == 3 && cp == '-' && o[start] == 'x' && o[start + 1] == 'n'
+                       && o[start + 2] == '-') {
+                return NOT_PLAIN;
+            }
+            o[i] = cp - 'A' < 26 ? cp + 32 : cp;
+            last = 0;
+            continue;
+        }
+        uint32_t p = props(cp);
+        if (PCT_IDNA_STATUS(p) != PCT_IDNA_VALID || !(p & PCT_IDNA_NFC_YES) || cp == 0x200C
+            || cp == 0x200D || (i == start && (p & PCT_IDNA_MARK)))
+            return NOT_PLAIN;
+        if (cp >= 0x300) {
+            unsigned k = PCT_IDNA_CCC(p);
+            if (k && last > k)
+                return NOT_PLAIN;
+            last = k;
+        } else {
+            last = 0;
+        }
+        unsigned b = PCT_IDNA_BIDI(p);
+        right |= b == PCT_BIDI_R || b == PCT_BIDI_AL || b == PCT_BIDI_AN;
+        o[i] = cp;
+    }
+    out->len += n;
+    *rtl = right != 0;
+    return PLAIN;
+}
+
 /* UTS #46 processing of the UTF-8 src[0..n): w->labels gets the Unicode
  * labels joined by '.'. With *errors NULL any error fails at once (ToASCII
  * as the URL Standard runs it); else errors are counted there and the
  * processing goes on (ToUnicode). */
 static int process(const uint8_t *src, size_t n, work *w, int *errors)
 {
-    int rc = utf8_decode(src, n, &w->text);
+    int rc = utf8_decode(src, n, &w->text), rtl = 0;
+    if (rc == OK)
+        rc = plain_labels(w->text.p, w->text.len, &w->labels, &rtl);
+    if (rc == PLAIN) {
+        if (rtl && !bidi_ok(w->labels.p, w->labels.len)) {
+            if (!errors)
+                return FAIL;
+            ++*errors;
+        }
+        return OK;
+    }
+    if (rc == NOT_PLAIN) {
+        w->labels.len = 0;
+        rc = OK;
+    }
     if (rc == OK)
         rc = map(w->text.p, w->text.len, &w->tmp, errors);
     if (rc == OK)
@@ -935,6 +999,8 @@ static int kept_escaped(unsigned c)
 static pct_status host_to_ascii(const uint8_t *host, size_t n, uint8_t *dst, size_t cap,
                                 uint8_t **heap, const uint8_t **form, size_t *out_len)
 {
+    if (n == 0 || !memchr(host, '%', n)) /* the usual host: no escape to decode */
+        return to_ascii(host, n, dst, cap, heap, form, out_len);
     uint8_t small[256] = {0}, *buf = small; /* zeroed: gcc cannot see that len bytes are set */
     if (n > sizeof small && !(buf = malloc(n)))
         return PCT_ERR_NO_MEMORY;

@@ -11,6 +11,7 @@
 #include "pct_buf.h"
 #include "pct_hash.h"
 #include "pct_idna.h"
+#include "pct_portable.h"
 #include "pct_psl.h"
 
 /* Bits of a table entry; section s (0 ICANN, 1 PRIVATE) shifts them by s. */
@@ -40,14 +41,42 @@ struct pct_psl {
     uint64_t filter[(1u << FILTER_BITS) / 64];
 };
 
-/* The hash of a key runs backwards over its bytes (rotate and xor, cheap
- * per byte), so the hash of each longer suffix of a host extends the one
- * before it; pct_hash_mix spreads it before use. */
+/* The hash of a key is built label by label from its last one, so that
+ * the hash of each longer suffix of a host extends the one before it;
+ * each label is taken a word (8 bytes) at a time, its length in the last
+ * word. pct_hash_mix spreads it before use. */
 #define SEED 0x243f6a8885a308d3ULL
+#define MUL 0x9E3779B97F4A7C15ULL
 
-static inline uint64_t step(uint64_t h, uint8_t b)
+/* The k < 8 bytes that end at text[e] (text[0..e) readable) as one word,
+ * the first byte lowest. */
+static inline uint64_t tail_word(const uint8_t *text, size_t e, size_t k)
 {
-    return ((h << 7) | (h >> 57)) ^ b;
+    uint64_t w = 0;
+#if defined(PCT_LITTLE_ENDIAN)
+    if (e >= 8 && k) { /* one load of the 8 bytes before e, in bounds */
+        memcpy(&w, text + e - 8, 8);
+        return w >> (64 - 8 * k);
+    }
+#endif
+    for (size_t i = 0; i < k; i++)
+        w |= (uint64_t)text[e - k + i] << (8 * i);
+    return w;
+}
+
+/* h extended by the label text[s..e) (text[0..e) readable). */
+static inline uint64_t label_step(uint64_t h, const uint8_t *text, size_t s, size_t e)
+{
+    size_t len = e - s;
+    for (; e - s >= 8; s += 8) {
+        uint64_t w;
+        memcpy(&w, text + s, 8);
+        h = ((h ^ w) * MUL);
+        h ^= h >> 29;
+    }
+    h ^= tail_word(text, e, e - s) ^ ((uint64_t)(len & 0xFF) << 56);
+    h *= MUL;
+    return h ^ (h >> 29);
 }
 
 static inline size_t slot_of(uint64_t m, size_t mask)
@@ -261,12 +290,17 @@ static pct_psl *table_new(const rule *rs, size_t nrules, size_t entries, uint8_t
             free(t);
             return NULL;
         }
+        const uint8_t *key = keys + off;
         uint64_t h = SEED;
-        for (uint32_t j = len; j > 0; j--) {
-            if (keys[off + j - 1] == '.')
-                table_put(t, pct_hash_mix(h), off + j, len - j, F_NODE);
-            h = step(h, keys[off + j - 1]);
+        size_t end = len;
+        for (size_t j = len; j > 0; j--) {
+            if (key[j - 1] != '.')
+                continue;
+            h = label_step(h, key, j, end);
+            table_put(t, pct_hash_mix(h), off + (uint32_t)j, len - (uint32_t)j, F_NODE);
+            end = j - 1;
         }
+        h = label_step(h, key, 0, end);
         table_put(t, pct_hash_mix(h), off, len, rs[r].flags | F_NODE);
     }
     return t;
@@ -343,19 +377,32 @@ void pct_psl_free(pct_psl *psl)
 
 /* ---------------------------------------------------------------- lookup */
 
-size_t pct_psl_suffix_labels(const pct_psl *psl, const uint8_t *host, size_t n, int private_too)
+/* The dot before position pos of host: the next of the last `nd` dots
+ * recorded (dots[0..*k), ascending) while there are any, else found by a
+ * scan back; SIZE_MAX when there is none. `all`: dots holds every dot. */
+static inline size_t dot_before(const uint8_t *host, size_t pos, const size_t *dots, size_t *k, int all)
+{
+    if (*k)
+        return dots[--*k];
+    if (all)
+        return SIZE_MAX;
+    while (pos > 0 && host[pos - 1] != '.')
+        pos--;
+    return pos ? pos - 1 : SIZE_MAX;
+}
+
+size_t pct_psl_suffix_labels_dots(const pct_psl *psl, const uint8_t *host, size_t n,
+                                  const size_t *dots, size_t nd, int all, int private_too)
 {
     uint32_t rule = F_RULE | (private_too ? F_RULE << 1 : 0);
     uint32_t wild = rule * F_WILD, except = rule * F_EXCEPT;
-    size_t best = 1, labels = 0, pos = n;
+    size_t best = 1, labels = 0, end = n, k = nd;
     uint64_t h = SEED;
     int wild_above = 0; /* the suffix one label shorter has a "*." rule */
-    while (pos > 0) {
-        size_t start = pos;
-        while (start > 0 && host[start - 1] != '.') {
-            h = step(h, host[start - 1]);
-            start--;
-        }
+    while (end > 0) {
+        size_t dot = dot_before(host, end, dots, &k, all);
+        size_t start = dot == SIZE_MAX ? 0 : dot + 1;
+        h = label_step(h, host, start, end);
         labels++;
         uint32_t f = table_get(psl, pct_hash_mix(h), host + start, n - start);
         if (f & except)
@@ -365,8 +412,12 @@ size_t pct_psl_suffix_labels(const pct_psl *psl, const uint8_t *host, size_t n, 
         if (!f || start == 0)
             break;
         wild_above = (f & wild) != 0;
-        h = step(h, '.');
-        pos = start - 1;
+        end = start - 1;
     }
     return best;
+}
+
+size_t pct_psl_suffix_labels(const pct_psl *psl, const uint8_t *host, size_t n, int private_too)
+{
+    return pct_psl_suffix_labels_dots(psl, host, n, NULL, 0, 0, private_too);
 }

@@ -52,5 +52,10 @@ void pct_psl_free(pct_psl *psl);
  * "*": an unlisted top-level domain is a suffix) and at most the host's
  * label count. */
 size_t pct_psl_suffix_labels(const pct_psl *psl, const uint8_t *host, size_t n, int private_too);
+/* pct_psl_suffix_labels of a host whose last nd dots the caller found:
+ * their positions, ascending, in dots[0..nd) (`all`: they are all its
+ * dots; else the lookup finds any before them itself). */
+size_t pct_psl_suffix_labels_dots(const pct_psl *psl, const uint8_t *host, size_t n,
+                                  const size_t *dots, size_t nd, int all, int private_too);
 
 #endif /* PCT_PSL_H */
