@@ -107,6 +107,23 @@ def test_a_second_column():
     assert [r[0] for r in got] == resolve_with_bases()
 
 
+def test_a_null_base_is_no_base():
+    # NULL is an option's default: for a base, no base. An omitted base
+    # before a given option came as a column of NULL bases: every row NULL.
+    con = connect()
+    hrefs = con.execute("SELECT pct_url_href('http://a.com/x'), pct_url_href('http://a.com/x', "
+                        "on_error := 'raise'), pct_url_href('http://a.com/x', NULL, 'raise'), "
+                        "pct_parse_url('http://a.com/x', fields := ['hostname']).hostname").fetchall()
+    assert hrefs == [("http://a.com/x", "http://a.com/x", "http://a.com/x", "a.com")]
+    rows = [("x", "http://b/"), ("http://c/y", None), ("z", "http://d/q"), (None, "http://e/")]
+    con.execute("CREATE TABLE n AS SELECT * FROM (SELECT unnest($1) AS u, unnest($2) AS b, "
+                "generate_subscripts($1, 1) AS i) ORDER BY i", [[r[0] for r in rows], [r[1] for r in rows]])
+    want = ["http://b/x", "http://c/y", "http://d/z", None]
+    for call in ("pct_url_href(u, b)", "pct_url_href(u, b, on_error := 'null')",
+                 "pct_url_href(u, b, 'raise')"):
+        assert [r[0] for r in con.execute("SELECT %s FROM n ORDER BY i" % call).fetchall()] == want, call
+
+
 def test_options_by_position_and_by_name(con_null):
     from pctcodec.integrations._functions import FUNCTIONS
 

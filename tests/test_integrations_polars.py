@@ -85,6 +85,13 @@ def test_a_second_column():
     assert series.name == "url" and series.to_list() == resolve_with_bases()
 
 
+def test_base_none_is_no_second_column():
+    df = pl.DataFrame({"u": ["http://a/x", "http://b/"]})
+    out = df.select(pl.col("u").pct.url_href(base=None))
+    assert out["u"].to_list() == ["http://a/x", "http://b/"]
+    assert pl.Series(["http://a/x"]).pct.url_href(None).to_list() == ["http://a/x"]
+
+
 def test_series_namespace_and_name():
     series = pl.Series("links", SAMPLE)
     out = series.pct.unquote("utf-8", "strict", on_error="null")

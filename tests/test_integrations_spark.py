@@ -98,6 +98,14 @@ def test_a_second_column(frame):
     assert [r[0] for r in rows] == resolve_with_bases()
 
 
+def test_base_none_is_no_second_column(frame):
+    import pctcodec
+    from _integration_cases import SAMPLE
+
+    rows = frame.orderBy("i").select(on("url_href", "url", base=None, on_error="null")).collect()
+    assert [r[0] for r in rows] == pctcodec.url_href_many(SAMPLE, on_error="null")
+
+
 def test_keep_and_raise(frame):
     from pyspark.errors import PythonException
     from pctcodec.integrations import spark as pct_spark

@@ -217,16 +217,21 @@ def _vectorized(sql: SqlFunction, given_options: Sequence[Option], policy: Dict[
         # Options that change from row to row: the rows of each distinct set
         # of options in one batch call, put back in row order (an option of
         # kind "column" is taken along, row by row).
+        # A NULL in a column option is its default too (no base): its rows
+        # go with None.
         rows: Dict[Tuple[Any, ...], List[int]] = {}
         values = [[_value(o, v, defaults) for v in c.to_pylist()] for o, c in zip(opts, columns)
                   if o.kind != "column"]
-        for i, key in enumerate(zip(*values) if values else [()] * len(column)):
+        nulls = [c.is_null().to_pylist() for o, c in zip(opts, columns) if o.kind == "column"]
+        keys = list(zip(*(values + nulls))) if values or nulls else [()] * len(column)
+        for i, key in enumerate(keys):
             rows.setdefault(key, []).append(i)
         pieces, order = [], []
         for key, index in rows.items():
             take = pa.array(index, type=pa.int64())
-            constants = iter(key)
-            given = [c.take(take) if o.kind == "column" else next(constants) for o, c in zip(opts, columns)]
+            constants, missing = iter(key[:len(values)]), iter(key[len(values):])
+            given = [(None if next(missing) else c.take(take)) if o.kind == "column" else next(constants)
+                     for o, c in zip(opts, columns)]
             pieces.append(run(column.take(take), given).cast(out_type))
             order.extend(index)
         return pa.concat_arrays(pieces).take(pc.sort_indices(pa.array(order, type=pa.int64())))
@@ -237,7 +242,12 @@ def _vectorized(sql: SqlFunction, given_options: Sequence[Option], policy: Dict[
         constants: List[Any] = []
         for option, values in zip(opts, columns):
             if option.kind == "column":
-                constants.append(values)
+                if values.null_count == len(values):
+                    constants.append(None)  # NULL: the default, no base
+                elif values.null_count:
+                    return by_row(column, columns)
+                else:
+                    constants.append(values)
                 continue
             same, value = _constant(values)
             if not same:

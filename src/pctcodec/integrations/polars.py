@@ -59,9 +59,10 @@ def _split(function: Function, args: Any, given: Any) -> Any:
     output dtype) of one call, its errors raised here."""
     kwargs = function.bind(None, args, given)
     del kwargs[function.column]
-    # an option of kind "column" given as a str is one value for every row
-    names = [o.name for o in function.options
-             if o.kind == "column" and o.name in kwargs and not isinstance(kwargs[o.name], str)]
+    # an option of kind "column" given as a str is one value for every row,
+    # and None is its default (no second column)
+    names = [o.name for o in function.options if o.kind == "column" and o.name in kwargs
+             and kwargs[o.name] is not None and not isinstance(kwargs[o.name], str)]
     others = [kwargs.pop(name) for name in names]
     import pyarrow as pa
 

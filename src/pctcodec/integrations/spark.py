@@ -95,8 +95,10 @@ def _column_function(function: Function) -> Callable[..., Column]:
             raise TypeError("%s(): rejects cannot come back from Spark's executors; use "
                             "on_error='null' and keep the rows whose output is null" % function.name)
         kwargs.pop("rejects", None)
-        # an option of kind "column" given as a str is one value for every row
-        columns = [name for name in kwargs if kinds.get(name) == "column" and not isinstance(kwargs[name], str)]
+        # an option of kind "column" given as a str is one value for every row,
+        # and None is its default (no second column)
+        columns = [name for name in kwargs if kinds.get(name) == "column" and kwargs[name] is not None
+                   and not isinstance(kwargs[name], str)]
         others = [kwargs.pop(name) for name in columns]
         typ = output_type(function, dict(kwargs, **{name: None for name in columns}))
         return _udf(function, kwargs, columns, typ)(col, *others)
