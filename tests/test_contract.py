@@ -517,3 +517,24 @@ def test_chunked_over_2gib(row):
         assert canon(first.as_py()) == canon(row.single(0, value))
         assert canon(out[len(column) - 1].as_py()) == canon(row.single(0, value))
     del out
+
+
+@pytest.mark.parametrize("chunked", [False, True])
+@pytest.mark.parametrize("name", ["resolve_many", "url_href_many", "parse_url_many"])
+def test_dictionary_base_column_beside_arrow_references(name, chunked):
+    """A dictionary-encoded base column (a Parquet column read with
+    read_dictionary) beside Arrow references: read by value (it was a
+    TypeError for Arrow references only)."""
+    bases = ["http://x/a/", "http://y/", None, "http://x/a/"]
+    refs = ["b", "c", "d", "e?q"]
+    base = pa.array(bases).dictionary_encode()
+    if chunked:
+        base = pa.chunked_array([base[:1], base[1:]])
+    f = many(name)
+    call = (lambda b, r: f(b, r)) if name == "resolve_many" else (lambda b, r: f(r, b))
+    got = call(base, pa.array(refs))
+    want = call(bases, refs)
+    got = got.to_pylist()
+    if name == "parse_url_many":
+        want = [None if u is None else {k: getattr(u, k) for k in got[0]} for u in want]
+    assert got == want

@@ -146,10 +146,25 @@ def _base_column(base, n, caller="resolve_many"):
         except TypeError:
             raise TypeError("%s() needs a str or a column of bases, not %.200s"
                             % (caller, type(base).__name__)) from None
+    column = _undictionary(column)
     if len(column) != n:
         raise ValueError("%s() needs one base per reference: %d bases for %d references"
                          % (caller, len(column), n))
     return column
+
+
+def _undictionary(column):
+    """A dictionary-encoded Arrow column of bases as its values (the engine
+    reads a base row by row); any other column as it is."""
+    pa = _pyarrow(required=False)
+    if pa is None or not isinstance(column, (pa.Array, pa.ChunkedArray)) \
+            or not pa.types.is_dictionary(column.type):
+        return column
+    from .batch import _decoded
+
+    if isinstance(column, pa.ChunkedArray):
+        return pa.chunked_array([_decoded(pa, c) for c in column.chunks], type=column.type.value_type)
+    return _decoded(pa, column)
 
 
 def _references(values):
