@@ -1,5 +1,7 @@
 """The command line's help: each command's own page (its options only, an
 example, at most 60 lines), the program's page naming the whole tool."""
+import re
+
 import pytest
 
 from pctcodec.cli import main
@@ -14,6 +16,7 @@ OWN = {
     "--tracking": ("clean-query",),
     "--base-column": ("resolve",),
     "--strip-www": ("canonicalize",),
+    "--html-amp": ("clean-query", "canonicalize"),
     "--parts": ("split", "domain", "parse-url"),
     "--private": ("domain",),
 }
@@ -36,8 +39,12 @@ def test_each_command_has_its_own_page(command, capsys):
     examples = out.split("\nexamples:\n", 1)[1].split("\n\n")[0].split()
     assert ["pctcodec", command] in [examples[i:i + 2] for i in range(len(examples))]
     assert "--on-error" in out and "--column NAME" in out  # the options every command has
+    usage = out.split("\n\n", 1)[0]
     for option, commands in OWN.items():
         assert (option + " " in out or option + "\n" in out) == (command in commands), option
+        # and in the usage lines (--html-amp was only further down)
+        assert bool(re.search(re.escape(option) + r"[ \]\n]", usage)) == (command in commands), \
+            (option, usage)
     assert out == page(["-h", command], capsys)  # either order
     assert out == page([command, "--on-error", "null", "--help", "x.txt"], capsys)
 

@@ -540,9 +540,12 @@ def test_unicode_rules_are_mapped_as_hosts_are():
     ("a.%41\n", 1),                 # '%' is forbidden in a host
     ("xn--a.com\n", None),          # ASCII labels are not validated (as in a host)
     ("ok\n  com.example\n", 2),     # a rule after white space (it was dropped unseen)
+    ("ok\rco/uk\r", 2),             # a bare CR ends a line
+    ("ok\r\nco/uk\r\n", 2),         # CR LF is one line end
     ("ok\n \t\r\ncom\n", None),      # white space alone: an empty line
 ])
 def test_junk_rules_are_refused_with_their_line(text, line):
+    """(Also: the line numbers of every line end.)"""
     if line is None:
         SuffixList.from_text(text)
         return
@@ -556,8 +559,16 @@ def test_junk_rules_are_refused_with_their_line(text, line):
 def test_leading_byte_order_mark_is_the_encoding_signature():
     lst = SuffixList.from_text("\ufeff// a comment\nfoo\n")
     assert lst.icann.rules == 1
-    assert public_suffix("a.b.foo", suffix_list=lst) == "b.foo" or \
-        public_suffix("a.b.foo", suffix_list=lst) == "foo"
+    assert public_suffix("a.b.foo", suffix_list=lst) == "foo"
+
+
+@pytest.mark.parametrize("end", ["\n", "\r\n", "\r"])
+def test_every_line_end_ends_a_rule(end):
+    # a bare CR ended no line: the rules after it were dropped unseen
+    lst = SuffixList.from_text(end.join(["co.example", "foo.bar", "// c", "", "*.w"]) + end)
+    assert lst.icann.rules == 3
+    assert registered_domain("a.b.foo.bar", suffix_list=lst) == "b.foo.bar"
+    assert public_suffix("a.b.w", suffix_list=lst) == "b.w"
 
 
 def _timed(func, *args):

@@ -217,3 +217,5 @@ def test_parse_url_many_fields_as_one_name():
     assert got.to_pylist() == [{"hostname": "a"}, None]
     with pytest.raises(ValueError, match="no field"):
         pctcodec.parse_url_many(pa.array(["http://a/x"]), fields=[])
+    with pytest.raises(ValueError, match="'href' twice"):  # a struct with two fields of one name
+        pctcodec.parse_url_many(pa.array(["http://a/x"]), fields=["href", "host", "href"])

@@ -160,16 +160,18 @@ static int read_rules(const uint8_t *text, size_t n, pct_buf *b, rule **rs, size
     if (n >= 3 && text[0] == 0xEF && text[1] == 0xBB && text[2] == 0xBF)
         pos = 3; /* the UTF-8 signature of a file, not part of its first line */
     while (pos < n) {
+        /* a line ends at LF, CR LF or a bare CR (as the command line reads
+         * lines): a rule after a bare CR is a line of its own */
         size_t eol = pos;
-        while (eol < n && text[eol] != '\n')
+        while (eol < n && text[eol] != '\n' && text[eol] != '\r')
             eol++;
         if (pct_interrupted(stop, ++*line))
             return PCT_ERR_INTERRUPTED;
         const uint8_t *s = text + pos;
         size_t len = 0;
-        while (len < eol - pos && s[len] != ' ' && s[len] != '\t' && s[len] != '\r')
+        while (len < eol - pos && s[len] != ' ' && s[len] != '\t')
             len++;
-        pos = eol + 1;
+        pos = eol + (eol + 1 < n && text[eol] == '\r' && text[eol + 1] == '\n' ? 2 : 1);
         if (len >= 2 && s[0] == '/' && s[1] == '/') {
             size_t whole = (size_t)(text + eol - s);
             if (has(s, whole, "===BEGIN PRIVATE DOMAINS==="))
@@ -182,7 +184,7 @@ static int read_rules(const uint8_t *text, size_t n, pct_buf *b, rule **rs, size
             /* A rule after leading whitespace would be read as an empty
              * line and dropped unseen: refuse it. */
             for (size_t k = 0; k < (size_t)(text + eol - s); k++)
-                if (s[k] != ' ' && s[k] != '\t' && s[k] != '\r')
+                if (s[k] != ' ' && s[k] != '\t')
                     return PCT_PSL_BAD_RULE;
             continue; /* an empty line */
         }

@@ -287,7 +287,7 @@ def parse_url_many(values, base=None, *, fields=None, threads=None, on_error="ra
     TypeError
         A value that is not str or None, or ``values`` that is not a column.
     ValueError
-        A field that ``URL`` does not have, or no field.
+        A field that ``URL`` does not have, one named twice, or no field.
 
     Examples
     --------
@@ -301,10 +301,12 @@ def parse_url_many(values, base=None, *, fields=None, threads=None, on_error="ra
     names = FIELDS if fields is None else (fields,) if isinstance(fields, str) else tuple(fields)
     if not names:
         raise ValueError("parse_url_many(): fields names no field (None gives them all)")
-    for f in names:
+    for i, f in enumerate(names):
         if f not in FIELDS:
             raise ValueError("parse_url_many(): no field %r (the fields: %s)"
                              % (f, ", ".join(FIELDS)))
+        if f in names[:i]:
+            raise ValueError("parse_url_many(): fields names %r twice" % (f,))
     if kind in ("list", "iterable"):
         kind = "list"
         values = values if type(values) in (list, tuple) else list(values)

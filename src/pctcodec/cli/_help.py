@@ -51,7 +51,7 @@ COMMANDS = {
         "remove query parameters by name or shell-style pattern (--drop, --keep,\n"
         "--tracking), everything else kept as it is; without --drop, the\n"
         "tracking parameters (TRACKING_PARAMS, in any case: UTM_SOURCE too)",
-        ["[--drop PAT]... [--keep PAT]... [--tracking] [--sort] [FILE]"],
+        ["[--drop PAT]... [--keep PAT]... [--tracking] [--sort] [--html-amp] [FILE]"],
         ["pctcodec clean-query urls.txt",
          "pctcodec clean-query --drop 'utm_*' --drop ref --sort --column url visits.csv"]),
     "canonicalize": (
@@ -60,7 +60,7 @@ COMMANDS = {
         "the query, drop the fragment; --strip-www, --same-scheme (https as\n"
         "http), --strip-trailing-slash",
         ["[--drop PAT]... [--keep PAT]... [--strip-www] [--same-scheme]\n"
-         "         [--strip-trailing-slash] [FILE]"],
+         "         [--strip-trailing-slash] [--html-amp] [FILE]"],
         ["pctcodec canonicalize --column url visits.csv > keyed.csv",
          "pctcodec canonicalize --strip-www --same-scheme urls.txt | sort -u"]),
     "query-param": (
