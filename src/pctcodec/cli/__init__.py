@@ -632,7 +632,8 @@ def main(argv: "Sequence[str] | None" = None) -> int:
                 failures.close(status not in (130, 143))
             except OutputError as exc:
                 status = _error(exc, 2)
-            if args.on_error != "stop":
+            # a stopped run's counts are of an unknown part of it: no summary
+            if args.on_error != "stop" and status not in (130, 143):
                 print(failures.summary(), file=sys.stderr)
         return status
     finally:
