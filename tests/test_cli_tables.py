@@ -110,6 +110,11 @@ def test_errors_exit_2_with_a_clear_message(tmp_path, capsysbinary):
     status, out, err = run(["normalize", "--column", "URL", path], capsysbinary)
     assert (status, out) == (2, b"")
     assert b"no column 'URL'" in err and b"'id', 'url'" in err
+    # a header byte that is not UTF-8 is shown as \xNN (it was a surrogate escape)
+    path = write(tmp_path, b"id,\xffurl\n1,x\n", "bad_header.csv")
+    status, out, err = run(["normalize", "--column", "url", path], capsysbinary)
+    assert (status, out) == (2, b"")
+    assert b"'id', '\\xffurl'" in err and b"udc" not in err
     # a ragged row and an unclosed quote are failed rows (status 1), named by their line
     path = write(tmp_path, b"id,url\n1,x\n2\n", "ragged.csv")
     status, _, err = run(["normalize", "--column", "url", path], capsysbinary)

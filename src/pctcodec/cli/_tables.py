@@ -197,10 +197,21 @@ def _base_error(bases: "object", index: int, error: BaseException) -> BaseExcept
 # ---------------------------------------------------------------- CSV
 
 
+def _shown(name: str) -> str:
+    """A column name for a message, quoted; a byte that is not UTF-8 (read
+    as a lone surrogate) shown as \\xNN."""
+    try:
+        raw = name.encode("utf-8", "surrogateescape")
+    except UnicodeEncodeError:  # a surrogate no byte was read as
+        return repr(name)
+    return repr(name) if raw == name.encode("utf-8", "surrogatepass") \
+        else "'%s'" % raw.decode("utf-8", "backslashreplace")
+
+
 def _column_index(names: "list[str]", column: str) -> int:
     found = [i for i, name in enumerate(names) if name == column]
     if not found:
-        raise TableError(f"no column {column!r}; the columns are: {', '.join(map(repr, names))}")
+        raise TableError(f"no column {column!r}; the columns are: {', '.join(map(_shown, names))}")
     if len(found) > 1:
         raise TableError(f"more than one column is named {column!r}")
     return found[0]
