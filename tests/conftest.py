@@ -10,7 +10,7 @@ set, else ``dev``):
 * ``dev``  - random, a quarter of ``ci``'s examples; the default on a
   developer's machine (the README's ``pytest``: see tests/_profiles.py).
 * ``long`` - 25000 examples per test, for local bug hunts.
-* ``sanitize`` - ``ci`` with a fifth of its examples, for the sanitized run.
+* ``sanitize`` - ``ci`` with a tenth of its examples, for the sanitized run.
 """
 import os
 import platform
