@@ -156,9 +156,35 @@ static PyObject *failed_row_exception(const batch_op *op, PyObject *item)
     len = a.host_end - a.host;
     Py_ssize_t cs = (Py_ssize_t)pct_utf8_count(p, start);
     Py_ssize_t ce = cs + (Py_ssize_t)pct_utf8_count(p + start, len);
+    /* a special scheme's URL the URL Standard's parser refuses: its reason
+     * and position, as pctcodec.domains._url_part words them */
+    const char *why = NULL;
+    Py_ssize_t at = 0;
+    if (pct_domain_browser(p, n)) {
+        pct_url u;
+        pct_url_init(&u);
+        const uint8_t *h;
+        size_t hn;
+        pct_status rc = pct_domain_url_host(&u, p, n, &h, &hn);
+        if (PCT_URL_REJECTED(rc)) {
+            why = pct_url_reason(rc);
+            at = (Py_ssize_t)pct_utf8_count(p, u.error_pos < n ? u.error_pos : n);
+        }
+        pct_url_free(&u);
+        if (rc == PCT_ERR_NO_MEMORY) {
+            Py_XDECREF(owner);
+            return PyErr_NoMemory();
+        }
+    }
     Py_XDECREF(owner);
     PyObject *host = PyUnicode_Substring(item, cs, ce);
-    PyObject *reason = host ? PyUnicode_FromFormat("the host %R is no domain name", host) : NULL;
+    PyObject *reason = !host ? NULL
+                       : !why ? PyUnicode_FromFormat("the host %R is no domain name", host)
+                       : a.ip_literal ? PyUnicode_FromFormat("the URL Standard's parser refuses the URL: %s", why)
+                       : PyUnicode_FromFormat("the host %R is no domain name (the URL Standard's parser: %s at %zd)",
+                                              host, why, at);
+    if (why && a.ip_literal)
+        cs = at;
     PyObject *msg = reason ? PyUnicode_FromFormat("%U at position %zd", reason, cs) : NULL;
     PyObject *position = msg ? PyLong_FromSsize_t(cs) : NULL;
     PyObject *cls = position ? package_attr(op->module, "_HostError", "pctcodec._errors", "HostError") : NULL;
@@ -354,6 +380,20 @@ fail:
  * be NULL), or, for a host with no form, written as normalize writes it.
  * PCT_ROW_CALLER for a host with no form under strict_idna: the row goes
  * through func, which raises normalize's error. */
+/* A special scheme's URL whose host has no IDNA form: PCT_ROW_FAILED when
+ * the URL Standard's parser refuses it too (failed_row_exception words
+ * its reason), else the caller's (PCT_ROW_CALLER). */
+static int parser_refuses(const uint8_t *p, size_t n)
+{
+    pct_url u;
+    pct_url_init(&u);
+    const uint8_t *h;
+    size_t hn;
+    pct_status rc = pct_domain_url_host(&u, p, n, &h, &hn);
+    pct_url_free(&u);
+    return rc == PCT_ERR_NO_MEMORY ? PCT_ERR_NO_MEMORY : PCT_URL_REJECTED(rc) ? PCT_ROW_FAILED : PCT_ROW_CALLER;
+}
+
 static int mapped_host_row(const batch_op *op, const uint8_t *p, size_t n, const pct_batch_info *info,
                            pct_buf *out, size_t limit, pct_host_cache *hosts)
 {
@@ -375,7 +415,7 @@ static int mapped_host_row(const batch_op *op, const uint8_t *p, size_t n, const
         /* no form: the row's error, made in C, unless the parser reads the
          * URL (its error then says why: func's) */
         rc = form ? pct_batch_domain_host(&op->spec, form, form_len, out, limit)
-             : pct_domain_browser(p, n) ? PCT_ROW_CALLER
+             : pct_domain_browser(p, n) ? parser_refuses(p, n)
                                         : PCT_ROW_FAILED;
         if (rc == PCT_ROW_NULL && pct_domain_browser(p, n))
             rc = PCT_ROW_CALLER; /* a form ending in a number: the parser's reading (func) */

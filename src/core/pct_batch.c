@@ -206,7 +206,13 @@ int pct_batch_normalize_host(const pct_batch_spec *spec, const uint8_t *src, siz
 {
     size_t start = out->len;
     int rc = normalize_host(spec, src, n, info, host, host_len, out, limit);
-    return rc == PCT_OK && spec->op == PCT_BATCH_CANONICALIZE ? canon_key(spec, out, start) : rc;
+    if (rc != PCT_OK || spec->op != PCT_BATCH_CANONICALIZE)
+        return rc;
+    if (pct_domain_number_host(out->data + start, out->len - start) && pct_domain_browser(src, n)) {
+        out->len = start;
+        return PCT_ROW_CALLER; /* an IDNA form ending in a number: the parser's IPv4, as canon_row */
+    }
+    return canon_key(spec, out, start);
 }
 
 static int normalize_host(const pct_batch_spec *spec, const uint8_t *src, size_t n,
@@ -342,9 +348,13 @@ static int domain_url_append(const pct_batch_spec *spec, unsigned flags, const u
     size_t hn;
     int idna = 0;
     pct_status rc = pct_domain_url_host(&u, src, n, &host, &hn);
+    /* a URL the parser refuses fails here: the binding names the parser's
+     * reason when an exception is wanted, and under "null"/"keep" the row
+     * costs no more than a good one */
     int got = rc == PCT_OK ? domain_append(spec, flags | PCT_DOMAIN_IS_HOST, host, hn, out, limit, &idna)
               : rc == PCT_DOMAIN_NONE ? PCT_ROW_NULL
               : rc == PCT_ERR_NO_MEMORY || rc == PCT_ERR_TOO_LARGE ? (int)rc
+              : PCT_URL_REJECTED(rc) ? PCT_ROW_FAILED
               : PCT_ROW_CALLER;
     out->scratch = u.href;
     out->scratch_cap = u.cap;
