@@ -127,6 +127,20 @@ static PyObject *call_func(const batch_op *op, PyObject *base, PyObject *item)
 
 static int str_utf8(PyObject *item, const uint8_t **p, size_t *n, PyObject **owner);
 
+/* The URL Standard parser's verdict on the URL p[0..n) as the domain
+ * functions read it (pct_domain_url_host), and where it stopped. */
+static pct_status parser_verdict(const uint8_t *p, size_t n, size_t *error_pos)
+{
+    pct_url u;
+    pct_url_init(&u);
+    const uint8_t *h;
+    size_t hn;
+    pct_status rc = pct_domain_url_host(&u, p, n, &h, &hn);
+    *error_pos = u.error_pos;
+    pct_url_free(&u);
+    return rc;
+}
+
 /* The exception of a row the core failed (PCT_ROW_FAILED: DOMAIN's host
  * with a byte no host may hold, or with no IDNA form), as the single-value
  * function makes it (pctcodec.domains._part): HostError("the host %r is
@@ -161,16 +175,12 @@ static PyObject *failed_row_exception(const batch_op *op, PyObject *item)
     const char *why = NULL;
     Py_ssize_t at = 0;
     if (pct_domain_browser(p, n)) {
-        pct_url u;
-        pct_url_init(&u);
-        const uint8_t *h;
-        size_t hn;
-        pct_status rc = pct_domain_url_host(&u, p, n, &h, &hn);
+        size_t error_pos;
+        pct_status rc = parser_verdict(p, n, &error_pos);
         if (PCT_URL_REJECTED(rc)) {
             why = pct_url_reason(rc);
-            at = (Py_ssize_t)pct_utf8_count(p, u.error_pos < n ? u.error_pos : n);
+            at = (Py_ssize_t)pct_utf8_count(p, error_pos < n ? error_pos : n);
         }
-        pct_url_free(&u);
         if (rc == PCT_ERR_NO_MEMORY) {
             Py_XDECREF(owner);
             return PyErr_NoMemory();
@@ -385,12 +395,8 @@ fail:
  * its reason), else the caller's (PCT_ROW_CALLER). */
 static int parser_refuses(const uint8_t *p, size_t n)
 {
-    pct_url u;
-    pct_url_init(&u);
-    const uint8_t *h;
-    size_t hn;
-    pct_status rc = pct_domain_url_host(&u, p, n, &h, &hn);
-    pct_url_free(&u);
+    size_t at;
+    pct_status rc = parser_verdict(p, n, &at);
     return rc == PCT_ERR_NO_MEMORY ? PCT_ERR_NO_MEMORY : PCT_URL_REJECTED(rc) ? PCT_ROW_FAILED : PCT_ROW_CALLER;
 }
 
