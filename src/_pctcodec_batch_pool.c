@@ -83,6 +83,8 @@ static int append_chunk(piece *pc, int64_t r0, int64_t count)
                 break;
         return (int)rc;
     }
+    if (res->cap >= POPULATE_MIN)
+        big_populate(res->data + base, len); /* one call for the chunk's pages, not a fault each */
     stream_copy(res->data + base, pc->scratch.data, len);
     res->len += len;
     put_ends(pc, r0, count, base);

@@ -1,4 +1,4 @@
-/* Big buffers in huge pages, and a pool of freed ones (see _pctcodec_memory.h). */
+/* Big buffers: pages mapped ahead of the writes, and a pool of freed ones (see _pctcodec_memory.h). */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -42,18 +42,20 @@ static void pool_unlock(void)
 }
 #endif
 
-void big_advise(void *p, size_t n)
+#if defined(__linux__) && !defined(MADV_POPULATE_WRITE)
+#define MADV_POPULATE_WRITE 23 /* Linux 5.14 on; older headers lack the name, older kernels refuse it */
+#endif
+
+void big_populate(void *p, size_t n)
 {
-#if defined(__linux__) && defined(MADV_HUGEPAGE)
-    if (!p || n < BIG_BUFFER)
+#if defined(__linux__)
+    if (!p || !n)
         return;
-    /* The pages that p[0..n) touches: all of the mapping malloc made for
-     * it. Advising only part of a mapping would split it in two, and
-     * realloc's mremap, which grows a mapping without a copy, fails on a
-     * range over two (it then copies). */
+    /* every page p[0..n) touches; a page past the buffer's end is in the
+     * same mapping (malloc maps whole pages) */
     uintptr_t page = 4096, start = (uintptr_t)p & ~(page - 1);
     uintptr_t end = ((uintptr_t)p + n + page - 1) & ~(page - 1);
-    (void)madvise((void *)start, end - start, MADV_HUGEPAGE); /* advice: failing is no error */
+    (void)madvise((void *)start, end - start, MADV_POPULATE_WRITE); /* failing is no error: the writes fault */
 #else
     (void)p;
     (void)n;
@@ -138,7 +140,8 @@ void *big_malloc(size_t n)
     }
 #endif
     void *p = malloc(n ? n : 1);
-    big_advise(p, n);
+    if (n >= POPULATE_MIN)
+        big_populate(p, n);
     return p;
 }
 
@@ -171,10 +174,7 @@ pct_status out_reserve_big(pct_buf *out, size_t extra, size_t limit)
         }
     }
 #endif
-    pct_status rc = pct_buf_reserve(out, extra, limit);
-    if (rc == PCT_OK)
-        big_advise(out->data, out->cap);
-    return rc;
+    return pct_buf_reserve(out, extra, limit);
 }
 
 void stream_copy(void *dst, const void *src, size_t n)
