@@ -18,8 +18,9 @@
 
 #if defined(__linux__) && defined(MADV_FREE) && (defined(__GNUC__) || defined(__clang__))
 #define HAVE_POOL 1
-#define POOL_SLOTS 2
+#define POOL_SLOTS 16
 #define POOL_MAX ((size_t)1 << 30)
+#define POOL_BUDGET ((size_t)2 << 30) /* what all slots hold together, at most */
 /* Freed big buffers and their sizes (NULL: an empty slot), under a spin
  * lock: it is held for a few loads and stores only (never across malloc,
  * free or a system call), and a release callback may come on any thread,
@@ -63,28 +64,46 @@ void big_populate(void *p, size_t n)
 }
 
 #ifdef HAVE_POOL
-/* p (n bytes) into an empty slot, or in place of the smallest buffer when
- * that is smaller (so that buffers of earlier, smaller calls do not keep a
- * bigger one out: a column of 4 M rows after one of 1 M). Returns what is
- * left to free: NULL, the buffer replaced, or p itself. */
-static void *pool_put(void *p, size_t n)
+/* Keeps p (n bytes) in an empty slot, making room by dropping the smallest
+ * buffers kept while they are smaller than p (so that buffers of earlier,
+ * smaller calls do not keep a bigger one out: a column of 4 M rows after
+ * one of 1 M), within POOL_BUDGET bytes in all; frees what it drops, or p
+ * when no room is made. */
+static void pool_put(void *p, size_t n)
 {
-    int at = -1;
+    void *drop[POOL_SLOTS];
+    int dropped = 0;
     pool_lock();
-    for (int i = 0; i < POOL_SLOTS && at < 0; i++)
-        if (!pool[i].p)
-            at = i;
-    for (int i = 0; i < POOL_SLOTS && !(at >= 0 && !pool[at].p); i++)
-        if (pool[i].n < n && (at < 0 || pool[i].n < pool[at].n))
-            at = i;
-    void *out = p;
-    if (at >= 0) {
-        out = pool[at].p;
-        pool[at].p = p;
-        pool[at].n = n;
+    size_t total = 0;
+    for (int i = 0; i < POOL_SLOTS; i++)
+        if (pool[i].p)
+            total += pool[i].n;
+    for (;;) {
+        int empty = -1, small = -1;
+        for (int i = 0; i < POOL_SLOTS; i++) {
+            if (!pool[i].p) {
+                if (empty < 0)
+                    empty = i;
+            } else if (small < 0 || pool[i].n < pool[small].n) {
+                small = i;
+            }
+        }
+        if (empty >= 0 && n <= POOL_BUDGET - total) {
+            pool[empty].p = p;
+            pool[empty].n = n;
+            p = NULL;
+            break;
+        }
+        if (small < 0 || pool[small].n >= n)
+            break; /* no room: p is freed */
+        drop[dropped++] = pool[small].p;
+        total -= pool[small].n;
+        pool[small].p = NULL;
     }
     pool_unlock();
-    return out;
+    for (int i = 0; i < dropped; i++)
+        free(drop[i]);
+    free(p);
 }
 
 /* A pooled buffer for `need` bytes: the smallest that holds them, else the
@@ -157,7 +176,8 @@ void big_free(void *p)
         uintptr_t end = ((uintptr_t)p + n) & ~(page - 1);
         if (end > start)
             (void)madvise((void *)start, end - start, MADV_FREE);
-        p = pool_put(p, n);
+        pool_put(p, n);
+        return;
     }
 #endif
     free(p);

@@ -13,8 +13,9 @@
  *   pages handed back lazily (MADV_FREE: the kernel takes them only when it
  *   needs memory), for the next call's result, which takes it cut or grown
  *   to its size: a pipeline that calls a batch function chunk after chunk
- *   writes each chunk into pages already mapped. At most POOL_SLOTS (2)
- *   buffers, the biggest freed, of at most POOL_MAX bytes each. */
+ *   writes each chunk into pages already mapped. At most POOL_SLOTS (16)
+ *   buffers, the biggest freed, of at most POOL_MAX bytes each and
+ *   POOL_BUDGET in all. */
 #ifndef PCTCODEC_MEMORY_H
 #define PCTCODEC_MEMORY_H
 
@@ -22,14 +23,15 @@
 
 #include "pct_batch.h"
 
-/* Buffers from this size on are pooled: malloc (glibc's at
- * least) gives them a mapping of their own, fresh each time; smaller ones
- * come from the heap, mostly mapped already by earlier calls. */
-#define BIG_BUFFER ((size_t)32 << 20)
+/* Buffers from this size on are pooled: malloc (glibc's at least) maps
+ * them on their own, fresh each time (its threshold rises only when it
+ * frees such a mapping, and the pool keeps them from it); smaller ones come
+ * from the heap, mostly mapped already by earlier calls. */
+#define BIG_BUFFER ((size_t)1 << 20)
 
 /* Buffers from this size on have their pages mapped ahead of the writes
  * (big_populate). */
-#define POPULATE_MIN ((size_t)1 << 20)
+#define POPULATE_MIN BIG_BUFFER
 
 /* Maps the pages of p[0..n), part of a buffer from malloc, in one call where
  * the system can (Linux 5.14 on); elsewhere nothing. */
@@ -46,6 +48,31 @@ void big_free(void *p);
 /* pct_buf_reserve, the buffer taken from the pool when out has none yet
  * and one fits. */
 pct_status out_reserve_big(pct_buf *out, size_t extra, size_t limit);
+
+/* A size remembered from one call for the next (a result column's length,
+ * to ask the pool for the buffer it had), read and written from any
+ * thread: a hint, so a stale value costs only page faults. */
+typedef struct {
+    size_t n;
+} size_hint;
+
+static inline size_t hint_get(const size_hint *h)
+{
+#if defined(__GNUC__) || defined(__clang__)
+    return __atomic_load_n(&h->n, __ATOMIC_RELAXED);
+#else
+    return *(const volatile size_t *)&h->n;
+#endif
+}
+
+static inline void hint_set(size_hint *h, size_t n)
+{
+#if defined(__GNUC__) || defined(__clang__)
+    __atomic_store_n(&h->n, n, __ATOMIC_RELAXED);
+#else
+    *(volatile size_t *)&h->n = n;
+#endif
+}
 
 /* memcpy(dst, src, n) for a destination not read again soon (a chunk of
  * a result, appended from a thread's scratch buffer): on x86-64 in

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "_pctcodec_arrow.h"
+#include "_pctcodec_memory.h"
 #include "pct_batch.h"
 #include "pct_query.h"
 
@@ -32,16 +33,28 @@ typedef struct {
     int64_t *ends;
     uint8_t *valid;
     int64_t rows, cap;
+    int64_t first_cap; /* rows to make room for at first */
 } column;
+
+/* Each column's rows and bytes in the last call of each form (every pair;
+ * named values), for its first QUERY_HINTS columns: asked for at those
+ * sizes, a column takes its own buffers back from the pool, their pages
+ * mapped already, and does not grow. */
+#define QUERY_HINTS 8
+static size_hint last_rows[2][QUERY_HINTS], last_bytes[2][QUERY_HINTS];
 
 static int col_room(column *c)
 {
     if (c->rows < c->cap)
         return PCT_OK;
-    int64_t cap = c->cap ? 2 * c->cap : 1024;
+    if (c->first_cap > (int64_t)(SIZE_MAX / 32))
+        return PCT_ERR_TOO_LARGE;
+    /* a multiple of 8: growing clears the validity bytes past the old cap */
+    int64_t cap = c->cap ? 2 * c->cap : c->first_cap > 1024 ? (c->first_cap + 1023) & ~(int64_t)1023 : 1024;
     if (cap > (int64_t)(SIZE_MAX / 16))
         return PCT_ERR_TOO_LARGE;
-    int64_t *ends = realloc(c->ends, (size_t)cap * sizeof *ends);
+    size_t size = (size_t)cap * sizeof(int64_t);
+    int64_t *ends = c->ends ? realloc(c->ends, size) : big_malloc(size);
     if (!ends)
         return PCT_ERR_NO_MEMORY;
     c->ends = ends;
@@ -69,8 +82,8 @@ static int col_push(column *c, int64_t value, int valid)
 
 static void col_free(column *c)
 {
-    pct_buf_free(&c->data);
-    free(c->ends);
+    big_free(c->data.data);
+    big_free(c->ends);
     free(c->valid);
     memset(c, 0, sizeof *c);
 }
@@ -274,8 +287,16 @@ static PyObject *py_query_arrow(PyObject *module, PyObject *const *args, Py_ssiz
         j.name_lens = name_lens;
         j.k = k;
     }
-    for (Py_ssize_t c = 0; c < ncols; c++)
+    int form = names != Py_None;
+    for (Py_ssize_t c = 0; c < ncols; c++) {
         pct_buf_init(&j.cols[c].data);
+        if (c < QUERY_HINTS) {
+            size_t bytes = hint_get(&last_bytes[form][c]);
+            j.cols[c].first_cap = (int64_t)hint_get(&last_rows[form][c]);
+            if (bytes)
+                (void)out_reserve_big(&j.cols[c].data, bytes, (size_t)PY_SSIZE_T_MAX); /* a hint */
+        }
+    }
     size_t span = pct_arrow_span(&in, 0, in.length);
     int rc;
     sig_gate gate;
@@ -294,6 +315,10 @@ static PyObject *py_query_arrow(PyObject *module, PyObject *const *args, Py_ssiz
                      "malformed Arrow array: the offset or view of row %lld is out of range",
                      (long long)j.bad);
     } else if ((result = PyTuple_New(ncols))) {
+        for (Py_ssize_t c = 0; c < ncols && c < QUERY_HINTS; c++) {
+            hint_set(&last_rows[form][c], (size_t)j.cols[c].rows);
+            hint_set(&last_bytes[form][c], j.cols[c].data.len);
+        }
         for (Py_ssize_t c = 0; c < ncols; c++) {
             int offsets = names == Py_None ? c == 0 : all && c % 2 == 0;
             PyObject *pair = col_capsules(&j.cols[c], offsets ? 'l' : out_kind);

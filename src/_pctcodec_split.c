@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "_pctcodec_arrow.h"
+#include "_pctcodec_memory.h"
 #include "pct_batch.h"
 #include "pct_uri.h"
 
@@ -288,17 +289,22 @@ typedef struct {
 static void builder_free(parts_builder *b)
 {
     for (int c = 0; c < N_PARTS; c++) {
-        pct_buf_free(&b->kids[c].data);
-        free(b->kids[c].index);
+        big_free(b->kids[c].data.data);
+        big_free(b->kids[c].index);
         free(b->kids[c].valid);
     }
     free(b->row_valid);
 }
 
-/* Buffers for `rows` rows of `kind`. `span` (the input's bytes, 0 when not
- * known) is reserved in every child's data at once when it can be: no child
- * can need more, and pages never written are never touched, so the copies
- * of growing are saved for some address space, given back by builder_trim. */
+/* Each child's length in the last call: its data is asked for at that
+ * size, which takes that child's own buffer back from the pool (the
+ * smallest that holds it), its pages mapped already. */
+static size_hint last_len[N_PARTS];
+
+/* Buffers for `rows` rows of `kind`. Each child's data has room for its
+ * length in the last call, or for `span` (the input's bytes, 0 when not
+ * known: no child can need more, and pages never written are never
+ * touched) in a first call; builder_trim gives back what is not used. */
 static int builder_init(parts_builder *b, int64_t rows, char kind, size_t span)
 {
     memset(b, 0, sizeof *b);
@@ -311,21 +317,24 @@ static int builder_init(parts_builder *b, int64_t rows, char kind, size_t span)
         child *ch = &b->kids[c];
         ch->kind = kind;
         pct_buf_init(&ch->data);
-        ok = ok && (ch->index = malloc((n + (kind != 'v')) * width + 1)) != NULL;
+        ok = ok && (ch->index = big_malloc((n + (kind != 'v')) * width + 1)) != NULL;
         ok = ok && (ch->valid = calloc(n / 8 + 1, 1)) != NULL;
         if (ok && kind != 'v')
             memset(ch->index, 0, width); /* the first offset */
-        if (ok && span && kind != 'v')
-            (void)pct_buf_reserve(&ch->data, span, b->limit); /* a hint: growing does without */
+        size_t last = hint_get(&last_len[c]), want = last && last < span ? last : span;
+        if (ok && want)
+            (void)out_reserve_big(&ch->data, want, b->limit); /* a hint: growing does without */
     }
     return ok ? PCT_OK : PCT_ERR_NO_MEMORY;
 }
 
-/* Gives the unused room of each child's data back (shrinking in place). */
+/* Gives the unused room of each child's data back (shrinking in place),
+ * and keeps each child's length for the next call. */
 static void builder_trim(parts_builder *b)
 {
     for (int c = 0; c < N_PARTS; c++) {
         pct_buf *o = &b->kids[c].data;
+        hint_set(&last_len[c], o->len);
         if (o->data && o->cap > o->len) {
             uint8_t *p = realloc(o->data, o->len ? o->len : 1);
             if (p) {

@@ -1,4 +1,4 @@
-"""Result buffers of 32 MiB and more are kept when the caller drops a result
+"""Result buffers of 1 MiB and more are kept when the caller drops a result
 and reused for the next one (src/_pctcodec_memory.c). A buffer must never be
 handed out while a result still uses it, and a reused one must hold the new
 result only: results kept alive across later calls stay as they were, on one
@@ -13,7 +13,7 @@ import pctcodec
 
 pa = pytest.importorskip("pyarrow")
 
-# about 40 MB of text: results of quote(safe='') pass 32 MiB
+# about 40 MB of text: results of quote(safe='') are well over the pooled size
 ROWS = 300_000
 
 
@@ -58,7 +58,7 @@ def test_results_kept_alive_stay_intact(columns, expected, threads, kind):
             return pa.chunked_array([urls[:third], urls[third:2 * third], urls[2 * third:]], pa.string())
         return pa.array(urls, getattr(pa, kind)())
 
-    assert expected[0][0].nbytes > 32 << 20  # the size that is pooled
+    assert expected[0][0].nbytes > 1 << 20  # the size that is pooled
     kept = []
     for round_ in range(2):
         for urls, (want, unquoted) in zip(columns, expected):
@@ -87,3 +87,36 @@ def test_smaller_result_after_a_bigger_one(columns):
     offsets = small.buffers()[1]
     data = small.buffers()[2]
     assert data.size >= int.from_bytes(offsets.to_pybytes()[-4:], "little", signed=True)
+
+
+@pytest.mark.parametrize("name", ["split_many", "parse_query_many", "query_params_many"])
+def test_columns_of_several_buffers_reused_by_size(columns, name):
+    """These ask for each buffer at its size in the last call (to take their
+    own back from the pool): a call on a bigger column, then a smaller and a
+    different one, each equal to the single calls, and every result kept
+    alive unchanged by the calls after it."""
+    fn = getattr(pctcodec, name)
+    args = (["q", "r", "x y"],) if name == "query_params_many" else ()
+
+    def want(urls):
+        if name == "split_many":
+            return [pctcodec.split(u)._asdict() for u in urls]
+        if name == "parse_query_many":
+            return [pctcodec.parse_query(u) for u in urls]
+        return [pctcodec.query_params(u, *args) for u in urls]
+
+    def got(result):
+        if name == "parse_query_many":
+            return [[tuple(p.values()) for p in row] for row in result.to_pylist()]
+        return result.to_pylist()
+
+    sizes = [columns[0] * 2, columns[1][: ROWS // 3], columns[0][: ROWS // 2], columns[1]]
+    kept = []
+    for urls in sizes:
+        result = fn(pa.array(urls), *args)
+        dropped = fn(pa.array(urls), *args)
+        del dropped
+        gc.collect()
+        kept.append((result, urls))
+    for result, urls in kept:
+        assert got(result) == want(urls)
