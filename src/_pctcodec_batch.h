@@ -15,6 +15,7 @@
 
 #include "_pctcodec.h"
 #include "_pctcodec_arrow.h"
+#include "_pctcodec_memory.h"
 #include "pct_batch.h"
 #include "pct_canon.h"
 
@@ -94,6 +95,7 @@ typedef struct {
     int64_t *ends;             /* the pieces' ends of a chunk, chunk_rows each */
     PyThread_type_lock *turns; /* turns[c] (c >= 1) is released once chunk c - 1 is done
                                 * with; NULL when chunks are not appended in turn */
+    prefaulter pf;             /* the result's pages mapped ahead of its writer */
 } shared_run;
 
 /* One thread's share of an array. */

@@ -75,7 +75,7 @@ static int append_chunk(piece *pc, int64_t r0, int64_t count)
 {
     pct_buf *res = &pc->run->res->out;
     size_t base = res->len, len = pc->scratch.len;
-    pct_status rc = out_reserve_big(res, len, pc->limit);
+    pct_status rc = out_reserve_big(res, len, pc->limit, NULL);
     if (rc != PCT_OK) {
         /* the row whose end passes the limit */
         for (pc->err_row = r0; pc->err_row < r0 + count - 1; pc->err_row++)
@@ -87,6 +87,7 @@ static int append_chunk(piece *pc, int64_t r0, int64_t count)
         big_populate(res->data + base, len); /* one call for the chunk's pages, not a fault each */
     stream_copy(res->data + base, pc->scratch.data, len);
     res->len += len;
+    prefault_progress(&pc->run->pf, res->data, res->len);
     put_ends(pc, r0, count, base);
     return PCT_OK;
 }
@@ -144,6 +145,7 @@ static void run_piece(piece *pc)
                 rc = append_chunk(pc, r0, count);
         } else if (rc == PCT_OK) {
             put_ends(pc, r0, count, 0); /* written in the result itself, or CHECK's */
+            prefault_progress(&run->pf, pc->out->data, pc->out->len);
         }
         if (rc != PCT_OK) {
             pc->status = rc;
@@ -315,8 +317,11 @@ piece *pool_run(const batch_op *op, const pct_arrow_strings *in, int threads, ch
     /* most results are about as long as their text: room for that at once
      * saves the copies of growing (a hint only: failing here is no error) */
     size_t hint = check ? 0 : pct_arrow_span(in, 0, in->length);
+    int pooled = 0;
     if (hint && hint <= limit - hint / 8)
-        out_reserve_big(&res->out, hint + hint / 8, limit);
+        out_reserve_big(&res->out, hint + hint / 8, limit, &pooled);
+    if (!pooled) /* a pooled buffer's pages are mapped already */
+        prefault_start(&run->pf, res->out.data, res->out.cap);
     PyInterpreterState *interp = PyThreadState_GetInterpreter(PyThreadState_Get());
     for (int k = 0; k < np; k++) {
         piece *pc = &pcs[k];
@@ -335,6 +340,7 @@ piece *pool_run(const batch_op *op, const pct_arrow_strings *in, int threads, ch
     pcs[0].gate = &gate;
     PyThreadState *main = PyEval_SaveThread();
     run_pieces(pcs, np, main);
+    prefault_stop(&run->pf);
     PyEval_RestoreThread(main);
     pcs[0].gate = NULL; /* it was this frame's */
     *np_out = np;

@@ -1,9 +1,9 @@
 /* Big buffers: pages mapped ahead of the writes, and a pool of freed ones (see _pctcodec_memory.h). */
+#include "_pctcodec_memory.h" /* Python.h first, as it asks */
+
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-
-#include "_pctcodec_memory.h"
 
 #if defined(__x86_64__) || defined(_M_X64)
 #include <emmintrin.h> /* SSE2: every x86-64 CPU has it */
@@ -13,6 +13,7 @@
 #if defined(__linux__)
 #include <malloc.h>
 #include <sys/mman.h>
+#include <time.h>
 #include <unistd.h>
 #endif
 
@@ -60,6 +61,85 @@ void big_populate(void *p, size_t n)
 #else
     (void)p;
     (void)n;
+#endif
+}
+
+#if defined(__linux__) && (defined(__GNUC__) || defined(__clang__))
+#define HAVE_PREFAULT 1
+/* Results from this size on get a prefaulter; it maps STEP bytes a call,
+ * keeping up to AHEAD bytes ahead of the writer (more than a chunk's
+ * output; what is mapped past the result's end is that much memory lost
+ * until the result is freed). */
+#define PREFAULT_MIN ((size_t)8 << 20)
+#define PREFAULT_STEP ((size_t)1 << 20)
+#define PREFAULT_AHEAD ((size_t)4 << 20)
+
+static void prefault_main(void *arg)
+{
+    prefaulter *pf = arg;
+    size_t at = (size_t)(-(uintptr_t)pf->base & 4095); /* the first whole page */
+    while (at < pf->cap && !__atomic_load_n(&pf->stop, __ATOMIC_ACQUIRE)) {
+        size_t written = __atomic_load_n(&pf->written, __ATOMIC_RELAXED);
+        if (at > written && at - written >= PREFAULT_AHEAD) {
+            struct timespec wait = {0, 100000}; /* far enough ahead: 0.1 ms */
+            nanosleep(&wait, NULL);
+            continue;
+        }
+        size_t step = pf->cap - at < PREFAULT_STEP ? pf->cap - at : PREFAULT_STEP;
+        big_populate(pf->base + at, step);
+        at += step;
+    }
+    PyThread_release_lock(pf->done);
+}
+#endif
+
+void prefault_start(prefaulter *pf, void *base, size_t cap)
+{
+    memset(pf, 0, sizeof *pf);
+#ifdef HAVE_PREFAULT
+    if (!base || cap < PREFAULT_MIN || !(pf->done = PyThread_allocate_lock()))
+        return;
+    pf->base = base;
+    /* whole pages only: the last one may hold what malloc keeps after it */
+    pf->cap = cap & ~(size_t)4095;
+    if (PyThread_acquire_lock(pf->done, WAIT_LOCK)
+        && PyThread_start_new_thread(prefault_main, pf) != PYTHREAD_INVALID_THREAD_ID)
+        return;
+    PyThread_free_lock(pf->done);
+    pf->done = NULL;
+#else
+    (void)base;
+    (void)cap;
+#endif
+}
+
+void prefault_progress(prefaulter *pf, const void *base, size_t written)
+{
+#ifdef HAVE_PREFAULT
+    if (!pf->done)
+        return;
+    if (base != pf->base)
+        prefault_stop(pf);
+    else
+        __atomic_store_n(&pf->written, written, __ATOMIC_RELAXED);
+#else
+    (void)pf;
+    (void)base;
+    (void)written;
+#endif
+}
+
+void prefault_stop(prefaulter *pf)
+{
+#ifdef HAVE_PREFAULT
+    if (!pf->done)
+        return;
+    __atomic_store_n(&pf->stop, 1, __ATOMIC_RELEASE);
+    PyThread_acquire_lock(pf->done, WAIT_LOCK);
+    PyThread_free_lock(pf->done);
+    pf->done = NULL;
+#else
+    (void)pf;
 #endif
 }
 
@@ -183,14 +263,18 @@ void big_free(void *p)
     free(p);
 }
 
-pct_status out_reserve_big(pct_buf *out, size_t extra, size_t limit)
+pct_status out_reserve_big(pct_buf *out, size_t extra, size_t limit, int *pooled)
 {
+    if (pooled)
+        *pooled = 0;
 #ifdef HAVE_POOL
     if (!out->data && extra >= BIG_BUFFER && extra <= limit) {
         void *p = pool_take(extra);
         if (p) {
             out->data = p;
             out->cap = malloc_usable_size(p);
+            if (pooled)
+                *pooled = 1;
         }
     }
 #endif

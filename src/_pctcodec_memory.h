@@ -19,7 +19,10 @@
 #ifndef PCTCODEC_MEMORY_H
 #define PCTCODEC_MEMORY_H
 
+#include "_pctcodec.h" /* Python.h first, as it asks: the prefaulter's thread and lock */
+
 #include <stddef.h>
+#include <stdint.h>
 
 #include "pct_batch.h"
 
@@ -46,8 +49,35 @@ void *big_malloc(size_t n);
 void big_free(void *p);
 
 /* pct_buf_reserve, the buffer taken from the pool when out has none yet
- * and one fits. */
-pct_status out_reserve_big(pct_buf *out, size_t extra, size_t limit);
+ * and one fits (*pooled, unless NULL: 1 when it was). */
+pct_status out_reserve_big(pct_buf *out, size_t extra, size_t limit, int *pooled);
+
+/* Maps a big result's pages on a thread of its own, a few MiB ahead of
+ * the writer, so that the kernel's work of a first call (fresh pages)
+ * runs beside the rows' instead of in the writer's page faults (Linux;
+ * elsewhere prefault_start starts nothing). The writer reports how far it
+ * has written; the thread stops at the buffer's end, when stopped, or when
+ * the writer reports a moved buffer (grown by realloc). Populating never
+ * changes what memory holds: should the thread reach an old range the
+ * moment a realloc moves the buffer, it maps zero pages or nothing. */
+typedef struct {
+    uint8_t *base;
+    size_t cap;
+    size_t written; /* atomic: the writer's progress */
+    int stop;       /* atomic */
+    PyThread_type_lock done; /* held while the thread runs; NULL: none runs */
+} prefaulter;
+
+/* Starts pf's thread for base[0..cap) when cap is big enough to pay for
+ * it; failing to start is no error (the writes fault). */
+void prefault_start(prefaulter *pf, void *base, size_t cap);
+
+/* The writer has written base[0..written); a base that is not pf's stops
+ * the thread. Called by one writer at a time. */
+void prefault_progress(prefaulter *pf, const void *base, size_t written);
+
+/* Stops pf's thread and waits for it (nothing when none runs). */
+void prefault_stop(prefaulter *pf);
 
 /* A size remembered from one call for the next (a result column's length,
  * to ask the pool for the buffer it had), read and written from any

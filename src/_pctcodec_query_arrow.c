@@ -294,7 +294,7 @@ static PyObject *py_query_arrow(PyObject *module, PyObject *const *args, Py_ssiz
             size_t bytes = hint_get(&last_bytes[form][c]);
             j.cols[c].first_cap = (int64_t)hint_get(&last_rows[form][c]);
             if (bytes)
-                (void)out_reserve_big(&j.cols[c].data, bytes, (size_t)PY_SSIZE_T_MAX); /* a hint */
+                (void)out_reserve_big(&j.cols[c].data, bytes, (size_t)PY_SSIZE_T_MAX, NULL); /* a hint */
         }
     }
     size_t span = pct_arrow_span(&in, 0, in.length);

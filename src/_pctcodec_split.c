@@ -323,7 +323,7 @@ static int builder_init(parts_builder *b, int64_t rows, char kind, size_t span)
             memset(ch->index, 0, width); /* the first offset */
         size_t last = hint_get(&last_len[c]), want = last && last < span ? last : span;
         if (ok && want)
-            (void)out_reserve_big(&ch->data, want, b->limit); /* a hint: growing does without */
+            (void)out_reserve_big(&ch->data, want, b->limit, NULL); /* a hint: growing does without */
     }
     return ok ? PCT_OK : PCT_ERR_NO_MEMORY;
 }
