@@ -120,3 +120,14 @@ def test_columns_of_several_buffers_reused_by_size(columns, name):
         kept.append((result, urls))
     for result, urls in kept:
         assert got(result) == want(urls)
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+def test_result_that_outgrows_its_first_buffer(threads):
+    """A result is first given room for about its input's size, and a thread
+    maps those pages ahead of the writer; a result three times longer moves
+    its buffer while that thread runs, and must still be every row's own."""
+    rows = ["é" * (40 + i % 50) + "/%d" % i for i in range(120_000)]  # 10 MB of UTF-8
+    got = pctcodec.quote_many(pa.array(rows), safe="", threads=threads)
+    assert got.nbytes > 3 * pa.array(rows).nbytes // 2
+    assert got.to_pylist() == [pctcodec.quote(r, safe="") for r in rows]
