@@ -80,6 +80,8 @@ static void prefault_main(void *arg)
     size_t at = (size_t)(-(uintptr_t)pf->base & 4095); /* the first whole page */
     while (at < pf->cap && !__atomic_load_n(&pf->stop, __ATOMIC_ACQUIRE)) {
         size_t written = __atomic_load_n(&pf->written, __ATOMIC_RELAXED);
+        if (written > at) /* the writer is ahead: its pages are mapped */
+            at += (written - at) & ~(size_t)4095;
         if (at > written && at - written >= PREFAULT_AHEAD) {
             struct timespec wait = {0, 100000}; /* far enough ahead: 0.1 ms */
             nanosleep(&wait, NULL);
