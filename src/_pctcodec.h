@@ -321,6 +321,11 @@ PyObject *package_attr(PyObject *module, const char *cached, const char *modname
 /* Raises pctcodec.PercentEncodingError(reason, index); returns NULL. */
 PyObject *raise_percent_error(PyObject *module, PyObject *reason, Py_ssize_t index);
 
+/* The index of the first lone surrogate of the str s (a code point
+ * U+D800..U+DFFF, which has no UTF-8 form), or -1 when it has none: read
+ * from its data, no encoder run and no exception raised. */
+Py_ssize_t str_first_surrogate(PyObject *s);
+
 /* `name` is an exact str spelling UTF-8 (utf-8, utf_8, utf8, any case). */
 int is_utf8_name(PyObject *name);
 

@@ -141,6 +141,31 @@ static pct_status parser_verdict(const uint8_t *p, size_t n, size_t *error_pos)
     return rc;
 }
 
+/* pctcodec._errors.<name>(reason, position) (a _PositionedError, its
+ * class cached as `cached`) as its __init__ makes it, without running
+ * Python code: args (the message), reason, position. */
+static PyObject *positioned_error(const batch_op *op, const char *cached, const char *name,
+                                  PyObject *reason, Py_ssize_t position)
+{
+    PyObject *exc = NULL;
+    PyObject *msg = PyUnicode_FromFormat("%U at position %zd", reason, position);
+    PyObject *pos = msg ? PyLong_FromSsize_t(position) : NULL;
+    PyObject *cls = pos ? package_attr(op->module, cached, "pctcodec._errors", name) : NULL;
+    PyObject *args = cls ? PyTuple_Pack(1, msg) : NULL;
+    if (args && PyType_Check(cls))
+        exc = ((PyTypeObject *)cls)->tp_new((PyTypeObject *)cls, args, NULL);
+    else if (args)
+        PyErr_Format(PyExc_TypeError, "pctcodec._errors.%s is no class", name);
+    if (exc && (PyObject_SetAttrString(exc, "reason", reason) < 0
+                || PyObject_SetAttrString(exc, "position", pos) < 0))
+        Py_CLEAR(exc);
+    Py_XDECREF(args);
+    Py_XDECREF(cls);
+    Py_XDECREF(pos);
+    Py_XDECREF(msg);
+    return exc;
+}
+
 /* The exception of a row the core failed (PCT_ROW_FAILED: DOMAIN's host
  * with a byte no host may hold, or with no IDNA form), as the single-value
  * function makes it (pctcodec.domains._part): HostError("the host %r is
@@ -152,7 +177,7 @@ static PyObject *failed_row_exception(const batch_op *op, PyObject *item)
 {
     const uint8_t *p;
     size_t n, start, len;
-    PyObject *owner, *exc = NULL;
+    PyObject *owner, *exc;
     int got = str_utf8(item, &p, &n, &owner);
     if (got < 0)
         return NULL;
@@ -195,23 +220,62 @@ static PyObject *failed_row_exception(const batch_op *op, PyObject *item)
                                               host, why, at);
     if (why && a.ip_literal)
         cs = at;
-    PyObject *msg = reason ? PyUnicode_FromFormat("%U at position %zd", reason, cs) : NULL;
-    PyObject *position = msg ? PyLong_FromSsize_t(cs) : NULL;
-    PyObject *cls = position ? package_attr(op->module, "_HostError", "pctcodec._errors", "HostError") : NULL;
-    PyObject *args = cls ? PyTuple_Pack(1, msg) : NULL;
-    /* what _PositionedError.__init__ makes, without running Python code:
-     * args (the message), reason, position */
-    if (args && PyType_Check(cls))
-        exc = ((PyTypeObject *)cls)->tp_new((PyTypeObject *)cls, args, NULL);
-    if (exc && (PyObject_SetAttrString(exc, "reason", reason) < 0
-                || PyObject_SetAttrString(exc, "position", position) < 0))
-        Py_CLEAR(exc);
-    Py_XDECREF(args);
-    Py_XDECREF(cls);
-    Py_XDECREF(position);
-    Py_XDECREF(msg);
+    exc = reason ? positioned_error(op, "_HostError", "HostError", reason, cs) : NULL;
     Py_XDECREF(reason);
     Py_XDECREF(host);
+    return exc;
+}
+
+/* The ops whose single-value function fails on any lone surrogate, and
+ * whose error surrogate_exception makes: quote's (UTF-8, strict) and the
+ * text functions that read a str as UTF-8 first. */
+static int surrogate_fails(const batch_op *op)
+{
+    switch (op->code) {
+    case OP_QUOTE:
+    case OP_QUOTE_PLUS:
+    case OP_REQUOTE:
+    case OP_NORMALIZE:
+    case OP_CANONICALIZE:
+    case OP_CLEAN_QUERY:
+        return !op->all_python;
+    default:
+        return 0;
+    }
+}
+
+/* The exception of a row of a surrogate_fails op that holds a lone
+ * surrogate (the exact str `item`), as the single-value function raises
+ * it: quote's is the UTF-8 encoder's UnicodeEncodeError (made by that
+ * encoder, so the same), the others' PercentEncodingError at the first
+ * lone surrogate (raise_surrogate_error's). Made only when a rejects list
+ * keeps it. */
+static PyObject *surrogate_exception(const batch_op *op, PyObject *item)
+{
+    if (op->code == OP_QUOTE || op->code == OP_QUOTE_PLUS) {
+        PyObject *b = PyUnicode_AsUTF8String(item);
+        if (b) {
+            Py_DECREF(b);
+            PyErr_SetString(PyExc_SystemError, "a failed row did not fail");
+            return NULL;
+        }
+        if (!PyErr_ExceptionMatches(PyExc_UnicodeEncodeError))
+            return NULL; /* MemoryError: it stands */
+        return PyErr_GetRaisedException_compat();
+    }
+    Py_ssize_t at = str_first_surrogate(item);
+    if (at < 0) {
+        PyErr_SetString(PyExc_SystemError, "a failed row has no lone surrogate");
+        return NULL;
+    }
+    char text[64]; /* (PyUnicode_FromFormat has no %04X) */
+    snprintf(text, sizeof text, "lone surrogate U+%04X has no UTF-8 form",
+             (unsigned)PyUnicode_READ_CHAR(item, at));
+    PyObject *reason = PyUnicode_FromString(text);
+    PyObject *exc = reason ? positioned_error(op, "_PercentEncodingError", "PercentEncodingError",
+                                              reason, at)
+                           : NULL;
+    Py_XDECREF(reason);
     return exc;
 }
 
@@ -249,6 +313,11 @@ static PyObject *str_row(const batch_op *op, PyObject *base, PyObject *item, pct
     PyObject *owner = NULL, *base_owner = NULL;
     if (op->all_python)
         return call_func(op, base, item);
+    /* a lone surrogate where the function surely fails on it: the row
+     * fails here, its exception made only when one is kept (the encoder's
+     * raising costs ten good rows) */
+    if (op->on_error != ON_ERROR_RAISE && !base && surrogate_fails(op) && str_first_surrogate(item) >= 0)
+        return (*failed = 2, NULL);
     int got = str_utf8(item, &p, &n, &owner);
     if (got > 0 && base && (got = str_utf8(base, &bp, &bn, &base_owner)) <= 0)
         Py_XDECREF(owner);
@@ -333,7 +402,9 @@ static PyObject *py_many_list(PyObject *module, PyObject *const *args, Py_ssize_
             int failed = 0;
             r = str_row(&op, base, item, &out, &hosts, &failed);
             if (failed) { /* under null or keep: no exception unless rejects keeps one */
-                PyObject *exc = op.rejects ? failed_row_exception(&op, item) : NULL;
+                PyObject *exc = !op.rejects ? NULL
+                                : failed == 2 ? surrogate_exception(&op, item)
+                                              : failed_row_exception(&op, item);
                 if ((op.rejects && !exc) || (exc && add_reject(&op, i, item, exc) < 0)) {
                     Py_DECREF(item);
                     Py_XDECREF(base);

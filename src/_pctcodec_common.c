@@ -56,6 +56,27 @@ PyObject *raise_percent_error(PyObject *module, PyObject *reason, Py_ssize_t ind
     return NULL;
 }
 
+Py_ssize_t str_first_surrogate(PyObject *s)
+{
+    Py_ssize_t n = PyUnicode_GET_LENGTH(s);
+    int kind = PyUnicode_KIND(s);
+    const void *data = PyUnicode_DATA(s);
+    if (kind == PyUnicode_1BYTE_KIND)
+        return -1; /* Latin-1 holds none */
+    if (kind == PyUnicode_2BYTE_KIND) {
+        const Py_UCS2 *u = data;
+        for (Py_ssize_t i = 0; i < n; i++)
+            if ((u[i] & 0xF800) == 0xD800)
+                return i;
+        return -1;
+    }
+    const Py_UCS4 *u = data;
+    for (Py_ssize_t i = 0; i < n; i++)
+        if ((u[i] & 0xFFFFF800u) == 0xD800)
+            return i;
+    return -1;
+}
+
 /* The codec name is UTF-8, in one of the spellings the fast paths take;
  * any other value goes through str.encode / bytes.decode, exactly as urllib
  * calls them. */

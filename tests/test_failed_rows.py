@@ -66,3 +66,61 @@ def test_raise_names_the_first_failed_row(kind):
         assert info.value.__notes__ == ["raised by the value at index 0"]
     assert info.value.args == want
     assert info.value.position == 7
+
+
+# Lone surrogates: the text functions fail on any of them, and their list
+# rows fail in C (no encoder raising, no call of the single-value function);
+# the exception kept for rejects is made then, and equals the single call's.
+SURROGATE_ROWS = ["http://example.com/1\ud800b", "a", "\udfff", None, "x\ud800\udc00y",
+                  "http://\u00e4.example/\U0001f600\udbff", "\u4f8b\ud83d\u00e9", "%zz\ud800",
+                  "  http://a/\udc80 ", "http://example.com/ok"]
+TEXT_FUNCTIONS = {"quote_many": pctcodec.quote, "quote_plus_many": pctcodec.quote_plus,
+                  "requote_many": pctcodec.requote, "normalize_many": pctcodec.normalize,
+                  "canonicalize_many": pctcodec.canonicalize,
+                  "clean_query_many": pctcodec.clean_query}
+
+
+def _single_any(func, value):
+    """func's exception for value as comparable data, or None when it gives a value."""
+    try:
+        func(value)
+    except Exception as exc:  # every attribute a caller may read
+        extra = ((exc.encoding, exc.object, exc.start, exc.end, exc.reason)
+                 if isinstance(exc, UnicodeEncodeError) else (exc.reason, exc.position))
+        return type(exc), exc.args, str(exc), extra
+    return None
+
+
+@pytest.mark.parametrize("name", sorted(TEXT_FUNCTIONS))
+@pytest.mark.parametrize("on_error", ["null", "keep"])
+def test_surrogate_rows_fail_in_c_with_the_single_value_error(name, on_error):
+    func = TEXT_FUNCTIONS[name]
+    rejects = []
+    got = getattr(pctcodec, name)(SURROGATE_ROWS, on_error=on_error, rejects=rejects)
+    assert got == getattr(pctcodec, name)(SURROGATE_ROWS, on_error=on_error)
+    want = {i: _single_any(func, v) for i, v in enumerate(SURROGATE_ROWS) if v is not None}
+    want = {i: w for i, w in want.items() if w is not None}
+    assert sorted(want) == [0, 2, 4, 5, 6, 7, 8]
+    assert {r.index: _single_any(lambda v, e=r.error: (_ for _ in ()).throw(e), r.value)
+            for r in rejects} == want
+    assert [r.value for r in rejects] == [SURROGATE_ROWS[i] for i in sorted(want)]
+    for i, row in enumerate(got):
+        if i in want:
+            assert row == (SURROGATE_ROWS[i] if on_error == "keep" else None)
+        elif SURROGATE_ROWS[i] is not None:
+            assert row == func(SURROGATE_ROWS[i])
+
+
+@pytest.mark.parametrize("name", sorted(TEXT_FUNCTIONS))
+def test_surrogate_row_raises_the_single_value_error(name):
+    with pytest.raises(Exception) as info:
+        getattr(pctcodec, name)(["ok", SURROGATE_ROWS[4]])
+    assert info.value.index == 1
+    assert type(info.value) is _single_any(TEXT_FUNCTIONS[name], SURROGATE_ROWS[4])[0]
+
+
+def test_surrogate_rows_other_codecs_go_through_the_function():
+    """quote with a handler that passes surrogates: no failed row."""
+    rows = ["x\ud800y", "a b"]
+    want = [pctcodec.quote(v, errors="surrogatepass") for v in rows]
+    assert pctcodec.quote_many(rows, errors="surrogatepass", on_error="null", rejects=[]) == want
