@@ -489,11 +489,12 @@ static int mapped_host_row(const batch_op *op, const uint8_t *p, size_t n, const
     int rc;
     if (op->spec.op == PCT_BATCH_DOMAIN) /* the part of the form; none: func raises HostError */
     {
-        /* no form: the row's error, made in C, unless the parser reads the
-         * URL (its error then says why: func's) */
+        /* no form: the row's error, made in C; when the parser reads the
+         * URL's host otherwise than the finder, its verdict decides (a URL
+         * it reads gets func's answer) */
         rc = form ? pct_batch_domain_host(&op->spec, form, form_len, out, limit)
-             : pct_domain_browser(p, n) ? parser_refuses(p, n)
-                                        : PCT_ROW_FAILED;
+             : pct_domain_host_reader(p, n) == PCT_DOMAIN_READ_PARSER ? parser_refuses(p, n)
+                                                                    : PCT_ROW_FAILED;
         if (rc == PCT_ROW_NULL && pct_domain_browser(p, n))
             rc = PCT_ROW_CALLER; /* a form ending in a number: the parser's reading (func) */
     }

@@ -124,3 +124,40 @@ def test_surrogate_rows_other_codecs_go_through_the_function():
     rows = ["x\ud800y", "a b"]
     want = [pctcodec.quote(v, errors="surrogatepass") for v in rows]
     assert pctcodec.quote_many(rows, errors="surrogatepass", on_error="null", rejects=[]) == want
+
+
+# Hosts with no IDNA form: where the URL Standard's parser reads the host as
+# the finder does, the row fails with no parse; where it reads it otherwise
+# (a tab or newline it drops, an escape it decodes), its verdict decides, and
+# a URL it reads gets the single-value function's answer.
+IDNA_ROWS = ["http://ex\t\u00e4.com/", "http://%C3%A4x.xn--a.example/", "http://%C3%A4x.com/",
+             "http://\u00e41.xn--a.example/a", "HTTP://\u00c4.XN--A.example:80/",
+             "http://u@\u00e4.xn--a.example/", "http://\u00e4.xn--a.example:99999/",
+             "http://ex\n\u00e4.xn--a.com/", "http://\u00e4\u200d.com/", "ftp://\u00e4.xn--a.example/",
+             "file://\u00e4.xn--a.example/", "ws://a\u00ad\u00e4.xn--a.com", "\u00e4.xn--a.example",
+             "http://\u00e4.xn--a.example/", "http://ex\r\u00e4.com/"]
+
+
+@pytest.mark.parametrize("name", sorted(FUNCTIONS))
+@pytest.mark.parametrize("kind", ["list", "arrow"])
+def test_hosts_with_no_idna_form_fail_as_the_single_call(name, kind):
+    func = FUNCTIONS[name]
+    want_values, want_rejects = [], {}
+    for i, row in enumerate(IDNA_ROWS):
+        try:
+            want_values.append(func(row))
+        except ValueError as exc:
+            want_values.append(None)
+            want_rejects[i] = (type(exc), exc.args, exc.reason, exc.position)
+    assert 0 < len(want_rejects) < len(IDNA_ROWS) - 2  # both outcomes met
+    column = IDNA_ROWS if kind == "list" else pa.array(IDNA_ROWS)
+    rejects = []
+    got = getattr(pctcodec, name)(column, threads=1, on_error="null", rejects=rejects)
+    got = got if kind == "list" else got.to_pylist()
+    if name == "domain_parts_many":  # a DomainParts on a list, a struct on Arrow
+        got = [None if g is None else tuple(g.values()) if isinstance(g, dict) else tuple(g)
+               for g in got]
+        want_values = [None if w is None else tuple(w) for w in want_values]
+    assert got == want_values
+    assert {r.index: (type(r.error), r.error.args, r.error.reason, r.error.position)
+            for r in rejects} == want_rejects

@@ -196,6 +196,22 @@ int pct_domain_browser(const uint8_t *src, size_t n)
 static int part_of(const pct_psl *psl, unsigned flags, const uint8_t *src, size_t n,
                    const pct_authority *found, uint8_t *dst, size_t *len);
 
+int pct_domain_host_reader(const uint8_t *src, size_t n)
+{
+    pct_authority a;
+    pct_authority_find(src, n, PCT_AUTH_WEB, &a);
+    int how = reading(src, n, &a);
+    if (how == READ_AS_TODAY)
+        return PCT_DOMAIN_READ_FINDER;
+    if (how == READ_PARSER || a.escaped || a.ip_literal)
+        return PCT_DOMAIN_READ_PARSER;
+    for (size_t i = 0; i < a.host_end; i++) /* the parser drops them, the finder keeps them */
+        if (src[i] == '\t' || src[i] == '\n' || src[i] == '\r')
+            return PCT_DOMAIN_READ_PARSER;
+    return PCT_DOMAIN_READ_ALIKE;
+}
+
+
 int pct_domain_parser_row(const uint8_t *src, size_t n, uint8_t *dst)
 {
     size_t len;
