@@ -60,12 +60,14 @@ static int is_row_error(const batch_op *op, PyObject *exc)
            && !PyErr_GivenExceptionMatches(exc, PyExc_MemoryError);
 }
 
-/* Appends (index, value, exc) to op->rejects (when there is one); steals exc. */
+/* Appends (index, value, exc) to op->rejects (when there is one; the
+ * index alone with rows_only, value then unread); steals exc. */
 static int add_reject(const batch_op *op, Py_ssize_t index, PyObject *value, PyObject *exc)
 {
     int rc = 0;
     if (op->rejects) {
-        PyObject *t = value ? Py_BuildValue("(nOO)", index, value, exc) : NULL;
+        PyObject *t = op->rows_only ? PyLong_FromSsize_t(index)
+                      : value ? Py_BuildValue("(nOO)", index, value, exc) : NULL;
         rc = t ? PyList_Append(op->rejects, t) : -1;
         Py_XDECREF(t);
     }
@@ -403,6 +405,7 @@ static PyObject *py_many_list(PyObject *module, PyObject *const *args, Py_ssize_
             r = str_row(&op, base, item, &out, &hosts, &failed);
             if (failed) { /* under null or keep: no exception unless rejects keeps one */
                 PyObject *exc = !op.rejects ? NULL
+                                : op.rows_only ? Py_NewRef(Py_None)
                                 : failed == 2 ? surrogate_exception(&op, item)
                                               : failed_row_exception(&op, item);
                 if ((op.rejects && !exc) || (exc && add_reject(&op, i, item, exc) < 0)) {
@@ -725,6 +728,10 @@ static int add_rejects(const batch_op *op, const pct_arrow_strings *in, piece *p
         PyObject *exc = all[j].exc;
         if (rc < 0) {
             Py_XDECREF(exc);
+            continue;
+        }
+        if (op->rows_only) { /* the index alone */
+            rc = add_reject(op, (Py_ssize_t)(base + all[j].row), NULL, exc ? exc : Py_NewRef(Py_None));
             continue;
         }
         const uint8_t *p = NULL;

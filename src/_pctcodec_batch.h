@@ -25,8 +25,11 @@ enum { OP_QUOTE, OP_QUOTE_PLUS, OP_UNQUOTE, OP_UNQUOTE_PLUS, OP_REQUOTE, OP_NORM
        OP_QUERY_PARAM, OP_CLEAN_QUERY, OP_DOMAIN, OP_SUFFIX, OP_PARTS, OP_RESOLVE,
        OP_CANONICALIZE, OP_URL, OP_URL_HREF, N_OPS };
 
-/* on_error, as batch.py passes it. */
-enum { ON_ERROR_RAISE, ON_ERROR_NULL, ON_ERROR_KEEP };
+/* on_error, as batch.py passes it; ON_ERROR_NULL_ROWS is "null" with a
+ * rejects list that gets each failed row's index alone (an int: no value,
+ * no exception made), for a caller that only needs to know which rows
+ * failed (domain_parts_many's first pass). */
+enum { ON_ERROR_RAISE, ON_ERROR_NULL, ON_ERROR_KEEP, ON_ERROR_NULL_ROWS };
 
 /* The arguments shared by both entry points, after the first: op, func,
  * safe, encoding, errors, opts, on_error, rejects. */
@@ -36,6 +39,7 @@ typedef struct {
     int code;         /* OP_* */
     int on_error;     /* ON_ERROR_* */
     PyObject *rejects; /* a list for (index, value, exception), or NULL (borrowed) */
+    int rows_only;    /* rejects gets the index alone (ON_ERROR_NULL_ROWS) */
     pct_batch_spec spec;
     int all_python;   /* every row goes through func */
     int strict_idna;  /* NORMALIZE: a host with no IDNA form is the row's error */

@@ -245,12 +245,14 @@ int batch_op_decode(PyObject *module, PyObject *const *args, Py_ssize_t nargs, i
     if (on_error == -1 && PyErr_Occurred())
         return -1;
     if (code < 0 || code >= N_OPS || !PyCallable_Check(a[1]) || on_error < ON_ERROR_RAISE
-        || on_error > ON_ERROR_KEEP || (a[7] != Py_None && !PyList_CheckExact(a[7]))) {
+        || on_error > ON_ERROR_NULL_ROWS || (a[7] != Py_None && !PyList_CheckExact(a[7]))
+        || (on_error == ON_ERROR_NULL_ROWS && a[7] == Py_None)) {
         PyErr_SetString(PyExc_ValueError, "bad batch operation");
         return -1;
     }
     op->code = (int)code;
-    op->on_error = (int)on_error;
+    op->rows_only = on_error == ON_ERROR_NULL_ROWS;
+    op->on_error = op->rows_only ? ON_ERROR_NULL : (int)on_error;
     op->rejects = a[7] == Py_None ? NULL : a[7];
     op->func = a[1];
     op->module = module;

@@ -161,3 +161,30 @@ def test_hosts_with_no_idna_form_fail_as_the_single_call(name, kind):
     assert got == want_values
     assert {r.index: (type(r.error), r.error.args, r.error.reason, r.error.position)
             for r in rejects} == want_rejects
+
+
+@pytest.mark.parametrize("holder", ["arrow", "chunked", "dictionary", "category"])
+@pytest.mark.parametrize("on_error", ["null", "keep"])
+def test_domain_parts_failed_rows_in_every_holder(holder, on_error):
+    """domain_parts_many's first pass keeps the failed rows' indexes alone
+    (no exception made without rejects): each holder's failed rows are the
+    list's."""
+    rows = ROWS + [ROWS[0], ROWS[1]]  # repeated values: one dictionary entry, one category
+    want = pctcodec.domain_parts_many(rows, on_error=on_error)
+    failed = [i for i, (v, w) in enumerate(zip(rows, want)) if v is not None and w is None]
+    assert len(failed) >= 5
+    if holder == "category":
+        pd = pytest.importorskip("pandas")
+        got = pctcodec.domain_parts_many(pd.Series(rows, dtype="category"), on_error=on_error)
+        got = [None if r.isna().all() else tuple(r) for _, r in got.iterrows()]
+        # (a row of three missing parts reads as a missing row in a DataFrame)
+        failed = [i for i, (v, w) in enumerate(zip(rows, want))
+                  if v is not None and (w is None or w == (None, None, None))]
+        want = [w for w in want if w != (None, None, None)]
+    else:
+        column = {"arrow": lambda: pa.array(rows), "chunked": lambda: pa.chunked_array([rows[:5], rows[5:]]),
+                  "dictionary": lambda: pa.array(rows).dictionary_encode()}[holder]()
+        got = pctcodec.domain_parts_many(column, on_error=on_error)
+        got = [None if g is None else tuple(g.values()) for g in got.to_pylist()]
+    assert [i for i, g in enumerate(got) if rows[i] is not None and g is None] == failed
+    assert [g for g in got if g is not None] == [tuple(w) for w in want if w is not None]

@@ -407,6 +407,8 @@ def _run(op, values, rejects, failures=False):
     _check_on_error(op.name, op.on_error, rejects)
     if rejects is None and not failures:
         op.unrecorded()
+    elif rejects is None and op.raw is not None:
+        op.failed_rows()  # which rows failed, no exception made
     result = _dispatch(op, values)
     if rejects is not None and op.raw:
         op.raw.sort(key=lambda t: t[0])
@@ -575,7 +577,8 @@ def domain_parts_many(values, *, private=False, unicode=False, suffix_list=None,
         # the rows that fail fail alike in every pass: rejects from the first
         columns.append(_run(op, values, rejects if k == 0 else None, failures=k == 0))
         if k == 0 and op.raw:
-            failed = {t[0] for t in op.raw}
+            # indexes alone (_Op.failed_rows), or (index, value, error) for rejects
+            failed = set(op.raw) if op.rows_only else {t[0] for t in op.raw}
     return _assemble(kind, values, columns, failed)
 
 
@@ -615,12 +618,16 @@ def _assemble(kind, values, columns, failed):
 def _struct(pa, values, arrays, failed, base):
     """A struct per row; a null row, and a failed one (as in a list: None),
     is a null struct."""
-    bad = [i - base for i in failed if base <= i < base + len(values)]
+    n = len(values)
+    end = base + n
+    flags = bytearray(n) if failed else None  # a byte per row, 1: failed
+    bad = 0
+    for i in failed:
+        if base <= i < end:
+            flags[i - base] = 1
+            bad += 1
     if bad:
-        flags = [False] * len(values)
-        for i in bad:
-            flags[i] = True
-        mask = pa.array(flags)
+        mask = pa.Array.from_buffers(pa.uint8(), n, [None, pa.py_buffer(flags)]).cast(pa.bool_())
         if values.null_count:
             import pyarrow.compute as pc
 
