@@ -60,14 +60,30 @@ static int is_row_error(const batch_op *op, PyObject *exc)
            && !PyErr_GivenExceptionMatches(exc, PyExc_MemoryError);
 }
 
-/* Appends (index, value, exc) to op->rejects (when there is one; the
+/* Reject(index, value, exc) (pctcodec.batch.Reject, a namedtuple) as
+ * Reject._make makes it: tuple.__new__ of the class, no Python code run. */
+static PyObject *new_reject(const batch_op *op, Py_ssize_t index, PyObject *value, PyObject *exc)
+{
+    if (!op->reject_type) {
+        PyErr_SetString(PyExc_SystemError, "the Reject class is not there");
+        return NULL;
+    }
+    PyObject *items = Py_BuildValue("(nOO)", index, value, exc);
+    PyObject *args = items ? PyTuple_Pack(1, items) : NULL;
+    PyObject *r = args ? PyTuple_Type.tp_new((PyTypeObject *)op->reject_type, args, NULL) : NULL;
+    Py_XDECREF(args);
+    Py_XDECREF(items);
+    return r;
+}
+
+/* Appends Reject(index, value, exc) to op->rejects (when there is one; the
  * index alone with rows_only, value then unread); steals exc. */
 static int add_reject(const batch_op *op, Py_ssize_t index, PyObject *value, PyObject *exc)
 {
     int rc = 0;
     if (op->rejects) {
         PyObject *t = op->rows_only ? PyLong_FromSsize_t(index)
-                      : value ? Py_BuildValue("(nOO)", index, value, exc) : NULL;
+                      : value ? new_reject(op, index, value, exc) : NULL;
         rc = t ? PyList_Append(op->rejects, t) : -1;
         Py_XDECREF(t);
     }
@@ -143,26 +159,27 @@ static pct_status parser_verdict(const uint8_t *p, size_t n, size_t *error_pos)
     return rc;
 }
 
-/* pctcodec._errors.<name>(reason, position) (a _PositionedError, its
- * class cached as `cached`) as its __init__ makes it, without running
- * Python code: args (the message), reason, position. */
-static PyObject *positioned_error(const batch_op *op, const char *cached, const char *name,
-                                  PyObject *reason, Py_ssize_t position)
+/* cls(reason, position), a pctcodec._errors._PositionedError class of the
+ * op's rejects kit, as its __init__ makes it, without running Python
+ * code: args (the message), reason, position. */
+static PyObject *positioned_error(const batch_op *op, PyObject *cls, PyObject *reason,
+                                  Py_ssize_t position)
 {
+    if (!cls || !op->s_reason || !op->s_position || !PyType_Check(cls)) {
+        PyErr_SetString(PyExc_SystemError, "a failed row's error class is not there");
+        return NULL;
+    }
     PyObject *exc = NULL;
-    PyObject *msg = PyUnicode_FromFormat("%U at position %zd", reason, position);
+    text_piece t[] = {{NULL, reason, 0}, {" at position ", NULL, 0}, {NULL, NULL, position}};
+    PyObject *msg = text_join(t, 3); /* "%s at position %d" */
     PyObject *pos = msg ? PyLong_FromSsize_t(position) : NULL;
-    PyObject *cls = pos ? package_attr(op->module, cached, "pctcodec._errors", name) : NULL;
-    PyObject *args = cls ? PyTuple_Pack(1, msg) : NULL;
-    if (args && PyType_Check(cls))
+    PyObject *args = pos ? PyTuple_Pack(1, msg) : NULL;
+    if (args)
         exc = ((PyTypeObject *)cls)->tp_new((PyTypeObject *)cls, args, NULL);
-    else if (args)
-        PyErr_Format(PyExc_TypeError, "pctcodec._errors.%s is no class", name);
-    if (exc && (PyObject_SetAttrString(exc, "reason", reason) < 0
-                || PyObject_SetAttrString(exc, "position", pos) < 0))
+    if (exc && (PyObject_SetAttr(exc, op->s_reason, reason) < 0
+                || PyObject_SetAttr(exc, op->s_position, pos) < 0))
         Py_CLEAR(exc);
     Py_XDECREF(args);
-    Py_XDECREF(cls);
     Py_XDECREF(pos);
     Py_XDECREF(msg);
     return exc;
@@ -215,15 +232,24 @@ static PyObject *failed_row_exception(const batch_op *op, PyObject *item)
     }
     Py_XDECREF(owner);
     PyObject *host = PyUnicode_Substring(item, cs, ce);
-    PyObject *reason = !host ? NULL
-                       : !why ? PyUnicode_FromFormat("the host %R is no domain name", host)
-                       : a.ip_literal ? PyUnicode_FromFormat("the URL Standard's parser refuses the URL: %s", why)
-                       : PyUnicode_FromFormat("the host %R is no domain name (the URL Standard's parser: %s at %zd)",
-                                              host, why, at);
-    if (why && a.ip_literal)
+    PyObject *r = host ? PyObject_Repr(host) : NULL; /* %r */
+    PyObject *reason = NULL;
+    if (r && !why) { /* "the host %r is no domain name" */
+        text_piece t[] = {{"the host ", NULL, 0}, {NULL, r, 0}, {" is no domain name", NULL, 0}};
+        reason = text_join(t, 3);
+    } else if (r && a.ip_literal) { /* "the URL Standard's parser refuses the URL: %s" */
+        text_piece t[] = {{"the URL Standard's parser refuses the URL: ", NULL, 0}, {why, NULL, 0}};
+        reason = text_join(t, 2);
         cs = at;
-    exc = reason ? positioned_error(op, "_HostError", "HostError", reason, cs) : NULL;
+    } else if (r) { /* "the host %r is no domain name (the URL Standard's parser: %s at %d)" */
+        text_piece t[] = {{"the host ", NULL, 0}, {NULL, r, 0},
+                          {" is no domain name (the URL Standard's parser: ", NULL, 0}, {why, NULL, 0},
+                          {" at ", NULL, 0}, {NULL, NULL, at}, {")", NULL, 0}};
+        reason = text_join(t, 7);
+    }
+    exc = reason ? positioned_error(op, op->host_error, reason, cs) : NULL;
     Py_XDECREF(reason);
+    Py_XDECREF(r);
     Py_XDECREF(host);
     return exc;
 }
@@ -274,9 +300,7 @@ static PyObject *surrogate_exception(const batch_op *op, PyObject *item)
     snprintf(text, sizeof text, "lone surrogate U+%04X has no UTF-8 form",
              (unsigned)PyUnicode_READ_CHAR(item, at));
     PyObject *reason = PyUnicode_FromString(text);
-    PyObject *exc = reason ? positioned_error(op, "_PercentEncodingError", "PercentEncodingError",
-                                              reason, at)
-                           : NULL;
+    PyObject *exc = reason ? positioned_error(op, op->percent_error, reason, at) : NULL;
     Py_XDECREF(reason);
     return exc;
 }
@@ -356,12 +380,22 @@ PyDoc_STRVAR(many_list_doc,
 "The batch operation `op` over a list or tuple of str or None (see\n"
 "src/pctcodec/batch.py); `func` is the single-value function.");
 
+static PyObject *many_list(PyObject *module, PyObject *values, batch_op *op);
+
 static PyObject *py_many_list(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 {
     batch_op op;
     if (batch_op_decode(module, args, nargs, 0, "_many_list", &op) < 0)
         return NULL;
-    PyObject *values = args[0];
+    PyObject *r = many_list(module, args[0], &op);
+    batch_op_release(&op);
+    return r;
+}
+
+/* py_many_list's rows, with its op decoded. */
+static PyObject *many_list(PyObject *module, PyObject *values, batch_op *opp)
+{
+    batch_op op = *opp; /* (a copy: its references stay the caller's) */
     if (!PyList_CheckExact(values) && !PyTuple_CheckExact(values)) {
         PyErr_SetString(PyExc_TypeError, "_many_list() needs a list or a tuple");
         return NULL;
@@ -867,11 +901,22 @@ PyDoc_STRVAR(many_arrow_doc,
 "as a (schema capsule, array capsule) pair of one array; `base` is the index\n"
 "of the first row in error messages.");
 
+static PyObject *many_arrow(PyObject *module, PyObject *const *args, batch_op *op);
+
 static PyObject *py_many_arrow(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 {
     batch_op op;
     if (batch_op_decode(module, args, nargs, 2, "_many_arrow", &op) < 0)
         return NULL;
+    PyObject *r = many_arrow(module, args, &op);
+    batch_op_release(&op);
+    return r;
+}
+
+/* py_many_arrow's work, with its op decoded. */
+static PyObject *many_arrow(PyObject *module, PyObject *const *args, batch_op *opp)
+{
+    batch_op op = *opp; /* (a copy: its references stay the caller's) */
     const char *fname = batch_op_name(op.code);
     long threads = PyLong_AsLong(args[1 + N_OP_ARGS]);
     if (threads == -1 && PyErr_Occurred())

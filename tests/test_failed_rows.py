@@ -188,3 +188,22 @@ def test_domain_parts_failed_rows_in_every_holder(holder, on_error):
         got = [None if g is None else tuple(g.values()) for g in got.to_pylist()]
     assert [i for i, g in enumerate(got) if rows[i] is not None and g is None] == failed
     assert [g for g in got if g is not None] == [tuple(w) for w in want if w is not None]
+
+
+@pytest.mark.parametrize("kind", ["list", "arrow"])
+@pytest.mark.parametrize("name", ["registered_domain_many", "requote_many", "quote_many"])
+def test_rejects_made_in_c_are_rejects(kind, name):
+    """The engine makes each Reject itself (tuple.__new__ of the class): the
+    same object Reject._make gives, in row order."""
+    rows = ROWS + SURROGATE_ROWS if kind == "list" else ROWS
+    column = rows if kind == "list" else pa.array(rows)
+    rejects = []
+    getattr(pctcodec, name)(column, threads=1, on_error="null", rejects=rejects)
+    if name == "registered_domain_many" or kind == "list":
+        assert rejects
+    for r in rejects:
+        assert type(r) is pctcodec.Reject
+        same = pctcodec.Reject._make(tuple(r))
+        assert r == same and hash(r) == hash(same) and repr(r) == repr(same)
+        assert (r.index, r.value, r.error) == tuple(r) and r.value == rows[r.index]
+    assert [r.index for r in rejects] == sorted(r.index for r in rejects)

@@ -11,6 +11,7 @@ once), the check of malformed Arrow arrays (``ValueError`` naming the first
 bad row) and interrupts: docs/arrow.md.
 """
 import codecs
+import operator
 import os
 import sys
 from collections import namedtuple
@@ -39,6 +40,7 @@ Reject.error.__doc__ = "The exception the single-value function raised for the v
 
 # on_error: its code for the C engine.
 _ON_ERROR = {"raise": 0, "null": 1, "keep": 2}
+_index = operator.itemgetter(0)  # a Reject's index
 _ON_ERROR_ROWS = 3  # "null", the failed rows' indexes alone kept (_Op.failed_rows)
 
 # More threads than this are an argument error (the C engine starts at most 256).
@@ -418,7 +420,7 @@ def _map_dictionary(pa, op, arr, base):
         if op.rows_only:
             op.raw.extend(base + row for row in rows)
         elif op.raw is not None:
-            op.raw.extend((base + row, value, exc) for row in rows)
+            op.raw.extend(Reject(base + row, value, exc) for row in rows)
     if failed and op.on_error == "keep":
         entries = pc.is_in(pa.array(range(len(arr.dictionary))), pa.array([f[1] for f in failed]))
         results = _if_else(pa, entries, arr.dictionary, results)
@@ -543,7 +545,7 @@ def _map_categorical(op, series):
         if op.rows_only:
             op.raw.extend(int(row) for row in rows)
         elif op.raw is not None:
-            op.raw.extend((int(row), value, _row_error(op.name, exc, value, int(row)))
+            op.raw.extend(Reject(int(row), value, _row_error(op.name, exc, value, int(row)))
                           for row in rows)
     # The result of code -1 (a missing value) is the None appended last.
     taken = np.array(results + [None], dtype=object)[codes]
@@ -658,10 +660,19 @@ def _run(op, values, rejects):
         op.unrecorded()
     result = _dispatch(op, values)
     if rejects is not None and op.raw:
-        op.raw.sort(key=lambda t: t[0])
-        for t in op.raw:
-            rejects.append(Reject._make(t))
+        _add_rejects(rejects, op.raw)
     return result
+
+
+def _add_rejects(rejects, raw):
+    """The Rejects the engine made (in C) or the holders (dictionaries,
+    categories) to the caller's list, in row order."""
+    raw.sort(key=_index)  # (in order already but for dictionaries and categories)
+    if type(rejects) is list:
+        rejects.extend(raw)
+    else:
+        for r in raw:
+            rejects.append(r)
 
 
 # ---------------------------------------------------------------- public API

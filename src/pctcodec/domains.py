@@ -47,7 +47,7 @@ from collections import namedtuple
 
 from . import _pctcodec
 from ._errors import HostError, SuffixListError
-from .batch import _Op, Reject, _check_on_error, _column_kind, _dispatch
+from .batch import _Op, _add_rejects, _check_on_error, _column_kind, _dispatch
 
 __all__ = [
     "registered_domain",
@@ -411,8 +411,7 @@ def _run(op, values, rejects, failures=False):
         op.failed_rows()  # which rows failed, no exception made
     result = _dispatch(op, values)
     if rejects is not None and op.raw:
-        op.raw.sort(key=lambda t: t[0])
-        rejects.extend(Reject._make(t) for t in op.raw)
+        _add_rejects(rejects, op.raw)
     return result
 
 
