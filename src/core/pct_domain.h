@@ -66,6 +66,12 @@ int pct_domain_browser(const uint8_t *src, size_t n);
 enum { PCT_DOMAIN_READ_FINDER, PCT_DOMAIN_READ_ALIKE, PCT_DOMAIN_READ_PARSER };
 int pct_domain_host_reader(const uint8_t *src, size_t n);
 
+/* 1 when src[0..n) is a URL the URL Standard's parser refuses for its
+ * host, known without parsing: its host is read alike
+ * (PCT_DOMAIN_READ_ALIKE) and holds an ASCII forbidden domain code point,
+ * which no domain to ASCII maps away. 0: not known so. */
+int pct_domain_host_refused(const uint8_t *src, size_t n);
+
 /* 1 when src[0..n) is a special scheme's URL whose host pct_domain_part
  * leaves to the parser (PCT_DOMAIN_URL): canonicalize reads such a row as
  * its href. dst: room for n bytes (scratch). */
