@@ -191,13 +191,15 @@ static PyObject *positioned_error(const batch_op *op, PyObject *cls, PyObject *r
  * no domain name", the host's start), the host where pct_authority_find
  * finds it, positions in code points. Made only when a rejects list keeps
  * it: a failed row under on_error "null" or "keep" costs about what a
- * good one does. `item`: an exact str. */
-static PyObject *failed_row_exception(const batch_op *op, PyObject *item)
+ * good one does. `item`: an exact str; `utf8`: its UTF-8 (utf8_n bytes)
+ * when the caller has it (an Arrow row), else NULL. */
+static PyObject *failed_row_exception(const batch_op *op, PyObject *item, const uint8_t *utf8,
+                                      size_t utf8_n)
 {
-    const uint8_t *p;
-    size_t n, start, len;
-    PyObject *owner, *exc;
-    int got = str_utf8(item, &p, &n, &owner);
+    const uint8_t *p = utf8;
+    size_t n = utf8_n, start, len;
+    PyObject *owner = NULL, *exc;
+    int got = utf8 ? 1 : str_utf8(item, &p, &n, &owner);
     if (got < 0)
         return NULL;
     if (got == 0) { /* no UTF-8 (lone surrogates): func's own error */
@@ -441,7 +443,7 @@ static PyObject *many_list(PyObject *module, PyObject *values, batch_op *opp)
                 PyObject *exc = !op.rejects ? NULL
                                 : op.rows_only ? Py_NewRef(Py_None)
                                 : failed == 2 ? surrogate_exception(&op, item)
-                                              : failed_row_exception(&op, item);
+                                              : failed_row_exception(&op, item, NULL, 0);
                 if ((op.rejects && !exc) || (exc && add_reject(&op, i, item, exc) < 0)) {
                     Py_DECREF(item);
                     Py_XDECREF(base);
@@ -773,7 +775,10 @@ static int add_rejects(const batch_op *op, const pct_arrow_strings *in, piece *p
         PyObject *value = pct_arrow_row(in, all[j].row, &p, &n) > 0
                               ? PyUnicode_DecodeUTF8((const char *)p, (Py_ssize_t)n, "surrogateescape")
                               : NULL;
-        if (value && !exc && !(exc = failed_row_exception(op, value))) {
+        /* the row's bytes are value's UTF-8 unless they were not UTF-8
+         * (surrogateescape wrote surrogates for them) */
+        int same = value && !exc && str_first_surrogate(value) < 0;
+        if (value && !exc && !(exc = failed_row_exception(op, value, same ? p : NULL, n))) {
             Py_DECREF(value);
             value = NULL; /* its error stands */
             exc = Py_NewRef(Py_None);
