@@ -175,12 +175,13 @@ def test_hosts_with_no_idna_form_fail_as_the_single_call(name, kind, rows):
             for r in rejects} == want_rejects
 
 
-@pytest.mark.parametrize("holder", ["arrow", "chunked", "dictionary", "category"])
+@pytest.mark.parametrize("holder", ["arrow", "large", "sliced", "chunked", "dictionary", "category"])
 @pytest.mark.parametrize("on_error", ["null", "keep"])
 def test_domain_parts_failed_rows_in_every_holder(holder, on_error):
     """domain_parts_many's first pass keeps the failed rows' indexes alone
-    (no exception made without rejects): each holder's failed rows are the
-    list's."""
+    (no exception made without rejects), and the later passes read them as
+    null rows (an array's own buffers, a new validity): each holder's failed
+    rows and parts are the list's."""
     rows = ROWS + [ROWS[0], ROWS[1]]  # repeated values: one dictionary entry, one category
     want = pctcodec.domain_parts_many(rows, on_error=on_error)
     failed = [i for i, (v, w) in enumerate(zip(rows, want)) if v is not None and w is None]
@@ -194,7 +195,9 @@ def test_domain_parts_failed_rows_in_every_holder(holder, on_error):
                   if v is not None and (w is None or w == (None, None, None))]
         want = [w for w in want if w != (None, None, None)]
     else:
-        column = {"arrow": lambda: pa.array(rows), "chunked": lambda: pa.chunked_array([rows[:5], rows[5:]]),
+        column = {"arrow": lambda: pa.array(rows), "large": lambda: pa.array(rows, pa.large_string()),
+                  "sliced": lambda: pa.array(["x"] + rows)[1:],
+                  "chunked": lambda: pa.chunked_array([rows[:5], rows[5:]]),
                   "dictionary": lambda: pa.array(rows).dictionary_encode()}[holder]()
         got = pctcodec.domain_parts_many(column, on_error=on_error)
         got = [None if g is None else tuple(g.values()) for g in got.to_pylist()]
