@@ -321,6 +321,25 @@ PyObject *package_attr(PyObject *module, const char *cached, const char *modname
 /* Raises pctcodec.PercentEncodingError(reason, index); returns NULL. */
 PyObject *raise_percent_error(PyObject *module, PyObject *reason, Py_ssize_t index);
 
+/* The index of the first lone surrogate of the str s (a code point
+ * U+D800..U+DFFF, which has no UTF-8 form), or -1 when it has none: read
+ * from its data, no encoder run and no exception raised. */
+Py_ssize_t str_first_surrogate(PyObject *s);
+
+/* A piece of text_join's text: ASCII C text, else a str, else a number
+ * written in decimal. */
+typedef struct {
+    const char *ascii;
+    PyObject *str;
+    Py_ssize_t number;
+} text_piece;
+
+/* The n pieces (at most TEXT_JOIN_MAX) one after the other in a new str:
+ * one allocation, no format string parsed (an error message made per row,
+ * where PyUnicode_FromFormat costs more than the row). */
+#define TEXT_JOIN_MAX 8
+PyObject *text_join(const text_piece *pieces, int n);
+
 /* `name` is an exact str spelling UTF-8 (utf-8, utf_8, utf8, any case). */
 int is_utf8_name(PyObject *name);
 

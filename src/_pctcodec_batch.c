@@ -60,12 +60,30 @@ static int is_row_error(const batch_op *op, PyObject *exc)
            && !PyErr_GivenExceptionMatches(exc, PyExc_MemoryError);
 }
 
-/* Appends (index, value, exc) to op->rejects (when there is one); steals exc. */
+/* Reject(index, value, exc) (pctcodec.batch.Reject, a namedtuple) as
+ * Reject._make makes it: tuple.__new__ of the class, no Python code run. */
+static PyObject *new_reject(const batch_op *op, Py_ssize_t index, PyObject *value, PyObject *exc)
+{
+    if (!op->reject_type) {
+        PyErr_SetString(PyExc_SystemError, "the Reject class is not there");
+        return NULL;
+    }
+    PyObject *items = Py_BuildValue("(nOO)", index, value, exc);
+    PyObject *args = items ? PyTuple_Pack(1, items) : NULL;
+    PyObject *r = args ? PyTuple_Type.tp_new((PyTypeObject *)op->reject_type, args, NULL) : NULL;
+    Py_XDECREF(args);
+    Py_XDECREF(items);
+    return r;
+}
+
+/* Appends Reject(index, value, exc) to op->rejects (when there is one; the
+ * index alone with rows_only, value then unread); steals exc. */
 static int add_reject(const batch_op *op, Py_ssize_t index, PyObject *value, PyObject *exc)
 {
     int rc = 0;
     if (op->rejects) {
-        PyObject *t = value ? Py_BuildValue("(nOO)", index, value, exc) : NULL;
+        PyObject *t = op->rows_only ? PyLong_FromSsize_t(index)
+                      : value ? new_reject(op, index, value, exc) : NULL;
         rc = t ? PyList_Append(op->rejects, t) : -1;
         Py_XDECREF(t);
     }
@@ -141,19 +159,47 @@ static pct_status parser_verdict(const uint8_t *p, size_t n, size_t *error_pos)
     return rc;
 }
 
+/* cls(reason, position), a pctcodec._errors._PositionedError class of the
+ * op's rejects kit, as its __init__ makes it, without running Python
+ * code: args (the message), reason, position. */
+static PyObject *positioned_error(const batch_op *op, PyObject *cls, PyObject *reason,
+                                  Py_ssize_t position)
+{
+    if (!cls || !op->s_reason || !op->s_position || !PyType_Check(cls)) {
+        PyErr_SetString(PyExc_SystemError, "a failed row's error class is not there");
+        return NULL;
+    }
+    PyObject *exc = NULL;
+    text_piece t[] = {{NULL, reason, 0}, {" at position ", NULL, 0}, {NULL, NULL, position}};
+    PyObject *msg = text_join(t, 3); /* "%s at position %d" */
+    PyObject *pos = msg ? PyLong_FromSsize_t(position) : NULL;
+    PyObject *args = pos ? PyTuple_Pack(1, msg) : NULL;
+    if (args)
+        exc = ((PyTypeObject *)cls)->tp_new((PyTypeObject *)cls, args, NULL);
+    if (exc && (PyObject_SetAttr(exc, op->s_reason, reason) < 0
+                || PyObject_SetAttr(exc, op->s_position, pos) < 0))
+        Py_CLEAR(exc);
+    Py_XDECREF(args);
+    Py_XDECREF(pos);
+    Py_XDECREF(msg);
+    return exc;
+}
+
 /* The exception of a row the core failed (PCT_ROW_FAILED: DOMAIN's host
  * with a byte no host may hold, or with no IDNA form), as the single-value
  * function makes it (pctcodec.domains._part): HostError("the host %r is
  * no domain name", the host's start), the host where pct_authority_find
  * finds it, positions in code points. Made only when a rejects list keeps
  * it: a failed row under on_error "null" or "keep" costs about what a
- * good one does. `item`: an exact str. */
-static PyObject *failed_row_exception(const batch_op *op, PyObject *item)
+ * good one does. `item`: an exact str; `utf8`: its UTF-8 (utf8_n bytes)
+ * when the caller has it (an Arrow row), else NULL. */
+static PyObject *failed_row_exception(const batch_op *op, PyObject *item, const uint8_t *utf8,
+                                      size_t utf8_n)
 {
-    const uint8_t *p;
-    size_t n, start, len;
-    PyObject *owner, *exc = NULL;
-    int got = str_utf8(item, &p, &n, &owner);
+    const uint8_t *p = utf8;
+    size_t n = utf8_n, start, len;
+    PyObject *owner = NULL, *exc;
+    int got = utf8 ? 1 : str_utf8(item, &p, &n, &owner);
     if (got < 0)
         return NULL;
     if (got == 0) { /* no UTF-8 (lone surrogates): func's own error */
@@ -188,30 +234,76 @@ static PyObject *failed_row_exception(const batch_op *op, PyObject *item)
     }
     Py_XDECREF(owner);
     PyObject *host = PyUnicode_Substring(item, cs, ce);
-    PyObject *reason = !host ? NULL
-                       : !why ? PyUnicode_FromFormat("the host %R is no domain name", host)
-                       : a.ip_literal ? PyUnicode_FromFormat("the URL Standard's parser refuses the URL: %s", why)
-                       : PyUnicode_FromFormat("the host %R is no domain name (the URL Standard's parser: %s at %zd)",
-                                              host, why, at);
-    if (why && a.ip_literal)
+    PyObject *r = host ? PyObject_Repr(host) : NULL; /* %r */
+    PyObject *reason = NULL;
+    if (r && !why) { /* "the host %r is no domain name" */
+        text_piece t[] = {{"the host ", NULL, 0}, {NULL, r, 0}, {" is no domain name", NULL, 0}};
+        reason = text_join(t, 3);
+    } else if (r && a.ip_literal) { /* "the URL Standard's parser refuses the URL: %s" */
+        text_piece t[] = {{"the URL Standard's parser refuses the URL: ", NULL, 0}, {why, NULL, 0}};
+        reason = text_join(t, 2);
         cs = at;
-    PyObject *msg = reason ? PyUnicode_FromFormat("%U at position %zd", reason, cs) : NULL;
-    PyObject *position = msg ? PyLong_FromSsize_t(cs) : NULL;
-    PyObject *cls = position ? package_attr(op->module, "_HostError", "pctcodec._errors", "HostError") : NULL;
-    PyObject *args = cls ? PyTuple_Pack(1, msg) : NULL;
-    /* what _PositionedError.__init__ makes, without running Python code:
-     * args (the message), reason, position */
-    if (args && PyType_Check(cls))
-        exc = ((PyTypeObject *)cls)->tp_new((PyTypeObject *)cls, args, NULL);
-    if (exc && (PyObject_SetAttrString(exc, "reason", reason) < 0
-                || PyObject_SetAttrString(exc, "position", position) < 0))
-        Py_CLEAR(exc);
-    Py_XDECREF(args);
-    Py_XDECREF(cls);
-    Py_XDECREF(position);
-    Py_XDECREF(msg);
+    } else if (r) { /* "the host %r is no domain name (the URL Standard's parser: %s at %d)" */
+        text_piece t[] = {{"the host ", NULL, 0}, {NULL, r, 0},
+                          {" is no domain name (the URL Standard's parser: ", NULL, 0}, {why, NULL, 0},
+                          {" at ", NULL, 0}, {NULL, NULL, at}, {")", NULL, 0}};
+        reason = text_join(t, 7);
+    }
+    exc = reason ? positioned_error(op, op->host_error, reason, cs) : NULL;
     Py_XDECREF(reason);
+    Py_XDECREF(r);
     Py_XDECREF(host);
+    return exc;
+}
+
+/* The ops whose single-value function fails on any lone surrogate, and
+ * whose error surrogate_exception makes: quote's (UTF-8, strict) and the
+ * text functions that read a str as UTF-8 first. */
+static int surrogate_fails(const batch_op *op)
+{
+    switch (op->code) {
+    case OP_QUOTE:
+    case OP_QUOTE_PLUS:
+    case OP_REQUOTE:
+    case OP_NORMALIZE:
+    case OP_CANONICALIZE:
+    case OP_CLEAN_QUERY:
+        return !op->all_python;
+    default:
+        return 0;
+    }
+}
+
+/* The exception of a row of a surrogate_fails op that holds a lone
+ * surrogate (the exact str `item`), as the single-value function raises
+ * it: quote's is the UTF-8 encoder's UnicodeEncodeError (made by that
+ * encoder, so the same), the others' PercentEncodingError at the first
+ * lone surrogate (raise_surrogate_error's). Made only when a rejects list
+ * keeps it. */
+static PyObject *surrogate_exception(const batch_op *op, PyObject *item)
+{
+    if (op->code == OP_QUOTE || op->code == OP_QUOTE_PLUS) {
+        PyObject *b = PyUnicode_AsUTF8String(item);
+        if (b) {
+            Py_DECREF(b);
+            PyErr_SetString(PyExc_SystemError, "a failed row did not fail");
+            return NULL;
+        }
+        if (!PyErr_ExceptionMatches(PyExc_UnicodeEncodeError))
+            return NULL; /* MemoryError: it stands */
+        return PyErr_GetRaisedException_compat();
+    }
+    Py_ssize_t at = str_first_surrogate(item);
+    if (at < 0) {
+        PyErr_SetString(PyExc_SystemError, "a failed row has no lone surrogate");
+        return NULL;
+    }
+    char text[64]; /* (PyUnicode_FromFormat has no %04X) */
+    snprintf(text, sizeof text, "lone surrogate U+%04X has no UTF-8 form",
+             (unsigned)PyUnicode_READ_CHAR(item, at));
+    PyObject *reason = PyUnicode_FromString(text);
+    PyObject *exc = reason ? positioned_error(op, op->percent_error, reason, at) : NULL;
+    Py_XDECREF(reason);
     return exc;
 }
 
@@ -249,6 +341,11 @@ static PyObject *str_row(const batch_op *op, PyObject *base, PyObject *item, pct
     PyObject *owner = NULL, *base_owner = NULL;
     if (op->all_python)
         return call_func(op, base, item);
+    /* a lone surrogate where the function surely fails on it: the row
+     * fails here, its exception made only when one is kept (the encoder's
+     * raising costs ten good rows) */
+    if (op->on_error != ON_ERROR_RAISE && !base && surrogate_fails(op) && str_first_surrogate(item) >= 0)
+        return (*failed = 2, NULL);
     int got = str_utf8(item, &p, &n, &owner);
     if (got > 0 && base && (got = str_utf8(base, &bp, &bn, &base_owner)) <= 0)
         Py_XDECREF(owner);
@@ -285,12 +382,22 @@ PyDoc_STRVAR(many_list_doc,
 "The batch operation `op` over a list or tuple of str or None (see\n"
 "src/pctcodec/batch.py); `func` is the single-value function.");
 
+static PyObject *many_list(PyObject *module, PyObject *values, batch_op *op);
+
 static PyObject *py_many_list(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 {
     batch_op op;
     if (batch_op_decode(module, args, nargs, 0, "_many_list", &op) < 0)
         return NULL;
-    PyObject *values = args[0];
+    PyObject *r = many_list(module, args[0], &op);
+    batch_op_release(&op);
+    return r;
+}
+
+/* py_many_list's rows, with its op decoded. */
+static PyObject *many_list(PyObject *module, PyObject *values, batch_op *opp)
+{
+    batch_op op = *opp; /* (a copy: its references stay the caller's) */
     if (!PyList_CheckExact(values) && !PyTuple_CheckExact(values)) {
         PyErr_SetString(PyExc_TypeError, "_many_list() needs a list or a tuple");
         return NULL;
@@ -333,7 +440,10 @@ static PyObject *py_many_list(PyObject *module, PyObject *const *args, Py_ssize_
             int failed = 0;
             r = str_row(&op, base, item, &out, &hosts, &failed);
             if (failed) { /* under null or keep: no exception unless rejects keeps one */
-                PyObject *exc = op.rejects ? failed_row_exception(&op, item) : NULL;
+                PyObject *exc = !op.rejects ? NULL
+                                : op.rows_only ? Py_NewRef(Py_None)
+                                : failed == 2 ? surrogate_exception(&op, item)
+                                              : failed_row_exception(&op, item, NULL, 0);
                 if ((op.rejects && !exc) || (exc && add_reject(&op, i, item, exc) < 0)) {
                     Py_DECREF(item);
                     Py_XDECREF(base);
@@ -418,11 +528,12 @@ static int mapped_host_row(const batch_op *op, const uint8_t *p, size_t n, const
     int rc;
     if (op->spec.op == PCT_BATCH_DOMAIN) /* the part of the form; none: func raises HostError */
     {
-        /* no form: the row's error, made in C, unless the parser reads the
-         * URL (its error then says why: func's) */
+        /* no form: the row's error, made in C; when the parser reads the
+         * URL's host otherwise than the finder, its verdict decides (a URL
+         * it reads gets func's answer) */
         rc = form ? pct_batch_domain_host(&op->spec, form, form_len, out, limit)
-             : pct_domain_browser(p, n) ? parser_refuses(p, n)
-                                        : PCT_ROW_FAILED;
+             : pct_domain_host_reader(p, n) == PCT_DOMAIN_READ_PARSER ? parser_refuses(p, n)
+                                                                    : PCT_ROW_FAILED;
         if (rc == PCT_ROW_NULL && pct_domain_browser(p, n))
             rc = PCT_ROW_CALLER; /* a form ending in a number: the parser's reading (func) */
     }
@@ -655,12 +766,19 @@ static int add_rejects(const batch_op *op, const pct_arrow_strings *in, piece *p
             Py_XDECREF(exc);
             continue;
         }
+        if (op->rows_only) { /* the index alone */
+            rc = add_reject(op, (Py_ssize_t)(base + all[j].row), NULL, exc ? exc : Py_NewRef(Py_None));
+            continue;
+        }
         const uint8_t *p = NULL;
         size_t n = 0;
         PyObject *value = pct_arrow_row(in, all[j].row, &p, &n) > 0
                               ? PyUnicode_DecodeUTF8((const char *)p, (Py_ssize_t)n, "surrogateescape")
                               : NULL;
-        if (value && !exc && !(exc = failed_row_exception(op, value))) {
+        /* the row's bytes are value's UTF-8 unless they were not UTF-8
+         * (surrogateescape wrote surrogates for them) */
+        int same = value && !exc && str_first_surrogate(value) < 0;
+        if (value && !exc && !(exc = failed_row_exception(op, value, same ? p : NULL, n))) {
             Py_DECREF(value);
             value = NULL; /* its error stands */
             exc = Py_NewRef(Py_None);
@@ -788,11 +906,22 @@ PyDoc_STRVAR(many_arrow_doc,
 "as a (schema capsule, array capsule) pair of one array; `base` is the index\n"
 "of the first row in error messages.");
 
+static PyObject *many_arrow(PyObject *module, PyObject *const *args, batch_op *op);
+
 static PyObject *py_many_arrow(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 {
     batch_op op;
     if (batch_op_decode(module, args, nargs, 2, "_many_arrow", &op) < 0)
         return NULL;
+    PyObject *r = many_arrow(module, args, &op);
+    batch_op_release(&op);
+    return r;
+}
+
+/* py_many_arrow's work, with its op decoded. */
+static PyObject *many_arrow(PyObject *module, PyObject *const *args, batch_op *opp)
+{
+    batch_op op = *opp; /* (a copy: its references stay the caller's) */
     const char *fname = batch_op_name(op.code);
     long threads = PyLong_AsLong(args[1 + N_OP_ARGS]);
     if (threads == -1 && PyErr_Occurred())

@@ -26,8 +26,11 @@ enum { OP_QUOTE, OP_QUOTE_PLUS, OP_UNQUOTE, OP_UNQUOTE_PLUS, OP_REQUOTE, OP_NORM
        OP_QUERY_PARAM, OP_CLEAN_QUERY, OP_DOMAIN, OP_SUFFIX, OP_PARTS, OP_RESOLVE,
        OP_CANONICALIZE, OP_URL, OP_URL_HREF, N_OPS };
 
-/* on_error, as batch.py passes it. */
-enum { ON_ERROR_RAISE, ON_ERROR_NULL, ON_ERROR_KEEP };
+/* on_error, as batch.py passes it; ON_ERROR_NULL_ROWS is "null" with a
+ * rejects list that gets each failed row's index alone (an int: no value,
+ * no exception made), for a caller that only needs to know which rows
+ * failed (domain_parts_many's first pass). */
+enum { ON_ERROR_RAISE, ON_ERROR_NULL, ON_ERROR_KEEP, ON_ERROR_NULL_ROWS };
 
 /* The arguments shared by both entry points, after the first: op, func,
  * safe, encoding, errors, opts, on_error, rejects. */
@@ -37,6 +40,12 @@ typedef struct {
     int code;         /* OP_* */
     int on_error;     /* ON_ERROR_* */
     PyObject *rejects; /* a list for (index, value, exception), or NULL (borrowed) */
+    int rows_only;    /* rejects gets the index alone (ON_ERROR_NULL_ROWS) */
+    /* what a rejects entry is made of, taken once per call when rejects
+     * keeps them (else NULL; batch_op_release drops them): the Reject
+     * class, the error classes of the failed rows made in C, the names of
+     * a positioned error's attributes */
+    PyObject *reject_type, *host_error, *percent_error, *s_reason, *s_position;
     pct_batch_spec spec;
     int all_python;   /* every row goes through func */
     int strict_idna;  /* NORMALIZE: a host with no IDNA form is the row's error */
@@ -51,6 +60,10 @@ typedef struct {
  * arguments after the first one). 0, or -1 with an error naming fname. */
 int batch_op_decode(PyObject *module, PyObject *const *args, Py_ssize_t nargs, int extra,
                     const char *fname, batch_op *op);
+
+/* Drops what batch_op_decode took (the rejects' classes); after a
+ * successful batch_op_decode, on every path. */
+void batch_op_release(batch_op *op);
 
 /* The batch function of an op code ("quote_many", ...). */
 const char *batch_op_name(int code);

@@ -226,6 +226,33 @@ const char *batch_op_name(int code)
     return code >= 0 && code < N_OPS ? OPS[code].name : "batch";
 }
 
+/* The classes and names a rejects entry is made of, once per call (the
+ * error classes only for the ops whose failed rows are made in C). */
+static int take_reject_kit(batch_op *op)
+{
+    int domain = op->code == OP_DOMAIN || op->code == OP_SUFFIX || op->code == OP_PARTS;
+    int text = op->code == OP_REQUOTE || op->code == OP_NORMALIZE || op->code == OP_CANONICALIZE
+               || op->code == OP_CLEAN_QUERY;
+    op->reject_type = package_attr(op->module, "_Reject", "pctcodec.batch", "Reject");
+    if (op->reject_type && !(PyType_Check(op->reject_type)
+                             && PyType_IsSubtype((PyTypeObject *)op->reject_type, &PyTuple_Type))) {
+        PyErr_SetString(PyExc_TypeError, "pctcodec.batch.Reject is no tuple class");
+        goto fail;
+    }
+    if (!op->reject_type
+        || (domain && !(op->host_error = package_attr(op->module, "_HostError", "pctcodec._errors",
+                                                      "HostError")))
+        || (text && !(op->percent_error = package_attr(op->module, "_PercentEncodingError",
+                                                       "pctcodec._errors", "PercentEncodingError")))
+        || !(op->s_reason = PyUnicode_InternFromString("reason"))
+        || !(op->s_position = PyUnicode_InternFromString("position")))
+        goto fail;
+    return 0;
+fail:
+    batch_op_release(op);
+    return -1;
+}
+
 int batch_op_decode(PyObject *module, PyObject *const *args, Py_ssize_t nargs, int extra,
                     const char *fname, batch_op *op)
 {
@@ -245,18 +272,31 @@ int batch_op_decode(PyObject *module, PyObject *const *args, Py_ssize_t nargs, i
     if (on_error == -1 && PyErr_Occurred())
         return -1;
     if (code < 0 || code >= N_OPS || !PyCallable_Check(a[1]) || on_error < ON_ERROR_RAISE
-        || on_error > ON_ERROR_KEEP || (a[7] != Py_None && !PyList_CheckExact(a[7]))) {
+        || on_error > ON_ERROR_NULL_ROWS || (a[7] != Py_None && !PyList_CheckExact(a[7]))
+        || (on_error == ON_ERROR_NULL_ROWS && a[7] == Py_None)) {
         PyErr_SetString(PyExc_ValueError, "bad batch operation");
         return -1;
     }
     op->code = (int)code;
-    op->on_error = (int)on_error;
+    op->rows_only = on_error == ON_ERROR_NULL_ROWS;
+    op->on_error = op->rows_only ? ON_ERROR_NULL : (int)on_error;
     op->rejects = a[7] == Py_None ? NULL : a[7];
     op->func = a[1];
     op->module = module;
     op->spec.op = OPS[code].core;
     op->spec.plus = OPS[code].plus;
-    return OPS[code].decode ? OPS[code].decode(op, a[2], a[3], a[4], opts) : 0;
+    if (OPS[code].decode && OPS[code].decode(op, a[2], a[3], a[4], opts) < 0)
+        return -1;
+    return op->rejects && !op->rows_only ? take_reject_kit(op) : 0;
+}
+
+void batch_op_release(batch_op *op)
+{
+    Py_CLEAR(op->reject_type);
+    Py_CLEAR(op->host_error);
+    Py_CLEAR(op->percent_error);
+    Py_CLEAR(op->s_reason);
+    Py_CLEAR(op->s_position);
 }
 
 void batch_canon_init(pct_canon *c, PyObject *drop, PyObject *keep, long opts)

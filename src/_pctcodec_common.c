@@ -56,6 +56,81 @@ PyObject *raise_percent_error(PyObject *module, PyObject *reason, Py_ssize_t ind
     return NULL;
 }
 
+Py_ssize_t str_first_surrogate(PyObject *s)
+{
+    Py_ssize_t n = PyUnicode_GET_LENGTH(s);
+    int kind = PyUnicode_KIND(s);
+    const void *data = PyUnicode_DATA(s);
+    if (kind == PyUnicode_1BYTE_KIND)
+        return -1; /* Latin-1 holds none */
+    if (kind == PyUnicode_2BYTE_KIND) {
+        const Py_UCS2 *u = data;
+        for (Py_ssize_t i = 0; i < n; i++)
+            if ((u[i] & 0xF800) == 0xD800)
+                return i;
+        return -1;
+    }
+    const Py_UCS4 *u = data;
+    for (Py_ssize_t i = 0; i < n; i++)
+        if ((u[i] & 0xFFFFF800u) == 0xD800)
+            return i;
+    return -1;
+}
+
+PyObject *text_join(const text_piece *pieces, int n)
+{
+    char digits[TEXT_JOIN_MAX][24];
+    const char *ascii[TEXT_JOIN_MAX];
+    Py_ssize_t lens[TEXT_JOIN_MAX], len = 0;
+    Py_UCS4 maxchar = 127;
+    if (n < 0 || n > TEXT_JOIN_MAX) {
+        PyErr_SetString(PyExc_SystemError, "text_join: too many pieces");
+        return NULL;
+    }
+    for (int k = 0; k < n; k++) {
+        const text_piece *t = &pieces[k];
+        ascii[k] = t->ascii;
+        if (t->ascii) {
+            lens[k] = (Py_ssize_t)strlen(t->ascii);
+        } else if (t->str) {
+            lens[k] = PyUnicode_GET_LENGTH(t->str);
+            if (PyUnicode_MAX_CHAR_VALUE(t->str) > maxchar)
+                maxchar = PyUnicode_MAX_CHAR_VALUE(t->str);
+        } else { /* the number's digits, from the end of its buffer */
+            char *d = digits[k] + sizeof digits[k];
+            size_t v = t->number < 0 ? (size_t)0 - (size_t)t->number : (size_t)t->number;
+            *--d = '\0';
+            do
+                *--d = (char)('0' + v % 10);
+            while (v /= 10);
+            if (t->number < 0)
+                *--d = '-';
+            ascii[k] = d;
+            lens[k] = (Py_ssize_t)strlen(d);
+        }
+        if (lens[k] > PY_SSIZE_T_MAX - len)
+            return pct_py_too_long();
+        len += lens[k];
+    }
+    PyObject *s = PyUnicode_New(len, maxchar);
+    if (!s)
+        return NULL;
+    int kind = PyUnicode_KIND(s);
+    void *data = PyUnicode_DATA(s);
+    Py_ssize_t at = 0;
+    for (int k = 0; k < n; k++) {
+        if (ascii[k]) {
+            for (Py_ssize_t i = 0; i < lens[k]; i++)
+                PyUnicode_WRITE(kind, data, at + i, (Py_UCS4)(unsigned char)ascii[k][i]);
+        } else if (PyUnicode_CopyCharacters(s, at, pieces[k].str, 0, lens[k]) < 0) {
+            Py_DECREF(s);
+            return NULL;
+        }
+        at += lens[k];
+    }
+    return s;
+}
+
 /* The codec name is UTF-8, in one of the spellings the fast paths take;
  * any other value goes through str.encode / bytes.decode, exactly as urllib
  * calls them. */

@@ -37,17 +37,13 @@ static PyObject *raise_percent_error_at(PyObject *module, const char *reason, Py
  * of its UTF-8 encoding is pending); shared through _pctcodec.h. */
 void raise_surrogate_error(PyObject *module, PyObject *s)
 {
-    Py_ssize_t n = PyUnicode_GET_LENGTH(s);
-    for (Py_ssize_t i = 0; i < n; i++) {
-        Py_UCS4 ch = PyUnicode_READ_CHAR(s, i);
-        if (Py_UNICODE_IS_SURROGATE(ch)) {
-            char reason[64];
-            snprintf(reason, sizeof reason, "lone surrogate U+%04X has no UTF-8 form",
-                     (unsigned)ch);
-            PyErr_Clear();
-            raise_percent_error_at(module, reason, i);
-            return;
-        }
+    Py_ssize_t i = str_first_surrogate(s);
+    if (i >= 0) {
+        char reason[64];
+        snprintf(reason, sizeof reason, "lone surrogate U+%04X has no UTF-8 form",
+                 (unsigned)PyUnicode_READ_CHAR(s, i));
+        PyErr_Clear();
+        raise_percent_error_at(module, reason, i);
     }
 }
 

@@ -8,12 +8,14 @@ from pctcodec import batch
 
 NAMES = {code: name for name, code in batch._OPS.items()}
 ON_ERROR = {code: name for name, code in batch._ON_ERROR.items()}
+ON_ERROR[batch._ON_ERROR_ROWS] = "rows"  # "null", the failed rows' indexes alone
 
 
 def map_values(name, func, on_error, rejects, values, base=0, utf8=False):
     """func over str values, None kept (utf8: a result must have a UTF-8 form,
     for Arrow). Under on_error "null"/"keep" a failing row gives None / its
-    value and (index, value, exception) goes to rejects."""
+    value and Reject(index, value, exception) goes to rejects (on_error
+    "rows": "null", the index alone)."""
     out = []
     for index, value in enumerate(values, base):
         try:
@@ -30,7 +32,7 @@ def map_values(name, func, on_error, rejects, values, base=0, utf8=False):
         except Exception as exc:
             if on_error != "raise" and not isinstance(exc, MemoryError):
                 if rejects is not None:
-                    rejects.append((index, value, exc))
+                    rejects.append(index if on_error == "rows" else batch.Reject(index, value, exc))
                 out.append(value if on_error == "keep" else None)
                 continue
             new = batch._indexed(exc, index)

@@ -66,3 +66,159 @@ def test_raise_names_the_first_failed_row(kind):
         assert info.value.__notes__ == ["raised by the value at index 0"]
     assert info.value.args == want
     assert info.value.position == 7
+
+
+# Lone surrogates: the text functions fail on any of them, and their list
+# rows fail in C (no encoder raising, no call of the single-value function);
+# the exception kept for rejects is made then, and equals the single call's.
+SURROGATE_ROWS = ["http://example.com/1\ud800b", "a", "\udfff", None, "x\ud800\udc00y",
+                  "http://\u00e4.example/\U0001f600\udbff", "\u4f8b\ud83d\u00e9", "%zz\ud800",
+                  "  http://a/\udc80 ", "http://example.com/ok"]
+TEXT_FUNCTIONS = {"quote_many": pctcodec.quote, "quote_plus_many": pctcodec.quote_plus,
+                  "requote_many": pctcodec.requote, "normalize_many": pctcodec.normalize,
+                  "canonicalize_many": pctcodec.canonicalize,
+                  "clean_query_many": pctcodec.clean_query}
+
+
+def _single_any(func, value):
+    """func's exception for value as comparable data, or None when it gives a value."""
+    try:
+        func(value)
+    except Exception as exc:  # every attribute a caller may read
+        extra = ((exc.encoding, exc.object, exc.start, exc.end, exc.reason)
+                 if isinstance(exc, UnicodeEncodeError) else (exc.reason, exc.position))
+        return type(exc), exc.args, str(exc), extra
+    return None
+
+
+@pytest.mark.parametrize("name", sorted(TEXT_FUNCTIONS))
+@pytest.mark.parametrize("on_error", ["null", "keep"])
+def test_surrogate_rows_fail_in_c_with_the_single_value_error(name, on_error):
+    func = TEXT_FUNCTIONS[name]
+    rejects = []
+    got = getattr(pctcodec, name)(SURROGATE_ROWS, on_error=on_error, rejects=rejects)
+    assert got == getattr(pctcodec, name)(SURROGATE_ROWS, on_error=on_error)
+    want = {i: _single_any(func, v) for i, v in enumerate(SURROGATE_ROWS) if v is not None}
+    want = {i: w for i, w in want.items() if w is not None}
+    assert sorted(want) == [0, 2, 4, 5, 6, 7, 8]
+    assert {r.index: _single_any(lambda v, e=r.error: (_ for _ in ()).throw(e), r.value)
+            for r in rejects} == want
+    assert [r.value for r in rejects] == [SURROGATE_ROWS[i] for i in sorted(want)]
+    for i, row in enumerate(got):
+        if i in want:
+            assert row == (SURROGATE_ROWS[i] if on_error == "keep" else None)
+        elif SURROGATE_ROWS[i] is not None:
+            assert row == func(SURROGATE_ROWS[i])
+
+
+@pytest.mark.parametrize("name", sorted(TEXT_FUNCTIONS))
+def test_surrogate_row_raises_the_single_value_error(name):
+    with pytest.raises(Exception) as info:
+        getattr(pctcodec, name)(["ok", SURROGATE_ROWS[4]])
+    assert info.value.index == 1
+    assert type(info.value) is _single_any(TEXT_FUNCTIONS[name], SURROGATE_ROWS[4])[0]
+
+
+def test_surrogate_rows_other_codecs_go_through_the_function():
+    """quote with a handler that passes surrogates: no failed row."""
+    rows = ["x\ud800y", "a b"]
+    want = [pctcodec.quote(v, errors="surrogatepass") for v in rows]
+    assert pctcodec.quote_many(rows, errors="surrogatepass", on_error="null", rejects=[]) == want
+
+
+# Hosts with no IDNA form: where the URL Standard's parser reads the host as
+# the finder does, the row fails with no parse; where it reads it otherwise
+# (a tab or newline it drops, an escape it decodes), its verdict decides, and
+# a URL it reads gets the single-value function's answer.
+IDNA_ROWS = ["http://ex\t\u00e4.com/", "http://%C3%A4x.xn--a.example/", "http://%C3%A4x.com/",
+             "http://\u00e41.xn--a.example/a", "HTTP://\u00c4.XN--A.example:80/",
+             "http://u@\u00e4.xn--a.example/", "http://\u00e4.xn--a.example:99999/",
+             "http://ex\n\u00e4.xn--a.com/", "http://\u00e4\u200d.com/", "ftp://\u00e4.xn--a.example/",
+             "file://\u00e4.xn--a.example/", "ws://a\u00ad\u00e4.xn--a.com", "\u00e4.xn--a.example",
+             "http://\u00e4.xn--a.example/", "http://ex\r\u00e4.com/"]
+
+
+# Hosts with a byte no domain may hold: refused without a parse where the
+# parser reads the host as the finder does; else the parser decides (bytes
+# it takes in a domain, such as '_' and '*').
+FORBIDDEN_ROWS = ["http://a^b.com/", "http://a|b.com/", "http://a b.com/", "http://a%3Cb.com/",
+                  "http://a\tb<c.com/", "http://a_b.com/", "http://a*b.com/", "http://a\x7fb.com/",
+                  "http://[a<b]/", "http://a.com:8<0/", "https://u:p@a\"b.com/", "ws://a<b.com",
+                  "http://a\x01b.com/", "  http://a<b.com  ", "ftp://a>b.com/x", "a<b.com",
+                  "http://a!b.com/"]
+
+
+@pytest.mark.parametrize("name", sorted(FUNCTIONS))
+@pytest.mark.parametrize("kind", ["list", "arrow"])
+@pytest.mark.parametrize("rows", ["idna", "forbidden"])
+def test_hosts_with_no_idna_form_fail_as_the_single_call(name, kind, rows):
+    func = FUNCTIONS[name]
+    rows = {"idna": IDNA_ROWS, "forbidden": FORBIDDEN_ROWS}[rows]
+    want_values, want_rejects = [], {}
+    for i, row in enumerate(rows):
+        try:
+            want_values.append(func(row))
+        except ValueError as exc:
+            want_values.append(None)
+            want_rejects[i] = (type(exc), exc.args, exc.reason, exc.position)
+    assert 0 < len(want_rejects) < len(rows) - 2  # both outcomes met
+    column = rows if kind == "list" else pa.array(rows)
+    rejects = []
+    got = getattr(pctcodec, name)(column, threads=1, on_error="null", rejects=rejects)
+    got = got if kind == "list" else got.to_pylist()
+    if name == "domain_parts_many":  # a DomainParts on a list, a struct on Arrow
+        got = [None if g is None else tuple(g.values()) if isinstance(g, dict) else tuple(g)
+               for g in got]
+        want_values = [None if w is None else tuple(w) for w in want_values]
+    assert got == want_values
+    assert {r.index: (type(r.error), r.error.args, r.error.reason, r.error.position)
+            for r in rejects} == want_rejects
+
+
+@pytest.mark.parametrize("holder", ["arrow", "large", "sliced", "chunked", "dictionary", "category"])
+@pytest.mark.parametrize("on_error", ["null", "keep"])
+def test_domain_parts_failed_rows_in_every_holder(holder, on_error):
+    """domain_parts_many's first pass keeps the failed rows' indexes alone
+    (no exception made without rejects), and the later passes read them as
+    null rows (an array's own buffers, a new validity): each holder's failed
+    rows and parts are the list's."""
+    rows = ROWS + [ROWS[0], ROWS[1]]  # repeated values: one dictionary entry, one category
+    want = pctcodec.domain_parts_many(rows, on_error=on_error)
+    failed = [i for i, (v, w) in enumerate(zip(rows, want)) if v is not None and w is None]
+    assert len(failed) >= 5
+    if holder == "category":
+        pd = pytest.importorskip("pandas")
+        got = pctcodec.domain_parts_many(pd.Series(rows, dtype="category"), on_error=on_error)
+        got = [None if r.isna().all() else tuple(r) for _, r in got.iterrows()]
+        # (a row of three missing parts reads as a missing row in a DataFrame)
+        failed = [i for i, (v, w) in enumerate(zip(rows, want))
+                  if v is not None and (w is None or w == (None, None, None))]
+        want = [w for w in want if w != (None, None, None)]
+    else:
+        column = {"arrow": lambda: pa.array(rows), "large": lambda: pa.array(rows, pa.large_string()),
+                  "sliced": lambda: pa.array(["x"] + rows)[1:],
+                  "chunked": lambda: pa.chunked_array([rows[:5], rows[5:]]),
+                  "dictionary": lambda: pa.array(rows).dictionary_encode()}[holder]()
+        got = pctcodec.domain_parts_many(column, on_error=on_error)
+        got = [None if g is None else tuple(g.values()) for g in got.to_pylist()]
+    assert [i for i, g in enumerate(got) if rows[i] is not None and g is None] == failed
+    assert [g for g in got if g is not None] == [tuple(w) for w in want if w is not None]
+
+
+@pytest.mark.parametrize("kind", ["list", "arrow"])
+@pytest.mark.parametrize("name", ["registered_domain_many", "requote_many", "quote_many"])
+def test_rejects_made_in_c_are_rejects(kind, name):
+    """The engine makes each Reject itself (tuple.__new__ of the class): the
+    same object Reject._make gives, in row order."""
+    rows = ROWS + SURROGATE_ROWS if kind == "list" else ROWS
+    column = rows if kind == "list" else pa.array(rows)
+    rejects = []
+    getattr(pctcodec, name)(column, threads=1, on_error="null", rejects=rejects)
+    if name == "registered_domain_many" or kind == "list":
+        assert rejects
+    for r in rejects:
+        assert type(r) is pctcodec.Reject
+        same = pctcodec.Reject._make(tuple(r))
+        assert r == same and hash(r) == hash(same) and repr(r) == repr(same)
+        assert (r.index, r.value, r.error) == tuple(r) and r.value == rows[r.index]
+    assert [r.index for r in rejects] == sorted(r.index for r in rejects)

@@ -340,6 +340,8 @@ static int domain_append(const pct_batch_spec *spec, unsigned flags, const uint8
 static int domain_url_append(const pct_batch_spec *spec, unsigned flags, const uint8_t *src,
                              size_t n, pct_buf *out, size_t limit)
 {
+    if (pct_domain_host_refused(src, n))
+        return PCT_ROW_FAILED; /* (a byte no host may hold: no parse needed to know) */
     pct_url u;
     pct_url_init(&u);
     u.href = out->scratch;

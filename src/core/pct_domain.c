@@ -196,6 +196,46 @@ int pct_domain_browser(const uint8_t *src, size_t n)
 static int part_of(const pct_psl *psl, unsigned flags, const uint8_t *src, size_t n,
                    const pct_authority *found, uint8_t *dst, size_t *len);
 
+/* pct_domain_host_reader with src's authority found in *a. */
+static int host_reader(const uint8_t *src, size_t n, pct_authority *a)
+{
+    pct_authority_find(src, n, PCT_AUTH_WEB, a);
+    int how = reading(src, n, a);
+    if (how == READ_AS_TODAY)
+        return PCT_DOMAIN_READ_FINDER;
+    if (how == READ_PARSER || a->escaped || a->ip_literal)
+        return PCT_DOMAIN_READ_PARSER;
+    /* a tab or newline the parser drops and the finder keeps (one compare
+     * a byte: '\v' and '\f' with them, which only sends the row to the
+     * parser) */
+    for (size_t i = 0; i < a->host_end; i++)
+        if ((uint8_t)(src[i] - '\t') <= '\r' - '\t')
+            return PCT_DOMAIN_READ_PARSER;
+    return PCT_DOMAIN_READ_ALIKE;
+}
+
+int pct_domain_host_reader(const uint8_t *src, size_t n)
+{
+    pct_authority a;
+    return host_reader(src, n, &a);
+}
+
+int pct_domain_host_refused(const uint8_t *src, size_t n)
+{
+    pct_authority a;
+    if (host_reader(src, n, &a) != PCT_DOMAIN_READ_ALIKE)
+        return 0;
+    for (size_t i = a.host; i < a.host_end; i++) {
+        uint8_t c = src[i]; /* the URL Standard's forbidden domain code points (ASCII) */
+        if (c <= 0x20 || c == 0x7F || c == '#' || c == '%' || c == '/' || c == ':' || c == '<'
+            || c == '>' || c == '?' || c == '@' || c == '[' || c == '\\' || c == ']' || c == '^'
+            || c == '|')
+            return 1;
+    }
+    return 0;
+}
+
+
 int pct_domain_parser_row(const uint8_t *src, size_t n, uint8_t *dst)
 {
     size_t len;

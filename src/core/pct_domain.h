@@ -54,6 +54,24 @@
  * then looks it up with PCT_DOMAIN_IS_HOST. */
 int pct_domain_browser(const uint8_t *src, size_t n);
 
+/* Who reads the host of src[0..n) when its IDNA form is wanted:
+ * PCT_DOMAIN_READ_FINDER when the domain functions read it themselves (no
+ * special scheme: pct_domain_browser is 0); PCT_DOMAIN_READ_ALIKE for a
+ * special "scheme://" URL whose host the URL Standard's parser reads as
+ * pct_authority_find finds it (no escape in it, no tab or newline before
+ * its end): the parser's domain to ASCII is then pct_idna_host_form's of
+ * that host, so a host with no form is a URL the parser refuses, known
+ * without parsing; PCT_DOMAIN_READ_PARSER for any other special scheme's
+ * URL (only the parser knows). */
+enum { PCT_DOMAIN_READ_FINDER, PCT_DOMAIN_READ_ALIKE, PCT_DOMAIN_READ_PARSER };
+int pct_domain_host_reader(const uint8_t *src, size_t n);
+
+/* 1 when src[0..n) is a URL the URL Standard's parser refuses for its
+ * host, known without parsing: its host is read alike
+ * (PCT_DOMAIN_READ_ALIKE) and holds an ASCII forbidden domain code point,
+ * which no domain to ASCII maps away. 0: not known so. */
+int pct_domain_host_refused(const uint8_t *src, size_t n);
+
 /* 1 when src[0..n) is a special scheme's URL whose host pct_domain_part
  * leaves to the parser (PCT_DOMAIN_URL): canonicalize reads such a row as
  * its href. dst: room for n bytes (scratch). */

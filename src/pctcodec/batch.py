@@ -11,6 +11,7 @@ once), the check of malformed Arrow arrays (``ValueError`` naming the first
 bad row) and interrupts: docs/arrow.md.
 """
 import codecs
+import operator
 import os
 import sys
 from collections import namedtuple
@@ -39,6 +40,8 @@ Reject.error.__doc__ = "The exception the single-value function raised for the v
 
 # on_error: its code for the C engine.
 _ON_ERROR = {"raise": 0, "null": 1, "keep": 2}
+_index = operator.itemgetter(0)  # a Reject's index
+_ON_ERROR_ROWS = 3  # "null", the failed rows' indexes alone kept (_Op.failed_rows)
 
 # More threads than this are an argument error (the C engine starts at most 256).
 MAX_THREADS = 1024
@@ -164,7 +167,7 @@ class _Op:
     exception) for the rows that failed under on_error "null" or "keep"."""
 
     __slots__ = ("name", "func", "c_args", "check", "threads", "on_error", "raw", "_base_args",
-                 "bases")
+                 "bases", "rows_only")
 
     def __init__(self, name, func, threads, safe=None, encoding=None, errors=None, opts=0,
                  on_error="raise"):
@@ -179,6 +182,7 @@ class _Op:
         self._base_args = (_OPS[name], func, safe, encoding, errors, opts)
         self.c_args = self._base_args + (_ON_ERROR[on_error], self.raw)
         self.bases = None  # resolve_many's base column: a list or a pyarrow array
+        self.rows_only = False  # raw gets indexes alone (failed_rows)
 
     def unrecorded(self):
         """No list keeps the failed rows: the engine makes no exception for
@@ -187,6 +191,14 @@ class _Op:
         if self.raw is not None:
             self.raw = None
             self.c_args = self._base_args + (_ON_ERROR[self.on_error], None)
+
+    def failed_rows(self):
+        """Under on_error "null" (or "keep", which this pass then reads as
+        "null"), ``raw`` gets the index alone of each failed row: no value
+        kept, no exception made."""
+        self.raw = []
+        self.rows_only = True
+        self.c_args = self._base_args + (_ON_ERROR_ROWS, self.raw)
 
     def collecting(self):
         """This operation under on_error "null", collecting its failures in
@@ -198,6 +210,7 @@ class _Op:
         op._base_args = self._base_args
         op.c_args = self._base_args + (_ON_ERROR["null"], op.raw)
         op.bases = self.bases
+        op.rows_only = False
         return op
 
     def args(self, start, length, arrow):
@@ -404,8 +417,10 @@ def _map_dictionary(pa, op, arr, base):
         row, _, _, exc, _ = min(failed, key=lambda f: f[0])
         _raise_indexed(exc, base + row)
     for _, _, value, exc, rows in failed:
-        if op.raw is not None:
-            op.raw.extend((base + row, value, exc) for row in rows)
+        if op.rows_only:
+            op.raw.extend(base + row for row in rows)
+        elif op.raw is not None:
+            op.raw.extend(Reject(base + row, value, exc) for row in rows)
     if failed and op.on_error == "keep":
         entries = pc.is_in(pa.array(range(len(arr.dictionary))), pa.array([f[1] for f in failed]))
         results = _if_else(pa, entries, arr.dictionary, results)
@@ -527,8 +542,10 @@ def _map_categorical(op, series):
     for _, k, value, exc, rows in failed:
         if op.on_error == "keep":
             results[k] = value
-        if op.raw is not None:
-            op.raw.extend((int(row), value, _row_error(op.name, exc, value, int(row)))
+        if op.rows_only:
+            op.raw.extend(int(row) for row in rows)
+        elif op.raw is not None:
+            op.raw.extend(Reject(int(row), value, _row_error(op.name, exc, value, int(row)))
                           for row in rows)
     # The result of code -1 (a missing value) is the None appended last.
     taken = np.array(results + [None], dtype=object)[codes]
@@ -643,10 +660,19 @@ def _run(op, values, rejects):
         op.unrecorded()
     result = _dispatch(op, values)
     if rejects is not None and op.raw:
-        op.raw.sort(key=lambda t: t[0])
-        for t in op.raw:
-            rejects.append(Reject._make(t))
+        _add_rejects(rejects, op.raw)
     return result
+
+
+def _add_rejects(rejects, raw):
+    """The Rejects the engine made (in C) or the holders (dictionaries,
+    categories) to the caller's list, in row order."""
+    raw.sort(key=_index)  # (in order already but for dictionaries and categories)
+    if type(rejects) is list:
+        rejects.extend(raw)
+    else:
+        for r in raw:
+            rejects.append(r)
 
 
 # ---------------------------------------------------------------- public API

@@ -43,11 +43,12 @@ See docs/domains.md.
 """
 import _thread
 import os
+import sys
 from collections import namedtuple
 
 from . import _pctcodec
 from ._errors import HostError, SuffixListError
-from .batch import _Op, Reject, _check_on_error, _column_kind, _dispatch
+from .batch import _Op, _add_rejects, _check_on_error, _column_kind, _dispatch
 
 __all__ = [
     "registered_domain",
@@ -407,10 +408,11 @@ def _run(op, values, rejects, failures=False):
     _check_on_error(op.name, op.on_error, rejects)
     if rejects is None and not failures:
         op.unrecorded()
+    elif rejects is None and op.raw is not None:
+        op.failed_rows()  # which rows failed, no exception made
     result = _dispatch(op, values)
     if rejects is not None and op.raw:
-        op.raw.sort(key=lambda t: t[0])
-        rejects.extend(Reject._make(t) for t in op.raw)
+        _add_rejects(rejects, op.raw)
     return result
 
 
@@ -569,14 +571,51 @@ def domain_parts_many(values, *, private=False, unicode=False, suffix_list=None,
         values = values if type(values) in (list, tuple) else list(values)
     failed = set()
     columns = []
+    rest = values  # the column of the passes after the first
     for k, part in enumerate((_SUBDOMAIN, _REGISTERED, _SUFFIX)):
         mode = "null" if on_error == "keep" else on_error
         op = _op("domain_parts_many", part, private, unicode, suffix_list, threads, mode)
         # the rows that fail fail alike in every pass: rejects from the first
-        columns.append(_run(op, values, rejects if k == 0 else None, failures=k == 0))
+        columns.append(_run(op, rest, rejects if k == 0 else None, failures=k == 0))
         if k == 0 and op.raw:
-            failed = {t[0] for t in op.raw}
+            # indexes alone (_Op.failed_rows), or (index, value, error) for rejects
+            failed = set(op.raw) if op.rows_only else {t[0] for t in op.raw}
+            rest = _nulled(values, failed)
     return _assemble(kind, values, columns, failed)
+
+
+def _failed_mask(pa, n, failed, base=0):
+    """A bool array of n rows, true at the rows of `failed` (indexes from
+    base) among them; None when there is none."""
+    end = base + n
+    flags = bytearray(n)  # a byte per row, 1: failed
+    bad = 0
+    for i in failed:
+        if base <= i < end:
+            flags[i - base] = 1
+            bad += 1
+    if not bad:
+        return None
+    return pa.Array.from_buffers(pa.uint8(), n, [None, pa.py_buffer(flags)]).cast(pa.bool_())
+
+
+def _nulled(values, failed):
+    """A pyarrow string or large_string array (offset 0) with its failed
+    rows null: its own offsets and data with a new validity bitmap, so that
+    the passes after the first do not fail those rows again. Any other
+    column as it is."""
+    pa = sys.modules.get("pyarrow")
+    if pa is None or not isinstance(values, pa.Array) or values.offset \
+            or not (pa.types.is_string(values.type) or pa.types.is_large_string(values.type)):
+        return values
+    import pyarrow.compute as pc
+
+    mask = _failed_mask(pa, len(values), failed)
+    if mask is None:
+        return values
+    keep = pc.and_not(values.is_valid(), mask)  # (offset 0, no nulls: its bits are the validity)
+    return pa.Array.from_buffers(values.type, len(values),
+                                 [keep.buffers()[1]] + values.buffers()[1:])
 
 
 _NAMES = list(DomainParts._fields)
@@ -615,12 +654,8 @@ def _assemble(kind, values, columns, failed):
 def _struct(pa, values, arrays, failed, base):
     """A struct per row; a null row, and a failed one (as in a list: None),
     is a null struct."""
-    bad = [i - base for i in failed if base <= i < base + len(values)]
-    if bad:
-        flags = [False] * len(values)
-        for i in bad:
-            flags[i] = True
-        mask = pa.array(flags)
+    mask = _failed_mask(pa, len(values), failed, base)
+    if mask is not None:
         if values.null_count:
             import pyarrow.compute as pc
 

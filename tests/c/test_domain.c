@@ -171,6 +171,37 @@ static void test_label_strings(void)
     }
 }
 
+/* Who reads a host: the finder alone (no special scheme), alike (the
+ * parser's host is the finder's), or the parser; and a host refused for a
+ * forbidden domain code point only when read alike. */
+static void test_host_reader(void)
+{
+    static const struct {
+        const char *url;
+        int reader, refused;
+    } cases[] = {
+        {"example.com", PCT_DOMAIN_READ_FINDER, 0},
+        {"a<b.com", PCT_DOMAIN_READ_FINDER, 0},
+        {"git://a<b.com/", PCT_DOMAIN_READ_FINDER, 0},
+        {"http://a<b.com/", PCT_DOMAIN_READ_ALIKE, 1},
+        {"  HTTPS://u@a^b.com:80/x", PCT_DOMAIN_READ_ALIKE, 1},
+        {"http://a_b.com/", PCT_DOMAIN_READ_ALIKE, 0},
+        {"http://a b.com", PCT_DOMAIN_READ_ALIKE, 1},
+        {"http://a%3Cb.com/", PCT_DOMAIN_READ_PARSER, 0},
+        {"http://a\t<b.com/", PCT_DOMAIN_READ_PARSER, 0},
+        {"http://a.com/\t<", PCT_DOMAIN_READ_ALIKE, 0},
+        {"http://[a<b]/", PCT_DOMAIN_READ_PARSER, 0},
+        {"file://a<b/", PCT_DOMAIN_READ_PARSER, 0},
+        {"http:a<b.com", PCT_DOMAIN_READ_PARSER, 0},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        const uint8_t *u = (const uint8_t *)cases[i].url;
+        size_t n = strlen(cases[i].url);
+        CHECK(pct_domain_host_reader(u, n) == cases[i].reader);
+        CHECK(pct_domain_host_refused(u, n) == cases[i].refused);
+    }
+}
+
 int main(void)
 {
     size_t line;
@@ -181,6 +212,7 @@ int main(void)
     test_parts();
     test_counts_and_bad_rules();
     test_label_strings();
+    test_host_reader();
     pct_psl_free(psl);
     printf("test_domain: %ld checks, %ld failures\n", checks, failures);
     return failures != 0;
