@@ -22,10 +22,20 @@ typedef struct {
     uint8_t failed; /* IDNA failed for the host: no form */
 } slot;
 
+/* A window of WINDOW lookups that finds fewer than WINDOW / 16 of its
+ * hosts sends the cache to rest for the next REST lookups: a miss costs a
+ * hash, a probe and a copy (a third of a mapping of the usual host), a
+ * hit saves a mapping. Resting, the hosts kept stay: a column that
+ * repeats them again finds them when the next window looks. */
+#define WINDOW 256
+#define REST 4096
+
 struct pct_host_cache {
     slot slots[SLOTS];
     uint8_t next[SETS];       /* the way a full set evicts next */
     uint64_t used[SETS / 64]; /* the sets holding a host: what free visits */
+    uint32_t lookups, hits;   /* of the current window */
+    uint32_t resting;         /* lookups left to sit out */
 };
 
 pct_host_cache *pct_host_cache_new(void)
@@ -68,11 +78,20 @@ static uint64_t hash_of(const uint8_t *host, size_t n)
 /* The set of a hash: its top 12 bits (SETS). */
 #define SET_OF(h) ((size_t)((h) >> 52))
 
-int pct_host_cache_get(const pct_host_cache *cache, const uint8_t *host, size_t n,
+int pct_host_cache_get(pct_host_cache *cache, const uint8_t *host, size_t n,
                        const uint8_t **form, size_t *form_len)
 {
     if (n == 0 || n > PCT_HOST_CACHED)
         return 0;
+    if (cache->resting) {
+        cache->resting--;
+        return 0;
+    }
+    if (++cache->lookups == WINDOW) {
+        if (cache->hits < WINDOW / 16)
+            cache->resting = REST; /* (this lookup's put is sat out too) */
+        cache->lookups = cache->hits = 0;
+    }
     uint64_t h = hash_of(host, n);
     const slot *set = &cache->slots[SET_OF(h) * WAYS];
     for (size_t w = 0; w < WAYS; w++) {
@@ -80,6 +99,7 @@ int pct_host_cache_get(const pct_host_cache *cache, const uint8_t *host, size_t 
         if (s->tag == h && s->bytes && s->host_len == n && memcmp(s->bytes, host, n) == 0) {
             *form = s->failed ? NULL : s->bytes + n;
             *form_len = s->form_len;
+            cache->hits++;
             return 1;
         }
     }
@@ -89,7 +109,7 @@ int pct_host_cache_get(const pct_host_cache *cache, const uint8_t *host, size_t 
 void pct_host_cache_put(pct_host_cache *cache, const uint8_t *host, size_t n, const uint8_t *form,
                         size_t form_len)
 {
-    if (n == 0 || n > PCT_HOST_CACHED || (form && form_len > UINT16_MAX))
+    if (n == 0 || n > PCT_HOST_CACHED || (form && form_len > UINT16_MAX) || cache->resting)
         return;
     size_t len = form ? form_len : 0, need = n + len + 1;
     uint64_t h = hash_of(host, n);

@@ -766,13 +766,19 @@ static inline int plain_ascii(uint32_t cp, uint32_t *o, size_t i, size_t *start)
     return 1;
 }
 
-/* A non-ASCII code point cp (its props p), first of its label or not;
- * *last: the combining class before it (0 after ASCII), *right: set by a
- * code point of a right-to-left name (for the Bidi rule). 0 when not plain. */
-static inline int plain_cp(uint32_t cp, uint32_t p, int first, unsigned *last, unsigned *right)
+/* A non-ASCII code point cp (its props p), first of its label or not,
+ * after the code point prev; *last: the combining class before it (0
+ * after ASCII), *right: set by a code point of a right-to-left name (for
+ * the Bidi rule). 0 when not plain. A valid code point that fails NFC's
+ * quick check is a Maybe (valid ones are their own NFKC): a starter one
+ * (the vowel signs of Sinhala, Tamil, ..., Hangul jamo) right after a
+ * starter it does not compose with leaves the text in NFC. */
+static inline int plain_cp(uint32_t cp, uint32_t p, int first, uint32_t prev, unsigned *last,
+                           unsigned *right)
 {
-    if (PCT_IDNA_STATUS(p) != PCT_IDNA_VALID || !(p & PCT_IDNA_NFC_YES) || cp == 0x200C || cp == 0x200D
-        || (first && (p & PCT_IDNA_MARK)))
+    if (PCT_IDNA_STATUS(p) != PCT_IDNA_VALID || cp == 0x200C || cp == 0x200D || (first && (p & PCT_IDNA_MARK)))
+        return 0;
+    if (!(p & PCT_IDNA_NFC_YES) && (first || PCT_IDNA_CCC(p) || *last || compose(prev, cp)))
         return 0;
     if (cp >= 0x300) {
         unsigned k = PCT_IDNA_CCC(p);
@@ -803,7 +809,7 @@ static int plain_labels(const uint32_t *in, size_t n, cps *out, int *rtl)
             if (!plain_ascii(cp, o, i, &start))
                 return NOT_PLAIN;
             last = 0;
-        } else if (plain_cp(cp, props(cp), i == start, &last, &right)) {
+        } else if (plain_cp(cp, props(cp), i == start, i ? in[i - 1] : 0, &last, &right)) {
             o[i] = cp;
         } else {
             return NOT_PLAIN;
@@ -859,7 +865,7 @@ static int fast_to_ascii(const uint8_t *s, size_t n, uint8_t *dst, size_t cap, s
             c = c << 6 | (s[i + j] & 0x3Fu);
         }
         if (c < min || c > 0x10FFFF || (c >= 0xD800 && c <= 0xDFFF)
-            || !plain_cp(c, props(c), len == start, &last, &right))
+            || !plain_cp(c, props(c), len == start, len ? cp[len - 1] : 0, &last, &right))
             return NOT_PLAIN;
         i += more + 1;
         cp[len++] = c;

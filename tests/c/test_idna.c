@@ -216,12 +216,18 @@ static const uint32_t pool[] = {
     /* the usual host's (PLAIN_POOL of them) */
     'a', 'b', 'x', 'n', '-', '.', '.', '0', '7', 'X', 'N', 0xE9, 0xFC, 0xDF, 0x3B1, 0x3AC, 0x430,
     0x44F, 0x4E2D, 0x56FD, 0x3048, 0xAC00, 0xD55C, 0x10428,
+    /* NFC's quick check says Maybe (MAYBE_POOL of them): Sinhala, Oriya,
+     * Tamil, Kannada vowel signs and the letters they compose with, Hangul
+     * jamo, kana voicing marks */
+    0xDCF, 0xDD9, 0xDDA, 0xDCA, 0x11A8, 0xAC01, 0xB3E, 0xB47, 0xBBE, 0xBC6, 0xCC2, 0xCC6, 0x3099,
+    0x304B, 0x309A, 0x1161,
     /* the others */
     'Q', '_', '%', ' ', '/', '|', 0xC9, 0x5D0, 0x5E2, 0x627, 0x645, 0x660, 0x6F1, 0x915, 0x94D,
     0x200C, 0x200D, 0x301, 0x323, 0x308, 0xE44, 0xE17, 0xD82, 0xDBD, 0xFF21, 0x2167, 0xAD, 0x3002,
     0xFFFF, 0x80, 0x1F600, 0x10400, 0x1100, 0x1161, 0x2F800, 0xFF0E, 0x130, 0x3C2, 0x6DD, 0x200E,
     0x202E};
 #define PLAIN_POOL 24
+#define MAYBE_POOL 16
 
 /* 1 when h[0..n) has a form (the same by both paths). */
 static int one_host(const uint8_t *h, size_t n)
@@ -243,12 +249,24 @@ static int one_host(const uint8_t *h, size_t n)
 
 static void test_fast_path(void)
 {
+    /* a Maybe of NFC's quick check that composes with the letter before
+     * it (Sinhala o, Hangul jamo L V and LV T) and ones that do not */
+    static const char *const composing[] = {
+        "\xE0\xB6\xBD\xE0\xB7\x99\xE0\xB7\x8F.lk", "\xE1\x84\x80\xE1\x85\xA1.kr",
+        "\xEA\xB0\x80\xE1\x86\xA8.kr", "\xE0\xB6\xBD\xE0\xB6\x82\xE0\xB6\x9A\xE0\xB7\x8F.lk",
+        "\xE3\x81\x8B\xE3\x82\x99.jp"};
+    for (size_t i = 0; i < sizeof composing / sizeof *composing; i++)
+        CHECK(one_host((const uint8_t *)composing[i], strlen(composing[i])));
+    ASCII("\xE0\xB6\xBD\xE0\xB7\x99\xE0\xB7\x8F.lk", "xn--30c6d.lk"); /* NFC: U+0DDC */
     uint8_t h[600];
     long rounds = test_rounds(200000), ok = 0;
     for (long r = 0; r < rounds; r++) {
         size_t n = 0, len = 1 + rng(r % 8 == 0 ? 90 : 14);
         /* mostly plain hosts (a letter pool of the usual), some from all of it */
-        uint32_t kinds = r % 3 == 0 ? sizeof pool / sizeof *pool : r % 3 == 1 ? PLAIN_POOL : PLAIN_POOL + 12;
+        uint32_t kinds = r % 4 == 0   ? sizeof pool / sizeof *pool
+                         : r % 4 == 1 ? PLAIN_POOL
+                         : r % 4 == 2 ? PLAIN_POOL + MAYBE_POOL
+                                      : PLAIN_POOL + MAYBE_POOL + 12;
         for (size_t i = 0; i < len; i++)
             n += put_utf8(h + n, pool[rng(kinds)]);
         if (r % 97 == 0 && n) /* a byte that is no UTF-8 */
