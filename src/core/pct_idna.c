@@ -436,7 +436,7 @@ static uint32_t mask_count(uint64_t mask, size_t from, size_t to)
     if (from >= to)
         return 0;
     uint64_t below_from = ((uint64_t)1 << from) - 1; /* from < to <= 64 */
-    return pct_popcount64(mask & below_to & ~below_from);
+    return pct_popcount64_plain(mask & below_to & ~below_from);
 }
 
 /* The punycode of label[0..n) (n <= MAX_PUNYCODE_LABEL; without "xn--")
@@ -831,20 +831,32 @@ static int plain_labels(const uint32_t *in, size_t n, cps *out, int *rtl)
 static int fast_to_ascii(const uint8_t *s, size_t n, uint8_t *dst, size_t cap, size_t *out_len)
 {
     uint32_t cp[FAST_BYTES];
+    /* where each label ends in cp, and whether it holds a non-ASCII code
+     * point (the labels the pass has closed: all but the last) */
+    uint16_t ends[FAST_BYTES / 2 + 1];
+    uint8_t wide[FAST_BYTES / 2 + 1];
     if (n > FAST_BYTES || !dst)
         return NOT_PLAIN;
-    size_t len = 0, start = 0;
-    unsigned last = 0, right = 0;
+    size_t len = 0, start = 0, labels = 0;
+    unsigned last = 0, right = 0, high = 0;
     for (size_t i = 0; i < n;) {
         uint32_t c = s[i];
         if (c < 0x80) {
             if (forbidden(c) || !plain_ascii(c, cp, len, &start))
                 return NOT_PLAIN;
+            if (c == '.') {
+                if (labels == FAST_BYTES / 2)
+                    return NOT_PLAIN;
+                ends[labels] = (uint16_t)len;
+                wide[labels++] = (uint8_t)high;
+                high = 0;
+            }
             len++;
             i++;
             last = 0;
             continue;
         }
+        high = 1;
         /* UTF-8 decoded and checked here: no overlong form, no surrogate */
         size_t more;
         uint32_t min;
@@ -872,19 +884,18 @@ static int fast_to_ascii(const uint8_t *s, size_t n, uint8_t *dst, size_t cap, s
     }
     if (right && !bidi_ok(cp, len))
         return NOT_PLAIN;
+    ends[labels] = (uint16_t)len;
+    wide[labels++] = (uint8_t)high;
     /* each label as it is (ASCII) or "xn--" and its punycode */
     uint8_t *d = dst, *end = dst + cap;
-    for (size_t from = 0; from <= len;) {
-        size_t e = from;
-        uint32_t high = 0;
-        for (; e < len && cp[e] != '.'; e++)
-            high |= cp[e];
+    for (size_t k = 0, from = 0; k < labels; k++) {
+        size_t e = ends[k];
         if (from) {
             if (d == end)
                 return NOT_PLAIN;
             *d++ = '.';
         }
-        if (high < 0x80) {
+        if (!wide[k]) {
             if (e - from > (size_t)(end - d))
                 return NOT_PLAIN;
             for (size_t i = from; i < e; i++)
