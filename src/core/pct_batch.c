@@ -447,7 +447,7 @@ static int domain_row(const pct_batch_spec *spec, const uint8_t *src, size_t n, 
     int rc = domain_append(spec, spec->flags, src, n, out, limit, &idna);
     if (!idna)
         return rc;
-    size_t form_len;
+    size_t form_len = 0;
     const uint8_t *form;
     pct_authority a; /* the host pct_domain_part found */
     pct_authority_find(src, n, PCT_AUTH_WEB, &a);

@@ -861,11 +861,17 @@ static int fast_to_ascii(const uint8_t *s, size_t n, uint8_t *dst, size_t cap, s
         size_t more;
         uint32_t min;
         if (c >= 0xC2 && c <= 0xDF) {
-            more = 1, c &= 0x1F, min = 0x80;
+            more = 1;
+            c &= 0x1F;
+            min = 0x80;
         } else if (c >= 0xE0 && c <= 0xEF) {
-            more = 2, c &= 0x0F, min = 0x800;
+            more = 2;
+            c &= 0x0F;
+            min = 0x800;
         } else if (c >= 0xF0 && c <= 0xF4) {
-            more = 3, c &= 0x07, min = 0x10000;
+            more = 3;
+            c &= 0x07;
+            min = 0x10000;
         } else {
             return NOT_PLAIN;
         }

@@ -177,34 +177,7 @@ static uint64_t rng_state = 0x9E3779B97F4A7C15u;
 
 static uint32_t rng(uint32_t n)
 {
-    rng_state ^= rng_state << 13;
-    rng_state ^= rng_state >> 7;
-    rng_state ^= rng_state << 17;
-    return (uint32_t)(rng_state % n);
-}
-
-static size_t put_utf8(uint8_t *d, uint32_t cp)
-{
-    if (cp < 0x80) {
-        d[0] = (uint8_t)cp;
-        return 1;
-    }
-    if (cp < 0x800) {
-        d[0] = (uint8_t)(0xC0 | cp >> 6);
-        d[1] = (uint8_t)(0x80 | (cp & 0x3F));
-        return 2;
-    }
-    if (cp < 0x10000) {
-        d[0] = (uint8_t)(0xE0 | cp >> 12);
-        d[1] = (uint8_t)(0x80 | (cp >> 6 & 0x3F));
-        d[2] = (uint8_t)(0x80 | (cp & 0x3F));
-        return 3;
-    }
-    d[0] = (uint8_t)(0xF0 | cp >> 18);
-    d[1] = (uint8_t)(0x80 | (cp >> 12 & 0x3F));
-    d[2] = (uint8_t)(0x80 | (cp >> 6 & 0x3F));
-    d[3] = (uint8_t)(0x80 | (cp & 0x3F));
-    return 4;
+    return (uint32_t)(test_xorshift64(&rng_state) % n);
 }
 
 /* Code points that take every turn of the two paths: ASCII (capitals,
@@ -268,7 +241,7 @@ static void test_fast_path(void)
                          : r % 4 == 2 ? PLAIN_POOL + MAYBE_POOL
                                       : PLAIN_POOL + MAYBE_POOL + 12;
         for (size_t i = 0; i < len; i++)
-            n += put_utf8(h + n, pool[rng(kinds)]);
+            n += test_put_utf8(h + n, pool[rng(kinds)]);
         if (r % 97 == 0 && n) /* a byte that is no UTF-8 */
             h[rng((uint32_t)n)] = (uint8_t)(0x80 + rng(0x80));
         ok += one_host(h, n);
@@ -281,9 +254,12 @@ static void test_fast_path(void)
 static size_t rfc_punycode(const uint32_t *in, size_t n, char *out)
 {
     size_t o = 0, b = 0;
-    for (size_t i = 0; i < n; i++)
-        if (in[i] < 0x80)
-            out[o++] = (char)in[i], b++;
+    for (size_t i = 0; i < n; i++) {
+        if (in[i] < 0x80) {
+            out[o++] = (char)in[i];
+            b++;
+        }
+    }
     if (b)
         out[o++] = '-';
     uint32_t next = 0x80, delta = 0, bias = 72;
@@ -334,11 +310,11 @@ static void test_punycode_lengths(void)
     for (long r = 0; r < rounds; r++) {
         size_t len = 1 + rng(r % 4 ? 70 : 200), n = 0;
         for (size_t i = 0; i < len; i++)
-            n += put_utf8(h + n, label[i] = letters[rng(10)]);
+            n += test_put_utf8(h + n, label[i] = letters[rng(10)]);
         label[0] = 0x4E2D; /* never all ASCII */
-        n = put_utf8(h, 0x4E2D);
+        n = test_put_utf8(h, 0x4E2D);
         for (size_t i = 1; i < len; i++)
-            n += put_utf8(h + n, label[i]);
+            n += test_put_utf8(h + n, label[i]);
         memcpy(want, "xn--", 4);
         size_t wn = 4 + rfc_punycode(label, len, want + 4), got = 0;
         CHECK(pct_idna_to_ascii(h, n, out, sizeof out, &got) == PCT_OK && got == wn && memcmp(out, want, wn) == 0);
