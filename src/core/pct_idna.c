@@ -1,7 +1,7 @@
 /* The URL Standard's domain to ASCII and domain to Unicode (see pct_idna.h).
  *
  * Text is processed as code points in growable arrays (a small one inline,
- * the heap past it): UTF-8 in, UTS #46 mapping, NFC, labels split at '.',
+ * a pct_buf past it): UTF-8 in, UTS #46 mapping, NFC, labels split at '.',
  * "xn--" labels decoded, every label validated (UTS #46 4.1), the Bidi rule
  * of RFC 5893 over a bidi domain name, then punycode or UTF-8 out. */
 #include <stdlib.h>
@@ -28,9 +28,12 @@ static inline uint32_t props(uint32_t cp)
 
 #define INLINE_CPS 96
 
+/* A code point array: inline up to INLINE_CPS, past that in the core's
+ * growing buffer (pct_buf, its bytes holding the code points). */
 typedef struct {
     uint32_t *p;
     size_t len, cap;
+    pct_buf heap;
     uint32_t small[INLINE_CPS];
 } cps;
 
@@ -39,12 +42,12 @@ static void cps_init(cps *v)
     v->p = v->small;
     v->len = 0;
     v->cap = INLINE_CPS;
+    pct_buf_init(&v->heap);
 }
 
 static void cps_free(cps *v)
 {
-    if (v->p != v->small)
-        free(v->p);
+    pct_buf_free(&v->heap);
 }
 
 /* Room for `extra` more; -1 without memory or past SIZE_MAX. */
@@ -58,13 +61,15 @@ static int cps_reserve(cps *v, size_t extra)
     size_t cap = v->cap <= max / 2 ? v->cap * 2 : max;
     if (cap < v->len + extra)
         cap = v->len + extra;
-    uint32_t *p = malloc(cap * sizeof *p);
-    if (!p)
+    int inline_now = v->p == v->small;
+    v->heap.len = inline_now ? 0 : v->len * sizeof *v->p; /* what the buffer keeps as it grows */
+    if (pct_buf_reserve(&v->heap, cap * sizeof *v->p - v->heap.len, SIZE_MAX) != PCT_OK)
         return -1;
-    memcpy(p, v->p, v->len * sizeof *p);
-    cps_free(v);
-    v->p = p;
-    v->cap = cap;
+    /* malloc's memory: aligned for any type */
+    v->p = (uint32_t *)(void *)v->heap.data;
+    if (inline_now)
+        memcpy(v->p, v->small, v->len * sizeof *v->p);
+    v->cap = v->heap.cap / sizeof *v->p;
     return 0;
 }
 
