@@ -23,12 +23,15 @@ typedef struct {
 } slot;
 
 /* A window of WINDOW lookups that finds fewer than WINDOW / 16 of its
- * hosts sends the cache to rest for the next REST lookups: a miss costs a
+ * hosts sends the cache to rest: the lookups after it find nothing, for
+ * REST_FIRST of them, twice as many after each window that fails again
+ * (up to REST_MAX), and put keeps nothing: a miss and its put cost a
  * hash, a probe and a copy (a third of a mapping of the usual host), a
- * hit saves a mapping. Resting, the hosts kept stay: a column that
- * repeats them again finds them when the next window looks. */
+ * hit saves a mapping. The hosts kept before stay: a column that repeats
+ * them finds them when the next window looks. */
 #define WINDOW 256
-#define REST 4096
+#define REST_FIRST 1024
+#define REST_MAX 8192
 
 struct pct_host_cache {
     slot slots[SLOTS];
@@ -36,6 +39,7 @@ struct pct_host_cache {
     uint64_t used[SETS / 64]; /* the sets holding a host: what free visits */
     uint32_t lookups, hits;   /* of the current window */
     uint32_t resting;         /* lookups left to sit out */
+    uint32_t rest;            /* the next rest's length (0: REST_FIRST) */
 };
 
 pct_host_cache *pct_host_cache_new(void)
@@ -88,8 +92,13 @@ int pct_host_cache_get(pct_host_cache *cache, const uint8_t *host, size_t n,
         return 0;
     }
     if (++cache->lookups == WINDOW) {
-        if (cache->hits < WINDOW / 16)
-            cache->resting = REST; /* (this lookup's put is sat out too) */
+        uint32_t rest = cache->rest ? cache->rest : REST_FIRST;
+        if (cache->hits < WINDOW / 16) {
+            cache->resting = rest;
+            cache->rest = rest < REST_MAX ? 2 * rest : REST_MAX;
+        } else {
+            cache->rest = 0;
+        }
         cache->lookups = cache->hits = 0;
     }
     uint64_t h = hash_of(host, n);

@@ -377,15 +377,16 @@ static void test_host_cache(void)
     pct_host_cache_free(cache);
 }
 
-/* A cache whose lookups keep missing sits out the next 4,096 (get finds
- * nothing, put keeps nothing), then looks again, its hosts kept. */
+/* A cache whose lookups keep missing sits out the next 1,024 (get finds
+ * nothing, put keeps nothing), then looks again; a window that fails
+ * again doubles the rest, one that finds its hosts ends the resting. */
 static void test_host_cache_rests(void)
 {
     pct_host_cache *cache = pct_host_cache_new();
     CHECK(cache != NULL);
     if (!cache)
         return;
-    const uint8_t *form = NULL, *kept = (const uint8_t *)"k\xC3\xA9.de";
+    const uint8_t *form = NULL, *kept = (const uint8_t *)"k\xC3\xA9.de", *late = (const uint8_t *)"n\xC3\xA9.de";
     size_t len = 0;
     char host[32];
     pct_host_cache_put(cache, kept, 6, (const uint8_t *)"xn--k-9fa.de", 12);
@@ -395,11 +396,19 @@ static void test_host_cache_rests(void)
         CHECK(!pct_host_cache_get(cache, (const uint8_t *)host, (size_t)hn, &form, &len));
     }
     CHECK(!pct_host_cache_get(cache, kept, 6, &form, &len)); /* resting */
-    pct_host_cache_put(cache, (const uint8_t *)"n\xC3\xA9.de", 6, (const uint8_t *)"x", 1);
-    for (int i = 0; i < 4095; i++)
+    pct_host_cache_put(cache, late, 6, (const uint8_t *)"x", 1);
+    for (int i = 0; i < 1023; i++)
         CHECK(!pct_host_cache_get(cache, kept, 6, &form, &len));
     CHECK(pct_host_cache_get(cache, kept, 6, &form, &len) && len == 12); /* looking again */
-    CHECK(!pct_host_cache_get(cache, (const uint8_t *)"n\xC3\xA9.de", 6, &form, &len)); /* not kept */
+    CHECK(!pct_host_cache_get(cache, late, 6, &form, &len));            /* not kept */
+    for (int i = 0; i < 254; i++) { /* a second window that fails: a rest twice as long */
+        int hn = snprintf(host, sizeof host, "o\xC3\xA9%d.de", i);
+        CHECK(!pct_host_cache_get(cache, (const uint8_t *)host, (size_t)hn, &form, &len));
+    }
+    int rested = 0;
+    while (rested < 5000 && !pct_host_cache_get(cache, kept, 6, &form, &len))
+        rested++;
+    CHECK(rested == 2048);
     /* a window that finds its hosts keeps the cache on */
     for (int i = 0; i < 1000; i++)
         CHECK(pct_host_cache_get(cache, kept, 6, &form, &len));
