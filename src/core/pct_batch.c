@@ -5,6 +5,7 @@
 
 #include "pct_authority.h"
 #include "pct_batch.h"
+#include "pct_idna.h"
 #include "pct_kernels.h"
 #include "pct_portable.h"
 
@@ -238,26 +239,59 @@ static int normalize_host(const pct_batch_spec *spec, const uint8_t *src, size_t
     return write_uri(spec, src, n, &split.row, host, host_len, out, limit);
 }
 
-/* pct_host_form_fn of a pct_host_cache: forms for which IDNA failed are
- * not given (the row goes to the caller). */
-static const uint8_t *cached_form(const void *hosts, const uint8_t *host, size_t n, size_t *form_len)
+/* The IDNA form of host[0..n) for a row of a run: from the run's cache,
+ * else mapped here (pct_idna_host_form, into buf[0..PCT_HOST_CACHED) or a
+ * malloc'd *heap the caller frees) and kept in the cache. 1 with it in
+ * *form, 0 when the host has none (the row is then the caller's, which
+ * words the error), or PCT_ERR_NO_MEMORY. */
+static int host_form(pct_host_cache *hosts, const uint8_t *host, size_t n, uint8_t *buf,
+                     const uint8_t **form, size_t *form_len, uint8_t **heap)
 {
+    *heap = NULL;
+    if (pct_host_cache_get(hosts, host, n, form, form_len))
+        return *form != NULL;
+    pct_status rc = pct_idna_host_form(host, n, buf, PCT_HOST_CACHED, form, form_len, heap);
+    if (rc == PCT_ERR_NO_MEMORY)
+        return PCT_ERR_NO_MEMORY;
+    if (rc != PCT_OK)
+        *form = NULL;
+    pct_host_cache_put(hosts, host, n, *form, *form_len);
+    return *form != NULL;
+}
+
+/* What the kernel's pass asks for a host's form (pct_host_form_fn). */
+typedef struct {
+    pct_host_cache *hosts;
+    uint8_t *buf; /* PCT_HOST_CACHED bytes */
+} form_source;
+
+/* pct_host_form_fn: host_form without a heap (a form that long is no
+ * form the pass takes); a host with none goes back to the row's caller
+ * (the pass answers PCT_URI_FAST_HOST). */
+static const uint8_t *mapped_form(const void *source, const uint8_t *host, size_t n, size_t *form_len)
+{
+    const form_source *fs = source;
     const uint8_t *form;
-    return pct_host_cache_get(hosts, host, n, &form, form_len) ? form : NULL;
+    uint8_t *heap;
+    int got = host_form(fs->hosts, host, n, fs->buf, &form, form_len, &heap);
+    free(heap);
+    return got == 1 && !heap ? form : NULL;
 }
 
 static int normalize_row(const pct_batch_spec *spec, const uint8_t *src, size_t n, pct_buf *out,
-                         size_t limit, pct_batch_info *info, const pct_host_cache *hosts)
+                         size_t limit, pct_batch_info *info, pct_host_cache *hosts)
 {
     /* most rows in one pass of the kernel, the IDNA forms of their hosts
-     * from the cache */
+     * mapped in it (from the cache when there) */
     size_t len = 0;
+    uint8_t buf[PCT_HOST_CACHED];
+    form_source source = {hosts, buf};
     /* its inputs alone: the rest is the pass's to write (zeroing the whole
      * struct with 16-byte stores before each call cost 25-40 ns a row) */
     pct_uri_fast fast;
     fast.host = NULL;
-    fast.lookup = hosts ? cached_form : NULL;
-    fast.forms = hosts;
+    fast.lookup = hosts ? mapped_form : NULL;
+    fast.forms = &source;
     pct_status rc = reserve_uri(n, PCT_URI_FAST_FORM_MAX, out, limit);
     if (rc != PCT_OK) { /* near the limit: no form from the cache, the row's own room */
         fast.lookup = NULL;
@@ -271,22 +305,29 @@ static int normalize_row(const pct_batch_spec *spec, const uint8_t *src, size_t 
     case PCT_URI_FAST_HOST:
         info->fast = 1;
         info->host = fast.idna_host;
-        return PCT_ROW_HOST;
+        return PCT_ROW_HOST; /* (its host has no form: the caller's) */
     default:
         got = normalize_split(spec, src, n, out, limit, info);
     }
-    /* a host whose IDNA form the caller has found before */
+    /* a host that needs IDNA: mapped here, the row written once with its
+     * form (from the split already made) */
     const uint8_t *form;
     size_t form_len;
-    if (got != PCT_ROW_HOST || !hosts
-        || !pct_host_cache_get(hosts, src + info->host.start, info->host.len, &form, &form_len) || !form)
+    uint8_t *heap;
+    if (got != PCT_ROW_HOST || !hosts)
         return got;
-    return normalize_host(spec, src, n, info, form, form_len, out, limit);
+    int have = host_form(hosts, src + info->host.start, info->host.len, buf, &form, &form_len, &heap);
+    if (have == 1)
+        got = normalize_host(spec, src, n, info, form, form_len, out, limit);
+    else if (have != 0)
+        got = have;
+    free(heap);
+    return got;
 }
 
 /* CANONICALIZE: the row normalized, then its key in place. */
 static int canonicalize_row(const pct_batch_spec *spec, const uint8_t *src, size_t n, pct_buf *out,
-                            size_t limit, pct_batch_info *info, const pct_host_cache *hosts)
+                            size_t limit, pct_batch_info *info, pct_host_cache *hosts)
 {
     if (spec->strip && pct_uri_needs_strip(src, n))
         return PCT_ROW_CALLER; /* rare: the caller strips, then does the row */
@@ -402,23 +443,29 @@ int pct_batch_domain_host(const pct_batch_spec *spec, const uint8_t *host, size_
 /* DOMAIN: a host that needs IDNA is written from its form in the cache,
  * else left to the caller (PCT_ROW_HOST, info->host). */
 static int domain_row(const pct_batch_spec *spec, const uint8_t *src, size_t n, pct_buf *out,
-                      size_t limit, pct_batch_info *info, const pct_host_cache *hosts)
+                      size_t limit, pct_batch_info *info, pct_host_cache *hosts)
 {
     int idna = 0;
     int rc = domain_append(spec, spec->flags, src, n, out, limit, &idna);
     if (!idna)
         return rc;
-    size_t form_len;
+    size_t form_len = 0;
     const uint8_t *form;
     pct_authority a; /* the host pct_domain_part found */
     pct_authority_find(src, n, PCT_AUTH_WEB, &a);
     size_t start = a.host, host_len = a.host_end - a.host;
-    if (hosts && pct_host_cache_get(hosts, src + start, host_len, &form, &form_len) && form) {
+    uint8_t buf[PCT_HOST_CACHED], *heap = NULL;
+    int have = hosts ? host_form(hosts, src + start, host_len, buf, &form, &form_len, &heap) : 0;
+    if (have == 1) {
         rc = pct_batch_domain_host(spec, form, form_len, out, limit);
+        free(heap);
         /* no part: a form ending in a number, which the parser may refuse */
         return rc == PCT_ROW_NULL && pct_domain_browser(src, n)
                    ? domain_url_append(spec, spec->flags, src, n, out, limit) : rc;
     }
+    free(heap);
+    if (have != 0)
+        return have;
     info->host.start = start;
     info->host.len = host_len;
     return PCT_ROW_HOST;
@@ -531,7 +578,7 @@ int pct_batch_resolve_row(const pct_batch_spec *spec, const uint8_t *base, size_
  * unquote_row. */
 static inline int batch_row(const pct_batch_spec *spec, const pct_kernel *k, const uint8_t *src,
                             size_t n, pct_buf *out, size_t limit, pct_batch_info *info,
-                            const pct_host_cache *hosts)
+                            pct_host_cache *hosts)
 {
     size_t size, pos;
     pct_status rc;
@@ -719,7 +766,7 @@ static inline int64_t check_rows(const pct_rows *in, int64_t first, int64_t coun
 
 int64_t pct_batch_rows(const pct_batch_spec *spec, const pct_rows *in, int64_t first, int64_t count,
                        int64_t slot, pct_buf *out, size_t limit, int64_t *ends, uint8_t *valid,
-                       int *status, pct_batch_info *info, const pct_host_cache *hosts)
+                       int *status, pct_batch_info *info, pct_host_cache *hosts)
 {
     if (spec->op == PCT_BATCH_CHECK)
         return in->width == 4 ? check_rows(in, first, count, slot, ends, valid, status, 4)

@@ -147,11 +147,12 @@ static inline int64_t pct_rows_offset(int width, const void *offsets, int64_t j)
  * after them could not be done and *status says why (PCT_ROW_CALLER,
  * PCT_ROW_FAILED, PCT_ROW_HOST with *info, PCT_ROW_MALFORMED, PCT_ERR_*; out unchanged by
  * it), else *status is PCT_OK. The ops are pct_batch_row's, row by row;
- * NORMALIZE writes a row whose host has its IDNA form in `hosts` (may be
- * NULL) itself. */
+ * with `hosts` (may be NULL), NORMALIZE and DOMAIN map a host that needs
+ * IDNA themselves (its form kept there for the rows after) and leave the
+ * caller only the hosts that have no form (PCT_ROW_HOST). */
 int64_t pct_batch_rows(const pct_batch_spec *spec, const pct_rows *in, int64_t first, int64_t count,
                        int64_t slot, pct_buf *out, size_t limit, int64_t *ends, uint8_t *valid,
-                       int *status, pct_batch_info *info, const pct_host_cache *hosts);
+                       int *status, pct_batch_info *info, pct_host_cache *hosts);
 
 /* Row j of `in`: 0 when null, 1 with its bytes in *p, *n, -1 when its
  * offsets are out of range. */

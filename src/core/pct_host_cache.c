@@ -22,10 +22,24 @@ typedef struct {
     uint8_t failed; /* IDNA failed for the host: no form */
 } slot;
 
+/* A window of WINDOW lookups that finds fewer than WINDOW / 16 of its
+ * hosts sends the cache to rest: the lookups after it find nothing, for
+ * REST_FIRST of them, twice as many after each window that fails again
+ * (up to REST_MAX), and put keeps nothing: a miss and its put cost a
+ * hash, a probe and a copy (a third of a mapping of the usual host), a
+ * hit saves a mapping. The hosts kept before stay: a column that repeats
+ * them finds them when the next window looks. */
+#define WINDOW 256
+#define REST_FIRST 1024
+#define REST_MAX 8192
+
 struct pct_host_cache {
     slot slots[SLOTS];
     uint8_t next[SETS];       /* the way a full set evicts next */
     uint64_t used[SETS / 64]; /* the sets holding a host: what free visits */
+    uint32_t lookups, hits;   /* of the current window */
+    uint32_t resting;         /* lookups left to sit out */
+    uint32_t rest;            /* the next rest's length (0: REST_FIRST) */
 };
 
 pct_host_cache *pct_host_cache_new(void)
@@ -68,11 +82,25 @@ static uint64_t hash_of(const uint8_t *host, size_t n)
 /* The set of a hash: its top 12 bits (SETS). */
 #define SET_OF(h) ((size_t)((h) >> 52))
 
-int pct_host_cache_get(const pct_host_cache *cache, const uint8_t *host, size_t n,
+int pct_host_cache_get(pct_host_cache *cache, const uint8_t *host, size_t n,
                        const uint8_t **form, size_t *form_len)
 {
     if (n == 0 || n > PCT_HOST_CACHED)
         return 0;
+    if (cache->resting) {
+        cache->resting--;
+        return 0;
+    }
+    if (++cache->lookups == WINDOW) {
+        uint32_t rest = cache->rest ? cache->rest : REST_FIRST;
+        if (cache->hits < WINDOW / 16) {
+            cache->resting = rest;
+            cache->rest = rest < REST_MAX ? 2 * rest : REST_MAX;
+        } else {
+            cache->rest = 0;
+        }
+        cache->lookups = cache->hits = 0;
+    }
     uint64_t h = hash_of(host, n);
     const slot *set = &cache->slots[SET_OF(h) * WAYS];
     for (size_t w = 0; w < WAYS; w++) {
@@ -80,6 +108,7 @@ int pct_host_cache_get(const pct_host_cache *cache, const uint8_t *host, size_t 
         if (s->tag == h && s->bytes && s->host_len == n && memcmp(s->bytes, host, n) == 0) {
             *form = s->failed ? NULL : s->bytes + n;
             *form_len = s->form_len;
+            cache->hits++;
             return 1;
         }
     }
@@ -89,7 +118,7 @@ int pct_host_cache_get(const pct_host_cache *cache, const uint8_t *host, size_t 
 void pct_host_cache_put(pct_host_cache *cache, const uint8_t *host, size_t n, const uint8_t *form,
                         size_t form_len)
 {
-    if (n == 0 || n > PCT_HOST_CACHED || (form && form_len > UINT16_MAX))
+    if (n == 0 || n > PCT_HOST_CACHED || (form && form_len > UINT16_MAX) || cache->resting)
         return;
     size_t len = form ? form_len : 0, need = n + len + 1;
     uint64_t h = hash_of(host, n);

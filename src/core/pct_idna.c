@@ -1,19 +1,21 @@
 /* The URL Standard's domain to ASCII and domain to Unicode (see pct_idna.h).
  *
  * Text is processed as code points in growable arrays (a small one inline,
- * the heap past it): UTF-8 in, UTS #46 mapping, NFC, labels split at '.',
+ * a pct_buf past it): UTF-8 in, UTS #46 mapping, NFC, labels split at '.',
  * "xn--" labels decoded, every label validated (UTS #46 4.1), the Bidi rule
  * of RFC 5893 over a bidi domain name, then punycode or UTF-8 out. */
 #include <stdlib.h>
 #include <string.h>
 
+#include "pct_buf.h"
 #include "pct_idna.h"
 #include "pct_idna_tables.h"
+#include "pct_portable.h"
 
 /* Punycode decoding is quadratic in a label's length (each code point is
  * inserted), so labels longer than this many code points that need
  * punycode have no form: DNS takes 63 bytes, no real host comes near.
- * Encoding costs O(n log n) (punycode_encode). */
+ * Encoding costs O(n log n) (punycode_put). */
 #define MAX_PUNYCODE_LABEL 1024
 
 static inline uint32_t props(uint32_t cp)
@@ -26,9 +28,12 @@ static inline uint32_t props(uint32_t cp)
 
 #define INLINE_CPS 96
 
+/* A code point array: inline up to INLINE_CPS, past that in the core's
+ * growing buffer (pct_buf, its bytes holding the code points). */
 typedef struct {
     uint32_t *p;
     size_t len, cap;
+    pct_buf heap;
     uint32_t small[INLINE_CPS];
 } cps;
 
@@ -37,12 +42,12 @@ static void cps_init(cps *v)
     v->p = v->small;
     v->len = 0;
     v->cap = INLINE_CPS;
+    pct_buf_init(&v->heap);
 }
 
 static void cps_free(cps *v)
 {
-    if (v->p != v->small)
-        free(v->p);
+    pct_buf_free(&v->heap);
 }
 
 /* Room for `extra` more; -1 without memory or past SIZE_MAX. */
@@ -56,13 +61,15 @@ static int cps_reserve(cps *v, size_t extra)
     size_t cap = v->cap <= max / 2 ? v->cap * 2 : max;
     if (cap < v->len + extra)
         cap = v->len + extra;
-    uint32_t *p = malloc(cap * sizeof *p);
-    if (!p)
+    int inline_now = v->p == v->small;
+    v->heap.len = inline_now ? 0 : v->len * sizeof *v->p; /* what the buffer keeps as it grows */
+    if (pct_buf_reserve(&v->heap, cap * sizeof *v->p - v->heap.len, SIZE_MAX) != PCT_OK)
         return -1;
-    memcpy(p, v->p, v->len * sizeof *p);
-    cps_free(v);
-    v->p = p;
-    v->cap = cap;
+    /* malloc's memory: aligned for any type */
+    v->p = (uint32_t *)(void *)v->heap.data;
+    if (inline_now)
+        memcpy(v->p, v->small, v->len * sizeof *v->p);
+    v->cap = v->heap.cap / sizeof *v->p;
     return 0;
 }
 
@@ -375,28 +382,34 @@ static uint32_t digit_char(uint64_t d)
     return (uint32_t)(d < 26 ? 'a' + d : '0' + (d - 26));
 }
 
-/* Emits delta as a generalized variable-length integer (RFC 3492 6.3).
- * An encoder's delta is below 2^32: at most 0x10FFFF times the code points
+/* Emits delta as a generalized variable-length integer (RFC 3492 6.3) at
+ * d, before end: the byte after it, or NULL when it does not fit. An
+ * encoder's delta is below 2^32: at most 0x10FFFF times the code points
  * handled (MAX_PUNYCODE_LABEL + 1), plus the label's length; 32-bit
- * divisions then. */
-static int put_delta(cps *out, uint64_t delta, uint64_t bias)
+ * divisions then, and at most 11 digits (each divides by 36 - t >= 10). */
+static uint8_t *put_delta(uint8_t *d, uint8_t *end, uint32_t q, uint64_t bias)
 {
-    uint32_t q = (uint32_t)delta;
     for (uint64_t k = BASE;; k += BASE) {
         uint32_t t = (uint32_t)threshold(k, bias);
         if (q < t)
             break;
-        if (cps_push(out, digit_char(t + (q - t) % (BASE - t))) < 0)
-            return NOMEM;
+        if (d == end)
+            return NULL;
+        *d++ = (uint8_t)digit_char(t + (q - t) % (BASE - t));
         q = (q - t) / (BASE - t);
     }
-    return cps_push(out, digit_char(q)) < 0 ? NOMEM : OK;
+    if (d == end)
+        return NULL;
+    *d++ = (uint8_t)digit_char(q);
+    return d;
 }
 
-/* Labels up to this many code points take RFC 3492's loop as written (one
- * pass over the label per distinct code point: cheap when short); longer
- * ones the same deltas from the code points sorted once. */
-#define PUNYCODE_SHORT 32
+/* The most bytes punycode_put writes for a label of n code points: each
+ * code point basic (1 byte) or a delta (at most 11), and the '-'. */
+#define PUNYCODE_ROOM(n) (11 * (n) + 1)
+
+/* Labels up to this many code points have their positions in one word. */
+#define PUNYCODE_SHORT 64
 
 static int cmp_u32(const void *a, const void *b)
 {
@@ -412,91 +425,101 @@ static void count_add(uint16_t *bit, size_t n, size_t i)
 }
 
 /* How many counted positions are below i. */
-static uint64_t count_below(const uint16_t *bit, size_t i)
+static uint32_t count_below(const uint16_t *bit, size_t i)
 {
-    uint64_t c = 0;
+    uint32_t c = 0;
     for (; i > 0; i -= i & (~i + 1))
         c += bit[i];
     return c;
 }
 
-/* The punycode of label[0..n) (n <= MAX_PUNYCODE_LABEL) appended to out
- * (without "xn--"). The encoder's delta before each code point m at
- * position p counts the code points below m before p since the last one
- * emitted: for a long label, the non-basic code points are sorted once
- * (by value, then position) and the positions already handled are counted
- * by a Fenwick tree, O(n log n) where the loop as written is O(n x
- * distinct code points); the output is the same. */
-static int punycode_encode(const uint32_t *label, size_t n, cps *out)
+/* The positions in [from, to) of a label of at most 64 code points that
+ * `mask` counts. */
+static uint32_t mask_count(uint64_t mask, size_t from, size_t to)
 {
-    size_t basic = 0;
-    for (size_t i = 0; i < n; i++)
-        if (label[i] < 0x80) {
-            if (cps_push(out, label[i]) < 0)
-                return NOMEM;
-            basic++;
-        }
-    if (basic && cps_push(out, '-') < 0)
-        return NOMEM;
-    uint64_t next = INITIAL_N, delta = 0, bias = INITIAL_BIAS;
-    int rc = OK;
-    if (n <= PUNYCODE_SHORT) {
-        for (size_t h = basic; h < n;) {
-            uint64_t m = UINT64_MAX;
-            for (size_t i = 0; i < n; i++)
-                if (label[i] >= next && label[i] < m)
-                    m = label[i];
-            delta += (m - next) * (h + 1);
-            next = m;
-            for (size_t i = 0; i < n; i++) {
-                if (label[i] < next) {
-                    delta++;
-                } else if (label[i] == next) {
-                    if ((rc = put_delta(out, delta, bias)) != OK)
-                        return rc;
-                    bias = adapt(delta, h + 1, h == basic);
-                    delta = 0;
-                    h++;
-                }
-            }
-            delta++;
-            next++;
-        }
-        return OK;
-    }
-    /* code point << 10 | position: positions < MAX_PUNYCODE_LABEL = 2^10 */
-    uint32_t keys[MAX_PUNYCODE_LABEL];
-    uint16_t bit[MAX_PUNYCODE_LABEL + 1] = {0};
-    size_t k = 0;
+    uint64_t below_to = to >= 64 ? ~(uint64_t)0 : ((uint64_t)1 << to) - 1;
+    if (from >= to)
+        return 0;
+    uint64_t below_from = ((uint64_t)1 << from) - 1; /* from < to <= 64 */
+    return pct_popcount64_plain(mask & below_to & ~below_from);
+}
+
+/* The punycode of label[0..n) (n <= MAX_PUNYCODE_LABEL; without "xn--")
+ * at d, before end: the byte after it, or NULL when it does not fit.
+ * The encoder's delta before each code point m at position p counts the
+ * code points below m before p since the last one emitted: the non-basic
+ * code points are sorted once (by value, then position) and the positions
+ * already handled are counted, in one word for a short label (a popcount),
+ * by a Fenwick tree for a long one: O(n log n), where RFC 3492's loop as
+ * written is O(n x distinct code points); the output is the same. */
+static uint8_t *punycode_put(const uint32_t *label, size_t n, uint8_t *d, uint8_t *end)
+{
+    uint32_t keys[MAX_PUNYCODE_LABEL]; /* code point << 10 | position: positions < 2^10 */
+    uint16_t bit[MAX_PUNYCODE_LABEL + 1];
+    int short_label = n <= PUNYCODE_SHORT;
+    uint64_t mask = 0;
+    size_t basic = 0, k = 0;
+    if (!short_label)
+        memset(bit, 0, (n + 1) * sizeof *bit);
     for (size_t i = 0; i < n; i++) {
-        if (label[i] < 0x80)
-            count_add(bit, n, i);
-        else
+        if (label[i] < 0x80) {
+            if (d == end)
+                return NULL;
+            *d++ = (uint8_t)label[i];
+            basic++;
+            if (short_label)
+                mask |= (uint64_t)1 << i;
+            else
+                count_add(bit, n, i);
+        } else {
             keys[k++] = label[i] << 10 | (uint32_t)i;
+        }
     }
-    qsort(keys, k, sizeof *keys, cmp_u32);
+    if (basic) {
+        if (d == end)
+            return NULL;
+        *d++ = '-';
+    }
+    if (short_label) { /* the usual label: insertion sort of a few keys */
+        for (size_t i = 1; i < k; i++) {
+            uint32_t key = keys[i];
+            size_t j = i;
+            for (; j > 0 && keys[j - 1] > key; j--)
+                keys[j] = keys[j - 1];
+            keys[j] = key;
+        }
+    } else {
+        qsort(keys, k, sizeof *keys, cmp_u32);
+    }
+    uint32_t next = INITIAL_N, delta = 0;
+    uint64_t bias = INITIAL_BIAS;
     size_t h = basic;
     for (size_t at = 0; at < k;) {
-        uint64_t m = keys[at] >> 10;
-        delta += (m - next) * (h + 1);
-        size_t from = 0, end = at;
-        for (; end < k && keys[end] >> 10 == m; end++) {
-            size_t pos = keys[end] & 1023u;
-            delta += count_below(bit, pos) - count_below(bit, from);
-            if ((rc = put_delta(out, delta, bias)) != OK)
-                return rc;
+        uint32_t m = keys[at] >> 10;
+        delta += (m - next) * (uint32_t)(h + 1);
+        size_t from = 0, end_m = at;
+        for (; end_m < k && keys[end_m] >> 10 == m; end_m++) {
+            size_t pos = keys[end_m] & 1023u;
+            delta += short_label ? mask_count(mask, from, pos)
+                                 : count_below(bit, pos) - count_below(bit, from);
+            if (!(d = put_delta(d, end, delta, bias)))
+                return NULL;
             bias = adapt(delta, h + 1, h == basic);
             delta = 0;
             h++;
             from = pos + 1;
         }
-        delta += count_below(bit, n) - count_below(bit, from);
-        for (; at < end; at++)
-            count_add(bit, n, keys[at] & 1023u);
+        delta += short_label ? mask_count(mask, from, n) : count_below(bit, n) - count_below(bit, from);
+        for (; at < end_m; at++) {
+            if (short_label)
+                mask |= (uint64_t)1 << (keys[at] & 1023u);
+            else
+                count_add(bit, n, keys[at] & 1023u);
+        }
         delta++;
         next = m + 1;
     }
-    return OK;
+    return d;
 }
 
 /* The code points of the punycode in[0..n) (ASCII) into out (emptied first). */
@@ -730,11 +753,54 @@ static void work_free(work *w)
  * point ASCII or VALID, the text in NFC already (the quick check's Yes,
  * marks in order), no joiner, no label that starts with a mark or is
  * "xn--". Mapping and NFC then change nothing but the ASCII capitals, and
- * every label is valid: process()'s labels are in[0..n) lowercased, which
- * go to out. PLAIN then (*rtl: a code point of a right-to-left name was
- * seen, for the Bidi rule), NOT_PLAIN for any other text (process() takes
- * it the long way), or NOMEM. */
+ * every label is valid: process()'s labels are the text lowercased.
+ * plain_ascii and plain_cp check one code point each, for plain_labels
+ * (on code points) and fast_to_ascii (on bytes). */
 enum { NOT_PLAIN = 2, PLAIN = 3 };
+
+/* An ASCII code point cp written lowercased at o[i], where o[*start..i)
+ * is its label so far (a '.' starts the next): 0 when it makes the label
+ * begin "xn--". */
+static inline int plain_ascii(uint32_t cp, uint32_t *o, size_t i, size_t *start)
+{
+    if (cp == '.')
+        *start = i + 1;
+    else if (i - *start == 3 && cp == '-' && o[*start] == 'x' && o[*start + 1] == 'n' && o[*start + 2] == '-')
+        return 0;
+    o[i] = cp - 'A' < 26 ? cp + 32 : cp;
+    return 1;
+}
+
+/* A non-ASCII code point cp (its props p), first of its label or not,
+ * after the code point prev; *last: the combining class before it (0
+ * after ASCII), *right: set by a code point of a right-to-left name (for
+ * the Bidi rule). 0 when not plain. A valid code point that fails NFC's
+ * quick check is a Maybe (valid ones are their own NFKC): a starter one
+ * (the vowel signs of Sinhala, Tamil, ..., Hangul jamo) right after a
+ * starter it does not compose with leaves the text in NFC. */
+static inline int plain_cp(uint32_t cp, uint32_t p, int first, uint32_t prev, unsigned *last,
+                           unsigned *right)
+{
+    if (PCT_IDNA_STATUS(p) != PCT_IDNA_VALID || cp == 0x200C || cp == 0x200D || (first && (p & PCT_IDNA_MARK)))
+        return 0;
+    if (!(p & PCT_IDNA_NFC_YES) && (first || PCT_IDNA_CCC(p) || *last || compose(prev, cp)))
+        return 0;
+    if (cp >= 0x300) {
+        unsigned k = PCT_IDNA_CCC(p);
+        if (k && *last > k)
+            return 0;
+        *last = k;
+    } else {
+        *last = 0;
+    }
+    unsigned b = PCT_IDNA_BIDI(p);
+    *right |= b == PCT_BIDI_R || b == PCT_BIDI_AL || b == PCT_BIDI_AN;
+    return 1;
+}
+
+/* The usual host's labels, in[0..n) lowercased, to out: PLAIN (*rtl: a
+ * code point of a right-to-left name was seen), NOT_PLAIN for any other
+ * text (process() takes it the long way), or NOMEM. */
 static int plain_labels(const uint32_t *in, size_t n, cps *out, int *rtl)
 {
     if (cps_reserve(out, n) < 0)
@@ -745,34 +811,116 @@ static int plain_labels(const uint32_t *in, size_t n, cps *out, int *rtl)
     for (size_t i = 0; i < n; i++) {
         uint32_t cp = in[i];
         if (cp < 0x80) {
-            if (cp == '.') {
-                start = i + 1;
-            } else if (i - start == 3 && cp == '-' && o[start] == 'x' && o[start + 1] == 'n'
-                       && o[start + 2] == '-') {
+            if (!plain_ascii(cp, o, i, &start))
                 return NOT_PLAIN;
-            }
-            o[i] = cp - 'A' < 26 ? cp + 32 : cp;
             last = 0;
-            continue;
-        }
-        uint32_t p = props(cp);
-        if (PCT_IDNA_STATUS(p) != PCT_IDNA_VALID || !(p & PCT_IDNA_NFC_YES) || cp == 0x200C
-            || cp == 0x200D || (i == start && (p & PCT_IDNA_MARK)))
-            return NOT_PLAIN;
-        if (cp >= 0x300) {
-            unsigned k = PCT_IDNA_CCC(p);
-            if (k && last > k)
-                return NOT_PLAIN;
-            last = k;
+        } else if (plain_cp(cp, props(cp), i == start, i ? in[i - 1] : 0, &last, &right)) {
+            o[i] = cp;
         } else {
-            last = 0;
+            return NOT_PLAIN;
         }
-        unsigned b = PCT_IDNA_BIDI(p);
-        right |= b == PCT_BIDI_R || b == PCT_BIDI_AL || b == PCT_BIDI_AN;
-        o[i] = cp;
     }
     out->len += n;
     *rtl = right != 0;
+    return PLAIN;
+}
+
+/* The ASCII form of the usual host from its bytes, in one pass and with
+ * no allocation: valid UTF-8 of at most FAST_BYTES bytes, plain code
+ * points (plain_labels), no forbidden domain code point, labels needing
+ * punycode of at most PUNYCODE_SHORT code points, a form that fits
+ * dst[0..cap). PLAIN with the form there (its length in *out_len), else
+ * NOT_PLAIN and to_ascii takes the host the long way, which decides: the
+ * form is the same either way (tests/c/test_idna.c holds them equal). */
+#define FAST_BYTES 256
+static int fast_to_ascii(const uint8_t *s, size_t n, uint8_t *dst, size_t cap, size_t *out_len)
+{
+    uint32_t cp[FAST_BYTES];
+    /* where each label ends in cp, and whether it holds a non-ASCII code
+     * point (the labels the pass has closed: all but the last) */
+    uint16_t ends[FAST_BYTES / 2 + 1];
+    uint8_t wide[FAST_BYTES / 2 + 1];
+    if (n > FAST_BYTES || !dst)
+        return NOT_PLAIN;
+    size_t len = 0, start = 0, labels = 0;
+    unsigned last = 0, right = 0, high = 0;
+    for (size_t i = 0; i < n;) {
+        uint32_t c = s[i];
+        if (c < 0x80) {
+            if (forbidden(c) || !plain_ascii(c, cp, len, &start))
+                return NOT_PLAIN;
+            if (c == '.') {
+                if (labels == FAST_BYTES / 2)
+                    return NOT_PLAIN;
+                ends[labels] = (uint16_t)len;
+                wide[labels++] = (uint8_t)high;
+                high = 0;
+            }
+            len++;
+            i++;
+            last = 0;
+            continue;
+        }
+        high = 1;
+        /* UTF-8 decoded and checked here: no overlong form, no surrogate */
+        size_t more;
+        uint32_t min;
+        if (c >= 0xC2 && c <= 0xDF) {
+            more = 1;
+            c &= 0x1F;
+            min = 0x80;
+        } else if (c >= 0xE0 && c <= 0xEF) {
+            more = 2;
+            c &= 0x0F;
+            min = 0x800;
+        } else if (c >= 0xF0 && c <= 0xF4) {
+            more = 3;
+            c &= 0x07;
+            min = 0x10000;
+        } else {
+            return NOT_PLAIN;
+        }
+        if (n - i <= more)
+            return NOT_PLAIN;
+        for (size_t j = 1; j <= more; j++) {
+            if ((s[i + j] & 0xC0) != 0x80)
+                return NOT_PLAIN;
+            c = c << 6 | (s[i + j] & 0x3Fu);
+        }
+        if (c < min || c > 0x10FFFF || (c >= 0xD800 && c <= 0xDFFF)
+            || !plain_cp(c, props(c), len == start, len ? cp[len - 1] : 0, &last, &right))
+            return NOT_PLAIN;
+        i += more + 1;
+        cp[len++] = c;
+    }
+    if (right && !bidi_ok(cp, len))
+        return NOT_PLAIN;
+    ends[labels] = (uint16_t)len;
+    wide[labels++] = (uint8_t)high;
+    /* each label as it is (ASCII) or "xn--" and its punycode */
+    uint8_t *d = dst, *end = dst + cap;
+    for (size_t k = 0, from = 0; k < labels; k++) {
+        size_t e = ends[k];
+        if (from) {
+            if (d == end)
+                return NOT_PLAIN;
+            *d++ = '.';
+        }
+        if (!wide[k]) {
+            if (e - from > (size_t)(end - d))
+                return NOT_PLAIN;
+            for (size_t i = from; i < e; i++)
+                *d++ = (uint8_t)cp[i];
+        } else {
+            if (e - from > PUNYCODE_SHORT || end - d < 4)
+                return NOT_PLAIN;
+            memcpy(d, "xn--", 4);
+            if (!(d = punycode_put(cp + from, e - from, d + 4, end)))
+                return NOT_PLAIN;
+        }
+        from = e + 1;
+    }
+    *out_len = (size_t)(d - dst);
     return PLAIN;
 }
 
@@ -886,9 +1034,10 @@ static uint8_t *room(size_t len, uint8_t *dst, size_t cap, uint8_t **heap, pct_s
 }
 
 /* The ASCII form of the domain src[0..n) (its length in *out_len) into
- * room(); *form (when given) says where it was written. */
+ * room(); *form (when given) says where it was written. fast: the usual
+ * host by fast_to_ascii first. */
 static pct_status to_ascii(const uint8_t *src, size_t n, uint8_t *dst, size_t cap, uint8_t **heap,
-                           const uint8_t **form, size_t *out_len)
+                           const uint8_t **form, size_t *out_len, int fast)
 {
     *out_len = 0;
     pct_status out = PCT_OK;
@@ -908,50 +1057,64 @@ static pct_status to_ascii(const uint8_t *src, size_t n, uint8_t *dst, size_t ca
             *form = d;
         return PCT_OK;
     }
+    if (fast && fast_to_ascii(src, n, dst, cap, out_len) == PLAIN) {
+        if (form)
+            *form = dst;
+        return PCT_OK;
+    }
     work w;
     work_init(&w);
     int rc = process(src, n, &w, NULL);
-    /* each label as it is (ASCII) or "xn--" and its punycode */
+    /* each label as it is (ASCII) or "xn--" and its punycode, as bytes */
     const uint32_t *l = w.labels.p;
     size_t len = w.labels.len;
-    w.tmp.len = 0;
+    pct_buf ob;
+    pct_buf_init(&ob);
     for (size_t s = 0; rc == OK && s <= len;) {
         size_t e = s;
         while (e < len && l[e] != '.')
             e++;
-        if (s && cps_push(&w.tmp, '.') < 0) {
-            rc = NOMEM;
-        } else if (all_ascii(l + s, e - s)) {
-            rc = cps_append(&w.tmp, l + s, e - s) < 0 ? NOMEM : OK;
+        int ascii = all_ascii(l + s, e - s);
+        if (!ascii && e - s > MAX_PUNYCODE_LABEL) {
+            rc = FAIL;
+        } else if (pct_buf_reserve(&ob, 5 + (ascii ? e - s : PUNYCODE_ROOM(e - s)), SIZE_MAX) != PCT_OK) {
+            rc = NOMEM; /* (no overflow: e - s <= MAX_PUNYCODE_LABEL when multiplied) */
         } else {
-            static const uint32_t prefix[4] = {'x', 'n', '-', '-'};
-            if (e - s > MAX_PUNYCODE_LABEL)
+            d = ob.data + ob.len;
+            if (s)
+                *d++ = '.';
+            if (ascii) {
+                for (size_t i = s; i < e; i++)
+                    *d++ = (uint8_t)l[i];
+            } else {
+                memcpy(d, "xn--", 4);
+                d = punycode_put(l + s, e - s, d + 4, ob.data + ob.cap); /* (it has the room) */
+            }
+            if (!d)
                 rc = FAIL;
-            else if (cps_append(&w.tmp, prefix, 4) < 0)
-                rc = NOMEM;
             else
-                rc = punycode_encode(l + s, e - s, &w.tmp);
+                ob.len = (size_t)(d - ob.data);
         }
         s = e + 1;
     }
     out = PCT_IDNA_FAIL;
     if (rc == NOMEM) {
         out = PCT_ERR_NO_MEMORY;
-    } else if (rc == OK && w.tmp.len) {
+    } else if (rc == OK && ob.len) {
         out = PCT_OK;
-        for (size_t i = 0; i < w.tmp.len; i++)
-            if (forbidden(w.tmp.p[i]))
+        for (size_t i = 0; i < ob.len; i++)
+            if (forbidden(ob.data[i]))
                 out = PCT_IDNA_FAIL;
         if (out == PCT_OK) {
-            *out_len = w.tmp.len; /* ASCII: a byte per code point */
-            if ((d = room(w.tmp.len, dst, cap, heap, &out)) != NULL) {
-                for (size_t i = 0; i < w.tmp.len; i++)
-                    d[i] = (uint8_t)w.tmp.p[i];
+            *out_len = ob.len;
+            if ((d = room(ob.len, dst, cap, heap, &out)) != NULL) {
+                memcpy(d, ob.data, ob.len);
                 if (form)
                     *form = d;
             }
         }
     }
+    pct_buf_free(&ob);
     work_free(&w);
     return out;
 }
@@ -959,7 +1122,12 @@ static pct_status to_ascii(const uint8_t *src, size_t n, uint8_t *dst, size_t ca
 pct_status pct_idna_to_ascii(const uint8_t *src, size_t n, uint8_t *dst, size_t cap,
                                   size_t *out_len)
 {
-    return to_ascii(src, n, dst, cap, NULL, NULL, out_len);
+    return to_ascii(src, n, dst, cap, NULL, NULL, out_len, 1);
+}
+
+pct_status pct_idna_to_ascii_full(const uint8_t *src, size_t n, uint8_t *dst, size_t cap, size_t *out_len)
+{
+    return to_ascii(src, n, dst, cap, NULL, NULL, out_len, 0);
 }
 
 pct_status pct_idna_to_unicode(const uint8_t *src, size_t n, uint8_t *dst, size_t cap,
@@ -1000,7 +1168,7 @@ static pct_status host_to_ascii(const uint8_t *host, size_t n, uint8_t *dst, siz
                                 uint8_t **heap, const uint8_t **form, size_t *out_len)
 {
     if (n == 0 || !memchr(host, '%', n)) /* the usual host: no escape to decode */
-        return to_ascii(host, n, dst, cap, heap, form, out_len);
+        return to_ascii(host, n, dst, cap, heap, form, out_len, 1);
     uint8_t small[256] = {0}, *buf = small; /* zeroed: gcc cannot see that len bytes are set */
     if (n > sizeof small && !(buf = malloc(n)))
         return PCT_ERR_NO_MEMORY;
@@ -1017,7 +1185,7 @@ static pct_status host_to_ascii(const uint8_t *host, size_t n, uint8_t *dst, siz
         }
         buf[len++] = host[i];
     }
-    pct_status rc = to_ascii(buf, len, dst, cap, heap, form, out_len);
+    pct_status rc = to_ascii(buf, len, dst, cap, heap, form, out_len, 1);
     if (buf != small)
         free(buf);
     return rc;

@@ -342,11 +342,12 @@ static void test_host_cache(void)
     }
     CHECK(found > 12000 && found <= 16384);
 
-    /* rows: the cached host's row is written, the other stops the run */
+    /* rows: a host that needs IDNA is mapped by the loop itself (and kept
+     * in the cache), a host with no form stops the run */
     pct_host_cache_put(cache, (const uint8_t *)"b\xC3\xBC" "cher.de", 10, (const uint8_t *)"xn--bcher-kva.de", 16);
     static const char data[] = "HTTP://B\xC3\xBC" "cher.de/a/./b?q#f" "http://b\xC3\xBC" "cher.de:80/%7e"
-                               "http://\xC3\xA9" "cole.fr/";
-    int32_t off[4] = {0, 27, 51, 68};
+                               "http://\xC3\xA9" "cole.fr/" "http://a\xEF\xBF\xBF.com/";
+    int32_t off[5] = {0, 27, 51, 68, 84};
     pct_rows in = {4, off, (const uint8_t *)data, NULL, 0};
     pct_batch_spec spec;
     memset(&spec, 0, sizeof spec);
@@ -354,24 +355,63 @@ static void test_host_cache(void)
     spec.flags = PCT_URI_NORMALIZE;
     pct_buf out;
     pct_buf_init(&out);
-    int64_t ends[3];
+    int64_t ends[4];
     uint8_t valid[1] = {0};
     int status;
     pct_batch_info info;
-    /* row 0's host differs in case: not the cached bytes, so it stops */
-    CHECK(pct_batch_rows(&spec, &in, 0, 3, 0, &out, SIZE_MAX, ends, valid, &status, &info, cache) == 0);
+    static const char written[] = "http://xn--bcher-kva.de/a/b?q#f" "http://xn--bcher-kva.de/~" "http://xn--cole-9oa.fr/";
+    CHECK(pct_batch_rows(&spec, &in, 0, 4, 0, &out, SIZE_MAX, ends, valid, &status, &info, cache) == 3);
+    CHECK(status == PCT_ROW_HOST && info.host.start == 7 && info.host.len == 8); /* U+FFFF: no form */
+    CHECK(out.len == sizeof written - 1 && memcmp(out.data, written, out.len) == 0);
+    CHECK(ends[0] == 31 && ends[1] == 31 + 25 && ends[2] == 31 + 25 + 23 && valid[0] == 7);
+    CHECK(pct_host_cache_get(cache, (const uint8_t *)"\xC3\xA9" "cole.fr", 9, &form, &len) && len == 15
+          && memcmp(form, "xn--cole-9oa.fr", 15) == 0);
+    /* without the cache, a row whose host needs IDNA stops: the caller maps it */
+    out.len = 0;
+    CHECK(pct_batch_rows(&spec, &in, 0, 3, 0, &out, SIZE_MAX, ends, valid, &status, &info, NULL) == 0);
     CHECK(status == PCT_ROW_HOST && info.host.start == 7 && info.host.len == 10);
     CHECK(pct_batch_normalize_host(&spec, (const uint8_t *)data, 27, &info, (const uint8_t *)"xn--bcher-kva.de", 16,
                                    &out, SIZE_MAX) == PCT_OK);
     CHECK(out.len == 31 && memcmp(out.data, "http://xn--bcher-kva.de/a/b?q#f", 31) == 0);
-    ends[0] = (int64_t)out.len;
-    CHECK(pct_batch_rows(&spec, &in, 1, 2, 1, &out, SIZE_MAX, ends, valid, &status, &info, cache) == 1);
-    CHECK(status == PCT_ROW_HOST && info.host.start == 7 && info.host.len == 9);
-    CHECK(ends[1] == 31 + 25 && memcmp(out.data + 31, "http://xn--bcher-kva.de/~", 25) == 0);
-    /* without the cache, the same row stops */
-    CHECK(pct_batch_rows(&spec, &in, 1, 2, 1, &out, SIZE_MAX, ends, valid, &status, &info, NULL) == 0);
-    CHECK(status == PCT_ROW_HOST);
     pct_buf_free(&out);
+    pct_host_cache_free(cache);
+}
+
+/* A cache whose lookups keep missing sits out the next 1,024 (get finds
+ * nothing, put keeps nothing), then looks again; a window that fails
+ * again doubles the rest, one that finds its hosts ends the resting. */
+static void test_host_cache_rests(void)
+{
+    pct_host_cache *cache = pct_host_cache_new();
+    CHECK(cache != NULL);
+    if (!cache)
+        return;
+    const uint8_t *form = NULL, *kept = (const uint8_t *)"k\xC3\xA9.de", *late = (const uint8_t *)"n\xC3\xA9.de";
+    size_t len = 0;
+    char host[32];
+    pct_host_cache_put(cache, kept, 6, (const uint8_t *)"xn--k-9fa.de", 12);
+    CHECK(pct_host_cache_get(cache, kept, 6, &form, &len));
+    for (int i = 0; i < 255; i++) { /* the window's other lookups miss */
+        int hn = snprintf(host, sizeof host, "m\xC3\xA9%d.de", i);
+        CHECK(!pct_host_cache_get(cache, (const uint8_t *)host, (size_t)hn, &form, &len));
+    }
+    CHECK(!pct_host_cache_get(cache, kept, 6, &form, &len)); /* resting */
+    pct_host_cache_put(cache, late, 6, (const uint8_t *)"x", 1);
+    for (int i = 0; i < 1023; i++)
+        CHECK(!pct_host_cache_get(cache, kept, 6, &form, &len));
+    CHECK(pct_host_cache_get(cache, kept, 6, &form, &len) && len == 12); /* looking again */
+    CHECK(!pct_host_cache_get(cache, late, 6, &form, &len));            /* not kept */
+    for (int i = 0; i < 254; i++) { /* a second window that fails: a rest twice as long */
+        int hn = snprintf(host, sizeof host, "o\xC3\xA9%d.de", i);
+        CHECK(!pct_host_cache_get(cache, (const uint8_t *)host, (size_t)hn, &form, &len));
+    }
+    int rested = 0;
+    while (rested < 5000 && !pct_host_cache_get(cache, kept, 6, &form, &len))
+        rested++;
+    CHECK(rested == 2048);
+    /* a window that finds its hosts keeps the cache on */
+    for (int i = 0; i < 1000; i++)
+        CHECK(pct_host_cache_get(cache, kept, 6, &form, &len));
     pct_host_cache_free(cache);
 }
 
@@ -382,6 +422,7 @@ int main(void)
     test_same_as_rows();
     test_stops();
     test_host_cache();
+    test_host_cache_rests();
     printf("test_batch_rows: %ld checks, %ld failures\n", checks, failures);
     return failures != 0;
 }

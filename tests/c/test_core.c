@@ -813,30 +813,6 @@ static const struct {
 };
 #define N_BAD_PIECES (sizeof bad_pieces / sizeof bad_pieces[0])
 
-static size_t put_utf8(uint8_t *d, uint32_t c)
-{
-    if (c < 0x80) {
-        d[0] = (uint8_t)c;
-        return 1;
-    }
-    if (c < 0x800) {
-        d[0] = (uint8_t)(0xC0 | c >> 6);
-        d[1] = (uint8_t)(0x80 | (c & 0x3F));
-        return 2;
-    }
-    if (c < 0x10000) {
-        d[0] = (uint8_t)(0xE0 | c >> 12);
-        d[1] = (uint8_t)(0x80 | (c >> 6 & 0x3F));
-        d[2] = (uint8_t)(0x80 | (c & 0x3F));
-        return 3;
-    }
-    d[0] = (uint8_t)(0xF0 | c >> 18);
-    d[1] = (uint8_t)(0x80 | (c >> 12 & 0x3F));
-    d[2] = (uint8_t)(0x80 | (c >> 6 & 0x3F));
-    d[3] = (uint8_t)(0x80 | (c & 0x3F));
-    return 4;
-}
-
 /* Valid UTF-8 of exactly n bytes: edge code points up to `widest` (an
  * index into edge_cps), ASCII where the next one does not fit. */
 static void valid_text(uint8_t *b, size_t n, size_t widest)
@@ -844,9 +820,9 @@ static void valid_text(uint8_t *b, size_t n, size_t widest)
     size_t i = 0;
     while (i < n) {
         uint8_t tmp[4];
-        size_t len = put_utf8(tmp, edge_cps[rng() % (widest + 1)]);
+        size_t len = test_put_utf8(tmp, edge_cps[rng() % (widest + 1)]);
         if (len > n - i)
-            len = put_utf8(tmp, 'a' + rng() % 26);
+            len = test_put_utf8(tmp, 'a' + rng() % 26);
         memcpy(b + i, tmp, len);
         i += len;
     }

@@ -485,10 +485,7 @@ static uint64_t rng = 0x9E3779B97F4A7C15u;
 
 static size_t next_random(size_t bound)
 {
-    rng ^= rng << 13;
-    rng ^= rng >> 7;
-    rng ^= rng << 17;
-    return (size_t)(rng % bound);
+    return (size_t)(test_xorshift64(&rng) % bound);
 }
 
 static void test_exhaustive(void)

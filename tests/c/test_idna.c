@@ -171,6 +171,157 @@ static void test_tables(void)
         CHECK(pct_idna_composed_key[i - 1] < pct_idna_composed_key[i]);
 }
 
+/* ---- the one-pass path of the usual host against the long way ------- */
+
+static uint64_t rng_state = 0x9E3779B97F4A7C15u;
+
+static uint32_t rng(uint32_t n)
+{
+    return (uint32_t)(test_xorshift64(&rng_state) % n);
+}
+
+/* Code points that take every turn of the two paths: ASCII (capitals,
+ * "xn--", forbidden ones), valid letters of several scripts and both
+ * directions, digits of both kinds, marks (in and out of order, at a
+ * label's start), joiners after a virama or not, mapped, ignored and
+ * disallowed code points, a composing pair, 4-byte ones. */
+static const uint32_t pool[] = {
+    /* the usual host's (PLAIN_POOL of them) */
+    'a', 'b', 'x', 'n', '-', '.', '.', '0', '7', 'X', 'N', 0xE9, 0xFC, 0xDF, 0x3B1, 0x3AC, 0x430,
+    0x44F, 0x4E2D, 0x56FD, 0x3048, 0xAC00, 0xD55C, 0x10428,
+    /* NFC's quick check says Maybe (MAYBE_POOL of them): Sinhala, Oriya,
+     * Tamil, Kannada vowel signs and the letters they compose with, Hangul
+     * jamo, kana voicing marks */
+    0xDCF, 0xDD9, 0xDDA, 0xDCA, 0x11A8, 0xAC01, 0xB3E, 0xB47, 0xBBE, 0xBC6, 0xCC2, 0xCC6, 0x3099,
+    0x304B, 0x309A, 0x1161,
+    /* the others */
+    'Q', '_', '%', ' ', '/', '|', 0xC9, 0x5D0, 0x5E2, 0x627, 0x645, 0x660, 0x6F1, 0x915, 0x94D,
+    0x200C, 0x200D, 0x301, 0x323, 0x308, 0xE44, 0xE17, 0xD82, 0xDBD, 0xFF21, 0x2167, 0xAD, 0x3002,
+    0xFFFF, 0x80, 0x1F600, 0x10400, 0x1100, 0x1161, 0x2F800, 0xFF0E, 0x130, 0x3C2, 0x6DD, 0x200E,
+    0x202E};
+#define PLAIN_POOL 24
+#define MAYBE_POOL 16
+
+/* 1 when h[0..n) has a form (the same by both paths). */
+static int one_host(const uint8_t *h, size_t n)
+{
+    uint8_t a[600], b[600];
+    size_t la = 0, lb = 0;
+    size_t caps[3] = {sizeof a, 20, 7};
+    for (size_t c = 0; c < 3; c++) {
+        pct_status ra = pct_idna_to_ascii(h, n, a, caps[c], &la);
+        pct_status rb = pct_idna_to_ascii_full(h, n, b, caps[c], &lb);
+        CHECK(ra == rb);
+        CHECK(ra == PCT_IDNA_FAIL || la == lb);
+        CHECK(ra != PCT_OK || memcmp(a, b, la) == 0);
+        if (c == 0 && ra == PCT_OK)
+            return 1;
+    }
+    return 0;
+}
+
+static void test_fast_path(void)
+{
+    /* a Maybe of NFC's quick check that composes with the letter before
+     * it (Sinhala o, Hangul jamo L V and LV T) and ones that do not */
+    static const char *const composing[] = {
+        "\xE0\xB6\xBD\xE0\xB7\x99\xE0\xB7\x8F.lk", "\xE1\x84\x80\xE1\x85\xA1.kr",
+        "\xEA\xB0\x80\xE1\x86\xA8.kr", "\xE0\xB6\xBD\xE0\xB6\x82\xE0\xB6\x9A\xE0\xB7\x8F.lk",
+        "\xE3\x81\x8B\xE3\x82\x99.jp"};
+    for (size_t i = 0; i < sizeof composing / sizeof *composing; i++)
+        CHECK(one_host((const uint8_t *)composing[i], strlen(composing[i])));
+    ASCII("\xE0\xB6\xBD\xE0\xB7\x99\xE0\xB7\x8F.lk", "xn--30c6d.lk"); /* NFC: U+0DDC */
+    uint8_t h[600];
+    long rounds = test_rounds(200000), ok = 0;
+    for (long r = 0; r < rounds; r++) {
+        size_t n = 0, len = 1 + rng(r % 8 == 0 ? 90 : 14);
+        /* mostly plain hosts (a letter pool of the usual), some from all of it */
+        uint32_t kinds = r % 4 == 0   ? sizeof pool / sizeof *pool
+                         : r % 4 == 1 ? PLAIN_POOL
+                         : r % 4 == 2 ? PLAIN_POOL + MAYBE_POOL
+                                      : PLAIN_POOL + MAYBE_POOL + 12;
+        for (size_t i = 0; i < len; i++)
+            n += test_put_utf8(h + n, pool[rng(kinds)]);
+        if (r % 97 == 0 && n) /* a byte that is no UTF-8 */
+            h[rng((uint32_t)n)] = (uint8_t)(0x80 + rng(0x80));
+        ok += one_host(h, n);
+    }
+    CHECK(ok > rounds / 4); /* many hosts have a form: the two paths met on them */
+}
+
+/* RFC 3492 6.3 as written (one pass per code point value), for labels of
+ * lowercase letters the mapping leaves alone. */
+static size_t rfc_punycode(const uint32_t *in, size_t n, char *out)
+{
+    size_t o = 0, b = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (in[i] < 0x80) {
+            out[o++] = (char)in[i];
+            b++;
+        }
+    }
+    if (b)
+        out[o++] = '-';
+    uint32_t next = 0x80, delta = 0, bias = 72;
+    for (size_t h = b; h < n;) {
+        uint32_t m = 0xFFFFFFFF;
+        for (size_t i = 0; i < n; i++)
+            if (in[i] >= next && in[i] < m)
+                m = in[i];
+        delta += (m - next) * (uint32_t)(h + 1);
+        next = m;
+        for (size_t i = 0; i < n; i++) {
+            if (in[i] < next)
+                delta++;
+            if (in[i] == next) {
+                uint32_t q = delta;
+                for (uint32_t k = 36;; k += 36) {
+                    uint32_t t = k <= bias ? 1 : k >= bias + 26 ? 26 : k - bias;
+                    if (q < t)
+                        break;
+                    uint32_t d = t + (q - t) % (36 - t);
+                    out[o++] = (char)(d < 26 ? 'a' + d : '0' + d - 26);
+                    q = (q - t) / (36 - t);
+                }
+                out[o++] = (char)(q < 26 ? 'a' + q : '0' + q - 26);
+                uint32_t dl = h == b ? delta / 700 : delta / 2, k = 0;
+                dl += dl / (uint32_t)(h + 1);
+                for (; dl > 455; k += 36)
+                    dl /= 35;
+                bias = k + 36 * dl / (dl + 38);
+                delta = 0;
+                h++;
+            }
+        }
+        delta++;
+        next++;
+    }
+    return o;
+}
+
+static void test_punycode_lengths(void)
+{
+    /* labels of 1 to 200 code points: the one-word count, the tree past it */
+    static const uint32_t letters[] = {'a', 'z', '3', 0xE9, 0xFC, 0x4E2D, 0x56FD, 0xAC00, 0x430, 0x10428};
+    uint32_t label[200];
+    uint8_t h[1000], out[3000];
+    char want[3000];
+    long rounds = test_rounds(3000);
+    for (long r = 0; r < rounds; r++) {
+        size_t len = 1 + rng(r % 4 ? 70 : 200), n = 0;
+        for (size_t i = 0; i < len; i++)
+            n += test_put_utf8(h + n, label[i] = letters[rng(10)]);
+        label[0] = 0x4E2D; /* never all ASCII */
+        n = test_put_utf8(h, 0x4E2D);
+        for (size_t i = 1; i < len; i++)
+            n += test_put_utf8(h + n, label[i]);
+        memcpy(want, "xn--", 4);
+        size_t wn = 4 + rfc_punycode(label, len, want + 4), got = 0;
+        CHECK(pct_idna_to_ascii(h, n, out, sizeof out, &got) == PCT_OK && got == wn && memcmp(out, want, wn) == 0);
+        one_host(h, n);
+    }
+}
+
 int main(void)
 {
     test_ascii_domains();
@@ -183,6 +334,8 @@ int main(void)
     test_unicode();
     test_sizes();
     test_tables();
+    test_fast_path();
+    test_punycode_lengths();
     printf("test_idna: %ld checks, %ld failures\n", checks, failures);
     return failures != 0;
 }
