@@ -37,14 +37,14 @@ static const uint8_t CLASS[256] = {
     0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
 };
 
-/* The last label of h[0..n) is a number: an IPv4 address. */
-static int ends_in_number(const uint8_t *h, size_t n)
+/* The label p[0..m) is a number (decimal, or hex after "0x"): the last
+ * label of an IPv4 address. Both forms start with a digit, which most
+ * last labels (a top-level domain) do not. */
+static int label_is_number(const uint8_t *p, size_t m)
 {
-    size_t s = n;
-    while (s > 0 && h[s - 1] != '.')
-        s--;
-    const uint8_t *p = h + s;
-    size_t m = n - s, k = 0;
+    if (m && (p[0] < '0' || p[0] > '9'))
+        return 0;
+    size_t k;
     if (m >= 2 && p[0] == '0' && p[1] == 'x') {
         for (k = 2; k < m; k++)
             if (!((p[k] >= '0' && p[k] <= '9') || (p[k] >= 'a' && p[k] <= 'f')))
@@ -55,6 +55,15 @@ static int ends_in_number(const uint8_t *h, size_t n)
         if (p[k] < '0' || p[k] > '9')
             return 0;
     return 1;
+}
+
+/* The last label of h[0..n) is a number: an IPv4 address. */
+static int ends_in_number(const uint8_t *h, size_t n)
+{
+    size_t s = n;
+    while (s > 0 && h[s - 1] != '.')
+        s--;
+    return label_is_number(h + s, n - s);
 }
 
 /* The starts of the last `labels` and `labels` + 1 labels of h[0..n), or
@@ -80,23 +89,26 @@ static void last_labels(const uint8_t *h, size_t n, size_t labels, size_t *suffi
 }
 
 #if defined(PCT_LITTLE_ENDIAN)
-/* 1 when the eight bytes of w (little-endian) are all lowercase letters,
- * digits, '-' and '.': then *dots has the high bit of each '.' byte and
- * *dash says whether a '-' is there. Each test is x >= c, a subtraction
- * per byte whose borrow clears the byte's high bit. */
-static int plain_word(uint64_t w, uint64_t *dots, unsigned *dash)
+/* 1 when the eight bytes of w (little-endian) are all ASCII letters,
+ * digits, '-' and '.': then *dots has the high bit of each '.' byte,
+ * *caps that of each capital, and *dash says whether a '-' is there. Each
+ * test is x >= c, a subtraction per byte whose borrow clears the byte's
+ * high bit. */
+static PCT_ALWAYS_INLINE int plain_word(uint64_t w, uint64_t *dots, uint64_t *caps, unsigned *dash)
 {
     const uint64_t H = 0x8080808080808080ull, L = 0x0101010101010101ull;
     uint64_t t = (w & ~H) | H;
 #define GE(c) ((t - L * (c)) & H)
     uint64_t letter = GE('a') & ~GE('z' + 1);
+    uint64_t cap = GE('A') & ~GE('Z' + 1);
     uint64_t digit = GE('0') & ~GE('9' + 1);
     uint64_t dash_dot = GE('-') & ~GE('/');
     uint64_t dot_up = GE('.');
 #undef GE
-    if (((letter | digit | dash_dot) & ~(w & H)) != H)
+    if (((letter | cap | digit | dash_dot) & ~(w & H)) != H)
         return 0;
     *dots = dash_dot & dot_up;
+    *caps = cap;
     *dash = (dash_dot & ~dot_up) != 0;
     return 1;
 }
@@ -132,6 +144,18 @@ static int has_xn(const uint8_t *p, size_t n)
         if (p[i] == 'x' && p[i + 1] == 'n' && p[i + 2] == '-' && p[i + 3] == '-'
             && (i == 0 || p[i - 1] == '.'))
             return 1;
+    return 0;
+}
+
+/* has_xn of h[0..n), whose dots are all in dots[0..nd): the labels' starts
+ * alone are read. */
+static int has_xn_at(const uint8_t *h, size_t n, const size_t *dots, size_t nd)
+{
+    for (size_t k = 0; k <= nd; k++) {
+        size_t i = k ? dots[k - 1] + 1 : 0;
+        if (n - i >= 4 && h[i] == 'x' && h[i + 1] == 'n' && h[i + 2] == '-' && h[i + 3] == '-')
+            return 1;
+    }
     return 0;
 }
 
@@ -250,6 +274,7 @@ static int part_of(const pct_psl *psl, unsigned flags, const uint8_t *src, size_
     size_t hn = n;
     int decoded = 1; /* a '%' is one no host may hold */
     int fast = 0;    /* a special scheme's URL, read by the finder if the parser reads it alike */
+    size_t lead = 0; /* the bytes of src before h */
     if (!(flags & PCT_DOMAIN_IS_HOST)) {
         pct_authority a = *found;
         int how = reading(src, n, &a);
@@ -263,34 +288,59 @@ static int part_of(const pct_psl *psl, unsigned flags, const uint8_t *src, size_
             return PCT_DOMAIN_NONE;
         h = src + a.host;
         hn = a.host_end - a.host;
+        lead = a.host;
         /* escapes decoded first, as the URL Standard's host parser does */
         decoded = a.escaped && hn && memchr(h, '%', hn);
         if (decoded) {
             hn = decode_escapes(h, hn, dst);
             h = dst;
+            lead = 0;
         }
     }
     /* the host's bytes checked in one pass: which classes, any capital,
      * any empty label */
     unsigned classes = B_HOST | B_PLAIN, upper = 0, empty = 0, dot = 1;
     size_t dots[MAX_DOTS], nd = 0; /* where the dots are, for the suffix lookup */
-    size_t at = 0; /* the bytes before it checked */
+    size_t at = 0; /* the bytes before it checked (and written lowercased to dst) */
 #if defined(PCT_LITTLE_ENDIAN)
-    /* eight bytes at a time while they are lowercase letters, digits, '-'
-     * and '.' (the usual host); the loop below takes the rest alike */
-    for (; hn - at >= 8; at += 8) {
-        uint64_t w, d;
-        memcpy(&w, h + at, 8);
-        unsigned dash;
-        if (!plain_word(w, &d, &dash))
+    /* eight bytes at a time while they are ASCII letters, digits, '-' and
+     * '.' (the usual host), each word written lowercased to dst; the last
+     * few bytes are read with the ones before them (`lead` bytes before h
+     * are readable) and padded with 'a'. The loop below takes the rest
+     * alike. */
+    uint64_t caps_all = 0;
+    while (at < hn) {
+        size_t left = hn - at;
+        uint64_t w, d, caps;
+        if (left >= 8) {
+            memcpy(&w, h + at, 8);
+        } else if (lead + hn >= 8) {
+            memcpy(&w, h + hn - 8, 8);
+            w = (w >> (8 * (8 - left))) | (0x6161616161616161ull << (8 * left));
+        } else {
             break;
-        upper |= B_HOST | B_PLAIN | (dash ? B_DASH : 0u);
+        }
+        unsigned dash;
+        if (!plain_word(w, &d, &caps, &dash))
+            break;
+        caps_all |= caps;
+        upper |= dash ? B_DASH : 0u;
+        uint64_t lw = w | (caps >> 2); /* capitals lowercased: 0x80 >> 2 is 0x20 */
+        if (left >= 8) {
+            memcpy(dst + at, &lw, 8);
+        } else if (caps_all) { /* (the bytes past the host are dst's no more) */
+            for (size_t k = 0; k < left; k++)
+                dst[at + k] = (uint8_t)(lw >> (8 * k));
+        }
         empty |= (unsigned)(((d << 8) & d) != 0 || (dot && (d & 0x80u)));
         dot = (unsigned)(d >> 63);
         for (; d; d &= d - 1)
             dots[nd++ % MAX_DOTS] = at + pct_ctz64(d) / 8;
+        at += left < 8 ? left : 8;
     }
+    upper |= caps_all ? B_UPPER : 0u;
 #endif
+    size_t lowered = at; /* dst[0, at) is h[0, at) lowercased when there is a capital */
     for (size_t i = at; i < hn; i++) {
         uint8_t c = h[i], k = CLASS[c];
         classes &= k;
@@ -313,7 +363,7 @@ static int part_of(const pct_psl *psl, unsigned flags, const uint8_t *src, size_
     if (fast && !(classes & B_PLAIN))
         return PCT_DOMAIN_URL; /* the parser maps or refuses other bytes */
     if (upper & B_UPPER) { /* looked up lowercased */
-        for (size_t i = 0; i < hn; i++)
+        for (size_t i = lowered; i < hn; i++)
             dst[i] = (uint8_t)(h[i] | (CLASS[h[i]] & B_UPPER ? 0x20 : 0));
         h = dst;
     }
@@ -321,11 +371,16 @@ static int part_of(const pct_psl *psl, unsigned flags, const uint8_t *src, size_
         hn--; /* one trailing dot */
         nd--;
     }
-    if (fast && (hn == 0 || empty || ends_in_number(h, hn) || ((upper & B_DASH) && has_xn(h, hn))))
+    /* the last label starts after the last dot (dots[] keeps the last
+     * MAX_DOTS) */
+    size_t last = nd ? dots[(nd - 1) % MAX_DOTS] + 1 : 0;
+    int number = label_is_number(h + last, hn - last);
+    if (fast && (hn == 0 || empty || number
+                 || ((upper & B_DASH) && (nd <= MAX_DOTS ? has_xn_at(h, hn, dots, nd) : has_xn(h, hn)))))
         return PCT_DOMAIN_URL; /* an IPv4 form, or labels the parser checks (xn--) */
     if (hn == 0 || h[hn - 1] == '.' || empty)
         return PCT_DOMAIN_NONE; /* empty, or an empty label (leading, "..", "a..") */
-    if (ends_in_number(h, hn))
+    if (number)
         return PCT_DOMAIN_NONE;
     unsigned part = flags & PCT_DOMAIN_PART;
     size_t from = 0, to = hn;
