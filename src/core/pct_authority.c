@@ -235,11 +235,29 @@ int pct_authority_find(const uint8_t *src, size_t n, unsigned flags, pct_authori
         while (end > i && src[end - 1] <= 0x20)
             end--;
     }
-    size_t scheme = scheme_length(src + i, end - i);
+    size_t scheme = 0;
+#if defined(PCT_LITTLE_ENDIAN)
+    if (end - i >= 8) { /* "http://" and "https://" (in any case), the usual start, as one word */
+        uint64_t w;
+        memcpy(&w, src + i, 8);
+        if (((w | 0x20202020u) & 0x00FFFFFFFFFFFFFFull) == word("http://", 7))
+            scheme = 4;
+        else if ((w | 0x2020202020ull) == word("https://", 8))
+            scheme = 5;
+    }
+    int slashes = scheme != 0, special = slashes;
+    if (!scheme) {
+#else
+    int slashes = 0, special = 0;
+    {
+#endif
+        scheme = scheme_length(src + i, end - i);
+        size_t k = scheme ? i + scheme + 1 : i;
+        slashes = end - k >= 2 && src[k] == '/' && src[k + 1] == '/';
+        special = slashes && scheme && scheme_special(src + i, scheme);
+    }
     size_t j = scheme ? i + scheme + 1 : i;
-    int slashes = end - j >= 2 && src[j] == '/' && src[j + 1] == '/';
     if (slashes) {
-        int special = scheme && scheme_special(src + i, scheme);
         if ((flags & PCT_AUTH_WEB) && (!scheme || special))
             scan |= PCT_AUTH_BACKSLASH;
         scan_authority(src, j + 2, end, scan, a);
