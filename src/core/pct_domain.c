@@ -264,6 +264,12 @@ int pct_domain_part(const pct_psl *psl, unsigned flags, const uint8_t *src, size
     return part_of(psl, flags, src, n, &a, dst, len);
 }
 
+int pct_domain_part_at(const pct_psl *psl, unsigned flags, const uint8_t *src, size_t n,
+                       const pct_authority *found, uint8_t *dst, size_t *len)
+{
+    return part_of(psl, flags, src, n, found, dst, len);
+}
+
 /* pct_domain_part with src's authority already found (`found`, unread
  * with PCT_DOMAIN_IS_HOST). */
 static int part_of(const pct_psl *psl, unsigned flags, const uint8_t *src, size_t n,

@@ -23,6 +23,7 @@
 #define PCT_DOMAIN_H
 
 #include "pct.h"
+#include "pct_authority.h"
 #include "pct_psl.h"
 #include "pct_url.h"
 
@@ -77,5 +78,11 @@ pct_status pct_domain_url_host(pct_url *u, const uint8_t *src, size_t n, const u
  * for n bytes, and its length to *len. */
 int pct_domain_part(const pct_psl *psl, unsigned flags, const uint8_t *src, size_t n, uint8_t *dst,
                     size_t *len);
+
+/* pct_domain_part with src's authority found by the caller
+ * (pct_authority_find with PCT_AUTH_WEB; unread, and may be NULL, with
+ * PCT_DOMAIN_IS_HOST): a row that needs IDNA finds its host once. */
+int pct_domain_part_at(const pct_psl *psl, unsigned flags, const uint8_t *src, size_t n,
+                       const pct_authority *found, uint8_t *dst, size_t *len);
 
 #endif /* PCT_DOMAIN_H */
