@@ -16,21 +16,22 @@
  * the URL Standard does not forbid in a domain (everything else is the
  * caller's); B_UPPER, an ASCII capital; B_PLAIN, a letter, digit, '-' or
  * '.' (a host the URL Standard's host parser leaves as it is, but for its
- * case and its xn-- labels); B_DASH, '-'. */
-enum { B_HOST = 1, B_UPPER = 2, B_PLAIN = 4, B_DASH = 8 };
+ * case and its xn-- labels); B_DASH, '-'; B_BAD, an ASCII byte no host may
+ * hold ('%' apart: an escape's until decoded). */
+enum { B_HOST = 1, B_UPPER = 2, B_PLAIN = 4, B_DASH = 8, B_BAD = 16 };
 
 /* The dots of a host recorded for the suffix lookup: hosts have a few;
  * past this many the lookup finds them itself. */
 #define MAX_DOTS 32
 static const uint8_t CLASS[256] = {
-    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-    0, 1, 1, 0, 1, 0, 1, 1, 1, 1, 1, 1, 1, 13, 5, 0,
-    5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 0, 1, 0, 1, 0, 0,
-    0, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7,
-    7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 0, 0, 0, 0, 1,
+    16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16,
+    16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16,
+    16, 1, 1, 16, 1, 0, 1, 1, 1, 1, 1, 1, 1, 13, 5, 16,
+    5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 16, 1, 16, 1, 16, 16,
+    16, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7,
+    7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 16, 16, 16, 16, 1,
     1, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5,
-    5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 1, 0, 1, 1, 0,
+    5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 1, 16, 1, 1, 16,
     0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
     0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
     0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
@@ -400,9 +401,8 @@ static int part_of(const pct_psl *psl, unsigned flags, const uint8_t *src, size_
             dots[nd++ % MAX_DOTS] = i;
     }
     if (!(classes & B_HOST)) { /* IDNA, unless a byte no host may hold comes first */
-        for (size_t i = 0; i < hn; i++)
-            if (!(CLASS[h[i]] & B_HOST) && h[i] < 0x80 && (decoded || h[i] != '%'))
-                return fast ? PCT_DOMAIN_URL : PCT_DOMAIN_BAD_HOST;
+        if ((upper & B_BAD) || (decoded && memchr(h, '%', hn)))
+            return fast ? PCT_DOMAIN_URL : PCT_DOMAIN_BAD_HOST;
         /* the host's ASCII form is the parser's (the same domain to ASCII);
          * the caller reads it as a host, and a form ending in a number,
          * which it finds no part of, with the parser (pct_domain_browser) */
