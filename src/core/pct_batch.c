@@ -296,10 +296,11 @@ static int canonicalize_row(const pct_batch_spec *spec, const uint8_t *src, size
     pct_status reserved = pct_buf_reserve(out, n, limit);
     if (reserved != PCT_OK)
         return (int)reserved;
-    if (pct_domain_parser_row(src, n, out->data + start))
+    int form;
+    if (pct_domain_parser_row_form(src, n, out->data + start, &form))
         return PCT_ROW_CALLER; /* rare: a host the URL Standard's parser reads: its href, the caller's */
     int rc = normalize_row(spec, src, n, out, limit, info, hosts);
-    if (rc == PCT_OK && pct_domain_number_host(out->data + start, out->len - start)
+    if (rc == PCT_OK && form && pct_domain_number_host(out->data + start, out->len - start)
         && pct_domain_browser(src, n)) {
         out->len = start;
         return PCT_ROW_CALLER; /* rare: an IDNA form ending in a number, the parser's IPv4 */

@@ -227,11 +227,21 @@ static int part_of(const pct_psl *psl, unsigned flags, const uint8_t *src, size_
 
 int pct_domain_parser_row(const uint8_t *src, size_t n, uint8_t *dst)
 {
+    int form;
+    return pct_domain_parser_row_form(src, n, dst, &form);
+}
+
+int pct_domain_parser_row_form(const uint8_t *src, size_t n, uint8_t *dst, int *form)
+{
     size_t len;
     pct_authority a; /* found once for both questions */
     pct_authority_find(src, n, PCT_AUTH_WEB, &a);
-    return reading(src, n, &a) != READ_AS_TODAY
-           && part_of(NULL, PCT_DOMAIN_HOST, src, n, &a, dst, &len) == PCT_DOMAIN_URL;
+    *form = 0;
+    if (reading(src, n, &a) == READ_AS_TODAY)
+        return 0; /* (pct_domain_browser: 0) */
+    int rc = part_of(NULL, PCT_DOMAIN_HOST, src, n, &a, dst, &len);
+    *form = rc != PCT_OK; /* a plain host checked whole: no IPv4 form */
+    return rc == PCT_DOMAIN_URL;
 }
 
 int pct_domain_number_host(const uint8_t *url, size_t n)

@@ -60,6 +60,12 @@ int pct_domain_browser(const uint8_t *src, size_t n);
  * its href. dst: room for n bytes (scratch). */
 int pct_domain_parser_row(const uint8_t *src, size_t n, uint8_t *dst);
 
+/* pct_domain_parser_row, with *form set (when it gives 0) to 1 when the
+ * row still needs canonicalize's check of its host's form
+ * (pct_domain_number_host, pct_domain_browser): a special scheme's host
+ * that is not plain ASCII. 0: those checks would give 0. */
+int pct_domain_parser_row_form(const uint8_t *src, size_t n, uint8_t *dst, int *form);
+
 /* 1 when the host of the normalized URL url[0..n) (lowercase ASCII) ends
  * in a number: a non-ASCII host whose IDNA form the parser reads as an
  * IPv4 address (canonicalize's check of a row pct_domain_parser_row lets
