@@ -337,10 +337,11 @@ static int canonicalize_row(const pct_batch_spec *spec, const uint8_t *src, size
     pct_status reserved = pct_buf_reserve(out, n, limit);
     if (reserved != PCT_OK)
         return (int)reserved;
-    if (pct_domain_parser_row(src, n, out->data + start))
+    int form;
+    if (pct_domain_parser_row_form(src, n, out->data + start, &form))
         return PCT_ROW_CALLER; /* rare: a host the URL Standard's parser reads: its href, the caller's */
     int rc = normalize_row(spec, src, n, out, limit, info, hosts);
-    if (rc == PCT_OK && pct_domain_number_host(out->data + start, out->len - start)
+    if (rc == PCT_OK && form && pct_domain_number_host(out->data + start, out->len - start)
         && pct_domain_browser(src, n)) {
         out->len = start;
         return PCT_ROW_CALLER; /* rare: an IDNA form ending in a number, the parser's IPv4 */
@@ -373,7 +374,7 @@ static int clean_query_row(const pct_batch_spec *spec, const uint8_t *src, size_
 }
 
 static int domain_append(const pct_batch_spec *spec, unsigned flags, const uint8_t *src, size_t n,
-                         pct_buf *out, size_t limit, int *idna);
+                         const pct_authority *found, pct_buf *out, size_t limit, int *idna);
 
 /* DOMAIN: a special scheme's URL whose host the URL Standard's parser
  * reads (PCT_DOMAIN_URL), parsed into out's scratch (kept from row to
@@ -394,7 +395,7 @@ static int domain_url_append(const pct_batch_spec *spec, unsigned flags, const u
     /* a URL the parser refuses fails here: the binding names the parser's
      * reason when an exception is wanted, and under "null"/"keep" the row
      * costs no more than a good one */
-    int got = rc == PCT_OK ? domain_append(spec, flags | PCT_DOMAIN_IS_HOST, host, hn, out, limit, &idna)
+    int got = rc == PCT_OK ? domain_append(spec, flags | PCT_DOMAIN_IS_HOST, host, hn, NULL, out, limit, &idna)
               : rc == PCT_DOMAIN_NONE ? PCT_ROW_NULL
               : rc == PCT_ERR_NO_MEMORY || rc == PCT_ERR_TOO_LARGE ? (int)rc
               : PCT_URL_REJECTED(rc) ? PCT_ROW_FAILED
@@ -407,15 +408,16 @@ static int domain_url_append(const pct_batch_spec *spec, unsigned flags, const u
 
 /* DOMAIN: the part of src[0..n) appended to out (it is no longer than the
  * row): PCT_OK, PCT_ROW_NULL, PCT_ROW_CALLER or PCT_ERR_*; *idna is set
- * (with PCT_ROW_CALLER) when the host needs IDNA first. */
+ * (with PCT_ROW_CALLER) when the host needs IDNA first. `found`: src's
+ * authority (pct_domain_part_at), NULL with PCT_DOMAIN_IS_HOST. */
 static int domain_append(const pct_batch_spec *spec, unsigned flags, const uint8_t *src, size_t n,
-                         pct_buf *out, size_t limit, int *idna)
+                         const pct_authority *found, pct_buf *out, size_t limit, int *idna)
 {
     size_t len;
     pct_status rc = pct_buf_reserve(out, n, limit);
     if (rc != PCT_OK)
         return (int)rc;
-    switch (pct_domain_part(spec->psl, flags, src, n, out->data + out->len, &len)) {
+    switch (pct_domain_part_at(spec->psl, flags, src, n, found, out->data + out->len, &len)) {
     case PCT_OK:
         out->len += len;
         return PCT_OK;
@@ -437,7 +439,7 @@ int pct_batch_domain_host(const pct_batch_spec *spec, const uint8_t *host, size_
                           size_t limit)
 {
     int idna = 0; /* the form is a host itself, not a URL to read */
-    return domain_append(spec, spec->flags | PCT_DOMAIN_IS_HOST, host, n, out, limit, &idna);
+    return domain_append(spec, spec->flags | PCT_DOMAIN_IS_HOST, host, n, NULL, out, limit, &idna);
 }
 
 /* DOMAIN: a host that needs IDNA is written from its form in the cache,
@@ -446,13 +448,13 @@ static int domain_row(const pct_batch_spec *spec, const uint8_t *src, size_t n, 
                       size_t limit, pct_batch_info *info, pct_host_cache *hosts)
 {
     int idna = 0;
-    int rc = domain_append(spec, spec->flags, src, n, out, limit, &idna);
+    pct_authority a; /* found once: the host of a row that needs IDNA is looked up in the cache */
+    pct_authority_find(src, n, PCT_AUTH_WEB, &a);
+    int rc = domain_append(spec, spec->flags, src, n, &a, out, limit, &idna);
     if (!idna)
         return rc;
     size_t form_len = 0;
     const uint8_t *form;
-    pct_authority a; /* the host pct_domain_part found */
-    pct_authority_find(src, n, PCT_AUTH_WEB, &a);
     size_t start = a.host, host_len = a.host_end - a.host;
     uint8_t buf[PCT_HOST_CACHED], *heap = NULL;
     int have = hosts ? host_form(hosts, src + start, host_len, buf, &form, &form_len, &heap) : 0;

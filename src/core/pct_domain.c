@@ -7,26 +7,31 @@
 #include "pct_portable.h"
 #include "pct_url.h"
 
+#if defined(PCT_X86_64)
+#include <emmintrin.h>
+#endif
+
 /* Byte classes: B_HOST, a byte a host is looked up with as it is
  * (lowercased): letters, digits, "-._~", the sub-delims and the few others
  * the URL Standard does not forbid in a domain (everything else is the
  * caller's); B_UPPER, an ASCII capital; B_PLAIN, a letter, digit, '-' or
  * '.' (a host the URL Standard's host parser leaves as it is, but for its
- * case and its xn-- labels); B_DASH, '-'. */
-enum { B_HOST = 1, B_UPPER = 2, B_PLAIN = 4, B_DASH = 8 };
+ * case and its xn-- labels); B_DASH, '-'; B_BAD, an ASCII byte no host may
+ * hold ('%' apart: an escape's until decoded). */
+enum { B_HOST = 1, B_UPPER = 2, B_PLAIN = 4, B_DASH = 8, B_BAD = 16 };
 
 /* The dots of a host recorded for the suffix lookup: hosts have a few;
  * past this many the lookup finds them itself. */
 #define MAX_DOTS 32
 static const uint8_t CLASS[256] = {
-    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-    0, 1, 1, 0, 1, 0, 1, 1, 1, 1, 1, 1, 1, 13, 5, 0,
-    5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 0, 1, 0, 1, 0, 0,
-    0, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7,
-    7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 0, 0, 0, 0, 1,
+    16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16,
+    16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16,
+    16, 1, 1, 16, 1, 0, 1, 1, 1, 1, 1, 1, 1, 13, 5, 16,
+    5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 16, 1, 16, 1, 16, 16,
+    16, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7,
+    7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 16, 16, 16, 16, 1,
     1, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5,
-    5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 1, 0, 1, 1, 0,
+    5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 1, 16, 1, 1, 16,
     0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
     0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
     0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
@@ -37,14 +42,14 @@ static const uint8_t CLASS[256] = {
     0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
 };
 
-/* The last label of h[0..n) is a number: an IPv4 address. */
-static int ends_in_number(const uint8_t *h, size_t n)
+/* The label p[0..m) is a number (decimal, or hex after "0x"): the last
+ * label of an IPv4 address. Both forms start with a digit, which most
+ * last labels (a top-level domain) do not. */
+static int label_is_number(const uint8_t *p, size_t m)
 {
-    size_t s = n;
-    while (s > 0 && h[s - 1] != '.')
-        s--;
-    const uint8_t *p = h + s;
-    size_t m = n - s, k = 0;
+    if (m && (p[0] < '0' || p[0] > '9'))
+        return 0;
+    size_t k;
     if (m >= 2 && p[0] == '0' && p[1] == 'x') {
         for (k = 2; k < m; k++)
             if (!((p[k] >= '0' && p[k] <= '9') || (p[k] >= 'a' && p[k] <= 'f')))
@@ -55,6 +60,15 @@ static int ends_in_number(const uint8_t *h, size_t n)
         if (p[k] < '0' || p[k] > '9')
             return 0;
     return 1;
+}
+
+/* The last label of h[0..n) is a number: an IPv4 address. */
+static int ends_in_number(const uint8_t *h, size_t n)
+{
+    size_t s = n;
+    while (s > 0 && h[s - 1] != '.')
+        s--;
+    return label_is_number(h + s, n - s);
 }
 
 /* The starts of the last `labels` and `labels` + 1 labels of h[0..n), or
@@ -80,23 +94,26 @@ static void last_labels(const uint8_t *h, size_t n, size_t labels, size_t *suffi
 }
 
 #if defined(PCT_LITTLE_ENDIAN)
-/* 1 when the eight bytes of w (little-endian) are all lowercase letters,
- * digits, '-' and '.': then *dots has the high bit of each '.' byte and
- * *dash says whether a '-' is there. Each test is x >= c, a subtraction
- * per byte whose borrow clears the byte's high bit. */
-static int plain_word(uint64_t w, uint64_t *dots, unsigned *dash)
+/* 1 when the eight bytes of w (little-endian) are all ASCII letters,
+ * digits, '-' and '.': then *dots has the high bit of each '.' byte,
+ * *caps that of each capital, and *dash says whether a '-' is there. Each
+ * test is x >= c, a subtraction per byte whose borrow clears the byte's
+ * high bit. */
+static PCT_ALWAYS_INLINE int plain_word(uint64_t w, uint64_t *dots, uint64_t *caps, unsigned *dash)
 {
     const uint64_t H = 0x8080808080808080ull, L = 0x0101010101010101ull;
     uint64_t t = (w & ~H) | H;
 #define GE(c) ((t - L * (c)) & H)
     uint64_t letter = GE('a') & ~GE('z' + 1);
+    uint64_t cap = GE('A') & ~GE('Z' + 1);
     uint64_t digit = GE('0') & ~GE('9' + 1);
     uint64_t dash_dot = GE('-') & ~GE('/');
     uint64_t dot_up = GE('.');
 #undef GE
-    if (((letter | digit | dash_dot) & ~(w & H)) != H)
+    if (((letter | cap | digit | dash_dot) & ~(w & H)) != H)
         return 0;
     *dots = dash_dot & dot_up;
+    *caps = cap;
     *dash = (dash_dot & ~dot_up) != 0;
     return 1;
 }
@@ -132,6 +149,18 @@ static int has_xn(const uint8_t *p, size_t n)
         if (p[i] == 'x' && p[i + 1] == 'n' && p[i + 2] == '-' && p[i + 3] == '-'
             && (i == 0 || p[i - 1] == '.'))
             return 1;
+    return 0;
+}
+
+/* has_xn of h[0..n), whose dots are all in dots[0..nd): the labels' starts
+ * alone are read. */
+static int has_xn_at(const uint8_t *h, size_t n, const size_t *dots, size_t nd)
+{
+    for (size_t k = 0; k <= nd; k++) {
+        size_t i = k ? dots[k - 1] + 1 : 0;
+        if (n - i >= 4 && h[i] == 'x' && h[i + 1] == 'n' && h[i + 2] == '-' && h[i + 3] == '-')
+            return 1;
+    }
     return 0;
 }
 
@@ -238,11 +267,21 @@ int pct_domain_host_refused(const uint8_t *src, size_t n)
 
 int pct_domain_parser_row(const uint8_t *src, size_t n, uint8_t *dst)
 {
+    int form;
+    return pct_domain_parser_row_form(src, n, dst, &form);
+}
+
+int pct_domain_parser_row_form(const uint8_t *src, size_t n, uint8_t *dst, int *form)
+{
     size_t len;
     pct_authority a; /* found once for both questions */
     pct_authority_find(src, n, PCT_AUTH_WEB, &a);
-    return reading(src, n, &a) != READ_AS_TODAY
-           && part_of(NULL, PCT_DOMAIN_HOST, src, n, &a, dst, &len) == PCT_DOMAIN_URL;
+    *form = 0;
+    if (reading(src, n, &a) == READ_AS_TODAY)
+        return 0; /* (pct_domain_browser: 0) */
+    int rc = part_of(NULL, PCT_DOMAIN_HOST, src, n, &a, dst, &len);
+    *form = rc != PCT_OK; /* a plain host checked whole: no IPv4 form */
+    return rc == PCT_DOMAIN_URL;
 }
 
 int pct_domain_number_host(const uint8_t *url, size_t n)
@@ -280,6 +319,12 @@ int pct_domain_part(const pct_psl *psl, unsigned flags, const uint8_t *src, size
     return part_of(psl, flags, src, n, &a, dst, len);
 }
 
+int pct_domain_part_at(const pct_psl *psl, unsigned flags, const uint8_t *src, size_t n,
+                       const pct_authority *found, uint8_t *dst, size_t *len)
+{
+    return part_of(psl, flags, src, n, found, dst, len);
+}
+
 /* pct_domain_part with src's authority already found (`found`, unread
  * with PCT_DOMAIN_IS_HOST). */
 static int part_of(const pct_psl *psl, unsigned flags, const uint8_t *src, size_t n,
@@ -290,6 +335,7 @@ static int part_of(const pct_psl *psl, unsigned flags, const uint8_t *src, size_
     size_t hn = n;
     int decoded = 1; /* a '%' is one no host may hold */
     int fast = 0;    /* a special scheme's URL, read by the finder if the parser reads it alike */
+    size_t lead = 0; /* the bytes of src before h */
     if (!(flags & PCT_DOMAIN_IS_HOST)) {
         pct_authority a = *found;
         int how = reading(src, n, &a);
@@ -303,34 +349,97 @@ static int part_of(const pct_psl *psl, unsigned flags, const uint8_t *src, size_
             return PCT_DOMAIN_NONE;
         h = src + a.host;
         hn = a.host_end - a.host;
+        lead = a.host;
         /* escapes decoded first, as the URL Standard's host parser does */
         decoded = a.escaped && hn && memchr(h, '%', hn);
         if (decoded) {
             hn = decode_escapes(h, hn, dst);
             h = dst;
+            lead = 0;
         }
     }
     /* the host's bytes checked in one pass: which classes, any capital,
      * any empty label */
     unsigned classes = B_HOST | B_PLAIN, upper = 0, empty = 0, dot = 1;
     size_t dots[MAX_DOTS], nd = 0; /* where the dots are, for the suffix lookup */
-    size_t at = 0; /* the bytes before it checked */
+    size_t at = 0; /* the bytes before it checked (and written lowercased to dst) */
 #if defined(PCT_LITTLE_ENDIAN)
-    /* eight bytes at a time while they are lowercase letters, digits, '-'
-     * and '.' (the usual host); the loop below takes the rest alike */
-    for (; hn - at >= 8; at += 8) {
-        uint64_t w, d;
-        memcpy(&w, h + at, 8);
-        unsigned dash;
-        if (!plain_word(w, &d, &dash))
+    /* eight bytes at a time while they are ASCII letters, digits, '-' and
+     * '.' (the usual host), each word written lowercased to dst; the last
+     * few bytes are read with the ones before them (`lead` bytes before h
+     * are readable) and padded with 'a'. The loop below takes the rest
+     * alike. */
+    uint64_t caps_all = 0;
+#if defined(PCT_X86_64)
+    /* sixteen bytes at a time first (SSE2) while 16 bytes from h are
+     * readable: a host is mostly one block */
+    size_t room = decoded ? hn : n - lead; /* the bytes readable from h */
+    while (at < hn && room - at >= 16) {
+        size_t left = hn - at, step = left < 16 ? left : 16;
+        uint32_t valid = step == 16 ? 0xFFFFu : (1u << step) - 1u;
+        __m128i v = _mm_loadu_si128((const __m128i *)(const void *)(h + at));
+        __m128i folded = _mm_or_si128(v, _mm_set1_epi8(0x20)); /* a letter's lowercase */
+        __m128i off = _mm_sub_epi8(folded, _mm_set1_epi8('a'));
+        __m128i letter = _mm_cmpeq_epi8(_mm_min_epu8(off, _mm_set1_epi8(25)), off);
+        __m128i doff = _mm_sub_epi8(v, _mm_set1_epi8('0'));
+        __m128i digit = _mm_cmpeq_epi8(_mm_min_epu8(doff, _mm_set1_epi8(9)), doff);
+        __m128i dashes = _mm_cmpeq_epi8(v, _mm_set1_epi8('-'));
+        __m128i dotv = _mm_cmpeq_epi8(v, _mm_set1_epi8('.'));
+        __m128i plain = _mm_or_si128(_mm_or_si128(letter, digit), _mm_or_si128(dashes, dotv));
+        if (((uint32_t)_mm_movemask_epi8(plain) & valid) != valid)
             break;
-        upper |= B_HOST | B_PLAIN | (dash ? B_DASH : 0u);
+        __m128i capv = _mm_andnot_si128(_mm_cmpeq_epi8(v, folded), letter); /* a letter without 0x20 */
+        uint32_t capm = (uint32_t)_mm_movemask_epi8(capv) & valid;
+        uint32_t dotm = (uint32_t)_mm_movemask_epi8(dotv) & valid;
+        caps_all |= capm;
+        upper |= ((uint32_t)_mm_movemask_epi8(dashes) & valid) ? B_DASH : 0u;
+        __m128i lw = _mm_or_si128(v, _mm_and_si128(capv, _mm_set1_epi8(0x20)));
+        if (n - at >= 16) { /* dst has room for n bytes */
+            _mm_storeu_si128((__m128i *)(void *)(dst + at), lw);
+        } else if (caps_all) { /* the last block (at + step is hn) */
+            uint8_t b[16];
+            _mm_storeu_si128((__m128i *)(void *)b, lw);
+            memcpy(dst + at, b, step);
+        }
+        empty |= (unsigned)((dotm & (dotm << 1)) != 0 || (dot && (dotm & 1u)));
+        dot = (dotm >> (step - 1)) & 1u;
+        for (; dotm; dotm &= dotm - 1)
+            dots[nd++ % MAX_DOTS] = at + pct_ctz32(dotm);
+        at += step;
+    }
+#endif
+    while (at < hn) {
+        size_t left = hn - at;
+        uint64_t w, d, caps;
+        if (left >= 8) {
+            memcpy(&w, h + at, 8);
+        } else if (lead + hn >= 8) {
+            memcpy(&w, h + hn - 8, 8);
+            w = (w >> (8 * (8 - left))) | (0x6161616161616161ull << (8 * left));
+        } else {
+            break;
+        }
+        unsigned dash;
+        if (!plain_word(w, &d, &caps, &dash))
+            break;
+        caps_all |= caps;
+        upper |= dash ? B_DASH : 0u;
+        uint64_t lw = w | (caps >> 2); /* capitals lowercased: 0x80 >> 2 is 0x20 */
+        if (left >= 8) {
+            memcpy(dst + at, &lw, 8);
+        } else if (caps_all) { /* (the bytes past the host are dst's no more) */
+            for (size_t k = 0; k < left; k++)
+                dst[at + k] = (uint8_t)(lw >> (8 * k));
+        }
         empty |= (unsigned)(((d << 8) & d) != 0 || (dot && (d & 0x80u)));
         dot = (unsigned)(d >> 63);
         for (; d; d &= d - 1)
             dots[nd++ % MAX_DOTS] = at + pct_ctz64(d) / 8;
+        at += left < 8 ? left : 8;
     }
+    upper |= caps_all ? B_UPPER : 0u;
 #endif
+    size_t lowered = at; /* dst[0, at) is h[0, at) lowercased when there is a capital */
     for (size_t i = at; i < hn; i++) {
         uint8_t c = h[i], k = CLASS[c];
         classes &= k;
@@ -342,9 +451,8 @@ static int part_of(const pct_psl *psl, unsigned flags, const uint8_t *src, size_
             dots[nd++ % MAX_DOTS] = i;
     }
     if (!(classes & B_HOST)) { /* IDNA, unless a byte no host may hold comes first */
-        for (size_t i = 0; i < hn; i++)
-            if (!(CLASS[h[i]] & B_HOST) && h[i] < 0x80 && (decoded || h[i] != '%'))
-                return fast ? PCT_DOMAIN_URL : PCT_DOMAIN_BAD_HOST;
+        if ((upper & B_BAD) || (decoded && memchr(h, '%', hn)))
+            return fast ? PCT_DOMAIN_URL : PCT_DOMAIN_BAD_HOST;
         /* the host's ASCII form is the parser's (the same domain to ASCII);
          * the caller reads it as a host, and a form ending in a number,
          * which it finds no part of, with the parser (pct_domain_browser) */
@@ -353,7 +461,7 @@ static int part_of(const pct_psl *psl, unsigned flags, const uint8_t *src, size_
     if (fast && !(classes & B_PLAIN))
         return PCT_DOMAIN_URL; /* the parser maps or refuses other bytes */
     if (upper & B_UPPER) { /* looked up lowercased */
-        for (size_t i = 0; i < hn; i++)
+        for (size_t i = lowered; i < hn; i++)
             dst[i] = (uint8_t)(h[i] | (CLASS[h[i]] & B_UPPER ? 0x20 : 0));
         h = dst;
     }
@@ -361,11 +469,16 @@ static int part_of(const pct_psl *psl, unsigned flags, const uint8_t *src, size_
         hn--; /* one trailing dot */
         nd--;
     }
-    if (fast && (hn == 0 || empty || ends_in_number(h, hn) || ((upper & B_DASH) && has_xn(h, hn))))
+    /* the last label starts after the last dot (dots[] keeps the last
+     * MAX_DOTS) */
+    size_t last = nd ? dots[(nd - 1) % MAX_DOTS] + 1 : 0;
+    int number = label_is_number(h + last, hn - last);
+    if (fast && (hn == 0 || empty || number
+                 || ((upper & B_DASH) && (nd <= MAX_DOTS ? has_xn_at(h, hn, dots, nd) : has_xn(h, hn)))))
         return PCT_DOMAIN_URL; /* an IPv4 form, or labels the parser checks (xn--) */
     if (hn == 0 || h[hn - 1] == '.' || empty)
         return PCT_DOMAIN_NONE; /* empty, or an empty label (leading, "..", "a..") */
-    if (ends_in_number(h, hn))
+    if (number)
         return PCT_DOMAIN_NONE;
     unsigned part = flags & PCT_DOMAIN_PART;
     size_t from = 0, to = hn;

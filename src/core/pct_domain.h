@@ -23,6 +23,7 @@
 #define PCT_DOMAIN_H
 
 #include "pct.h"
+#include "pct_authority.h"
 #include "pct_psl.h"
 #include "pct_url.h"
 
@@ -77,6 +78,12 @@ int pct_domain_host_refused(const uint8_t *src, size_t n);
  * its href. dst: room for n bytes (scratch). */
 int pct_domain_parser_row(const uint8_t *src, size_t n, uint8_t *dst);
 
+/* pct_domain_parser_row, with *form set (when it gives 0) to 1 when the
+ * row still needs canonicalize's check of its host's form
+ * (pct_domain_number_host, pct_domain_browser): a special scheme's host
+ * that is not plain ASCII. 0: those checks would give 0. */
+int pct_domain_parser_row_form(const uint8_t *src, size_t n, uint8_t *dst, int *form);
+
 /* 1 when the host of the normalized URL url[0..n) (lowercase ASCII) ends
  * in a number: a non-ASCII host whose IDNA form the parser reads as an
  * IPv4 address (canonicalize's check of a row pct_domain_parser_row lets
@@ -95,5 +102,11 @@ pct_status pct_domain_url_host(pct_url *u, const uint8_t *src, size_t n, const u
  * for n bytes, and its length to *len. */
 int pct_domain_part(const pct_psl *psl, unsigned flags, const uint8_t *src, size_t n, uint8_t *dst,
                     size_t *len);
+
+/* pct_domain_part with src's authority found by the caller
+ * (pct_authority_find with PCT_AUTH_WEB; unread, and may be NULL, with
+ * PCT_DOMAIN_IS_HOST): a row that needs IDNA finds its host once. */
+int pct_domain_part_at(const pct_psl *psl, unsigned flags, const uint8_t *src, size_t n,
+                       const pct_authority *found, uint8_t *dst, size_t *len);
 
 #endif /* PCT_DOMAIN_H */

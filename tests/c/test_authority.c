@@ -116,12 +116,67 @@ static void test_exhaustive(void)
     }
 }
 
+/* The authority scan read a byte at a time, as pct_authority.h defines
+ * it: the model the block-wise scan is checked against. */
+static void model_scan(const uint8_t *s, size_t start, size_t n, unsigned flags, pct_authority *a)
+{
+    size_t host = start, colon = SIZE_MAX, i = start;
+    int escaped = 0;
+    for (; i < n; i++) {
+        uint8_t c = s[i];
+        if (c == '/' || c == '?' || c == '#' || (c == '\\' && (flags & PCT_AUTH_BACKSLASH)))
+            break;
+        if (c == '@') {
+            host = i + 1;
+            colon = SIZE_MAX;
+            escaped = 0;
+        } else if (c == ':' && colon == SIZE_MAX) {
+            colon = i;
+        } else if (c == '%') {
+            escaped = 1;
+        }
+    }
+    pct_authority_parts(s, start, host, colon, i, escaped, a);
+}
+
+/* Random texts of up to 70 bytes (several 16-byte blocks and a last
+ * partial one), mostly plain bytes with a few delimiters, scanned from
+ * every start: the same parts as the model's. */
+static void test_scan_blocks(void)
+{
+    static const char alphabet[] = "/\\?#@:%[]abcdefgh";
+    const size_t k = sizeof alphabet - 1;
+    uint64_t state = 0x9E3779B97F4A7C15ull;
+    uint8_t s[70];
+    for (int round = 0; round < 4000; round++) {
+        state = state * 6364136223846793005ull + 1442695040888963407ull;
+        size_t n = (size_t)(state >> 33) % (sizeof s + 1);
+        unsigned sparse = (unsigned)(state >> 20) % 8; /* how rare the delimiters are */
+        for (size_t i = 0; i < n; i++) {
+            state = state * 6364136223846793005ull + 1442695040888963407ull;
+            size_t r = (size_t)(state >> 33);
+            s[i] = (uint8_t)(r % (sparse + 1) ? alphabet[9 + r / 16 % 8] : alphabet[r / 16 % k]);
+        }
+        for (size_t start = 0; start <= n; start++)
+            for (unsigned flags = 0; flags < 2; flags++) {
+                pct_authority got, want;
+                size_t end = pct_authority_scan(s, start, n, flags, &got);
+                model_scan(s, start, n, flags, &want);
+                CHECK(end == want.end && got.start == want.start && got.end == want.end
+                      && got.host == want.host && got.host_end == want.host_end
+                      && got.has_userinfo == want.has_userinfo && got.has_port == want.has_port
+                      && got.ip_literal == want.ip_literal && got.escaped == want.escaped);
+            }
+    }
+}
+
 int main(void)
 {
     test_schemes();
     test_find();
     test_special_slashes();
     test_exhaustive();
+    test_scan_blocks();
     printf("test_authority: %ld checks, %ld failures\n", checks, failures);
     return failures != 0;
 }
