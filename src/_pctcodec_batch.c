@@ -532,6 +532,7 @@ static int mapped_host_row(const batch_op *op, const uint8_t *p, size_t n, const
          * URL's host otherwise than the finder, its verdict decides (a URL
          * it reads gets func's answer) */
         rc = form ? pct_batch_domain_host(&op->spec, form, form_len, out, limit)
+             : memchr(host, '%', len) ? PCT_ROW_CALLER /* decoded first, it may have a form: func's */
              : pct_domain_host_reader(p, n) == PCT_DOMAIN_READ_PARSER ? parser_refuses(p, n)
                                                                     : PCT_ROW_FAILED;
         if (rc == PCT_ROW_NULL && pct_domain_browser(p, n))

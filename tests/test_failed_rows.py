@@ -222,3 +222,28 @@ def test_rejects_made_in_c_are_rejects(kind, name):
         assert r == same and hash(r) == hash(same) and repr(r) == repr(same)
         assert (r.index, r.value, r.error) == tuple(r) and r.value == rows[r.index]
     assert [r.index for r in rejects] == sorted(r.index for r in rejects)
+
+
+ESCAPED_IDN = ["a.%28\u00df", "\u65e5\u672c%2a", "%2a%C3%A9co.uk.", "_\u3002%280", "www.\u300280\U0001f600%2com",
+               "http://a.%28\u00df/", "%28\u00df", "http://x.%2a\u00e9.com/"]
+
+
+@pytest.mark.parametrize("name", sorted(FUNCTIONS))
+@pytest.mark.parametrize("kind", ["list", "arrow"])
+@pytest.mark.parametrize("on_error", ["raise", "null", "keep"])
+def test_escaped_host_needing_idna_is_not_failed_in_c(name, kind, on_error):
+    """A host with an escape and a non-ASCII letter has no IDNA form as it
+    is written, but may have one once decoded ('a.%28\u00df' -> 'a.xn--(-qfa'):
+    the row is the single call's under every policy, never a failed row
+    that the single call does not fail."""
+    func = FUNCTIONS[name]
+    want = [func(v) for v in ESCAPED_IDN]  # none of them raises
+    rejects = []
+    column = ESCAPED_IDN if kind == "list" else pa.array(ESCAPED_IDN)
+    got = getattr(pctcodec, name)(column, on_error=on_error,
+                                  **({} if on_error == "raise" else {"rejects": rejects}))
+    got = got.to_pylist() if kind == "arrow" else got
+    if name == "domain_parts_many" and kind == "arrow":
+        got = [None if g is None else pctcodec.DomainParts(**g) for g in got]
+    assert got == want
+    assert rejects == []
