@@ -539,8 +539,8 @@ static int mapped_host_row(const batch_op *op, const uint8_t *p, size_t n, const
             rc = PCT_ROW_CALLER; /* a form ending in a number: the parser's reading (func) */
     }
     else
-        rc = !form && op->strict_idna
-                 ? PCT_ROW_CALLER
+        rc = !form && (op->strict_idna || op->spec.op == PCT_BATCH_CANONICALIZE)
+                 ? PCT_ROW_CALLER /* normalize(strict_idna=True)'s error, or the parser's refusal */
                  : pct_batch_normalize_host(&op->spec, p, n, info, form, form ? form_len : 0, out, limit);
     free(heap);
     return rc;

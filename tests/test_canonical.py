@@ -367,3 +367,35 @@ def test_empty_password_goes_as_in_the_href(value, key):
     assert pctcodec.canonicalize_many([value]) == [key]
     pa = pytest.importorskip("pyarrow")
     assert pctcodec.canonicalize_many(pa.array([value])).to_pylist() == [key]
+
+
+@pytest.mark.parametrize("url, key", [
+    ("http://@a.com/", "http://a.com/"),
+    ("HTTP://@a.com/x?b=1&a=2", "http://a.com/x?a=2&b=1"),
+    ("http://@b\u00fccher.de/x", "http://xn--bcher-kva.de/x"),
+    ("ftp://@\u00e9/", "ftp://xn--9ca/"),
+    ("foo://@a.com/", "foo://@a.com/"),
+])
+def test_empty_userinfo_of_a_special_scheme_goes(url, key):
+    """The URL Standard writes no credentials for an empty user name: a
+    browser's "http://@a.com/" is "http://a.com/", the same key, whether
+    the host needs IDNA or not, in the single call and the batch."""
+    pa = pytest.importorskip("pyarrow")
+    assert canonicalize(url) == key
+    assert canonicalize_many([url]) == [key]
+    assert canonicalize_many(pa.array([url])).to_pylist() == [key]
+
+
+@pytest.mark.parametrize("url", ["http://bad\u00a0host/", "http://\ufdd0.com/", "http://\u2100.com/"])
+@pytest.mark.parametrize("kind", ["list", "arrow"])
+def test_host_with_no_idna_form_fails_the_batch_as_the_single_call(url, kind):
+    pa = pytest.importorskip("pyarrow")
+    with pytest.raises(URLParseError) as single:
+        canonicalize(url)
+    rows = [url, "http://a.com/"]
+    rejects = []
+    got = canonicalize_many(rows if kind == "list" else pa.array(rows), on_error="null", rejects=rejects)
+    assert list(got if kind == "list" else got.to_pylist()) == [None, "http://a.com/"]
+    assert [(r.index, type(r.error), r.error.args) for r in rejects] == [(0, URLParseError, single.value.args)]
+    with pytest.raises(URLParseError):
+        canonicalize_many(rows if kind == "list" else pa.array(rows))

@@ -156,10 +156,10 @@ static int normalize_split(const pct_batch_spec *spec, const uint8_t *src, size_
 }
 
 /* CANONICALIZE: the normalized row out->data[start..len) replaced by its key. */
-/* The normalized row's userinfo ends in an empty password ("u:@h"), which
- * pct_canon_key drops for a special scheme: the row takes the whole key. In
- * a normalized row an '@' of the userinfo is escaped, so the first '@' of
- * the authority ends it. */
+/* The normalized row's userinfo is empty ("@h") or ends in an empty
+ * password ("u:@h"), which pct_canon_key drops for a special scheme: the
+ * row takes the whole key. In a normalized row an '@' of the userinfo is
+ * escaped, so the first '@' of the authority ends it. */
 static int empty_password(const uint8_t *row, size_t len)
 {
     const uint8_t *end = row + len, *p = len ? memchr(row, ':', len) : NULL;
@@ -167,7 +167,7 @@ static int empty_password(const uint8_t *row, size_t len)
         return 0;
     for (p += 3; p < end && *p != '/' && *p != '?' && *p != '#'; p++)
         if (*p == '@')
-            return p[-1] == ':';
+            return p[-1] == ':' || p[-1] == '/';
     return 0;
 }
 
