@@ -247,3 +247,20 @@ def test_escaped_host_needing_idna_is_not_failed_in_c(name, kind, on_error):
         got = [None if g is None else pctcodec.DomainParts(**g) for g in got]
     assert got == want
     assert rejects == []
+
+
+@pytest.mark.parametrize("name", ["parse_query_many", "query_params_many", "parse_query_long"])
+def test_query_rejects_keep_the_single_call_error(name):
+    """A lone surrogate's reject holds the error the single call raises, as
+    every other function's rejects do: no note, no index added to it."""
+    args = (["a"],) if name == "query_params_many" else ()
+    single = pctcodec.parse_query if name != "query_params_many" else (lambda v: pctcodec.query_params(v, *args))
+    with pytest.raises(pctcodec.PercentEncodingError) as want:
+        single("http://h/?a=\ud800")
+    rejects = []
+    getattr(pctcodec, name)(["http://h/?a=1", "http://h/?a=\ud800"], *args, on_error="null", rejects=rejects)
+    assert [r.index for r in rejects] == [1]
+    err = rejects[0].error
+    assert (type(err), err.args, err.reason, err.position) == (type(want.value), want.value.args,
+                                                               want.value.reason, want.value.position)
+    assert getattr(err, "__notes__", None) is None

@@ -41,7 +41,6 @@ from . import _pctcodec
 from ._errors import PercentEncodingError
 from .batch import (
     _column_kind,
-    _indexed,
     _raise_indexed,
     Reject,
     _arrow_source,
@@ -192,8 +191,7 @@ def _each(name, fn, values, on_error, raw):
         except PercentEncodingError as err:  # a lone surrogate: this row fails
             if on_error == "raise":
                 _raise_indexed(err, i)
-            exc = _indexed(err, i)
-            raw.append((i, v, exc))
+            raw.append((i, v, err))  # the single call's error as it is, as other rejects keep it
             out.append(v if on_error == "keep" else None)
     return out
 
