@@ -2,6 +2,7 @@
 give what the single-value functions give; errors name the index."""
 import codecs
 import sys
+import urllib.parse
 
 import pytest
 from hypothesis import given
@@ -182,6 +183,21 @@ def test_bad_encoding_is_an_argument_error():
         assert "index" not in str(info.value)
     with pytest.raises(TypeError, match="encoding must be str"):
         pctcodec.quote_many(["a"], encoding=b"utf-8")
+
+
+@pytest.mark.parametrize("name", ["quote_many", "quote_plus_many"])
+@pytest.mark.parametrize("on_error", ["raise", "null"])
+def test_bad_safe_is_an_argument_error(name, on_error):
+    """A `safe` urllib cannot take raises urllib's error before any row
+    (under on_error="null" every row was None, with no error)."""
+    func = getattr(pctcodec, name)
+    for safe, match in ((5, "not iterable"), (["a"], "not supported")):
+        with pytest.raises(TypeError, match=match) as info:
+            func(["a b", "c"], safe=safe, on_error=on_error)
+        assert not hasattr(info.value, "index")
+    # what urllib takes: bytes of any iterable of ints under 128
+    assert func(["a b/c"], safe=iter(b"/ "), on_error=on_error) == [
+        getattr(urllib.parse, name[:-5])("a b/c", safe=b"/ ")]
 
 
 def test_no_partial_result():

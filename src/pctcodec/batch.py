@@ -120,6 +120,16 @@ def _check_encoding(encoding):
     codecs.lookup(encoding)
 
 
+def _safe_bytes(safe):
+    """quote()'s `safe` as urllib takes it from anything but str: the bytes
+    of its items under 128. Taken once, before any row: a `safe` it cannot
+    take (an int, items that are no ints) is an argument error, raised as
+    urllib raises it (TypeError), not a failure of every row."""
+    if isinstance(safe, (str, bytes)):
+        return safe
+    return bytes([c for c in safe if c < 128])
+
+
 def _check_on_error(name, on_error, rejects):
     if on_error not in _ON_ERROR or not isinstance(on_error, str):
         raise ValueError("on_error must be 'raise', 'null' or 'keep', not %r" % (on_error,))
@@ -724,6 +734,7 @@ def quote_many(values, safe="/", encoding=None, errors=None, *, threads=None, on
     ['a%20b', None, 'caf%C3%A9']
     """
     quote = _pctcodec.quote
+    safe = _safe_bytes(safe)
     op = _Op("quote_many", lambda s: quote(s, safe, encoding, errors), threads, safe, encoding,
              errors, on_error=on_error)
     return _run(op, values, rejects)
@@ -774,6 +785,7 @@ def quote_plus_many(values, safe="", encoding=None, errors=None, *, threads=None
     ['a+b%26c']
     """
     quote_plus = _pctcodec.quote_plus
+    safe = _safe_bytes(safe)
     op = _Op("quote_plus_many", lambda s: quote_plus(s, safe, encoding, errors), threads, safe,
              encoding, errors, on_error=on_error)
     return _run(op, values, rejects)
