@@ -620,12 +620,23 @@ static int reject_row(piece *pc, int64_t r, const uint8_t *p, size_t n)
     }
     int check = pc->op->code == OP_CHECK;
     if (pc->op->on_error == ON_ERROR_KEEP && !check) {
-        int rc = pct_buf_reserve(pc->out, n, pc->limit);
+        /* an Arrow row that is no UTF-8 (a producer's fault) is kept with
+         * its ill-formed bytes escaped %XX, as normalize writes them: the
+         * result is a valid string array */
+        pct_utf8_info info;
+        pct_utf8_check(p, n, &info);
+        int escape = !info.valid;
+        if (escape && n > (SIZE_MAX - 1) / 3)
+            return PCT_ERR_TOO_LARGE;
+        int rc = pct_buf_reserve(pc->out, escape ? 3 * n : n, pc->limit);
         if (rc != PCT_OK)
             return rc;
-        if (n)
+        if (escape)
+            pc->out->len += pct_utf8_repair(p, n, PCT_UTF8_ESCAPE, pc->out->data + pc->out->len);
+        else if (n)
             memcpy(pc->out->data + pc->out->len, p, n);
-        pc->out->len += n;
+        if (!escape)
+            pc->out->len += n;
         pc->ends[r - pc->r0] = (int64_t)pc->out->len;
         pc->valid[r >> 3] |= (uint8_t)(1u << (r & 7));
     } else {

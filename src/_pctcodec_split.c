@@ -426,11 +426,28 @@ static int split_rows(const pct_arrow_strings *in, parts_builder *b, int64_t *ba
         int present[N_PARTS];
         pct_uri_split(p, n, &u);
         part_ranges(&u, ranges, present);
+        /* a row that is no UTF-8 (a producer's fault): its parts written
+         * with their ill-formed bytes escaped %XX, as normalize writes
+         * them, so that each child is a valid string array */
+        pct_utf8_info info;
+        pct_utf8_check(p, n, &info);
+        uint8_t *fixed = NULL;
+        if (!info.valid && !(fixed = n <= (SIZE_MAX - 1) / 3 ? malloc(3 * n + 1) : NULL))
+            return PCT_ERR_NO_MEMORY;
         for (int c = 0; c < N_PARTS; c++) {
-            int st = put(&b->kids[c], r, p + ranges[c].start, ranges[c].len, present[c], b->limit);
-            if (st != PCT_OK)
+            const uint8_t *src = p + ranges[c].start;
+            size_t len = ranges[c].len;
+            if (fixed) {
+                len = pct_utf8_repair(src, len, PCT_UTF8_ESCAPE, fixed);
+                src = fixed;
+            }
+            int st = put(&b->kids[c], r, src, len, present[c], b->limit);
+            if (st != PCT_OK) {
+                free(fixed);
                 return st;
+            }
         }
+        free(fixed);
     }
     return PCT_OK;
 }
