@@ -224,3 +224,13 @@ def test_list_changed_by_the_function():
     out = pctcodec.quote_many(values)
     assert out[:2] == ["a%20b", "c%20d"]
     assert len(out) in (2, 4)
+
+
+def test_threads_takes_any_integer():
+    """A numpy integer (any type with __index__) is a thread count; a float
+    or a bool is not."""
+    np = pytest.importorskip("numpy")
+    assert pctcodec.quote_many(["a b"], threads=np.int64(2)) == ["a%20b"]
+    for bad in (2.0, True, "2"):
+        with pytest.raises(TypeError, match="threads must be an int"):
+            pctcodec.quote_many(["a b"], threads=bad)

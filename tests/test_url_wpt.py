@@ -219,3 +219,16 @@ def test_parse_url_many_fields_as_one_name():
         pctcodec.parse_url_many(pa.array(["http://a/x"]), fields=[])
     with pytest.raises(ValueError, match="'href' twice"):  # a struct with two fields of one name
         pctcodec.parse_url_many(pa.array(["http://a/x"]), fields=["href", "host", "href"])
+
+
+def test_str_subclass_is_read_by_its_text():
+    """A str subclass (an Enum of URLs) is parsed by its text, as normalize
+    reads it, not by what its __str__ says ('E.A')."""
+    import enum
+
+    class E(str, enum.Enum):
+        A = "http://a.com/x"
+
+    assert pctcodec.url_href(E.A) == "http://a.com/x"
+    assert pctcodec.parse_url(E.A).href == "http://a.com/x"
+    assert pctcodec.url_href("y", base=E.A) == "http://a.com/y"

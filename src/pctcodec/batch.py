@@ -103,8 +103,9 @@ def _check_threads(threads):
     by the number of rows."""
     if threads is None:
         return -_cores()
-    if type(threads) is bool or not isinstance(threads, int):
+    if type(threads) is bool or not hasattr(type(threads), "__index__"):
         raise TypeError("threads must be an int or None, not %.200s" % type(threads).__name__)
+    threads = operator.index(threads)  # numpy's integers too
     if not 1 <= threads <= MAX_THREADS:
         raise ValueError("threads must be between 1 and %d, not %d" % (MAX_THREADS, threads))
     return threads

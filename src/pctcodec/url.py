@@ -49,7 +49,7 @@ def _base_text(name, base):
     if isinstance(base, URL):
         return base.href
     if isinstance(base, str):
-        return str(base)
+        return str.__str__(base)  # its text, not what a subclass's __str__ says
     raise TypeError("%s() needs the base as a str or a URL record, not %.200s"
                     % (name, type(base).__name__))
 
@@ -117,7 +117,7 @@ def parse_url(value, base=None):
     if type(value) is not str:
         if not isinstance(value, str):
             raise TypeError("parse_url() needs a str, not %.200s" % type(value).__name__)
-        value = str(value)
+        value = str.__str__(value)  # its text, not what a subclass's __str__ says
     return _new(URL, _parse(value, _base_text("parse_url", base)))
 
 
@@ -151,7 +151,7 @@ def url_href(value, base=None):
     if type(value) is not str:
         if not isinstance(value, str):
             raise TypeError("url_href() needs a str, not %.200s" % type(value).__name__)
-        value = str(value)
+        value = str.__str__(value)  # its text, not what a subclass's __str__ says
     return _parse(value, _base_text("url_href", base))[0]
 
 
