@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "_pctcodec.h"
+#include "_pctcodec_memory.h"
 #include "pct.h"
 
 /* ---------------------------------------------------------------------------
@@ -65,9 +66,21 @@ static int init_kernel(void)
     return -1;
 }
 
+PyDoc_STRVAR(after_fork_doc, "_after_fork($module, /)\n--\n\n"
+"In a child after os.fork(): the result pool's lock free again (os.register_at_fork calls it).");
+
+static PyObject *py_after_fork(PyObject *module, PyObject *unused)
+{
+    (void)module;
+    (void)unused;
+    big_after_fork();
+    Py_RETURN_NONE;
+}
+
 static PyMethodDef module_methods[] = {
     {"_kernel", py_kernel, METH_NOARGS, kernel_doc},
     {"_kernels", py_kernels, METH_NOARGS, kernels_doc},
+    {"_after_fork", py_after_fork, METH_NOARGS, after_fork_doc},
     {NULL, NULL, 0, NULL},
 };
 

@@ -44,6 +44,14 @@ static void pool_unlock(void)
 }
 #endif
 
+void big_after_fork(void)
+{
+#ifdef HAVE_POOL
+    /* a thread that held the lock is not in the child: nobody holds it */
+    __atomic_clear(&pool_busy, __ATOMIC_RELEASE);
+#endif
+}
+
 #if defined(__linux__) && !defined(MADV_POPULATE_WRITE)
 #define MADV_POPULATE_WRITE 23 /* Linux 5.14 on; older headers lack the name, older kernels refuse it */
 #endif

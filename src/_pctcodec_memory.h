@@ -48,6 +48,10 @@ void *big_malloc(size_t n);
  * without the GIL: Arrow's release callbacks call it. */
 void big_free(void *p);
 
+/* In a child after fork(): the pool's lock free again (a thread of the
+ * parent may have held it for its few loads and stores). */
+void big_after_fork(void);
+
 /* pct_buf_reserve, the buffer taken from the pool when out has none yet
  * and one fits (*pooled, unless NULL: 1 when it was). */
 pct_status out_reserve_big(pct_buf *out, size_t extra, size_t limit, int *pooled);

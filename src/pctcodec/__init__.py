@@ -49,6 +49,7 @@ from ._pctcodec import (
     unquote_plus,
     unquote_to_bytes,
 )
+from ._pctcodec import _after_fork
 from .rfc3986 import (
     PercentEncodingError,
     check,
@@ -242,3 +243,16 @@ if TYPE_CHECKING:
     )
     from .resolution import ResolveError, resolve, resolve_many
     from .url import URL, URLParseError, parse_url, parse_url_many, url_href, url_href_many
+
+
+def _register_at_fork() -> None:
+    # A child of os.fork() starts with the result pool's lock free: a thread
+    # of the parent may have held it (src/_pctcodec_memory.c).
+    import os
+
+    if hasattr(os, "register_at_fork"):
+        os.register_at_fork(after_in_child=_after_fork)
+
+
+_register_at_fork()
+del _register_at_fork
