@@ -516,7 +516,9 @@ static int mapped_host_row(const batch_op *op, const uint8_t *p, size_t n, const
     const uint8_t *host = p + info->host.start, *form;
     size_t len = info->host.len, form_len = 0;
     uint8_t buf[PCT_HOST_CACHED], *heap = NULL;
-    if (!hosts || !pct_host_cache_get(hosts, host, len, &form, &form_len)) {
+    if (info->no_form) {
+        form = NULL; /* the core mapped it already: it has none */
+    } else if (!hosts || !pct_host_cache_get(hosts, host, len, &form, &form_len)) {
         pct_status idna = pct_idna_host_form(host, len, buf, sizeof buf, &form, &form_len, &heap);
         if (idna == PCT_ERR_NO_MEMORY)
             return PCT_ERR_NO_MEMORY;

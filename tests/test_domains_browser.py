@@ -98,12 +98,11 @@ def _absolute_special():
 
 
 # WPT inputs whose canonical key differs from their href's: canonicalize
-# keeps RFC 3986's encoding of the userinfo, path and query (an empty
-# password or userinfo, '[', ']', ':' and '@' in the userinfo, "'" in a
-# query).
+# keeps RFC 3986's encoding of the userinfo, path and query ('[', ']', ':'
+# and '@' in the userinfo, "'" in a query). An empty user name or password
+# of a special scheme goes, as in the href.
 CANON_KNOWN = {
     "http://&a:foo(b]c@d:2/", "http://::@c@d:2",
-    "http://@www.example.com", "http://@pple.com",
     "https://@test@test@example:800/", "https://@@@example",
     "http://host/?'", "https://www.example.com/path{\x7fpath.html?query'\x7f=query#fragment<\x7ffragment",
     "https://user:pass[\x7f@foo/bar", "wss:// !\"$%&'()*+,-.;<=>@[]^_`{|}~@host/",

@@ -150,6 +150,7 @@ static int normalize_split(const pct_batch_spec *spec, const uint8_t *src, size_
                                                 && row->uri.host_escaped)) {
         info->host = row->uri.host; /* IDNA: the caller's */
         info->fast = 0;
+        info->no_form = 0;
         return PCT_ROW_HOST;
     }
     return write_uri(spec, src, n, row, NULL, 0, out, limit);
@@ -305,6 +306,7 @@ static int normalize_row(const pct_batch_spec *spec, const uint8_t *src, size_t 
     case PCT_URI_FAST_HOST:
         info->fast = 1;
         info->host = fast.idna_host;
+        info->no_form = 0;
         return PCT_ROW_HOST; /* (its host has no form: the caller's) */
     default:
         got = normalize_split(spec, src, n, out, limit, info);
@@ -321,6 +323,8 @@ static int normalize_row(const pct_batch_spec *spec, const uint8_t *src, size_t 
         got = normalize_host(spec, src, n, info, form, form_len, out, limit);
     else if (have != 0)
         got = have;
+    else
+        info->no_form = 1; /* mapped above: none (got is PCT_ROW_HOST) */
     free(heap);
     return got;
 }
@@ -470,6 +474,7 @@ static int domain_row(const pct_batch_spec *spec, const uint8_t *src, size_t n, 
         return have;
     info->host.start = start;
     info->host.len = host_len;
+    info->no_form = hosts != NULL; /* mapped above: none */
     return PCT_ROW_HOST;
 }
 

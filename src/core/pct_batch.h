@@ -71,6 +71,8 @@ typedef struct {
     int64_t position; /* CHECK: the index of the first offending code point, or -1 */
     pct_range host;   /* PCT_ROW_HOST: the host's bytes in the row */
     int fast;         /* PCT_ROW_HOST: from the kernel's pass (pct_uri_normalize_fast), row unset */
+    int no_form;      /* PCT_ROW_HOST: 1 when the host was mapped here and has no IDNA form
+                       * (the caller need not map it again) */
     pct_uri_row row;  /* PCT_ROW_HOST: the row as split, for pct_batch_normalize_host */
 } pct_batch_info;
 
