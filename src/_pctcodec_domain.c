@@ -196,6 +196,29 @@ PyDoc_STRVAR(web_href_doc,
 "an IPv4 address) and the parser accepts it; (position, reason) when the\n"
 "parser rejects such a URL; else None.");
 
+/* 1 when the parser's host (u, parsed from src) is the host the finder
+ * reads in src, read alike (PCT_DOMAIN_READ_ALIKE) and only lowercased (an
+ * ASCII host whose xn-- labels the parser checked and kept): the key is
+ * then made as for any ASCII host, so that "http://\u00e9.com/?a'" and
+ * "http://xn--9ca.com/?a'" (one URL) have one key, and a key keys to
+ * itself. */
+static int host_read_alike(const uint8_t *src, size_t n, const pct_url *u)
+{
+    if (pct_domain_host_reader(src, n) != PCT_DOMAIN_READ_ALIKE)
+        return 0;
+    pct_authority a;
+    pct_authority_find(src, n, PCT_AUTH_WEB, &a);
+    size_t hn = a.host_end - a.host;
+    if (hn != u->host_end - u->host_start)
+        return 0;
+    for (size_t i = 0; i < hn; i++) {
+        uint8_t c = src[a.host + i];
+        if ((c >= 'A' && c <= 'Z' ? c | 0x20 : c) != u->href[u->host_start + i])
+            return 0;
+    }
+    return 1;
+}
+
 static PyObject *py_web_href(PyObject *module, PyObject *value)
 {
     (void)module;
@@ -219,7 +242,9 @@ static PyObject *py_web_href(PyObject *module, PyObject *value)
     rc = pct_url_parse(&u, p, n, NULL, SIZE_MAX);
     Py_END_ALLOW_THREADS
     PyObject *r;
-    if (rc == PCT_OK && (parser || u.host_kind == PCT_URL_HOST_IPV4))
+    if (rc == PCT_OK && parser && u.host_kind == PCT_URL_HOST_DOMAIN && host_read_alike(p, n, &u))
+        r = Py_NewRef(Py_None); /* its host as the finder's, in lowercase (valid xn-- labels): as today */
+    else if (rc == PCT_OK && (parser || u.host_kind == PCT_URL_HOST_IPV4))
         r = PyUnicode_DecodeASCII((const char *)u.href, (Py_ssize_t)u.len, NULL);
     else if (rc == PCT_ERR_NO_MEMORY)
         r = PyErr_NoMemory();

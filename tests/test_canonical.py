@@ -399,3 +399,20 @@ def test_host_with_no_idna_form_fails_the_batch_as_the_single_call(url, kind):
     assert [(r.index, type(r.error), r.error.args) for r in rejects] == [(0, URLParseError, single.value.args)]
     with pytest.raises(URLParseError):
         canonicalize_many(rows if kind == "list" else pa.array(rows))
+
+
+@pytest.mark.parametrize("spellings", [
+    ["http://\u00e9.com/?a'", "http://xn--9ca.com/?a'", "http://XN--9CA.com/?a'", "http://e\u0301.com/?a'",
+     "http://%C3%A9.com/?a'", "http://\u00e9\u3002com/?a'"],
+    ["http://a;b@\u00e9.com/", "http://a;b@xn--9ca.com/"],
+    ["http://b\u00fccher.de/x?q=O'Brien", "http://xn--bcher-kva.de/x?q=O'Brien"],
+])
+def test_one_key_for_a_host_in_unicode_or_punycode(spellings):
+    """An IDN host written in Unicode or as its xn-- form is one host: the
+    URL has one key, and that key keys to itself (the xn-- spelling was
+    read as its href, which escapes "'" and ';', the Unicode one was not)."""
+    keys = {canonicalize(u) for u in spellings}
+    assert len(keys) == 1
+    key = keys.pop()
+    assert canonicalize(key) == key
+    assert canonicalize_many(spellings) == [key] * len(spellings)
