@@ -8,10 +8,11 @@
  * of the exception; the comments name the urllib behaviour each branch
  * mirrors.
  */
+#include "_pctcodec.h" /* Python.h first, as it asks */
+
 #include <stdlib.h>
 #include <string.h>
 
-#include "_pctcodec.h"
 #include "_pctcodec_memory.h"
 #include "pct.h"
 

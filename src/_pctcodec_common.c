@@ -1,9 +1,9 @@
 /* Helpers every part of the binding uses: errors it raises, objects of the
  * Python package it calls, codec names, snapshots of mutable buffers.
  */
-#include <string.h>
+#include "_pctcodec.h" /* Python.h first, as it asks */
 
-#include "_pctcodec.h"
+#include <string.h>
 
 /* OverflowError: the result would pass the maximum size of an object. */
 PyObject *pct_py_too_long(void)
@@ -106,7 +106,7 @@ PyObject *text_join(const text_piece *pieces, int n)
             if (t->number < 0)
                 *--d = '-';
             ascii[k] = d;
-            lens[k] = (Py_ssize_t)strlen(d);
+            lens[k] = (Py_ssize_t)(digits[k] + sizeof digits[k] - 1 - d);
         }
         if (lens[k] > PY_SSIZE_T_MAX - len)
             return pct_py_too_long();
