@@ -326,18 +326,20 @@ PyObject *raise_percent_error(PyObject *module, PyObject *reason, Py_ssize_t ind
  * from its data, no encoder run and no exception raised. */
 Py_ssize_t str_first_surrogate(PyObject *s);
 
-/* A piece of text_join's text: ASCII C text, else a str, else a number
- * written in decimal. */
+/* A piece of text_join's text: ASCII C text (NUL-terminated, or its first
+ * ascii_len bytes when that is not 0), else a str, else a number written
+ * in decimal. */
 typedef struct {
     const char *ascii;
     PyObject *str;
     Py_ssize_t number;
+    Py_ssize_t ascii_len;
 } text_piece;
 
 /* The n pieces (at most TEXT_JOIN_MAX) one after the other in a new str:
  * one allocation, no format string parsed (an error message made per row,
  * where PyUnicode_FromFormat costs more than the row). */
-#define TEXT_JOIN_MAX 8
+#define TEXT_JOIN_MAX 10
 PyObject *text_join(const text_piece *pieces, int n);
 
 /* `name` is an exact str spelling UTF-8 (utf-8, utf_8, utf8, any case). */

@@ -68,11 +68,19 @@ static PyObject *new_reject(const batch_op *op, Py_ssize_t index, PyObject *valu
         PyErr_SetString(PyExc_SystemError, "the Reject class is not there");
         return NULL;
     }
-    PyObject *items = Py_BuildValue("(nOO)", index, value, exc);
-    PyObject *args = items ? PyTuple_Pack(1, items) : NULL;
+    PyObject *i = PyLong_FromSsize_t(index);
+    PyObject *items = i ? PyTuple_New(3) : NULL;
+    if (!items) {
+        Py_XDECREF(i);
+        return NULL;
+    }
+    PyTuple_SET_ITEM(items, 0, i);
+    PyTuple_SET_ITEM(items, 1, Py_NewRef(value));
+    PyTuple_SET_ITEM(items, 2, Py_NewRef(exc));
+    PyObject *args = PyTuple_Pack(1, items);
     PyObject *r = args ? PyTuple_Type.tp_new((PyTypeObject *)op->reject_type, args, NULL) : NULL;
     Py_XDECREF(args);
-    Py_XDECREF(items);
+    Py_DECREF(items);
     return r;
 }
 
@@ -169,16 +177,24 @@ static PyObject *positioned_error(const batch_op *op, PyObject *cls, PyObject *r
         PyErr_SetString(PyExc_SystemError, "a failed row's error class is not there");
         return NULL;
     }
-    PyObject *exc = NULL;
-    text_piece t[] = {{NULL, reason, 0}, {" at position ", NULL, 0}, {NULL, NULL, position}};
+    PyObject *exc = NULL, *attrs = NULL;
+    text_piece t[] = {{NULL, reason, 0, 0}, {" at position ", NULL, 0, 0}, {NULL, NULL, position, 0}};
     PyObject *msg = text_join(t, 3); /* "%s at position %d" */
     PyObject *pos = msg ? PyLong_FromSsize_t(position) : NULL;
     PyObject *args = pos ? PyTuple_Pack(1, msg) : NULL;
-    if (args)
+    if (args) {
+        /* a tuple of one str is in no cycle: untracked now, not at the
+         * collector's next pass (a failed row makes several objects) */
+        PyObject_GC_UnTrack(args);
         exc = ((PyTypeObject *)cls)->tp_new((PyTypeObject *)cls, args, NULL);
-    if (exc && (PyObject_SetAttr(exc, op->s_reason, reason) < 0
-                || PyObject_SetAttr(exc, op->s_position, pos) < 0))
+    }
+    /* its two attributes in a new __dict__, as __init__'s two assignments
+     * leave them (setting them one by one costs twice as much) */
+    if (exc && (!(attrs = PyDict_New()) || PyDict_SetItem(attrs, op->s_reason, reason) < 0
+                || PyDict_SetItem(attrs, op->s_position, pos) < 0
+                || PyObject_GenericSetDict(exc, attrs, NULL) < 0))
         Py_CLEAR(exc);
+    Py_XDECREF(attrs);
     Py_XDECREF(args);
     Py_XDECREF(pos);
     Py_XDECREF(msg);
@@ -232,23 +248,38 @@ static PyObject *failed_row_exception(const batch_op *op, PyObject *item, const 
             return PyErr_NoMemory();
         }
     }
-    Py_XDECREF(owner);
-    PyObject *host = PyUnicode_Substring(item, cs, ce);
-    PyObject *r = host ? PyObject_Repr(host) : NULL; /* %r */
+    /* the host's repr (%r): a host of printable ASCII with no quote or
+     * backslash is its text in single quotes, written here; any other
+     * host's is repr()'s */
+    text_piece hr[3] = {{"'", NULL, 0, 0}, {(const char *)p + start, NULL, 0, (Py_ssize_t)len}, {"'", NULL, 0, 0}};
+    int plain = len > 0;
+    for (size_t i = 0; i < len && plain; i++)
+        plain = p[start + i] >= 0x20 && p[start + i] < 0x7F && p[start + i] != '\'' && p[start + i] != '\\';
+    PyObject *host = NULL, *r = NULL;
+    if (!plain) {
+        host = PyUnicode_Substring(item, cs, ce);
+        r = host ? PyObject_Repr(host) : NULL;
+        hr[0] = (text_piece){NULL, r, 0, 0};
+    }
+    int nr = plain ? 3 : 1, ok = plain || r;
     PyObject *reason = NULL;
-    if (r && !why) { /* "the host %r is no domain name" */
-        text_piece t[] = {{"the host ", NULL, 0}, {NULL, r, 0}, {" is no domain name", NULL, 0}};
-        reason = text_join(t, 3);
-    } else if (r && a.ip_literal) { /* "the URL Standard's parser refuses the URL: %s" */
-        text_piece t[] = {{"the URL Standard's parser refuses the URL: ", NULL, 0}, {why, NULL, 0}};
+    if (ok && !why) { /* "the host %r is no domain name" */
+        text_piece t[] = {{"the host ", NULL, 0, 0}, hr[0], hr[1], hr[2], {" is no domain name", NULL, 0, 0}};
+        t[1 + nr] = t[4];
+        reason = text_join(t, 2 + nr);
+    } else if (ok && a.ip_literal) { /* "the URL Standard's parser refuses the URL: %s" */
+        text_piece t[] = {{"the URL Standard's parser refuses the URL: ", NULL, 0, 0}, {why, NULL, 0, 0}};
         reason = text_join(t, 2);
         cs = at;
-    } else if (r) { /* "the host %r is no domain name (the URL Standard's parser: %s at %d)" */
-        text_piece t[] = {{"the host ", NULL, 0}, {NULL, r, 0},
-                          {" is no domain name (the URL Standard's parser: ", NULL, 0}, {why, NULL, 0},
-                          {" at ", NULL, 0}, {NULL, NULL, at}, {")", NULL, 0}};
-        reason = text_join(t, 7);
+    } else if (ok) { /* "the host %r is no domain name (the URL Standard's parser: %s at %d)" */
+        text_piece t[] = {{"the host ", NULL, 0, 0}, hr[0], hr[1], hr[2],
+                          {" is no domain name (the URL Standard's parser: ", NULL, 0, 0}, {why, NULL, 0, 0},
+                          {" at ", NULL, 0, 0}, {NULL, NULL, at, 0}, {")", NULL, 0, 0}};
+        for (int k = 4; k < 9; k++)
+            t[1 + nr + k - 4] = t[k];
+        reason = text_join(t, 6 + nr);
     }
+    Py_XDECREF(owner); /* (p lives in it until here) */
     exc = reason ? positioned_error(op, op->host_error, reason, cs) : NULL;
     Py_XDECREF(reason);
     Py_XDECREF(r);

@@ -91,7 +91,7 @@ PyObject *text_join(const text_piece *pieces, int n)
         const text_piece *t = &pieces[k];
         ascii[k] = t->ascii;
         if (t->ascii) {
-            lens[k] = (Py_ssize_t)strlen(t->ascii);
+            lens[k] = t->ascii_len ? t->ascii_len : (Py_ssize_t)strlen(t->ascii);
         } else if (t->str) {
             lens[k] = PyUnicode_GET_LENGTH(t->str);
             if (PyUnicode_MAX_CHAR_VALUE(t->str) > maxchar)
@@ -119,7 +119,11 @@ PyObject *text_join(const text_piece *pieces, int n)
     void *data = PyUnicode_DATA(s);
     Py_ssize_t at = 0;
     for (int k = 0; k < n; k++) {
-        if (ascii[k]) {
+        if (kind == PyUnicode_1BYTE_KIND && (ascii[k] || PyUnicode_KIND(pieces[k].str) == kind)) {
+            /* the usual case, Latin-1 pieces into a Latin-1 str: copied */
+            memcpy((Py_UCS1 *)data + at, ascii[k] ? (const void *)ascii[k] : PyUnicode_DATA(pieces[k].str),
+                   (size_t)lens[k]);
+        } else if (ascii[k]) {
             for (Py_ssize_t i = 0; i < lens[k]; i++)
                 PyUnicode_WRITE(kind, data, at + i, (Py_UCS4)(unsigned char)ascii[k][i]);
         } else if (PyUnicode_CopyCharacters(s, at, pieces[k].str, 0, lens[k]) < 0) {

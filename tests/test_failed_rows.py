@@ -145,7 +145,7 @@ FORBIDDEN_ROWS = ["http://a^b.com/", "http://a|b.com/", "http://a b.com/", "http
                   "http://a\tb<c.com/", "http://a_b.com/", "http://a*b.com/", "http://a\x7fb.com/",
                   "http://[a<b]/", "http://a.com:8<0/", "https://u:p@a\"b.com/", "ws://a<b.com",
                   "http://a\x01b.com/", "  http://a<b.com  ", "ftp://a>b.com/x", "a<b.com",
-                  "http://a!b.com/"]
+                  "http://a!b.com/", "http://a'b<c.com/", "foo://a\\b<c.example/", "http://a\"b'c<.com/"]
 
 
 @pytest.mark.parametrize("name", sorted(FUNCTIONS))
@@ -264,3 +264,24 @@ def test_query_rejects_keep_the_single_call_error(name):
     assert (type(err), err.args, err.reason, err.position) == (type(want.value), want.value.args,
                                                                want.value.reason, want.value.position)
     assert getattr(err, "__notes__", None) is None
+
+
+# A host written into the message as its repr: plain ASCII by the fast
+# path, and hosts whose repr escapes or changes quotes by repr() itself.
+REPR_ROWS = ["http://exa<mple.com/", "http://a'b<c.com/", "foo://a\\b<c.example/",
+             "http://a\"b'c<.com/", "http://a\x01b.com/", "http://\u00e4<b.com/",
+             "http://\u00e4.xn--a.example/", "foo://\u4f8b'<.jp/", "http://a\x7fb.com/"]
+
+
+@pytest.mark.parametrize("kind", ["list", "arrow"])
+def test_reject_is_the_single_call_error_attribute_for_attribute(kind):
+    rejects = []
+    column = REPR_ROWS if kind == "list" else pa.array(REPR_ROWS)
+    pctcodec.registered_domain_many(column, threads=1, on_error="null", rejects=rejects)
+    assert [r.index for r in rejects] == list(range(len(REPR_ROWS)))
+    for r in rejects:
+        with pytest.raises(pctcodec.HostError) as want:
+            pctcodec.registered_domain(REPR_ROWS[r.index])
+        assert type(r.error) is type(want.value)
+        assert (str(r.error), r.error.args, vars(r.error)) == (str(want.value), want.value.args,
+                                                              vars(want.value))
