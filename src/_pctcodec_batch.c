@@ -129,7 +129,7 @@ static PyObject *row_object(const batch_op *op, const pct_buf *out, int64_t posi
 }
 
 static int mapped_host_row(const batch_op *op, const uint8_t *p, size_t n, const pct_batch_info *info,
-                           pct_buf *out, size_t limit, pct_host_cache *hosts);
+                           pct_buf *out, size_t limit, pct_host_cache *hosts, int *no_form);
 
 /* func of the row `item`; RESOLVE's takes the row's base too (`base`, or
  * the one str of every row). */
@@ -154,9 +154,32 @@ static PyObject *call_func(const batch_op *op, PyObject *base, PyObject *item)
 static int str_utf8(PyObject *item, const uint8_t **p, size_t *n, PyObject **owner);
 
 /* The URL Standard parser's verdict on the URL p[0..n) as the domain
- * functions read it (pct_domain_url_host), and where it stopped. */
-static pct_status parser_verdict(const uint8_t *p, size_t n, size_t *error_pos)
+ * functions read it (pct_domain_url_host), and where it stopped; `a`: its
+ * authority as the finder finds it. Known without a parse when the parser
+ * reads the host as written and its domain to ASCII fails: a forbidden
+ * ASCII byte in it, or a non-ASCII host with no IDNA form (a failed row's
+ * usual reasons; a parse costs more than the rest of its reject). */
+static pct_status parser_verdict(const uint8_t *p, size_t n, const pct_authority *a,
+                                 int no_form, size_t *error_pos)
 {
+    const uint8_t *host = p + a->host;
+    size_t len = a->host_end - a->host;
+    if (pct_domain_host_reader(p, n) == PCT_DOMAIN_READ_ALIKE) {
+        /* no_form: the caller found the host has no IDNA form */
+        int refused = pct_domain_host_refused(p, n) || (no_form && pct_ascii_span(host, len) != len);
+        if (!refused && pct_ascii_span(host, len) != len) {
+            uint8_t buf[256], *heap = NULL;
+            const uint8_t *form;
+            size_t form_len;
+            pct_status st = pct_idna_host_form(host, len, buf, sizeof buf, &form, &form_len, &heap);
+            free(heap);
+            if (st == PCT_ERR_NO_MEMORY)
+                return st;
+            refused = st != PCT_OK;
+        }
+        if (refused)
+            return pct_url_refused_host(host, len, a->host, error_pos);
+    }
     pct_url u;
     pct_url_init(&u);
     const uint8_t *h;
@@ -210,7 +233,7 @@ static PyObject *positioned_error(const batch_op *op, PyObject *cls, PyObject *r
  * good one does. `item`: an exact str; `utf8`: its UTF-8 (utf8_n bytes)
  * when the caller has it (an Arrow row), else NULL. */
 static PyObject *failed_row_exception(const batch_op *op, PyObject *item, const uint8_t *utf8,
-                                      size_t utf8_n)
+                                      size_t utf8_n, int no_form)
 {
     const uint8_t *p = utf8;
     size_t n = utf8_n, start, len;
@@ -238,7 +261,7 @@ static PyObject *failed_row_exception(const batch_op *op, PyObject *item, const 
     Py_ssize_t at = 0;
     if (pct_domain_browser(p, n)) {
         size_t error_pos;
-        pct_status rc = parser_verdict(p, n, &error_pos);
+        pct_status rc = parser_verdict(p, n, &a, no_form, &error_pos);
         if (PCT_URL_REJECTED(rc)) {
             why = pct_url_reason(rc);
             at = (Py_ssize_t)pct_utf8_count(p, error_pos < n ? error_pos : n);
@@ -383,6 +406,7 @@ static PyObject *str_row(const batch_op *op, PyObject *base, PyObject *item, pct
     if (got <= 0)
         return got < 0 ? NULL : call_func(op, base, item);
     pct_batch_info info;
+    int no_form = 0;
     out->len = 0;
     int rc = op->spec.op == PCT_BATCH_RESOLVE || (op->spec.op == PCT_BATCH_URL && base)
                  ? pct_batch_resolve_row(&op->spec, bp, bn, p, n, out, (size_t)PY_SSIZE_T_MAX, &info)
@@ -392,10 +416,10 @@ static PyObject *str_row(const batch_op *op, PyObject *base, PyObject *item, pct
     if (rc == PCT_ROW_HOST) { /* (RESOLVE's rows never answer it) */
         if (!*hosts)
             *hosts = pct_host_cache_new(); /* without memory, no cache */
-        rc = mapped_host_row(op, p, n, &info, out, (size_t)PY_SSIZE_T_MAX, *hosts);
+        rc = mapped_host_row(op, p, n, &info, out, (size_t)PY_SSIZE_T_MAX, *hosts, &no_form);
     }
     if (rc == PCT_ROW_FAILED && op->on_error != ON_ERROR_RAISE)
-        r = (*failed = 1, NULL); /* the caller's policy, no exception made (see failed_row_exception) */
+        r = (*failed = no_form ? 3 : 1, NULL); /* the caller's policy, no exception made (see failed_row_exception) */
     else if (rc == PCT_ROW_CALLER || rc == PCT_ROW_FAILED)
         r = call_func(op, base, item); /* raising: func's own error, with its traceback */
     else if (rc == PCT_ROW_NULL)
@@ -474,7 +498,7 @@ static PyObject *many_list(PyObject *module, PyObject *values, batch_op *opp)
                 PyObject *exc = !op.rejects ? NULL
                                 : op.rows_only ? Py_NewRef(Py_None)
                                 : failed == 2 ? surrogate_exception(&op, item)
-                                              : failed_row_exception(&op, item, NULL, 0);
+                                              : failed_row_exception(&op, item, NULL, 0, failed == 3);
                 if ((op.rejects && !exc) || (exc && add_reject(&op, i, item, exc) < 0)) {
                     Py_DECREF(item);
                     Py_XDECREF(base);
@@ -537,12 +561,14 @@ fail:
 static int parser_refuses(const uint8_t *p, size_t n)
 {
     size_t at;
-    pct_status rc = parser_verdict(p, n, &at);
+    pct_authority a;
+    pct_authority_find(p, n, PCT_AUTH_WEB, &a);
+    pct_status rc = parser_verdict(p, n, &a, 1, &at);
     return rc == PCT_ERR_NO_MEMORY ? PCT_ERR_NO_MEMORY : PCT_URL_REJECTED(rc) ? PCT_ROW_FAILED : PCT_ROW_CALLER;
 }
 
 static int mapped_host_row(const batch_op *op, const uint8_t *p, size_t n, const pct_batch_info *info,
-                           pct_buf *out, size_t limit, pct_host_cache *hosts)
+                           pct_buf *out, size_t limit, pct_host_cache *hosts, int *no_form)
 {
     const uint8_t *host = p + info->host.start, *form;
     size_t len = info->host.len, form_len = 0;
@@ -576,6 +602,7 @@ static int mapped_host_row(const batch_op *op, const uint8_t *p, size_t n, const
                  ? PCT_ROW_CALLER /* normalize(strict_idna=True)'s error, or the parser's refusal */
                  : pct_batch_normalize_host(&op->spec, p, n, info, form, form ? form_len : 0, out, limit);
     free(heap);
+    *no_form = rc == PCT_ROW_FAILED && !form; /* (failed_row_exception need not map it again) */
     return rc;
 }
 
@@ -586,7 +613,7 @@ static int host_row(piece *pc, const uint8_t *p, size_t n, const pct_batch_info 
 {
     if (!pc->hosts && !(pc->hosts = pct_host_cache_new()))
         return PCT_ERR_NO_MEMORY;
-    int rc = mapped_host_row(pc->op, p, n, info, pc->out, pc->limit, pc->hosts);
+    int rc = mapped_host_row(pc->op, p, n, info, pc->out, pc->limit, pc->hosts, &pc->no_form);
     return rc == PCT_ROW_CALLER ? python_row(pc, p, n, NULL) : rc;
 }
 
@@ -648,6 +675,7 @@ static int reject_row(piece *pc, int64_t r, const uint8_t *p, size_t n)
     if (pc->exc || pc->op->rejects) { /* exc NULL: a failed row's, made by add_rejects */
         pc->rejects[pc->n_rejects].row = r;
         pc->rejects[pc->n_rejects].exc = pc->exc;
+        pc->rejects[pc->n_rejects].no_form = pc->no_form;
         pc->n_rejects++;
         pc->exc = NULL;
     }
@@ -686,6 +714,7 @@ static int finish_row(piece *pc, int64_t r, int rc, const uint8_t *p, size_t n,
 {
     int check = pc->op->code == OP_CHECK;
     int64_t position = -1;
+    pc->no_form = 0; /* (host_row sets it) */
     if (rc == PCT_ROW_NULL) { /* query_param_many: no such parameter */
         pc->ends[r - pc->r0] = (int64_t)pc->out->len;
         return PCT_OK;
@@ -823,7 +852,7 @@ static int add_rejects(const batch_op *op, const pct_arrow_strings *in, piece *p
         /* the row's bytes are value's UTF-8 unless they were not UTF-8
          * (surrogateescape wrote surrogates for them) */
         int same = value && !exc && str_first_surrogate(value) < 0;
-        if (value && !exc && !(exc = failed_row_exception(op, value, same ? p : NULL, n))) {
+        if (value && !exc && !(exc = failed_row_exception(op, value, same ? p : NULL, n, all[j].no_form))) {
             Py_DECREF(value);
             value = NULL; /* its error stands */
             exc = Py_NewRef(Py_None);

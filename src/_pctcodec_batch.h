@@ -83,6 +83,7 @@ void batch_canon_init(pct_canon *c, PyObject *drop, PyObject *keep, long opts);
 struct reject {
     int64_t row;
     PyObject *exc; /* NULL: a row the core failed, its exception made later */
+    int no_form;   /* a row failed for its host's lack of an IDNA form (found by then) */
 };
 
 /* One input array's result: an Arrow output piece (_pctcodec_arrow.h: its
@@ -129,6 +130,7 @@ typedef struct {
     PyObject *exc;      /* PCT_ROW_PYTHON_ERROR, PCT_ERR_INTERRUPTED: the exception */
     struct reject *rejects; /* rows failed under on_error null or keep */
     size_t n_rejects, rejects_cap;
+    int no_form;        /* the row being done failed for its host's lack of an IDNA form */
     PyThreadState *ts;  /* this thread's state while the GIL is released */
     PyInterpreterState *interp; /* the caller's, for the state of a new thread */
     int own_ts;         /* 1: ts was made for this piece's thread */

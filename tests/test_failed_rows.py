@@ -285,3 +285,38 @@ def test_reject_is_the_single_call_error_attribute_for_attribute(kind):
         assert type(r.error) is type(want.value)
         assert (str(r.error), r.error.args, vars(r.error)) == (str(want.value), want.value.args,
                                                               vars(want.value))
+
+
+def _messy_hosts(count, seed=31):
+    """URLs whose hosts mix what makes the parser refuse a host (forbidden
+    bytes, labels with no IDNA form, escapes) with what changes where it
+    reads it (userinfo, ports, tabs, leading spaces, other schemes)."""
+    import random
+    rnd = random.Random(seed)
+    pieces = ["a", "B", "\u00e4", "\u4f8b", "xn--a", "xn--9ca", "<", "^", "|", " ", "%3C", "%C3%A4",
+              "\u200d", "\u00ad", "-", "1", "ß", "\ufffd", "'", "\"", "*", "_", "!", "\x01"]
+    for _ in range(count):
+        labels = ["".join(rnd.choice(pieces) for _ in range(rnd.randint(1, 3)))
+                  for _ in range(rnd.randint(1, 3))]
+        host = ".".join(labels)
+        yield (rnd.choice(["http://", "HTTPS://", "  http://", "ws://", "ftp://", "foo://", "http://u@"])
+               + host + rnd.choice(["", ":80", ":x", ".com", ".example:8080"])
+               + rnd.choice(["/", "/a?b#c", "", "\t/x"]))
+
+
+@pytest.mark.parametrize("kind", ["list", "arrow"])
+def test_failed_row_reasons_equal_the_parse_on_messy_hosts(kind):
+    """A failed row's reason is worded from the host alone where the
+    parser reads it as written; every one equals the single call's."""
+    rows = list(_messy_hosts(1500))
+    want = {}
+    for i, row in enumerate(rows):
+        try:
+            pctcodec.registered_domain(row)
+        except ValueError as exc:
+            want[i] = (type(exc), exc.args, vars(exc))
+    assert 200 < len(want) < len(rows) - 200  # both outcomes, often
+    rejects = []
+    pctcodec.registered_domain_many(rows if kind == "list" else pa.array(rows), threads=1,
+                                    on_error="null", rejects=rejects)
+    assert {r.index: (type(r.error), r.error.args, vars(r.error)) for r in rejects} == want

@@ -523,19 +523,26 @@ static pct_status host_parse(parser *p, size_t off, const uint8_t *s, size_t n, 
     if (st != PCT_OK) {
         rc = st == PCT_ERR_NO_MEMORY ? PCT_ERR_NO_MEMORY : PCT_ERR_URL_DOMAIN;
         p->err_pos = off;
-        if (rc == PCT_ERR_URL_DOMAIN && !work) {
-            for (size_t i = 0; i < n; i++)
-                if (forbidden_domain(s[i])) {
-                    p->err_pos = off + i;
-                    rc = PCT_ERR_URL_FORBIDDEN_HOST;
-                    break;
-                }
-        }
+        if (rc == PCT_ERR_URL_DOMAIN && !work) /* (ASCII with no escape) */
+            rc = pct_url_refused_host(s, n, off, &p->err_pos);
         free(work);
         return rc;
     }
     free(work);
     return domain_done(p, off, out);
+}
+
+pct_status pct_url_refused_host(const uint8_t *host, size_t n, size_t at, size_t *error_pos)
+{
+    *error_pos = at;
+    if (pct_ascii_span(host, n) != n)
+        return PCT_ERR_URL_DOMAIN; /* (decoded, then domain to ASCII failed) */
+    for (size_t i = 0; i < n; i++)
+        if (forbidden_domain(host[i])) {
+            *error_pos = at + i;
+            return PCT_ERR_URL_FORBIDDEN_HOST;
+        }
+    return PCT_ERR_URL_DOMAIN;
 }
 
 /* The ASCII domain at the end of href (out bytes, not counted in len yet):

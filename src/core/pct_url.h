@@ -90,6 +90,15 @@ void pct_url_free(pct_url *u);
 pct_status pct_url_parse(pct_url *u, const uint8_t *src, size_t n, const pct_url *base,
                          size_t limit);
 
+/* The rejection pct_url_parse gives a URL whose host host[0..n), at
+ * offset `at` of the URL, it reads as written (no escape in it, no tab or
+ * newline before its end: pct_domain_host_reader's READ_ALIKE) and whose
+ * domain to ASCII fails: PCT_ERR_URL_FORBIDDEN_HOST at the host's first
+ * forbidden domain code point when it is ASCII and has one, else
+ * PCT_ERR_URL_DOMAIN at its start; *error_pos as u->error_pos would be.
+ * Known without parsing (a failed row's reason). */
+pct_status pct_url_refused_host(const uint8_t *host, size_t n, size_t at, size_t *error_pos);
+
 /* The getter's value: a slice of u->href. */
 void pct_url_component(const pct_url *u, pct_url_part part, const uint8_t **p, size_t *n);
 
