@@ -271,18 +271,25 @@ static PyObject *failed_row_exception(const batch_op *op, PyObject *item, const 
             return PyErr_NoMemory();
         }
     }
-    /* the host's repr (%r): a host of printable ASCII with no quote or
-     * backslash is its text in single quotes, written here; any other
-     * host's is repr()'s */
+    /* the host's repr (%r): a host of printable code points with no quote
+     * or backslash is its text in single quotes, written here (ASCII from
+     * its bytes); any other host's is repr()'s */
     text_piece hr[3] = {{"'", NULL, 0, 0}, {(const char *)p + start, NULL, 0, (Py_ssize_t)len}, {"'", NULL, 0, 0}};
     int plain = len > 0;
     for (size_t i = 0; i < len && plain; i++)
         plain = p[start + i] >= 0x20 && p[start + i] < 0x7F && p[start + i] != '\'' && p[start + i] != '\\';
     PyObject *host = NULL, *r = NULL;
-    if (!plain) {
-        host = PyUnicode_Substring(item, cs, ce);
-        r = host ? PyObject_Repr(host) : NULL;
-        hr[0] = (text_piece){NULL, r, 0, 0};
+    if (!plain && (host = PyUnicode_Substring(item, cs, ce))) {
+        Py_ssize_t hl = PyUnicode_GET_LENGTH(host);
+        plain = hl > 0;
+        for (Py_ssize_t i = 0; i < hl && plain; i++) {
+            Py_UCS4 c = PyUnicode_READ_CHAR(host, i);
+            plain = c != '\'' && c != '\\' && Py_UNICODE_ISPRINTABLE(c);
+        }
+        if (plain)
+            hr[1] = (text_piece){NULL, host, 0, 0};
+        else if ((r = PyObject_Repr(host)))
+            hr[0] = (text_piece){NULL, r, 0, 0};
     }
     int nr = plain ? 3 : 1, ok = plain || r;
     PyObject *reason = NULL;
