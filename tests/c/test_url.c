@@ -240,6 +240,25 @@ static void test_limits(void)
     HREF("http://h/", "http://h/");
 }
 
+/* pct_url_refused_host gives what a parse of "http://" + host gives, for
+ * hosts written as read (no escape) whose domain to ASCII fails. */
+static void test_refused_host(void)
+{
+    static const char *hosts[] = {"a<b.com", "A^B", "a|b.c<d", "exa mple.com", "\xc3\xa4<b.com",
+                                  "\xc3\xa4.xn--a.example", "xn--a.\xc3\xa4", "a.b.\x7f",
+                                  "\xe4\xbe\x8b<.jp", "a>\xc3\xa4"};
+    for (size_t k = 0; k < sizeof hosts / sizeof *hosts; k++) {
+        char in[64] = "  http://";
+        strcat(in, hosts[k]);
+        strcat(in, "/x");
+        size_t pos, n = strlen(hosts[k]);
+        pct_status rc = pct_url_parse(&u, (const uint8_t *)in, strlen(in), NULL, SIZE_MAX);
+        CHECK(PCT_URL_REJECTED(rc));
+        CHECK(pct_url_refused_host((const uint8_t *)hosts[k], n, 9, &pos) == rc);
+        CHECK(pos == u.error_pos);
+    }
+}
+
 int main(void)
 {
     pct_url_init(&u);
@@ -254,6 +273,7 @@ int main(void)
     test_components();
     test_failures();
     test_limits();
+    test_refused_host();
     pct_url_free(&u);
     pct_url_free(&b);
     pct_url_free(&w);
