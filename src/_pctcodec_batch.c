@@ -631,6 +631,15 @@ static int python_row(piece *pc, const uint8_t *p, size_t n, int64_t *position)
         return PCT_ERR_NO_MEMORY;
     int rc = PCT_OK;
     PyObject *text = PyUnicode_DecodeUTF8((const char *)p, (Py_ssize_t)n, "strict"), *r = NULL;
+    PyObject *not_utf8 = NULL;
+    if (!text && PyErr_ExceptionMatches(PyExc_UnicodeDecodeError)) {
+        /* a row that is no UTF-8 (a producer's fault): func on its text as
+         * a rejects list shows it (surrogateescape), so that the row fails
+         * as the single call on that value does; a result (which has no
+         * UTF-8 form) leaves the decoder's error */
+        not_utf8 = PyErr_GetRaisedException_compat();
+        text = PyUnicode_DecodeUTF8((const char *)p, (Py_ssize_t)n, "surrogateescape");
+    }
     if (text && (pc->op->code == OP_RESOLVE || (pc->op->spec.op == PCT_BATCH_URL && pc->row_base))) {
         PyObject *base = PyUnicode_DecodeUTF8((const char *)pc->row_base,
                                               (Py_ssize_t)pc->row_base_n, "strict");
@@ -640,6 +649,12 @@ static int python_row(piece *pc, const uint8_t *p, size_t n, int64_t *position)
         r = PyObject_CallOneArg(pc->op->func, text);
     }
     Py_XDECREF(text);
+    if (not_utf8 && r) {
+        Py_CLEAR(r);
+        PyErr_SetRaisedException_compat(not_utf8);
+    } else if (not_utf8) {
+        Py_DECREF(not_utf8); /* (func's error stands) */
+    }
     if (r && pc->op->code == OP_CHECK && position) { /* (only CHECK asks for it) */
         *position = r == Py_None ? -1 : PyLong_AsLongLong(r);
     } else if (r == Py_None && (pc->op->code == OP_DOMAIN || pc->op->code == OP_SUFFIX

@@ -467,6 +467,28 @@ def test_ill_formed_utf8_never_reaches_a_result(row, on_error):
         array.validate(full=True)
 
 
+@pytest.mark.parametrize("row", [r for r in TABLE if not r.name.endswith("[base column]")],
+                         ids=lambda r: r.name)
+def test_ill_formed_utf8_rejects_are_the_single_call_on_their_value(row):
+    """A failed row that is no UTF-8: its Reject's value is its text read
+    with surrogateescape, and its error the single call's on that value (or,
+    where that call gives a result, which has no UTF-8 form, the decoder's
+    UnicodeDecodeError)."""
+    if row.name == "check_many":
+        pytest.skip("check_many gives positions, not values")
+    values = _ILL + [b"http://a<\xfe.com/", b"http://\xe4\xb8.com/?x=1", b"http://\xc3\xa4\xff.com/a"]
+    rejects = []
+    row.call(many(row.name), _unchecked(values, pa.string()), on_error="null", rejects=rejects)
+    for r in rejects:
+        assert r.value == values[r.index].decode("utf-8", "surrogateescape")
+        try:
+            row.single(r.index, r.value)
+        except Exception as exc:  # noqa: BLE001 (any class: it must be the same)
+            assert (type(r.error), r.error.args) == (type(exc), exc.args)
+        else:
+            assert type(r.error) is UnicodeDecodeError
+
+
 def test_resolve_many_escapes_ill_formed_utf8():
     out = pctcodec.resolve_many("http://h/d/", _unchecked([b"a\xffb", b"x/\xe4\xb8?q=\xc3"]))
     out.validate(full=True)
