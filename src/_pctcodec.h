@@ -148,6 +148,13 @@ int sig_gate_poll(sig_gate *g);
 /* sig_gate_poll as the core's pct_interrupt callback: nonzero stops. */
 int sig_gate_callback(void *gate);
 
+/* For a loop that holds the GIL (a list's items, a rejects list built):
+ * every PCT_INTERRUPT_STEP steps (i counts them) the signal handlers run
+ * and the GIL is let go for a moment, so that another thread waiting for
+ * it runs (a watchdog's _thread.interrupt_main(), a progress bar). 0, or
+ * -1 with the handler's exception raised. */
+int gil_loop_poll(size_t i);
+
 /* MAYBE_WITHOUT_GIL whose statement polls `gate` (a sig_gate *). */
 #define MAYBE_WITHOUT_GIL_GATED(cond, gate, stmt)  \
     do {                                           \

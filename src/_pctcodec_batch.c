@@ -479,7 +479,7 @@ static PyObject *many_list(PyObject *module, PyObject *values, batch_op *opp)
     Py_ssize_t i;
     /* func may change a list: its current length bounds every step */
     for (i = 0; i < n && i < PySequence_Fast_GET_SIZE(values); i++) {
-        if (i % PCT_INTERRUPT_STEP == 0 && PyErr_CheckSignals() < 0) /* Ctrl-C */
+        if (gil_loop_poll((size_t)i) < 0) /* Ctrl-C */
             goto fail;
         PyObject *item = seq_item_ref(values, i);
         if (!item)
@@ -858,6 +858,8 @@ static int add_rejects(const batch_op *op, const pct_arrow_strings *in, piece *p
     int rc = 0;
     for (size_t j = 0; j < total; j++) {
         PyObject *exc = all[j].exc;
+        if (rc == 0 && j && gil_loop_poll(j) < 0)
+            rc = -1; /* Ctrl-C: the rest are dropped */
         if (rc < 0) {
             Py_XDECREF(exc);
             continue;

@@ -46,3 +46,12 @@ int sig_gate_callback(void *gate)
 {
     return sig_gate_poll(gate) < 0;
 }
+
+int gil_loop_poll(size_t i)
+{
+    if (i % PCT_INTERRUPT_STEP != 0)
+        return 0;
+    Py_BEGIN_ALLOW_THREADS /* a thread that asked for the GIL gets it now */
+    Py_END_ALLOW_THREADS
+    return PyErr_CheckSignals();
+}

@@ -222,7 +222,7 @@ static PyObject *py_split_list(PyObject *module, PyObject *const *args, Py_ssize
     Py_ssize_t n = PySequence_Fast_GET_SIZE(values), i;
     PyObject *result = PyList_New(n);
     for (i = 0; result && i < n && i < PySequence_Fast_GET_SIZE(values); i++) {
-        if (i % PCT_INTERRUPT_STEP == 0 && PyErr_CheckSignals() < 0) { /* Ctrl-C */
+        if (gil_loop_poll((size_t)i) < 0) { /* Ctrl-C */
             Py_CLEAR(result);
             break;
         }

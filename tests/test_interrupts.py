@@ -169,3 +169,40 @@ def test_sigint_latency_of_every_batch_function():
         cases = lost + [case for case, _ in slow]
     assert not lost, "the call ran to its end after the signal: %s" % lost
     assert not slow, "KeyboardInterrupt later than %.1f s: %s" % (latency_limit, slow)
+
+
+# A thread that interrupts the main thread (a watchdog's
+# _thread.interrupt_main(), a timer's os.kill) needs the GIL to do so: a
+# call that holds it (a list's rows, a rejects list built) lets it go
+# between steps, so that the interrupt lands during the call, not after it.
+THREAD_CHILD = r"""
+import _thread, sys, threading, time
+import pyarrow as pa
+import pctcodec
+
+rows = ["http://ex%d.com/a b" % (i % 1000) for i in range(2_000_000)]
+bad = ["http://a b%d.com/" % i for i in range(300_000)]
+calls = {"quote_list": lambda: pctcodec.quote_many(rows, threads=1),
+         "rejects_list": lambda: pctcodec.registered_domain_many(bad, on_error="null", rejects=[]),
+         "rejects_arrow": lambda: pctcodec.registered_domain_many(pa.array(bad), on_error="null",
+                                                                  rejects=[], threads=2)}
+for name in sys.argv[1:]:
+    returned = False
+    threading.Timer(0.1, _thread.interrupt_main).start()
+    try:
+        calls[name]()
+        returned = True
+        time.sleep(2)  # an interrupt that waited for the call lands here
+        print(name, "lost", flush=True)
+    except KeyboardInterrupt:
+        print(name, "after" if returned else "during", flush=True)
+"""
+
+
+def test_a_thread_interrupts_a_call_that_holds_the_gil():
+    names = ["quote_list", "rejects_list", "rejects_arrow"]
+    proc = subprocess.run([sys.executable, "-c", THREAD_CHILD, *names], env=child_env(),
+                          capture_output=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr.decode(errors="replace")
+    outcome = dict(line.split() for line in proc.stdout.decode().splitlines())
+    assert outcome == {name: "during" for name in names}
