@@ -164,7 +164,9 @@ static pct_status parser_verdict(const uint8_t *p, size_t n, const pct_authority
 {
     const uint8_t *host = p + a->host;
     size_t len = a->host_end - a->host;
-    if (pct_domain_host_reader(p, n) == PCT_DOMAIN_READ_ALIKE) {
+    /* (a '[' makes the parser read a ':' after it as the host's: its host
+     * may run past the finder's) */
+    if (pct_domain_host_reader(p, n) == PCT_DOMAIN_READ_ALIKE && !memchr(host, '[', len)) {
         /* no_form: the caller found the host has no IDNA form */
         int refused = pct_domain_host_refused(p, n) || (no_form && pct_ascii_span(host, len) != len);
         if (!refused && pct_ascii_span(host, len) != len) {

@@ -294,13 +294,13 @@ def _messy_hosts(count, seed=31):
     import random
     rnd = random.Random(seed)
     pieces = ["a", "B", "\u00e4", "\u4f8b", "xn--a", "xn--9ca", "<", "^", "|", " ", "%3C", "%C3%A4",
-              "\u200d", "\u00ad", "-", "1", "ß", "\ufffd", "'", "\"", "*", "_", "!", "\x01"]
+              "\u200d", "\u00ad", "-", "1", "ß", "\ufffd", "'", "\"", "*", "_", "!", "\x01", "[", "]"]
     for _ in range(count):
         labels = ["".join(rnd.choice(pieces) for _ in range(rnd.randint(1, 3)))
                   for _ in range(rnd.randint(1, 3))]
         host = ".".join(labels)
         yield (rnd.choice(["http://", "HTTPS://", "  http://", "ws://", "ftp://", "foo://", "http://u@"])
-               + host + rnd.choice(["", ":80", ":x", ".com", ".example:8080"])
+               + host + rnd.choice(["", ":80", ":x", ".com", ".example:8080", ":\u00e9", ":[x"])
                + rnd.choice(["/", "/a?b#c", "", "\t/x"]))
 
 
@@ -315,7 +315,7 @@ def test_failed_row_reasons_equal_the_parse_on_messy_hosts(kind):
             pctcodec.registered_domain(row)
         except ValueError as exc:
             want[i] = (type(exc), exc.args, vars(exc))
-    assert 200 < len(want) < len(rows) - 200  # both outcomes, often
+    assert 200 < len(want) < len(rows) - 100  # both outcomes, often
     rejects = []
     pctcodec.registered_domain_many(rows if kind == "list" else pa.array(rows), threads=1,
                                     on_error="null", rejects=rejects)
