@@ -637,8 +637,7 @@ static int python_row(piece *pc, const uint8_t *p, size_t n, int64_t *position)
     if (!text && PyErr_ExceptionMatches(PyExc_UnicodeDecodeError)) {
         /* a row that is no UTF-8 (a producer's fault): func on its text as
          * a rejects list shows it (surrogateescape), so that the row fails
-         * as the single call on that value does; a result (which has no
-         * UTF-8 form) leaves the decoder's error */
+         * as the single call on that value does */
         not_utf8 = PyErr_GetRaisedException_compat();
         text = PyUnicode_DecodeUTF8((const char *)p, (Py_ssize_t)n, "surrogateescape");
     }
@@ -651,7 +650,10 @@ static int python_row(piece *pc, const uint8_t *p, size_t n, int64_t *position)
         r = PyObject_CallOneArg(pc->op->func, text);
     }
     Py_XDECREF(text);
-    if (not_utf8 && r) {
+    /* a result from it stands when it has a UTF-8 form (the domain parts
+     * of a row whose bad bytes are in its path, None for no part) */
+    if (not_utf8 && r && (pc->op->code == OP_CHECK || (r != Py_None && !(PyUnicode_Check(r)
+                                                                        && str_first_surrogate(r) < 0)))) {
         Py_CLEAR(r);
         PyErr_SetRaisedException_compat(not_utf8);
     } else if (not_utf8) {

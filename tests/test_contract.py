@@ -489,6 +489,23 @@ def test_ill_formed_utf8_rejects_are_the_single_call_on_their_value(row):
             assert type(r.error) is UnicodeDecodeError
 
 
+@pytest.mark.parametrize("name", ["registered_domain_many", "public_suffix_many", "domain_parts_many"])
+def test_ill_formed_utf8_in_the_path_leaves_the_host_unicode(name):
+    """unicode=True maps an IDN host back through the single-value function:
+    bad bytes in the row's path (not in the host) fail nothing."""
+    rows = [b"http://caf\xc3\xa9.com/\xff", b"http://ex.com/\xff", b"http://a\xffb.com/"]
+    rejects = []
+    out = many(name)(_unchecked(rows, pa.string()), unicode=True, on_error="null", rejects=rejects)
+    single = getattr(pctcodec, name[:-len("_many")])
+    want = [single(r.decode("utf-8", "surrogateescape"), unicode=True) for r in rows[:2]]
+    got = out.to_pylist()[:2]
+    if name == "domain_parts_many":
+        got = [tuple(g.values()) for g in got]
+        want = [tuple(w) for w in want]
+    assert got == want
+    assert [r.index for r in rejects] == [2]
+
+
 def test_resolve_many_escapes_ill_formed_utf8():
     out = pctcodec.resolve_many("http://h/d/", _unchecked([b"a\xffb", b"x/\xe4\xb8?q=\xc3"]))
     out.validate(full=True)
