@@ -227,7 +227,9 @@ static PyObject *positioned_error(const batch_op *op, PyObject *cls, PyObject *r
 }
 
 /* The exception of a row the core failed (PCT_ROW_FAILED: DOMAIN's host
- * with a byte no host may hold, or with no IDNA form), as the single-value
+ * with a byte no host may hold, or with no IDNA form; for the other ops,
+ * normalize(strict_idna=True)'s host with no form, func's own error, made
+ * by func), as the single-value
  * function makes it (pctcodec.domains._part): HostError("the host %r is
  * no domain name", the host's start), the host where pct_authority_find
  * finds it, positions in code points. Made only when a rejects list keeps
@@ -243,7 +245,24 @@ static PyObject *failed_row_exception(const batch_op *op, PyObject *item, const 
     int got = utf8 ? 1 : str_utf8(item, &p, &n, &owner);
     if (got < 0)
         return NULL;
-    if (got == 0) { /* no UTF-8 (lone surrogates): func's own error */
+    if (got > 0 && op->spec.op == PCT_BATCH_NORMALIZE && op->percent_error && !pct_uri_needs_strip(p, n)) {
+        /* normalize(strict_idna=True)'s error for a host with no form
+         * (pctcodec._pctcodec.normalize's rewrite): at the host, as the
+         * split finds it in the text (a row to strip goes to func) */
+        pct_uri u;
+        pct_uri_split(p, n, &u);
+        Py_ssize_t at = (Py_ssize_t)pct_utf8_count(p, u.host.start);
+        Py_XDECREF(owner);
+        PyObject *reason = PyUnicode_FromString("host has no IDNA (UTS #46) form");
+        exc = reason ? positioned_error(op, op->percent_error, reason, at) : NULL;
+        Py_XDECREF(reason);
+        return exc;
+    }
+    if (got > 0 && op->spec.op != PCT_BATCH_DOMAIN) {
+        Py_XDECREF(owner);
+        got = 0; /* any other op's failed row: func's own error, made by func */
+    }
+    if (got == 0) { /* no UTF-8 (lone surrogates), or not DOMAIN: func's own error */
         PyObject *r = call_func(op, NULL, item);
         if (r) {
             Py_DECREF(r);
@@ -607,8 +626,10 @@ static int mapped_host_row(const batch_op *op, const uint8_t *p, size_t n, const
             rc = PCT_ROW_CALLER; /* a form ending in a number: the parser's reading (func) */
     }
     else
-        rc = !form && (op->strict_idna || op->spec.op == PCT_BATCH_CANONICALIZE)
-                 ? PCT_ROW_CALLER /* normalize(strict_idna=True)'s error, or the parser's refusal */
+        rc = !form && op->spec.op == PCT_BATCH_CANONICALIZE
+                 ? PCT_ROW_CALLER /* the parser's refusal, or its reading */
+             : !form && op->strict_idna
+                 ? PCT_ROW_FAILED /* normalize(strict_idna=True)'s error: the same host form failed */
                  : pct_batch_normalize_host(&op->spec, p, n, info, form, form ? form_len : 0, out, limit);
     free(heap);
     *no_form = rc == PCT_ROW_FAILED && !form; /* (failed_row_exception need not map it again) */

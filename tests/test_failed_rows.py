@@ -320,3 +320,29 @@ def test_failed_row_reasons_equal_the_parse_on_messy_hosts(kind):
     pctcodec.registered_domain_many(rows if kind == "list" else pa.array(rows), threads=1,
                                     on_error="null", rejects=rejects)
     assert {r.index: (type(r.error), r.error.args, vars(r.error)) for r in rejects} == want
+
+
+# normalize(strict_idna=True) refuses a host with no IDNA form: the batch
+# fails such a row in C, its error made there, at the host's start.
+STRICT_ROWS = ["http://bad\u00a0h/", "HTTP://u\u00e9@bad\u00a0h:80/x", "  http://bad\u00a0h/ ",
+               "http://\u00e9.xn--a.example/", "http://a\u200d.com/", "foo://\u00e9\u00a0/a",
+               "//bad\u00a0h/", "http://ok.\u00e9.com/", "http://\tbad\u00a0h/", "http://bad%C2%A0h/",
+               "http://ok.com/\u00e9", "http://\u00e9.com/", "http://ok.com/"]
+
+
+@pytest.mark.parametrize("kind", ["list", "arrow"])
+@pytest.mark.parametrize("threads", [1, 2])
+def test_strict_idna_failed_rows_are_the_single_call_error(kind, threads):
+    want_values, want = [], {}
+    for i, row in enumerate(STRICT_ROWS):
+        try:
+            want_values.append(pctcodec.normalize(row, strict_idna=True))
+        except ValueError as exc:
+            want_values.append(None)
+            want[i] = (type(exc), exc.args, vars(exc))
+    assert 3 < len(want) < len(STRICT_ROWS) - 3
+    rejects = []
+    got = pctcodec.normalize_many(STRICT_ROWS if kind == "list" else pa.array(STRICT_ROWS),
+                                  strict_idna=True, on_error="null", rejects=rejects, threads=threads)
+    assert (got if kind == "list" else got.to_pylist()) == want_values
+    assert {r.index: (type(r.error), r.error.args, vars(r.error)) for r in rejects} == want
