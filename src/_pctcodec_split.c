@@ -239,11 +239,16 @@ static PyObject *py_split_list(PyObject *module, PyObject *const *args, Py_ssize
                          Py_TYPE(item)->tp_name);
             r = NULL;
             PyObject *exc = PyErr_GetRaisedException_compat(); /* just raised: not NULL */
-            PyObject *index = exc ? PyLong_FromSsize_t(i) : NULL;
-            if (!index || PyObject_SetAttrString(exc, "index", index) < 0) {
+            /* raised: with the index attribute every raised row error has
+             * (a Reject holds its index, and its error is without it, as
+             * every function's) */
+            PyObject *index = exc && on_error == ON_ERROR_RAISE ? PyLong_FromSsize_t(i) : NULL;
+            if (on_error == ON_ERROR_RAISE && (!index || PyObject_SetAttrString(exc, "index", index) < 0)) {
                 Py_XDECREF(exc); /* the error of setting it stands */
             } else if (on_error == ON_ERROR_RAISE) {
                 PyErr_SetRaisedException_compat(exc);
+            } else if (!exc) {
+                /* (cannot be: PyErr_Format raised it) */
             } else {
                 PyObject *t = rejects == Py_None ? NULL : Py_BuildValue("(nOO)", i, item, exc);
                 Py_DECREF(exc);

@@ -277,3 +277,21 @@ def test_category_not_str_names_its_row(on_error):
         assert [(r.index, r.value, str(r.error)) for r in rejects] == [
             (row, 5, "quote_many() value at index %d must be str or None, not int" % row)
             for row in (0, 2)], dtype
+
+
+@pytest.mark.parametrize("name", ["split_many", "parse_query_many", "query_params_many", "quote_many",
+                                  "normalize_many", "registered_domain_many", "parse_url_many"])
+def test_a_value_that_is_no_str_fails_alike_in_every_function(name):
+    """Its TypeError names the index in its message; raised, it has the
+    index attribute every raised row error has; in rejects (whose Reject
+    holds the index) it has no attribute of its own, in every function."""
+    func = getattr(pctcodec, name)
+    args = (["a"],) if name == "query_params_many" else ()
+    rejects = []
+    func(["http://a/?a=1", 5], *args, on_error="null", rejects=rejects)
+    (reject,) = rejects
+    assert type(reject.error) is TypeError and "at index 1" in str(reject.error)
+    assert vars(reject.error) == {}
+    with pytest.raises(TypeError) as raised:
+        func(["http://a/?a=1", 5], *args)
+    assert raised.value.index == 1

@@ -180,8 +180,8 @@ def _each(name, fn, values, on_error, raw):
             continue
         if not isinstance(v, str):
             exc = _not_str(name, i, v)
-            exc.index = i
             if on_error == "raise":
+                exc.index = i  # as every raised row error has it (a Reject holds its index)
                 raise exc
             raw.append((i, v, exc))
             out.append(v if on_error == "keep" else None)

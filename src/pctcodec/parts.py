@@ -217,7 +217,7 @@ def _split_categorical(series, on_error, raw):
         raise _row_error_at("split_many", value, row)
     for _, k, value, exc in failed:
         if raw is not None:
-            raw.extend((int(row), value, _row_error_at("split_many", value, int(row)))
+            raw.extend((int(row), value, _not_str("split_many", int(row), value))
                        for row in np.flatnonzero(codes == k))
     rows = np.array(parts + [None], dtype=object)[codes].tolist()
     return _frame(pd, rows, series.index, object)
