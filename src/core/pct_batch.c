@@ -344,6 +344,8 @@ static int canonicalize_row(const pct_batch_spec *spec, const uint8_t *src, size
     int form;
     if (pct_domain_parser_row_form(src, n, out->data + start, &form))
         return PCT_ROW_CALLER; /* rare: a host the URL Standard's parser reads: its href, the caller's */
+    if (form && pct_canon_host_escapes(src, n))
+        return PCT_ROW_CALLER; /* rare: a host whose escapes the parser decodes for IDNA, the caller's */
     int rc = normalize_row(spec, src, n, out, limit, info, hosts);
     if (rc == PCT_OK && form && pct_domain_number_host(out->data + start, out->len - start)
         && pct_domain_browser(src, n)) {

@@ -135,3 +135,59 @@ pct_status pct_canon_tail(const uint8_t *t, size_t n, int alone, const pct_canon
     *out_len = w + n - i;
     return PCT_OK;
 }
+
+/* The byte of the escape at s[i] ("%XX", i + 2 < end), or -1. */
+static int escaped_byte(const uint8_t *s, size_t i, size_t end)
+{
+    if (s[i] != '%' || end - i < 3 || pct_hex_value[s[i + 1]] < 0 || pct_hex_value[s[i + 2]] < 0)
+        return -1;
+    return pct_hex_value[s[i + 1]] * 16 + pct_hex_value[s[i + 2]];
+}
+
+static int sub_delim(int c)
+{
+    return c > 0 && strchr("!$&'()*+,;=", c) != NULL;
+}
+
+/* The host of s[0..n) when it is one pct_canon_host_escapes names. */
+static int host_with_escapes(const uint8_t *s, size_t n, size_t *host, size_t *end)
+{
+    pct_authority a;
+    if (!memchr(s, '%', n) || !pct_authority_find(s, n, PCT_AUTH_WEB, &a) || a.special != 1
+        || !a.escaped || a.ip_literal)
+        return 0;
+    int wide = 0, delim = 0;
+    for (size_t i = a.host; i < a.host_end; i++) {
+        int c = escaped_byte(s, i, a.host_end);
+        wide |= s[i] >= 0x80 || c >= 0x80;
+        delim |= sub_delim(c);
+    }
+    *host = a.host;
+    *end = a.host_end;
+    return wide && delim;
+}
+
+int pct_canon_host_escapes(const uint8_t *s, size_t n)
+{
+    size_t host, end;
+    return host_with_escapes(s, n, &host, &end);
+}
+
+size_t pct_canon_host_unescape(uint8_t *s, size_t n)
+{
+    size_t host, end, w;
+    if (!host_with_escapes(s, n, &host, &end))
+        return n;
+    w = host;
+    for (size_t i = host; i < end; i++) {
+        int c = escaped_byte(s, i, end);
+        if (sub_delim(c)) {
+            s[w++] = (uint8_t)c;
+            i += 2;
+        } else {
+            s[w++] = s[i];
+        }
+    }
+    memmove(s + w, s + end, n - end);
+    return w + n - end;
+}
