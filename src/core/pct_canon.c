@@ -113,19 +113,31 @@ int pct_canon_query_only(const pct_canon *c)
     return !(c->opts & (PCT_CANON_STRIP_WWW | PCT_CANON_ONE_SCHEME | PCT_CANON_TRAILING_SLASH));
 }
 
+/* The key of the query q[0..qn) (no '?') into dst (qn bytes), *len
+ * bytes; *mark: whether its '?' stays. An empty query goes when it was
+ * emptied (or with the option), but a reference that is only a query
+ * keeps it: "" is the base's. */
+static pct_status query_key(const uint8_t *q, size_t qn, int alone, const pct_canon *c, uint8_t *dst,
+                            size_t *len, int *mark)
+{
+    size_t removed;
+    pct_status rc = pct_query_write(q, qn, &c->filter, dst, len, &removed);
+    *mark = *len || alone || !(removed || (c->opts & PCT_CANON_EMPTY_QUERY));
+    return rc;
+}
+
 pct_status pct_canon_tail(const uint8_t *t, size_t n, int alone, const pct_canon *c, uint8_t *dst,
                           size_t *out_len)
 {
     size_t w = 0, i = 0;
     if (n && t[0] == '?') {
         const uint8_t *hash = memchr(t + 1, '#', n - 1);
-        size_t qn = (hash ? (size_t)(hash - t) : n) - 1, len, removed;
-        pct_status rc = pct_query_write(t + 1, qn, &c->filter, dst + 1, &len, &removed);
+        size_t qn = (hash ? (size_t)(hash - t) : n) - 1, len;
+        int mark;
+        pct_status rc = query_key(t + 1, qn, alone, c, dst + 1, &len, &mark);
         if (rc != PCT_OK)
             return rc;
-        /* an empty query goes when it was emptied (or with the option), but
-         * a reference that is only a query keeps it: "" is the base's */
-        if (len || alone || !(removed || (c->opts & PCT_CANON_EMPTY_QUERY))) {
+        if (mark) {
             dst[0] = '?';
             w = 1 + len;
         }
@@ -133,6 +145,25 @@ pct_status pct_canon_tail(const uint8_t *t, size_t n, int alone, const pct_canon
     }
     memcpy(dst + w, t + i, n - i); /* the fragment */
     *out_len = w + n - i;
+    return PCT_OK;
+}
+
+pct_status pct_canon_tail_in_place(uint8_t *t, size_t n, int alone, int hash, const pct_canon *c,
+                                   uint8_t *scratch, size_t *out_len)
+{
+    const uint8_t *h = hash ? memchr(t + 1, '#', n - 1) : NULL;
+    size_t qn = (h ? (size_t)(h - t) : n) - 1, len;
+    int mark;
+    pct_status rc = query_key(t + 1, qn, alone, c, scratch, &len, &mark);
+    if (rc != PCT_OK)
+        return rc;
+    *out_len = n;
+    if (mark && len == qn && memcmp(scratch, t + 1, qn) == 0)
+        return PCT_OK; /* most queries: their key is themselves */
+    size_t w = mark ? 1 + len : 0;
+    memcpy(t + 1, scratch, len); /* (after the '?', which stays or is written over) */
+    memmove(t + w, t + 1 + qn, n - 1 - qn); /* the fragment */
+    *out_len = w + n - 1 - qn;
     return PCT_OK;
 }
 

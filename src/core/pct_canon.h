@@ -43,6 +43,13 @@ int pct_canon_query_only(const pct_canon *c);
 pct_status pct_canon_tail(const uint8_t *t, size_t n, int alone, const pct_canon *c, uint8_t *dst,
                           size_t *out_len);
 
+/* pct_canon_tail of t[0..n), which starts with '?', written over it (the
+ * key is never longer) with scratch (n bytes, apart) for the query; with
+ * hash 0, the caller knows t holds no '#' (a fragment normalize dropped).
+ * Most queries' keys are themselves: then nothing is written. */
+pct_status pct_canon_tail_in_place(uint8_t *t, size_t n, int alone, int hash, const pct_canon *c,
+                                   uint8_t *scratch, size_t *out_len);
+
 /* ---- the host as the URL Standard reads it --------------------------------
  * The URL Standard decodes every escape of a host before its domain to
  * ASCII; normalize's host mapping (RFC 3986) keeps the escapes of reserved

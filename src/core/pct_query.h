@@ -78,7 +78,16 @@ typedef struct {
     unsigned count;
     uint16_t start[PCT_GLOB_LISTED], len[PCT_GLOB_LISTED];
     int16_t c0[PCT_GLOB_LISTED], c1[PCT_GLOB_LISTED];
+    /* With `listed`: the patterns a name whose first decoded byte is b may
+     * match (bit k: pattern k), b < 128, and those of a non-ASCII first
+     * byte; a pattern that is ASCII literals then only '*'s (or none) has
+     * `literal` bytes of them (else PCT_GLOB_NOT_LITERAL), which a plain
+     * ASCII name (no '%', '+' or byte >= 0x80) is compared with directly. */
+    uint64_t bucket[128], bucket_high;
+    uint16_t literal[PCT_GLOB_LISTED];
+    uint8_t star[PCT_GLOB_LISTED]; /* the literal is followed by '*' */
 } pct_glob_firsts;
+#define PCT_GLOB_NOT_LITERAL 0xFFFFu
 
 void pct_glob_firsts_init(pct_glob_firsts *firsts, const uint8_t *globs, size_t len);
 
