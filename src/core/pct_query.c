@@ -385,7 +385,7 @@ void pct_glob_firsts_init(pct_glob_firsts *firsts, const uint8_t *globs, size_t 
 /* 0 when no pattern of the set can match the raw name (first decoded byte
  * b) by its first two bytes; the empty name always tries (the empty pattern). */
 static int may_match(const pct_glob_firsts *firsts, const uint8_t *name, size_t nn, int b,
-                     int form)
+                     int form, int plain)
 {
     if (b < 0 || firsts->any)
         return 1;
@@ -393,10 +393,16 @@ static int may_match(const pct_glob_firsts *firsts, const uint8_t *name, size_t 
         return 0;
     if (has_bit(firsts->open, (unsigned)b))
         return 1;
-    /* b is an ASCII literal's: the second code point starts at the second byte */
-    size_t i = 0;
-    byte_at(name, nn, &i, form);
-    unsigned b1 = i < nn ? byte_at(name, nn, &i, form) : NO_SECOND;
+    /* b is an ASCII literal's: the second code point starts at the second
+     * byte (a plain name's second byte, folded as byte_at folds) */
+    unsigned b1 = nn < 2 ? NO_SECOND : name[1];
+    if (plain) {
+        b1 = form == FOLD && b1 - 'A' < 26u ? b1 + 32 : b1;
+    } else {
+        size_t i = 0;
+        byte_at(name, nn, &i, form);
+        b1 = i < nn ? byte_at(name, nn, &i, form) : NO_SECOND;
+    }
     return has_bit(firsts->pairs, pair_hash((unsigned)b, b1));
 }
 
@@ -459,7 +465,7 @@ static int listed_match(const uint8_t *globs, const pct_glob_firsts *firsts, con
 static int set_matches(const uint8_t *globs, size_t len, const pct_glob_firsts *firsts,
                        const uint8_t *name, size_t nn, int b, int form, int plain)
 {
-    if (!may_match(firsts, name, nn, b, form))
+    if (!may_match(firsts, name, nn, b, form, plain))
         return 0;
     return firsts->listed ? listed_match(globs, firsts, name, nn, b, form, plain)
                           : globs_match(globs, len, name, nn, b, form);
@@ -481,16 +487,25 @@ static int plain_name(const uint8_t *name, size_t nn)
     return !odd;
 }
 
+/* first_byte of a name, plain or not. */
+static int first_of(const uint8_t *name, size_t nn, int form, int plain)
+{
+    unsigned c = nn ? name[0] : 0;
+    if (!plain || !nn)
+        return first_byte(name, nn, form);
+    return (int)(form == FOLD && c - 'A' < 26u ? c + 32 : c);
+}
+
 /* pct_query_keeps of a name whose plainness is known. */
 static int keeps(const pct_query_filter *f, const uint8_t *name, size_t nn, int plain)
 {
     int form = f->keep_ignore_case ? FOLD : 1;
     if (f->has_keep && !set_matches(f->keep, f->keep_len, &f->keep_firsts, name, nn,
-                                    first_byte(name, nn, form), form, plain))
+                                    first_of(name, nn, form, plain), form, plain))
         return 0;
     form = f->ignore_case ? FOLD : 1;
-    return !set_matches(f->drop, f->drop_len, &f->drop_firsts, name, nn, first_byte(name, nn, form),
-                        form, plain);
+    return !set_matches(f->drop, f->drop_len, &f->drop_firsts, name, nn,
+                        first_of(name, nn, form, plain), form, plain);
 }
 
 int pct_query_keeps(const pct_query_filter *f, const uint8_t *name, size_t nn)
@@ -527,6 +542,35 @@ static int by_name_q(const void *a, const void *b)
     return by_name(a, b);
 }
 
+/* The end of the name that starts at q[i] in the segment q[i..end) (its
+ * '=' or end); *odd is set when the name is not plain (plain_name). */
+static size_t name_end(const uint8_t *q, size_t i, size_t end, unsigned *odd)
+{
+#if defined(PCT_LITTLE_ENDIAN)
+    /* eight bytes at a time: the lowest byte a zero-byte test marks is
+     * exact (a false mark only follows a true one) */
+    const uint64_t ones = 0x0101010101010101ull, highs = ones << 7;
+    while (end - i >= 8) {
+        uint64_t w, e, p, s;
+        memcpy(&w, q + i, 8);
+        e = w ^ (ones * '=');
+        p = w ^ (ones * '%');
+        s = w ^ (ones * '+');
+        uint64_t eq = (e - ones) & ~e & highs;
+        uint64_t bad = (((p - ones) & ~p) | ((s - ones) & ~s) | w) & highs;
+        if (eq) {
+            *odd |= (bad & ((eq & (0 - eq)) - 1)) != 0;
+            return i + pct_ctz64(eq) / 8;
+        }
+        *odd |= bad != 0;
+        i += 8;
+    }
+#endif
+    for (; i < end && q[i] != '='; i++)
+        *odd |= (unsigned)((q[i] == '%') | (q[i] == '+') | (q[i] >> 7));
+    return i;
+}
+
 pct_status pct_query_write(const uint8_t *q, size_t qn, const pct_query_filter *f, uint8_t *dst,
                            size_t *out_len, size_t *removed_count)
 {
@@ -540,11 +584,9 @@ pct_status pct_query_write(const uint8_t *q, size_t qn, const pct_query_filter *
         while (f->html_amp && qn - at >= 4 && memcmp(q + at, "amp;", 4) == 0)
             at += 4;
         const uint8_t *amp = memchr(q + at, '&', qn - at);
-        size_t seg = at, end = amp ? (size_t)(amp - q) : qn, i = at;
+        size_t seg = at, end = amp ? (size_t)(amp - q) : qn;
         unsigned odd = 0;
-        for (; i < end && q[i] != '='; i++)
-            odd |= (q[i] == '%') | (q[i] == '+') | (q[i] >> 7);
-        size_t seg_len = end - seg, nl = i - seg;
+        size_t seg_len = end - seg, nl = name_end(q, seg, end, &odd) - seg;
         at = end + 1;
         if (seg_len ? !keeps(f, q + seg, nl, !odd) : f->drop_empty) {
             removed += seg_len != 0; /* an empty segment is no parameter */
