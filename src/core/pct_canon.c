@@ -118,10 +118,10 @@ int pct_canon_query_only(const pct_canon *c)
  * emptied (or with the option), but a reference that is only a query
  * keeps it: "" is the base's. */
 static pct_status query_key(const uint8_t *q, size_t qn, int alone, const pct_canon *c, uint8_t *dst,
-                            size_t *len, int *mark)
+                            size_t *len, int *mark, int *same)
 {
     size_t removed;
-    pct_status rc = pct_query_write(q, qn, &c->filter, dst, len, &removed);
+    pct_status rc = pct_query_write(q, qn, &c->filter, dst, len, &removed, same);
     *mark = *len || alone || !(removed || (c->opts & PCT_CANON_EMPTY_QUERY));
     return rc;
 }
@@ -134,7 +134,7 @@ pct_status pct_canon_tail(const uint8_t *t, size_t n, int alone, const pct_canon
         const uint8_t *hash = memchr(t + 1, '#', n - 1);
         size_t qn = (hash ? (size_t)(hash - t) : n) - 1, len;
         int mark;
-        pct_status rc = query_key(t + 1, qn, alone, c, dst + 1, &len, &mark);
+        pct_status rc = query_key(t + 1, qn, alone, c, dst + 1, &len, &mark, NULL);
         if (rc != PCT_OK)
             return rc;
         if (mark) {
@@ -153,12 +153,12 @@ pct_status pct_canon_tail_in_place(uint8_t *t, size_t n, int alone, int hash, co
 {
     const uint8_t *h = hash ? memchr(t + 1, '#', n - 1) : NULL;
     size_t qn = (h ? (size_t)(h - t) : n) - 1, len;
-    int mark;
-    pct_status rc = query_key(t + 1, qn, alone, c, scratch, &len, &mark);
+    int mark, same;
+    pct_status rc = query_key(t + 1, qn, alone, c, scratch, &len, &mark, &same);
     if (rc != PCT_OK)
         return rc;
     *out_len = n;
-    if (mark && len == qn && memcmp(scratch, t + 1, qn) == 0)
+    if (mark && same)
         return PCT_OK; /* most queries: their key is themselves */
     size_t w = mark ? 1 + len : 0;
     memcpy(t + 1, scratch, len); /* (after the '?', which stays or is written over) */

@@ -572,17 +572,20 @@ static size_t name_end(const uint8_t *q, size_t i, size_t end, unsigned *odd)
 }
 
 pct_status pct_query_write(const uint8_t *q, size_t qn, const pct_query_filter *f, uint8_t *dst,
-                           size_t *out_len, size_t *removed_count)
+                           size_t *out_len, size_t *removed_count, int *unchanged)
 {
     size_t w = 0, at = 0, removed = 0, kept = 0;
+    int same = 1; /* nothing dropped or skipped, and (sorting) in order so far */
     kept_param local[32]; /* most queries: no allocation */
     kept_param *params = local;
     size_t cap = sizeof local / sizeof local[0];
     /* one pass: each segment's end ('&'), then its name's end ('=') and
      * whether the name is plain, read byte by byte (names are short) */
     while (at <= qn) {
-        while (f->html_amp && qn - at >= 4 && memcmp(q + at, "amp;", 4) == 0)
+        while (f->html_amp && qn - at >= 4 && memcmp(q + at, "amp;", 4) == 0) {
             at += 4;
+            same = 0;
+        }
         const uint8_t *amp = memchr(q + at, '&', qn - at);
         size_t seg = at, end = amp ? (size_t)(amp - q) : qn;
         unsigned odd = 0;
@@ -590,6 +593,7 @@ pct_status pct_query_write(const uint8_t *q, size_t qn, const pct_query_filter *
         at = end + 1;
         if (seg_len ? !keeps(f, q + seg, nl, !odd) : f->drop_empty) {
             removed += seg_len != 0; /* an empty segment is no parameter */
+            same = 0;
             continue;
         }
         if (f->sort) {
@@ -613,6 +617,8 @@ pct_status pct_query_write(const uint8_t *q, size_t qn, const pct_query_filter *
                 key |= (uint64_t)q[seg + k] << (56 - 8 * k);
             kept_param kp = {q + seg, seg_len, nl, kept, key, !odd};
             params[kept] = kp;
+            if (same && kept && by_name(&params[kept - 1], &params[kept]) > 0)
+                same = 0;
         } else {
             if (kept)
                 dst[w++] = '&';
@@ -621,7 +627,11 @@ pct_status pct_query_write(const uint8_t *q, size_t qn, const pct_query_filter *
         }
         kept++;
     }
-    if (f->sort) {
+    if (unchanged)
+        *unchanged = same;
+    if (f->sort && same && unchanged) {
+        w = qn; /* the query is its own result: not written */
+    } else if (f->sort) {
         if (kept > 16) {
             qsort(params, kept, sizeof *params, by_name_q);
         } else { /* insertion sort: stable, and one comparison a pair when sorted */
@@ -659,7 +669,7 @@ pct_status pct_query_clean(const uint8_t *s, size_t n, const pct_query_filter *f
     }
     size_t qn = qr.len, w = qr.start, len, removed; /* the '?' included */
     memcpy(dst, s, w);
-    pct_status rc = pct_query_write(s + qr.start, qn, f, dst + w, &len, &removed);
+    pct_status rc = pct_query_write(s + qr.start, qn, f, dst + w, &len, &removed, NULL);
     if (rc != PCT_OK)
         return rc;
     w += len;

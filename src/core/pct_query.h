@@ -124,9 +124,11 @@ int pct_query_keeps(const pct_query_filter *f, const uint8_t *name, size_t nn);
 /* The query q[0..qn) (no '?') with the parameters the filter does not keep
  * removed, into dst (qn bytes; not overlapping q): what pct_query_clean
  * writes after the '?'. *removed: how many parameters went (empty segments
- * dropped with drop_empty are none). */
+ * dropped with drop_empty are none). With `unchanged` (NULL: unused),
+ * *unchanged is 1 when the result is q itself (nothing dropped, the order
+ * kept), which is then not written when sorting (most queries: no copy). */
 pct_status pct_query_write(const uint8_t *q, size_t qn, const pct_query_filter *f, uint8_t *dst,
-                           size_t *out_len, size_t *removed);
+                           size_t *out_len, size_t *removed, int *unchanged);
 
 pct_status pct_query_clean(const uint8_t *s, size_t n, const pct_query_filter *f, uint8_t *dst,
                            size_t *out_len);
