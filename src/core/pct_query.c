@@ -576,13 +576,14 @@ pct_status pct_query_write(const uint8_t *q, size_t qn, const pct_query_filter *
 {
     size_t w = 0, at = 0, removed = 0, kept = 0;
     int same = 1; /* nothing dropped or skipped, and (sorting) in order so far */
+    const int html_amp = f->html_amp, sort = f->sort;
     kept_param local[32]; /* most queries: no allocation */
     kept_param *params = local;
     size_t cap = sizeof local / sizeof local[0];
     /* one pass: each segment's end ('&'), then its name's end ('=') and
      * whether the name is plain, read byte by byte (names are short) */
     while (at <= qn) {
-        while (f->html_amp && qn - at >= 4 && memcmp(q + at, "amp;", 4) == 0) {
+        while (html_amp && qn - at >= 4 && memcmp(q + at, "amp;", 4) == 0) {
             at += 4;
             same = 0;
         }
@@ -596,7 +597,7 @@ pct_status pct_query_write(const uint8_t *q, size_t qn, const pct_query_filter *
             same = 0;
             continue;
         }
-        if (f->sort) {
+        if (sort) {
             if (kept == cap) {
                 size_t want = 2 * cap;
                 kept_param *more = want < SIZE_MAX / sizeof *more
@@ -613,8 +614,16 @@ pct_status pct_query_write(const uint8_t *q, size_t qn, const pct_query_filter *
                 cap = want;
             }
             uint64_t key = 0;
-            for (size_t k = 0; k < nl && k < 8; k++)
-                key |= (uint64_t)q[seg + k] << (56 - 8 * k);
+            if (qn - seg >= 8 && nl) { /* one word, its bytes past the name's cleared */
+                uint8_t b[8];
+                memcpy(b, q + seg, 8);
+                for (size_t k = 0; k < 8; k++)
+                    key = key << 8 | b[k];
+                key &= nl >= 8 ? ~0ull : ~(~0ull >> (8 * nl));
+            } else {
+                for (size_t k = 0; k < nl && k < 8; k++)
+                    key |= (uint64_t)q[seg + k] << (56 - 8 * k);
+            }
             kept_param kp = {q + seg, seg_len, nl, kept, key, !odd};
             params[kept] = kp;
             if (same && kept && by_name(&params[kept - 1], &params[kept]) > 0)
