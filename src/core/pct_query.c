@@ -384,7 +384,7 @@ void pct_glob_firsts_init(pct_glob_firsts *firsts, const uint8_t *globs, size_t 
 
 /* 0 when no pattern of the set can match the raw name (first decoded byte
  * b) by its first two bytes; the empty name always tries (the empty pattern). */
-static int may_match(const pct_glob_firsts *firsts, const uint8_t *name, size_t nn, int b,
+static PCT_ALWAYS_INLINE int may_match(const pct_glob_firsts *firsts, const uint8_t *name, size_t nn, int b,
                      int form, int plain)
 {
     if (b < 0 || firsts->any)
@@ -462,7 +462,7 @@ static int listed_match(const uint8_t *globs, const pct_glob_firsts *firsts, con
     return 0;
 }
 
-static int set_matches(const uint8_t *globs, size_t len, const pct_glob_firsts *firsts,
+static PCT_ALWAYS_INLINE int set_matches(const uint8_t *globs, size_t len, const pct_glob_firsts *firsts,
                        const uint8_t *name, size_t nn, int b, int form, int plain)
 {
     if (!may_match(firsts, name, nn, b, form, plain))
@@ -488,7 +488,7 @@ static int plain_name(const uint8_t *name, size_t nn)
 }
 
 /* first_byte of a name, plain or not. */
-static int first_of(const uint8_t *name, size_t nn, int form, int plain)
+static PCT_ALWAYS_INLINE int first_of(const uint8_t *name, size_t nn, int form, int plain)
 {
     unsigned c = nn ? name[0] : 0;
     if (!plain || !nn)
@@ -497,7 +497,7 @@ static int first_of(const uint8_t *name, size_t nn, int form, int plain)
 }
 
 /* pct_query_keeps of a name whose plainness is known. */
-static int keeps(const pct_query_filter *f, const uint8_t *name, size_t nn, int plain)
+static PCT_ALWAYS_INLINE int keeps(const pct_query_filter *f, const uint8_t *name, size_t nn, int plain)
 {
     int form = f->keep_ignore_case ? FOLD : 1;
     if (f->has_keep && !set_matches(f->keep, f->keep_len, &f->keep_firsts, name, nn,
