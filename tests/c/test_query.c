@@ -253,19 +253,25 @@ static void test_clean_identity(void)
     each_string(alphabet, sizeof alphabet, 7, clean_is_identity);
 }
 
+/* canonicalize's options with the drop set TRACK (in any case) and opts. */
+static void track_canon(pct_canon *c, unsigned opts)
+{
+    memset(c, 0, sizeof *c);
+    c->filter.drop = (const uint8_t *)TRACK;
+    c->filter.drop_len = sizeof TRACK - 1;
+    c->filter.sort = 1;
+    c->filter.ignore_case = 1;
+    c->filter.drop_empty = 1;
+    c->opts = opts;
+    pct_query_filter_init(&c->filter);
+}
+
 /* The key of the normalized URI `norm` with the drop set TRACK and opts,
  * and the key of the key is itself. */
 static int keyed(const char *norm, unsigned opts, const char *want)
 {
     pct_canon c;
-    memset(&c, 0, sizeof c);
-    c.filter.drop = (const uint8_t *)TRACK;
-    c.filter.drop_len = sizeof TRACK - 1;
-    c.filter.sort = 1;
-    c.filter.ignore_case = 1;
-    c.filter.drop_empty = 1;
-    c.opts = opts;
-    pct_query_filter_init(&c.filter);
+    track_canon(&c, opts);
     size_t n = strlen(norm), len = 0, len2 = 0;
     uint8_t *dst = malloc(n ? n : 1), *again = malloc(n ? n : 1);
     int ok = dst && again && pct_canon_key((const uint8_t *)norm, n, &c, dst, &len) == PCT_OK
@@ -301,13 +307,7 @@ static void in_place_is_tail(const uint8_t *s, size_t n)
 {
     for (unsigned opts = 0; opts <= PCT_CANON_EMPTY_QUERY; opts += PCT_CANON_EMPTY_QUERY) {
         pct_canon c;
-        memset(&c, 0, sizeof c);
-        c.filter.drop = (const uint8_t *)TRACK;
-        c.filter.drop_len = sizeof TRACK - 1;
-        c.filter.sort = 1;
-        c.filter.drop_empty = 1;
-        c.opts = opts;
-        pct_query_filter_init(&c.filter);
+        track_canon(&c, opts);
         for (int hash = 0; hash < 2; hash++) {
             uint8_t t[9], want[9], got[9], scratch[9];
             size_t m = 1, want_len = 0, got_len = 0;
