@@ -156,7 +156,8 @@ PyDoc_STRVAR(web_slashes_doc,
 "_web_slashes($module, uri, strip, /)\n--\n\n"
 "The UTF-8 bytes uri as canonicalize reads them: stripped as the URL\n"
 "Standard strips input (with strip), then each '\\\\' before the query of a\n"
-"special scheme's URL made '/' (pct_special_slashes).");
+"special scheme's URL made '/' (pct_special_slashes), then the escapes of\n"
+"sub-delims in its non-ASCII host decoded (pct_canon_host_unescape).");
 
 static PyObject *py_web_slashes(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 {
@@ -178,6 +179,7 @@ static PyObject *py_web_slashes(PyObject *module, PyObject *const *args, Py_ssiz
     else if (n)
         memcpy(d, src, n);
     pct_special_slashes(d, len);
+    len = pct_canon_host_unescape(d, len);
     PyObject *r = PyBytes_FromStringAndSize((const char *)d, (Py_ssize_t)len);
     PyMem_Free(d);
     return r;

@@ -174,27 +174,33 @@ static int empty_password(const uint8_t *row, size_t len)
 
 static int canon_key(const pct_batch_spec *spec, pct_buf *out, size_t start)
 {
-    size_t len = out->len - start, key_len, from = 0;
+    size_t len = out->len - start, key_len;
     uint8_t *row = out->data + start;
     pct_status rc;
-    int query_only = pct_canon_query_only(&spec->canon) && !empty_password(row, len);
-    if (query_only) {
-        /* most rows: the part before the '?' stays where it is; a '?'
-         * after the '#' is the fragment's, which the key keeps as it is */
+    /* an empty password needs an '@', which most rows have none of */
+    if (pct_canon_query_only(&spec->canon) && !(len && memchr(row, '@', len) && empty_password(row, len))) {
+        /* most rows: the part before the '?' stays where it is, and so
+         * does a query already its key; a '?' after the '#' is the
+         * fragment's, which the key keeps as it is (with the fragment
+         * dropped, the row holds no '#') */
+        int hash = !(spec->flags & PCT_URI_DROP_FRAGMENT);
         const uint8_t *q = len ? memchr(row, '?', len) : NULL;
-        if (!q || memchr(row, '#', (size_t)(q - row)))
+        if (!q || (hash && memchr(row, '#', (size_t)(q - row))))
             return PCT_OK; /* no query: the normalized row is its key */
-        from = (size_t)(q - row);
+        size_t from = (size_t)(q - row);
+        if ((rc = pct_buf_scratch(out, len - from)) != PCT_OK
+            || (rc = pct_canon_tail_in_place(row + from, len - from, from == 0, hash, &spec->canon,
+                                             out->scratch, &key_len)) != PCT_OK)
+            return (int)rc;
+        out->len = start + from + key_len;
+        return PCT_OK;
     }
-    if ((rc = pct_buf_scratch(out, len - from)) != PCT_OK)
+    if ((rc = pct_buf_scratch(out, len)) != PCT_OK)
         return (int)rc;
-    memcpy(out->scratch, row + from, len - from);
-    rc = from || query_only
-             ? pct_canon_tail(out->scratch, len - from, from == 0, &spec->canon, row + from, &key_len)
-             : pct_canon_key(out->scratch, len, &spec->canon, row, &key_len);
-    if (rc != PCT_OK)
+    memcpy(out->scratch, row, len);
+    if ((rc = pct_canon_key(out->scratch, len, &spec->canon, row, &key_len)) != PCT_OK)
         return (int)rc;
-    out->len = start + from + key_len;
+    out->len = start + key_len;
     return PCT_OK;
 }
 
@@ -344,6 +350,8 @@ static int canonicalize_row(const pct_batch_spec *spec, const uint8_t *src, size
     int form;
     if (pct_domain_parser_row_form(src, n, out->data + start, &form))
         return PCT_ROW_CALLER; /* rare: a host the URL Standard's parser reads: its href, the caller's */
+    if (form && pct_canon_host_escapes(src, n))
+        return PCT_ROW_CALLER; /* rare: a host whose escapes the parser decodes for IDNA, the caller's */
     int rc = normalize_row(spec, src, n, out, limit, info, hosts);
     if (rc == PCT_OK && form && pct_domain_number_host(out->data + start, out->len - start)
         && pct_domain_browser(src, n)) {

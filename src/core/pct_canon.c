@@ -113,19 +113,31 @@ int pct_canon_query_only(const pct_canon *c)
     return !(c->opts & (PCT_CANON_STRIP_WWW | PCT_CANON_ONE_SCHEME | PCT_CANON_TRAILING_SLASH));
 }
 
+/* The key of the query q[0..qn) (no '?') into dst (qn bytes), *len
+ * bytes; *mark: whether its '?' stays. An empty query goes when it was
+ * emptied (or with the option), but a reference that is only a query
+ * keeps it: "" is the base's. */
+static pct_status query_key(const uint8_t *q, size_t qn, int alone, const pct_canon *c, uint8_t *dst,
+                            size_t *len, int *mark, int *same)
+{
+    size_t removed;
+    pct_status rc = pct_query_write(q, qn, &c->filter, dst, len, &removed, same);
+    *mark = *len || alone || !(removed || (c->opts & PCT_CANON_EMPTY_QUERY));
+    return rc;
+}
+
 pct_status pct_canon_tail(const uint8_t *t, size_t n, int alone, const pct_canon *c, uint8_t *dst,
                           size_t *out_len)
 {
     size_t w = 0, i = 0;
     if (n && t[0] == '?') {
         const uint8_t *hash = memchr(t + 1, '#', n - 1);
-        size_t qn = (hash ? (size_t)(hash - t) : n) - 1, len, removed;
-        pct_status rc = pct_query_write(t + 1, qn, &c->filter, dst + 1, &len, &removed);
+        size_t qn = (hash ? (size_t)(hash - t) : n) - 1, len;
+        int mark;
+        pct_status rc = query_key(t + 1, qn, alone, c, dst + 1, &len, &mark, NULL);
         if (rc != PCT_OK)
             return rc;
-        /* an empty query goes when it was emptied (or with the option), but
-         * a reference that is only a query keeps it: "" is the base's */
-        if (len || alone || !(removed || (c->opts & PCT_CANON_EMPTY_QUERY))) {
+        if (mark) {
             dst[0] = '?';
             w = 1 + len;
         }
@@ -134,4 +146,79 @@ pct_status pct_canon_tail(const uint8_t *t, size_t n, int alone, const pct_canon
     memcpy(dst + w, t + i, n - i); /* the fragment */
     *out_len = w + n - i;
     return PCT_OK;
+}
+
+pct_status pct_canon_tail_in_place(uint8_t *t, size_t n, int alone, int hash, const pct_canon *c,
+                                   uint8_t *scratch, size_t *out_len)
+{
+    const uint8_t *h = hash ? memchr(t + 1, '#', n - 1) : NULL;
+    size_t qn = (h ? (size_t)(h - t) : n) - 1, len;
+    int mark, same;
+    pct_status rc = query_key(t + 1, qn, alone, c, scratch, &len, &mark, &same);
+    if (rc != PCT_OK)
+        return rc;
+    *out_len = n;
+    if (mark && same)
+        return PCT_OK; /* most queries: their key is themselves */
+    size_t w = mark ? 1 + len : 0;
+    memcpy(t + 1, scratch, len); /* (after the '?', which stays or is written over) */
+    memmove(t + w, t + 1 + qn, n - 1 - qn); /* the fragment */
+    *out_len = w + n - 1 - qn;
+    return PCT_OK;
+}
+
+/* The byte of the escape at s[i] ("%XX", i + 2 < end), or -1. */
+static int escaped_byte(const uint8_t *s, size_t i, size_t end)
+{
+    if (s[i] != '%' || end - i < 3 || pct_hex_value[s[i + 1]] < 0 || pct_hex_value[s[i + 2]] < 0)
+        return -1;
+    return pct_hex_value[s[i + 1]] * 16 + pct_hex_value[s[i + 2]];
+}
+
+static int sub_delim(int c)
+{
+    return c > 0 && strchr("!$&'()*+,;=", c) != NULL;
+}
+
+/* The host of s[0..n) when it is one pct_canon_host_escapes names. */
+static int host_with_escapes(const uint8_t *s, size_t n, size_t *host, size_t *end)
+{
+    pct_authority a;
+    if (!memchr(s, '%', n) || !pct_authority_find(s, n, PCT_AUTH_WEB, &a) || a.special != 1
+        || !a.escaped || a.ip_literal)
+        return 0;
+    int wide = 0, delim = 0;
+    for (size_t i = a.host; i < a.host_end; i++) {
+        int c = escaped_byte(s, i, a.host_end);
+        wide |= s[i] >= 0x80 || c >= 0x80;
+        delim |= sub_delim(c);
+    }
+    *host = a.host;
+    *end = a.host_end;
+    return wide && delim;
+}
+
+int pct_canon_host_escapes(const uint8_t *s, size_t n)
+{
+    size_t host, end;
+    return host_with_escapes(s, n, &host, &end);
+}
+
+size_t pct_canon_host_unescape(uint8_t *s, size_t n)
+{
+    size_t host, end, w;
+    if (!host_with_escapes(s, n, &host, &end))
+        return n;
+    w = host;
+    for (size_t i = host; i < end; i++) {
+        int c = escaped_byte(s, i, end);
+        if (sub_delim(c)) {
+            s[w++] = (uint8_t)c;
+            i += 2;
+        } else {
+            s[w++] = s[i];
+        }
+    }
+    memmove(s + w, s + end, n - end);
+    return w + n - end;
 }

@@ -43,4 +43,24 @@ int pct_canon_query_only(const pct_canon *c);
 pct_status pct_canon_tail(const uint8_t *t, size_t n, int alone, const pct_canon *c, uint8_t *dst,
                           size_t *out_len);
 
+/* pct_canon_tail of t[0..n), which starts with '?', written over it (the
+ * key is never longer) with scratch (n bytes, apart) for the query; with
+ * hash 0, the caller knows t holds no '#' (a fragment normalize dropped).
+ * Most queries' keys are themselves: then nothing is written. */
+pct_status pct_canon_tail_in_place(uint8_t *t, size_t n, int alone, int hash, const pct_canon *c,
+                                   uint8_t *scratch, size_t *out_len);
+
+/* ---- the host as the URL Standard reads it --------------------------------
+ * The URL Standard decodes every escape of a host before its domain to
+ * ASCII; normalize's host mapping (RFC 3986) keeps the escapes of reserved
+ * characters, whose '%' then fails IDNA. The sub-delims ("!$&'()*+,;=")
+ * are the reserved characters a domain may hold (the others are forbidden
+ * host code points: the parser refuses them). pct_canon_host_escapes:
+ * 1 when s[0..n) is a special scheme's "scheme://" URL (not "file:") whose
+ * host holds an escape of a sub-delim and is non-ASCII, written or escaped
+ * (it goes through IDNA). pct_canon_host_unescape: those escapes decoded in
+ * place; the new length (n when there are none). */
+int pct_canon_host_escapes(const uint8_t *s, size_t n);
+size_t pct_canon_host_unescape(uint8_t *s, size_t n);
+
 #endif /* PCT_CANON_H */

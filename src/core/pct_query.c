@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "pct_portable.h"
 #include "pct_query.h"
 
 int pct_query_locate(const uint8_t *s, size_t n, pct_range *query)
@@ -323,6 +324,29 @@ static void set_bit(uint32_t *bits, unsigned v)
     bits[v >> 5] |= 1u << (v & 31u);
 }
 
+/* The literal, bucket and star of listed pattern k, pat[0..pn) (c0: its
+ * first byte when an ASCII literal, else -1). */
+static void set_literal(pct_glob_firsts *firsts, unsigned k, const uint8_t *pat, size_t pn, int c0)
+{
+    size_t lit = 0, end;
+    while (lit < pn && pat[lit] < 0x80 && pat[lit] != '*' && pat[lit] != '?' && pat[lit] != '[')
+        lit++;
+    for (end = lit; end < pn && pat[end] == '*';)
+        end++;
+    firsts->literal[k] = end == pn ? (uint16_t)lit : PCT_GLOB_NOT_LITERAL;
+    firsts->star[k] = end > lit;
+    uint64_t bit = 1ull << k;
+    if (pn == 0)
+        return; /* the empty name's alone (listed_match) */
+    if (c0 >= 0) {
+        firsts->bucket[c0] |= bit;
+        return;
+    }
+    for (unsigned b = 0; b < 128; b++) /* a metacharacter or non-ASCII first: any name may */
+        firsts->bucket[b] |= bit;
+    firsts->bucket_high |= bit;
+}
+
 void pct_glob_firsts_init(pct_glob_firsts *firsts, const uint8_t *globs, size_t len)
 {
     memset(firsts, 0, sizeof *firsts);
@@ -339,6 +363,7 @@ void pct_glob_firsts_init(pct_glob_firsts *firsts, const uint8_t *globs, size_t 
             firsts->c0[k] = (int16_t)c0;
             firsts->c1[k] = (int16_t)(c0 >= 0 && pn == 1 ? -2 : c0 >= 0 ? c1 : -1);
             firsts->count = k + 1;
+            set_literal(firsts, k, globs + at, pn, c0);
         } else {
             firsts->listed = 0;
         }
@@ -359,8 +384,8 @@ void pct_glob_firsts_init(pct_glob_firsts *firsts, const uint8_t *globs, size_t 
 
 /* 0 when no pattern of the set can match the raw name (first decoded byte
  * b) by its first two bytes; the empty name always tries (the empty pattern). */
-static int may_match(const pct_glob_firsts *firsts, const uint8_t *name, size_t nn, int b,
-                     int form)
+static PCT_ALWAYS_INLINE int may_match(const pct_glob_firsts *firsts, const uint8_t *name, size_t nn, int b,
+                     int form, int plain)
 {
     if (b < 0 || firsts->any)
         return 1;
@@ -368,19 +393,44 @@ static int may_match(const pct_glob_firsts *firsts, const uint8_t *name, size_t 
         return 0;
     if (has_bit(firsts->open, (unsigned)b))
         return 1;
-    /* b is an ASCII literal's: the second code point starts at the second byte */
-    size_t i = 0;
-    byte_at(name, nn, &i, form);
-    unsigned b1 = i < nn ? byte_at(name, nn, &i, form) : NO_SECOND;
+    /* b is an ASCII literal's: the second code point starts at the second
+     * byte (a plain name's second byte, folded as byte_at folds) */
+    unsigned b1 = nn < 2 ? NO_SECOND : name[1];
+    if (plain) {
+        b1 = form == FOLD && b1 - 'A' < 26u ? b1 + 32 : b1;
+    } else {
+        size_t i = 0;
+        byte_at(name, nn, &i, form);
+        b1 = i < nn ? byte_at(name, nn, &i, form) : NO_SECOND;
+    }
     return has_bit(firsts->pairs, pair_hash((unsigned)b, b1));
 }
 
-/* The listed patterns the name (first decoded byte b) can match, tried. */
+/* 1 when the plain ASCII name[0..n) (folded with `fold`) is pat[0..n). */
+static int same_literal(const uint8_t *pat, const uint8_t *name, size_t n, int fold)
+{
+    for (size_t i = 0; i < n; i++) {
+        unsigned c = name[i];
+        if (fold && c - 'A' < 26u)
+            c += 32;
+        if (c != pat[i])
+            return 0;
+    }
+    return 1;
+}
+
+/* The listed patterns the name (first decoded byte b) can match, tried:
+ * those of its bucket (all, for the empty name); a `plain` name (ASCII,
+ * no '%' or '+': its decoded bytes are its bytes) is compared with a
+ * literal pattern's bytes. */
 static int listed_match(const uint8_t *globs, const pct_glob_firsts *firsts, const uint8_t *name,
-                        size_t nn, int b, int form)
+                        size_t nn, int b, int form, int plain)
 {
     int b1 = -3; /* the second decoded byte, read when a pattern asks */
-    for (unsigned k = 0; k < firsts->count; k++) {
+    uint64_t todo = b < 0 ? (firsts->count < 64 ? (1ull << firsts->count) - 1 : ~0ull)
+                    : b < 128 ? firsts->bucket[b] : firsts->bucket_high;
+    for (; todo; todo &= todo - 1) {
+        unsigned k = pct_ctz64(todo);
         const uint8_t *pat = globs + firsts->start[k];
         size_t pn = firsts->len[k];
         int c0 = firsts->c0[k], c1 = firsts->c1[k];
@@ -391,6 +441,12 @@ static int listed_match(const uint8_t *globs, const pct_glob_firsts *firsts, con
         }
         if (c0 >= 0 && c0 != b)
             continue;
+        size_t lit = firsts->literal[k];
+        if (plain && lit != PCT_GLOB_NOT_LITERAL) {
+            if ((firsts->star[k] ? nn >= lit : nn == lit) && same_literal(pat, name, lit, form == FOLD))
+                return 1;
+            continue;
+        }
         if (c0 >= 0 && c1 != -1) {
             if (b1 == -3) {
                 size_t i = 0;
@@ -406,12 +462,12 @@ static int listed_match(const uint8_t *globs, const pct_glob_firsts *firsts, con
     return 0;
 }
 
-static int set_matches(const uint8_t *globs, size_t len, const pct_glob_firsts *firsts,
-                       const uint8_t *name, size_t nn, int b, int form)
+static PCT_ALWAYS_INLINE int set_matches(const uint8_t *globs, size_t len, const pct_glob_firsts *firsts,
+                       const uint8_t *name, size_t nn, int b, int form, int plain)
 {
-    if (!may_match(firsts, name, nn, b, form))
+    if (!may_match(firsts, name, nn, b, form, plain))
         return 0;
-    return firsts->listed ? listed_match(globs, firsts, name, nn, b, form)
+    return firsts->listed ? listed_match(globs, firsts, name, nn, b, form, plain)
                           : globs_match(globs, len, name, nn, b, form);
 }
 
@@ -421,45 +477,127 @@ void pct_query_filter_init(pct_query_filter *f)
     pct_glob_firsts_init(&f->keep_firsts, f->keep, f->keep_len);
 }
 
-int pct_query_keeps(const pct_query_filter *f, const uint8_t *name, size_t nn)
+/* 1 when the raw name's bytes are its decoded bytes and ASCII: no '%',
+ * '+' or byte >= 0x80. */
+static int plain_name(const uint8_t *name, size_t nn)
+{
+    unsigned odd = 0;
+    for (size_t i = 0; i < nn; i++)
+        odd |= (name[i] == '%') | (name[i] == '+') | (name[i] >> 7);
+    return !odd;
+}
+
+/* first_byte of a name, plain or not. */
+static PCT_ALWAYS_INLINE int first_of(const uint8_t *name, size_t nn, int form, int plain)
+{
+    unsigned c = nn ? name[0] : 0;
+    if (!plain || !nn)
+        return first_byte(name, nn, form);
+    return (int)(form == FOLD && c - 'A' < 26u ? c + 32 : c);
+}
+
+/* pct_query_keeps of a name whose plainness is known. */
+static PCT_ALWAYS_INLINE int keeps(const pct_query_filter *f, const uint8_t *name, size_t nn, int plain)
 {
     int form = f->keep_ignore_case ? FOLD : 1;
     if (f->has_keep && !set_matches(f->keep, f->keep_len, &f->keep_firsts, name, nn,
-                                    first_byte(name, nn, form), form))
+                                    first_of(name, nn, form, plain), form, plain))
         return 0;
     form = f->ignore_case ? FOLD : 1;
-    return !set_matches(f->drop, f->drop_len, &f->drop_firsts, name, nn, first_byte(name, nn, form),
-                        form);
+    return !set_matches(f->drop, f->drop_len, &f->drop_firsts, name, nn,
+                        first_of(name, nn, form, plain), form, plain);
+}
+
+int pct_query_keeps(const pct_query_filter *f, const uint8_t *name, size_t nn)
+{
+    return keeps(f, name, nn, plain_name(name, nn));
 }
 
 /* ---- cleaning ------------------------------------------------------------ */
 typedef struct {
     const uint8_t *seg;
     size_t len, name_len, index;
+    uint64_t key; /* a plain name's first 8 bytes, big-endian, 0-padded */
+    int plain;    /* (plain_name) */
 } kept_param;
 
-static int by_name(const void *a, const void *b)
+static int by_name(const kept_param *x, const kept_param *y)
 {
-    const kept_param *x = a, *y = b;
-    int c = compare_names(x->seg, x->name_len, 1, y->seg, y->name_len, 1);
+    int c;
+    /* plain names: their bytes are their code points; the keys order
+     * them unless one is a prefix of the other's first 8 bytes */
+    if (x->plain && y->plain && x->key != y->key)
+        c = x->key < y->key ? -1 : 1;
+    else if (x->plain && y->plain && x->name_len <= 8 && y->name_len <= 8)
+        c = (x->name_len > y->name_len) - (x->name_len < y->name_len);
+    else
+        c = compare_names(x->seg, x->name_len, 1, y->seg, y->name_len, 1);
     if (c)
         return c;
     return x->index < y->index ? -1 : x->index > y->index; /* stable */
 }
 
-pct_status pct_query_write(const uint8_t *q, size_t qn, const pct_query_filter *f, uint8_t *dst,
-                           size_t *out_len, size_t *removed_count)
+static int by_name_q(const void *a, const void *b)
 {
-    size_t w = 0, at = 0, seg, seg_len, nl, removed = 0, kept = 0;
+    return by_name(a, b);
+}
+
+/* The end of the name that starts at q[i] in the segment q[i..end) (its
+ * '=' or end); *odd is set when the name is not plain (plain_name). */
+static size_t name_end(const uint8_t *q, size_t i, size_t end, unsigned *odd)
+{
+#if defined(PCT_LITTLE_ENDIAN)
+    /* eight bytes at a time: the lowest byte a zero-byte test marks is
+     * exact (a false mark only follows a true one) */
+    const uint64_t ones = 0x0101010101010101ull, highs = ones << 7;
+    while (end - i >= 8) {
+        uint64_t w, e, p, s;
+        memcpy(&w, q + i, 8);
+        e = w ^ (ones * '=');
+        p = w ^ (ones * '%');
+        s = w ^ (ones * '+');
+        uint64_t eq = (e - ones) & ~e & highs;
+        uint64_t bad = (((p - ones) & ~p) | ((s - ones) & ~s) | w) & highs;
+        if (eq) {
+            *odd |= (bad & ((eq & (0 - eq)) - 1)) != 0;
+            return i + pct_ctz64(eq) / 8;
+        }
+        *odd |= bad != 0;
+        i += 8;
+    }
+#endif
+    for (; i < end && q[i] != '='; i++)
+        *odd |= (unsigned)((q[i] == '%') | (q[i] == '+') | (q[i] >> 7));
+    return i;
+}
+
+pct_status pct_query_write(const uint8_t *q, size_t qn, const pct_query_filter *f, uint8_t *dst,
+                           size_t *out_len, size_t *removed_count, int *unchanged)
+{
+    size_t w = 0, at = 0, removed = 0, kept = 0;
+    int same = 1; /* nothing dropped or skipped, and (sorting) in order so far */
+    const int html_amp = f->html_amp, sort = f->sort;
     kept_param local[32]; /* most queries: no allocation */
     kept_param *params = local;
     size_t cap = sizeof local / sizeof local[0];
-    while (next_segment(q, qn, &at, &seg, &seg_len, &nl, f->html_amp)) {
-        if (seg_len ? !pct_query_keeps(f, q + seg, nl) : f->drop_empty) {
+    /* one pass: each segment's end ('&'), then its name's end ('=') and
+     * whether the name is plain, read byte by byte (names are short) */
+    while (at <= qn) {
+        while (html_amp && qn - at >= 4 && memcmp(q + at, "amp;", 4) == 0) {
+            at += 4;
+            same = 0;
+        }
+        const uint8_t *amp = memchr(q + at, '&', qn - at);
+        size_t seg = at, end = amp ? (size_t)(amp - q) : qn;
+        unsigned odd = 0;
+        size_t seg_len = end - seg, nl = name_end(q, seg, end, &odd) - seg;
+        at = end + 1;
+        if (seg_len ? !keeps(f, q + seg, nl, !odd) : f->drop_empty) {
             removed += seg_len != 0; /* an empty segment is no parameter */
+            same = 0;
             continue;
         }
-        if (f->sort) {
+        if (sort) {
             if (kept == cap) {
                 size_t want = 2 * cap;
                 kept_param *more = want < SIZE_MAX / sizeof *more
@@ -475,8 +613,21 @@ pct_status pct_query_write(const uint8_t *q, size_t qn, const pct_query_filter *
                 params = more;
                 cap = want;
             }
-            kept_param kp = {q + seg, seg_len, nl, kept};
+            uint64_t key = 0;
+            if (qn - seg >= 8 && nl) { /* one word, its bytes past the name's cleared */
+                uint8_t b[8];
+                memcpy(b, q + seg, 8);
+                for (size_t k = 0; k < 8; k++)
+                    key = key << 8 | b[k];
+                key &= nl >= 8 ? ~0ull : ~(~0ull >> (8 * nl));
+            } else {
+                for (size_t k = 0; k < nl && k < 8; k++)
+                    key |= (uint64_t)q[seg + k] << (56 - 8 * k);
+            }
+            kept_param kp = {q + seg, seg_len, nl, kept, key, !odd};
             params[kept] = kp;
+            if (same && kept && by_name(&params[kept - 1], &params[kept]) > 0)
+                same = 0;
         } else {
             if (kept)
                 dst[w++] = '&';
@@ -485,9 +636,13 @@ pct_status pct_query_write(const uint8_t *q, size_t qn, const pct_query_filter *
         }
         kept++;
     }
-    if (f->sort) {
+    if (unchanged)
+        *unchanged = same;
+    if (f->sort && same && unchanged) {
+        w = qn; /* the query is its own result: not written */
+    } else if (f->sort) {
         if (kept > 16) {
-            qsort(params, kept, sizeof *params, by_name);
+            qsort(params, kept, sizeof *params, by_name_q);
         } else { /* insertion sort: stable, and one comparison a pair when sorted */
             for (size_t k = 1; k < kept; k++) {
                 kept_param p = params[k];
@@ -523,7 +678,7 @@ pct_status pct_query_clean(const uint8_t *s, size_t n, const pct_query_filter *f
     }
     size_t qn = qr.len, w = qr.start, len, removed; /* the '?' included */
     memcpy(dst, s, w);
-    pct_status rc = pct_query_write(s + qr.start, qn, f, dst + w, &len, &removed);
+    pct_status rc = pct_query_write(s + qr.start, qn, f, dst + w, &len, &removed, NULL);
     if (rc != PCT_OK)
         return rc;
     w += len;

@@ -78,7 +78,16 @@ typedef struct {
     unsigned count;
     uint16_t start[PCT_GLOB_LISTED], len[PCT_GLOB_LISTED];
     int16_t c0[PCT_GLOB_LISTED], c1[PCT_GLOB_LISTED];
+    /* With `listed`: the patterns a name whose first decoded byte is b may
+     * match (bit k: pattern k), b < 128, and those of a non-ASCII first
+     * byte; a pattern that is ASCII literals then only '*'s (or none) has
+     * `literal` bytes of them (else PCT_GLOB_NOT_LITERAL), which a plain
+     * ASCII name (no '%', '+' or byte >= 0x80) is compared with directly. */
+    uint64_t bucket[128], bucket_high;
+    uint16_t literal[PCT_GLOB_LISTED];
+    uint8_t star[PCT_GLOB_LISTED]; /* the literal is followed by '*' */
 } pct_glob_firsts;
+#define PCT_GLOB_NOT_LITERAL 0xFFFFu
 
 void pct_glob_firsts_init(pct_glob_firsts *firsts, const uint8_t *globs, size_t len);
 
@@ -115,9 +124,11 @@ int pct_query_keeps(const pct_query_filter *f, const uint8_t *name, size_t nn);
 /* The query q[0..qn) (no '?') with the parameters the filter does not keep
  * removed, into dst (qn bytes; not overlapping q): what pct_query_clean
  * writes after the '?'. *removed: how many parameters went (empty segments
- * dropped with drop_empty are none). */
+ * dropped with drop_empty are none). With `unchanged` (NULL: unused),
+ * *unchanged is 1 when the result is q itself (nothing dropped, the order
+ * kept), which is then not written when sorting (most queries: no copy). */
 pct_status pct_query_write(const uint8_t *q, size_t qn, const pct_query_filter *f, uint8_t *dst,
-                           size_t *out_len, size_t *removed);
+                           size_t *out_len, size_t *removed, int *unchanged);
 
 pct_status pct_query_clean(const uint8_t *s, size_t n, const pct_query_filter *f, uint8_t *dst,
                            size_t *out_len);

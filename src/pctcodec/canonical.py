@@ -73,7 +73,7 @@ def _key(uri, drop_set, keep_set, opts):
             raise URLParseError(href[1], len(data[:href[0]].decode("utf-8", "replace")))
         if href is not None:  # a host only the URL Standard's parser reads: its href
             uri = href
-        if "\\" in uri:  # read as a browser reads it (the core's rule)
+        if "\\" in uri or "%" in uri:  # read as a browser reads it (the core's rule)
             uri = _pctcodec._web_slashes(uri.encode("utf-8", "surrogatepass"),
                                          bool(opts & _STRIP_SPACE)).decode("utf-8", "surrogatepass")
         norm = _pctcodec.normalize(uri, drop_fragment=bool(opts & _DROP_FRAGMENT),

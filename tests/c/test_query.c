@@ -253,19 +253,25 @@ static void test_clean_identity(void)
     each_string(alphabet, sizeof alphabet, 7, clean_is_identity);
 }
 
+/* canonicalize's options with the drop set TRACK (in any case) and opts. */
+static void track_canon(pct_canon *c, unsigned opts)
+{
+    memset(c, 0, sizeof *c);
+    c->filter.drop = (const uint8_t *)TRACK;
+    c->filter.drop_len = sizeof TRACK - 1;
+    c->filter.sort = 1;
+    c->filter.ignore_case = 1;
+    c->filter.drop_empty = 1;
+    c->opts = opts;
+    pct_query_filter_init(&c->filter);
+}
+
 /* The key of the normalized URI `norm` with the drop set TRACK and opts,
  * and the key of the key is itself. */
 static int keyed(const char *norm, unsigned opts, const char *want)
 {
     pct_canon c;
-    memset(&c, 0, sizeof c);
-    c.filter.drop = (const uint8_t *)TRACK;
-    c.filter.drop_len = sizeof TRACK - 1;
-    c.filter.sort = 1;
-    c.filter.ignore_case = 1;
-    c.filter.drop_empty = 1;
-    c.opts = opts;
-    pct_query_filter_init(&c.filter);
+    track_canon(&c, opts);
     size_t n = strlen(norm), len = 0, len2 = 0;
     uint8_t *dst = malloc(n ? n : 1), *again = malloc(n ? n : 1);
     int ok = dst && again && pct_canon_key((const uint8_t *)norm, n, &c, dst, &len) == PCT_OK
@@ -295,6 +301,57 @@ static void test_canon_key(void)
     CHECK(keyed("", PCT_CANON_ALL, ""));
 }
 
+/* pct_canon_tail_in_place of "?" + s (and of "?" + s without its '#'s,
+ * told there is none) is pct_canon_tail's, with each option set. */
+static void in_place_is_tail(const uint8_t *s, size_t n)
+{
+    for (unsigned opts = 0; opts <= PCT_CANON_EMPTY_QUERY; opts += PCT_CANON_EMPTY_QUERY) {
+        pct_canon c;
+        track_canon(&c, opts);
+        for (int hash = 0; hash < 2; hash++) {
+            uint8_t t[9], want[9], got[9], scratch[9];
+            size_t m = 1, want_len = 0, got_len = 0;
+            t[0] = '?';
+            for (size_t i = 0; i < n; i++)
+                if (hash || s[i] != '#')
+                    t[m++] = s[i];
+            memcpy(got, t, m);
+            CHECK(pct_canon_tail(t, m, hash, &c, want, &want_len) == PCT_OK
+                  && pct_canon_tail_in_place(got, m, hash, hash, &c, scratch, &got_len) == PCT_OK
+                  && got_len == want_len && memcmp(got, want, want_len) == 0);
+        }
+    }
+}
+
+static void test_canon_tail_in_place(void)
+{
+    static const uint8_t alphabet[] = {'&', '=', '#', 'a', 'b', 'u', '%'};
+    each_string(alphabet, sizeof alphabet, 6, in_place_is_tail);
+}
+
+/* pct_canon_host_unescape of s, and whether pct_canon_host_escapes names it. */
+static int host_unescaped(const char *s, const char *want)
+{
+    uint8_t buf[64];
+    size_t n = strlen(s), len;
+    memcpy(buf, s, n);
+    int named = pct_canon_host_escapes(buf, n);
+    len = pct_canon_host_unescape(buf, n);
+    return named == (strcmp(s, want) != 0) && len == strlen(want) && memcmp(buf, want, len) == 0;
+}
+
+static void test_canon_host_unescape(void)
+{
+    CHECK(host_unescaped("http://\xc3\xa9%21.com/%21?%21", "http://\xc3\xa9!.com/%21?%21"));
+    CHECK(host_unescaped("HTTPS://u%21@%C3%A9%2a%3D.com:1/", "HTTPS://u%21@%C3%A9*=.com:1/"));
+    CHECK(host_unescaped("http://a%21.com/", "http://a%21.com/"));           /* ASCII: the parser's */
+    CHECK(host_unescaped("http://\xc3\xa9%2F.com/", "http://\xc3\xa9%2F.com/")); /* not a sub-delim */
+    CHECK(host_unescaped("foo://\xc3\xa9%21.com/", "foo://\xc3\xa9%21.com/"));   /* no special scheme */
+    CHECK(host_unescaped("file://\xc3\xa9%21/", "file://\xc3\xa9%21/"));
+    CHECK(host_unescaped("http://\xc3\xa9%2", "http://\xc3\xa9%2"));
+    CHECK(host_unescaped("", ""));
+}
+
 static int stripped(const char *s, const char *want)
 {
     uint8_t dst[64];
@@ -318,6 +375,8 @@ static void test_strip(void)
 int main(void)
 {
     test_canon_key();
+    test_canon_tail_in_place();
+    test_canon_host_unescape();
     test_strip();
     test_locate_is_uri_split();
     test_find();
