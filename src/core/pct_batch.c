@@ -380,6 +380,15 @@ static int clean_query_row(const pct_batch_spec *spec, const uint8_t *src, size_
 static int domain_append(const pct_batch_spec *spec, unsigned flags, const uint8_t *src, size_t n,
                          const pct_authority *found, pct_buf *out, size_t limit, int *idna);
 
+/* DOMAIN: room for n bytes more in out (a part is no longer than its
+ * row): pct_buf_reserve, its usual answer inline. */
+static inline pct_status domain_room(pct_buf *out, size_t n, size_t limit)
+{
+    if (out->len <= limit && n <= limit - out->len && n <= out->cap - out->len)
+        return PCT_OK;
+    return pct_buf_reserve(out, n, limit);
+}
+
 /* DOMAIN: a special scheme's URL whose host the URL Standard's parser
  * reads (PCT_DOMAIN_URL), parsed into out's scratch (kept from row to
  * row); a URL the parser rejects is the caller's (its error). */
@@ -418,7 +427,7 @@ static int domain_append(const pct_batch_spec *spec, unsigned flags, const uint8
                          const pct_authority *found, pct_buf *out, size_t limit, int *idna)
 {
     size_t len;
-    pct_status rc = pct_buf_reserve(out, n, limit);
+    pct_status rc = domain_room(out, n, limit);
     if (rc != PCT_OK)
         return (int)rc;
     switch (pct_domain_part_at(spec->psl, flags, src, n, found, out->data + out->len, &len)) {
@@ -452,6 +461,16 @@ static int domain_row(const pct_batch_spec *spec, const uint8_t *src, size_t n, 
                       size_t limit, pct_batch_info *info, pct_host_cache *hosts)
 {
     int idna = 0;
+    if (domain_room(out, n, limit) == PCT_OK) {
+        size_t len; /* the usual row first, in one pass */
+        int got = pct_domain_part_plain(spec->psl, spec->flags, src, n, out->data + out->len, &len);
+        if (got == PCT_OK) {
+            out->len += len;
+            return PCT_OK;
+        }
+        if (got == PCT_DOMAIN_NONE)
+            return PCT_ROW_NULL;
+    }
     pct_authority a; /* found once: the host of a row that needs IDNA is looked up in the cache */
     pct_authority_find(src, n, PCT_AUTH_WEB, &a);
     int rc = domain_append(spec, spec->flags, src, n, &a, out, limit, &idna);

@@ -509,3 +509,156 @@ static int part_of(const pct_psl *psl, unsigned flags, const uint8_t *src, size_
     *len = to - from;
     return PCT_OK;
 }
+
+#if defined(PCT_X86_64)
+/* The usual row in one pass: "http://" or "https://" (in any case, at the
+ * start), then a host of at most PLAIN_MAX letters, digits, '-' and '.'
+ * that ends at '/', '?', '#', '\' or the row's end, or at ':' and a port
+ * of digits the parser takes that ends so. For such a row
+ * pct_authority_find's host is those bytes (no '@', nor '%' before the
+ * end, no byte <= 0x20 to trim), the URL Standard's parser reads it alike,
+ * and part_of's checks reduce to the dots: so the host is found,
+ * lowercased (into a block of the stack) and checked 16 bytes at a time,
+ * its dots kept as one mask. Any other row, or a host part_of sends to the
+ * parser or finds no part of by its form (an empty label, a last label
+ * that starts with a digit, an xn-- label), is PCT_DOMAIN_CALLER's. */
+#define PLAIN_MAX 64
+
+/* src[from..) up to '/', '?', '#', '\' or src's end is a port the
+ * parser takes (port_ok): digits, none or up to 65535. */
+static int port_at(const uint8_t *src, size_t from, size_t n)
+{
+    uint32_t v = 0;
+    for (size_t i = from; i < n; i++) {
+        uint8_t c = src[i];
+        if ((uint8_t)(c - '0') <= 9) {
+            v = v * 10 + (uint32_t)(c - '0');
+            if (v > 65535)
+                return 0;
+        } else {
+            return c == '/' || c == '?' || c == '#' || c == '\\';
+        }
+    }
+    return 1;
+}
+
+static PCT_ALWAYS_INLINE int plain_row(const pct_psl *psl, unsigned flags, const uint8_t *src,
+                                       size_t n, uint8_t *dst, size_t *len)
+{
+    if (n < 16)
+        return PCT_DOMAIN_CALLER;
+    uint64_t w;
+    memcpy(&w, src, 8);
+    size_t j; /* the host's start */
+    if (((w | 0x20202020u) & 0x00FFFFFFFFFFFFFFull) == 0x002F2F3A70747468ull) /* "http://" */
+        j = 7;
+    else if ((w | 0x2020202020ull) == 0x2F2F3A7370747468ull) /* "https://" */
+        j = 8;
+    else
+        return PCT_DOMAIN_CALLER;
+    uint8_t low[PLAIN_MAX + 16]; /* the host lowercased (the bytes past it unread) */
+    uint64_t dots = 0, dashes = 0;
+    size_t hn = SIZE_MAX;
+    for (size_t at = 0; at < PLAIN_MAX; at += 16) {
+        size_t p = j + at, shift = 0;
+        if (p >= n) { /* the host ends at the row's end */
+            hn = at;
+            break;
+        }
+        if (n - p < 16) { /* the row's last 16 bytes, the ones before p shifted off */
+            shift = 16 - (n - p);
+            p = n - 16;
+        }
+        __m128i v = _mm_loadu_si128((const __m128i *)(const void *)(src + p));
+        __m128i folded = _mm_or_si128(v, _mm_set1_epi8(0x20));
+        __m128i off = _mm_sub_epi8(folded, _mm_set1_epi8('a'));
+        __m128i letter = _mm_cmpeq_epi8(_mm_min_epu8(off, _mm_set1_epi8(25)), off);
+        __m128i doff = _mm_sub_epi8(v, _mm_set1_epi8('0'));
+        __m128i digit = _mm_cmpeq_epi8(_mm_min_epu8(doff, _mm_set1_epi8(9)), doff);
+        __m128i dashv = _mm_cmpeq_epi8(v, _mm_set1_epi8('-'));
+        __m128i dotv = _mm_cmpeq_epi8(v, _mm_set1_epi8('.'));
+        __m128i endv = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('/')),
+                                                 _mm_cmpeq_epi8(v, _mm_set1_epi8('?'))),
+                                    _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('#')),
+                                                 _mm_cmpeq_epi8(v, _mm_set1_epi8('\\'))));
+        uint32_t plain = (uint32_t)_mm_movemask_epi8(
+                             _mm_or_si128(_mm_or_si128(letter, digit), _mm_or_si128(dashv, dotv)))
+                         >> shift;
+        uint32_t end = ((uint32_t)_mm_movemask_epi8(endv) >> shift) | (0xFFFFu << (16 - shift) & 0xFFFFu);
+        /* letters | 0x20 (the rest as they are), stored whole: low has room */
+        __m128i lw = _mm_or_si128(v, _mm_and_si128(letter, _mm_set1_epi8(0x20)));
+        if (shift) { /* the bytes from p on first: shifted through a block of the stack */
+            uint8_t b[32];
+            _mm_storeu_si128((__m128i *)(void *)b, lw);
+            memcpy(low + at, b + shift, 16 - shift);
+        } else {
+            _mm_storeu_si128((__m128i *)(void *)(low + at), lw);
+        }
+        dots |= (uint64_t)((uint32_t)_mm_movemask_epi8(dotv) >> shift) << at;
+        dashes |= (uint64_t)((uint32_t)_mm_movemask_epi8(dashv) >> shift) << at;
+        uint32_t stop = ~plain & 0xFFFFu;
+        if (stop) {
+            unsigned k = pct_ctz32(stop);
+            hn = at + k;
+            if (!((end >> k) & 1u) && (src[j + hn] != ':' || !port_at(src, j + hn + 1, n)))
+                return PCT_DOMAIN_CALLER; /* '@', '%', a space, a byte >= 0x80... */
+            break;
+        }
+    }
+    if (hn == SIZE_MAX || hn == 0)
+        return PCT_DOMAIN_CALLER; /* longer than PLAIN_MAX, or empty */
+    uint64_t in = hn == 64 ? ~0ull : (1ull << hn) - 1;
+    dots &= in;
+    dashes &= in;
+    if ((dots >> (hn - 1)) & 1u) { /* one trailing dot */
+        hn--;
+        dots &= ~(1ull << hn);
+    }
+    if (hn == 0 || (dots & 1u) || (dots & (dots << 1)) || ((dots >> (hn - 1)) & 1u))
+        return PCT_DOMAIN_CALLER; /* an empty label */
+    size_t nd = 0, dot_at[MAX_DOTS];
+    for (uint64_t d = dots; d; d &= d - 1) {
+        if (nd == MAX_DOTS)
+            return PCT_DOMAIN_CALLER;
+        dot_at[nd++] = pct_ctz64(d);
+    }
+    size_t last = nd ? dot_at[nd - 1] + 1 : 0;
+    if (low[last] >= '0' && low[last] <= '9')
+        return PCT_DOMAIN_CALLER; /* maybe a number: an IPv4 form */
+    if (dashes && has_xn_at(low, hn, dot_at, nd))
+        return PCT_DOMAIN_CALLER; /* labels the parser checks */
+    unsigned part = flags & PCT_DOMAIN_PART;
+    size_t from = 0, to = hn;
+    if (part != PCT_DOMAIN_HOST) {
+        size_t labels = pct_psl_suffix_labels_dots(psl, low, hn, dot_at, nd, 1,
+                                                   (flags & PCT_DOMAIN_PRIVATE) != 0);
+        size_t suffix, registered;
+        labels_at(dot_at, nd, labels, &suffix, &registered);
+        if (part == PCT_DOMAIN_SUFFIX)
+            from = suffix;
+        else if (registered == SIZE_MAX)
+            return PCT_DOMAIN_NONE;
+        else if (part == PCT_DOMAIN_REGISTERED)
+            from = registered;
+        else
+            to = registered ? registered - 1 : 0;
+    }
+    /* (no xn-- label: PCT_DOMAIN_UNICODE leaves the part as it is) */
+    if (to > from)
+        memcpy(dst, low + from, to - from);
+    *len = to - from;
+    return PCT_OK;
+}
+#endif
+
+int pct_domain_part_plain(const pct_psl *psl, unsigned flags, const uint8_t *src, size_t n,
+                          uint8_t *dst, size_t *len)
+{
+    *len = 0;
+#if defined(PCT_X86_64)
+    return plain_row(psl, flags, src, n, dst, len);
+#else
+    (void)psl, (void)flags, (void)src, (void)n, (void)dst;
+    return PCT_DOMAIN_CALLER;
+#endif
+}
