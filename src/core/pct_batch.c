@@ -430,6 +430,15 @@ static int domain_append(const pct_batch_spec *spec, unsigned flags, const uint8
     pct_status rc = domain_room(out, n, limit);
     if (rc != PCT_OK)
         return (int)rc;
+    if (flags & PCT_DOMAIN_IS_HOST) { /* an IDNA form, the parser's host: mostly plain */
+        int got = pct_domain_part_plain(spec->psl, flags, src, n, out->data + out->len, &len);
+        if (got == PCT_OK) {
+            out->len += len;
+            return PCT_OK;
+        }
+        if (got == PCT_DOMAIN_NONE)
+            return PCT_ROW_NULL;
+    }
     switch (pct_domain_part_at(spec->psl, flags, src, n, found, out->data + out->len, &len)) {
     case PCT_OK:
         out->len += len;

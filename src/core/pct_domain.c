@@ -542,34 +542,27 @@ static int port_at(const uint8_t *src, size_t from, size_t n)
     return 1;
 }
 
-static PCT_ALWAYS_INLINE int plain_row(const pct_psl *psl, unsigned flags, const uint8_t *src,
-                                       size_t n, uint8_t *dst, size_t *len)
+/* The part of the host that starts at src[j] (src[0..room) readable,
+ * room >= 16; the row ends at n <= room) for plain_row: `url`, a URL's
+ * host, ends as plain_row says; else src[j..n) is a host alone. */
+static PCT_ALWAYS_INLINE int plain_part(const pct_psl *psl, unsigned flags, const uint8_t *src,
+                                        size_t j, size_t n, size_t room, int url, uint8_t *dst,
+                                        size_t *len)
 {
-    if (n < 16)
-        return PCT_DOMAIN_CALLER;
-    uint64_t w;
-    memcpy(&w, src, 8);
-    size_t j; /* the host's start */
-    if (((w | 0x20202020u) & 0x00FFFFFFFFFFFFFFull) == 0x002F2F3A70747468ull) /* "http://" */
-        j = 7;
-    else if ((w | 0x2020202020ull) == 0x2F2F3A7370747468ull) /* "https://" */
-        j = 8;
-    else
-        return PCT_DOMAIN_CALLER;
     uint8_t low[PLAIN_MAX + 16]; /* the host lowercased (the bytes past it unread) */
     uint64_t dots = 0, dashes = 0;
     size_t hn = SIZE_MAX;
     for (size_t at = 0; at < PLAIN_MAX; at += 16) {
-        size_t p = j + at, shift = 0;
+        size_t p = j + at, q = p, shift = 0;
         if (p >= n) { /* the host ends at the row's end */
             hn = at;
             break;
         }
-        if (n - p < 16) { /* the row's last 16 bytes, the ones before p shifted off */
-            shift = 16 - (n - p);
-            p = n - 16;
+        if (room - p < 16) { /* the last 16 readable bytes, the ones before p shifted off */
+            shift = 16 - (room - p);
+            q = room - 16;
         }
-        __m128i v = _mm_loadu_si128((const __m128i *)(const void *)(src + p));
+        __m128i v = _mm_loadu_si128((const __m128i *)(const void *)(src + q));
         __m128i folded = _mm_or_si128(v, _mm_set1_epi8(0x20));
         __m128i off = _mm_sub_epi8(folded, _mm_set1_epi8('a'));
         __m128i letter = _mm_cmpeq_epi8(_mm_min_epu8(off, _mm_set1_epi8(25)), off);
@@ -577,18 +570,21 @@ static PCT_ALWAYS_INLINE int plain_row(const pct_psl *psl, unsigned flags, const
         __m128i digit = _mm_cmpeq_epi8(_mm_min_epu8(doff, _mm_set1_epi8(9)), doff);
         __m128i dashv = _mm_cmpeq_epi8(v, _mm_set1_epi8('-'));
         __m128i dotv = _mm_cmpeq_epi8(v, _mm_set1_epi8('.'));
-        __m128i endv = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('/')),
-                                                 _mm_cmpeq_epi8(v, _mm_set1_epi8('?'))),
-                                    _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('#')),
-                                                 _mm_cmpeq_epi8(v, _mm_set1_epi8('\\'))));
         uint32_t plain = (uint32_t)_mm_movemask_epi8(
                              _mm_or_si128(_mm_or_si128(letter, digit), _mm_or_si128(dashv, dotv)))
                          >> shift;
-        uint32_t end = ((uint32_t)_mm_movemask_epi8(endv) >> shift) | (0xFFFFu << (16 - shift) & 0xFFFFu);
+        uint32_t end = n - p < 16 ? 0xFFFFu << (n - p) & 0xFFFFu : 0; /* past the row */
+        if (url) {
+            __m128i endv = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('/')),
+                                                     _mm_cmpeq_epi8(v, _mm_set1_epi8('?'))),
+                                        _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('#')),
+                                                     _mm_cmpeq_epi8(v, _mm_set1_epi8('\\'))));
+            end |= (uint32_t)_mm_movemask_epi8(endv) >> shift;
+        }
         /* letters | 0x20 (the rest as they are), stored whole: low has room */
         __m128i lw = _mm_or_si128(v, _mm_and_si128(letter, _mm_set1_epi8(0x20)));
         if (shift) { /* the bytes from p on first: shifted through a block of the stack */
-            uint8_t b[32];
+            uint8_t b[16];
             _mm_storeu_si128((__m128i *)(void *)b, lw);
             memcpy(low + at, b + shift, 16 - shift);
         } else {
@@ -596,11 +592,12 @@ static PCT_ALWAYS_INLINE int plain_row(const pct_psl *psl, unsigned flags, const
         }
         dots |= (uint64_t)((uint32_t)_mm_movemask_epi8(dotv) >> shift) << at;
         dashes |= (uint64_t)((uint32_t)_mm_movemask_epi8(dashv) >> shift) << at;
-        uint32_t stop = ~plain & 0xFFFFu;
+        uint32_t stop = (~plain & 0xFFFFu) | end;
         if (stop) {
             unsigned k = pct_ctz32(stop);
             hn = at + k;
-            if (!((end >> k) & 1u) && (src[j + hn] != ':' || !port_at(src, j + hn + 1, n)))
+            if (!((end >> k) & 1u)
+                && (!url || src[j + hn] != ':' || !port_at(src, j + hn + 1, n)))
                 return PCT_DOMAIN_CALLER; /* '@', '%', a space, a byte >= 0x80... */
             break;
         }
@@ -625,8 +622,10 @@ static PCT_ALWAYS_INLINE int plain_row(const pct_psl *psl, unsigned flags, const
     size_t last = nd ? dot_at[nd - 1] + 1 : 0;
     if (low[last] >= '0' && low[last] <= '9')
         return PCT_DOMAIN_CALLER; /* maybe a number: an IPv4 form */
-    if (dashes && has_xn_at(low, hn, dot_at, nd))
-        return PCT_DOMAIN_CALLER; /* labels the parser checks */
+    /* an xn-- label: the parser checks a URL's; a host's is the caller's
+     * in Unicode */
+    if (dashes && (url || (flags & PCT_DOMAIN_UNICODE)) && has_xn_at(low, hn, dot_at, nd))
+        return PCT_DOMAIN_CALLER;
     unsigned part = flags & PCT_DOMAIN_PART;
     size_t from = 0, to = hn;
     if (part != PCT_DOMAIN_HOST) {
@@ -643,11 +642,33 @@ static PCT_ALWAYS_INLINE int plain_row(const pct_psl *psl, unsigned flags, const
         else
             to = registered ? registered - 1 : 0;
     }
-    /* (no xn-- label: PCT_DOMAIN_UNICODE leaves the part as it is) */
+    /* (no xn-- label with PCT_DOMAIN_UNICODE: the part is as it is) */
     if (to > from)
         memcpy(dst, low + from, to - from);
     *len = to - from;
     return PCT_OK;
+}
+
+static PCT_ALWAYS_INLINE int plain_row(const pct_psl *psl, unsigned flags, const uint8_t *src,
+                                       size_t n, uint8_t *dst, size_t *len)
+{
+    if (flags & PCT_DOMAIN_IS_HOST) { /* a host shorter than a block is read from a copy */
+        uint8_t copy[16] = {0};
+        if (n >= 16)
+            return plain_part(psl, flags, src, 0, n, n, 0, dst, len);
+        if (n)
+            memcpy(copy, src, n);
+        return plain_part(psl, flags, copy, 0, n, 16, 0, dst, len);
+    }
+    if (n < 16)
+        return PCT_DOMAIN_CALLER;
+    uint64_t w;
+    memcpy(&w, src, 8);
+    if (((w | 0x20202020u) & 0x00FFFFFFFFFFFFFFull) == 0x002F2F3A70747468ull) /* "http://" */
+        return plain_part(psl, flags, src, 7, n, n, 1, dst, len);
+    if ((w | 0x2020202020ull) == 0x2F2F3A7370747468ull) /* "https://" */
+        return plain_part(psl, flags, src, 8, n, n, 1, dst, len);
+    return PCT_DOMAIN_CALLER;
 }
 #endif
 

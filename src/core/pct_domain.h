@@ -111,10 +111,11 @@ int pct_domain_part_at(const pct_psl *psl, unsigned flags, const uint8_t *src, s
 
 /* pct_domain_part of the usual row alone: "http://" or "https://" and a
  * host of letters, digits, '-' and '.' (at most 64 bytes) ending at '/',
- * '?', '#', '\' or the row's end, read in one pass. PCT_OK or
- * PCT_DOMAIN_NONE as pct_domain_part gives them, or PCT_DOMAIN_CALLER for
- * any other row: pct_domain_part_at reads it (x86-64 only: elsewhere
- * every row is the caller's). */
+ * '?', '#', '\' or the row's end (or at ':' and a port of digits),
+ * read in one pass; with PCT_DOMAIN_IS_HOST, a host of those bytes alone.
+ * PCT_OK or PCT_DOMAIN_NONE as pct_domain_part gives them, or
+ * PCT_DOMAIN_CALLER for any other row: pct_domain_part_at reads it
+ * (x86-64 only: elsewhere every row is the caller's). */
 int pct_domain_part_plain(const pct_psl *psl, unsigned flags, const uint8_t *src, size_t n,
                           uint8_t *dst, size_t *len);
 

@@ -9,7 +9,6 @@
 #include <string.h>
 
 #include "pct_buf.h"
-#include "pct_hash.h"
 #include "pct_idna.h"
 #include "pct_portable.h"
 #include "pct_psl.h"
@@ -23,7 +22,7 @@
 /* 12 bytes a slot: a miss (the common lookup, "example" under "com") reads
  * one slot of a table that stays in the caches. */
 typedef struct {
-    uint32_t hash;  /* the high half of the mixed hash */
+    uint32_t hash;  /* the high half of the hash */
     uint32_t off;   /* the key: keys[off .. off + len) */
     uint16_t len;
     uint16_t flags; /* 0: an empty slot */
@@ -44,7 +43,10 @@ struct pct_psl {
 /* The hash of a key is built label by label from its last one, so that
  * the hash of each longer suffix of a host extends the one before it;
  * each label is taken a word (8 bytes) at a time, its length in the last
- * word. pct_hash_mix spreads it before use. */
+ * word. Each step ends in a multiply and a fold of its high half onto its
+ * low one: the top bits (the filter's, the slot's tag) are the product's
+ * best mixed, the low ones (the slot) fold them in; no finaliser more is
+ * needed per label (the lookup's costliest step else). */
 #define SEED 0x243f6a8885a308d3ULL
 #define MUL 0x9E3779B97F4A7C15ULL
 
@@ -219,22 +221,31 @@ static int read_rules(const uint8_t *text, size_t n, pct_buf *b, rule **rs, size
 
 /* ---------------------------------------------------------------- table */
 
-static int same_key(const pct_psl *t, const psl_slot *s, const uint8_t *k, size_t len)
+/* The keys are followed by KEY_PAD zero bytes: a key of up to 8 bytes
+ * is compared as one word. */
+#define KEY_PAD 8
+
+/* The slot's key is text[e - len .. e) (text[0..e) readable). */
+static inline int same_key(const pct_psl *t, const psl_slot *s, const uint8_t *text, size_t e,
+                           size_t len)
 {
     if (s->len != len)
         return 0;
     const uint8_t *a = t->keys + s->off;
-    for (size_t i = 0; i < len; i++)
-        if (a[i] != k[i])
-            return 0;
-    return 1;
+#if defined(PCT_LITTLE_ENDIAN)
+    if (len <= 8 && len) {
+        uint64_t x;
+        memcpy(&x, a, 8);
+        return (x & (~0ull >> (64 - 8 * len))) == tail_word(text, e, len);
+    }
+#endif
+    return len == 0 || memcmp(a, text + e - len, len) == 0;
 }
 
-/* Puts the key, whose mixed hash is m (or ORs its flags into its slot);
+/* Puts the key, whose hash is m (or ORs its flags into its slot);
  * the number of new keys (0 or 1). */
 static int table_put(pct_psl *t, uint64_t m, uint32_t off, uint32_t len, uint32_t flags)
 {
-    const uint8_t *k = t->keys + off;
     uint32_t hi = (uint32_t)(m >> 32);
     for (size_t i = slot_of(m, t->mask);; i = (i + 1) & t->mask) {
         psl_slot *s = &t->slots[i];
@@ -246,14 +257,17 @@ static int table_put(pct_psl *t, uint64_t m, uint32_t off, uint32_t len, uint32_
             t->filter[(m >> FILTER_SHIFT) / 64] |= 1ULL << ((m >> FILTER_SHIFT) % 64);
             return 1;
         }
-        if (s->hash == hi && same_key(t, s, k, len)) {
+        if (s->hash == hi && same_key(t, s, t->keys, (size_t)off + len, len)) {
             s->flags = (uint16_t)(s->flags | flags);
             return 0;
         }
     }
 }
 
-static uint32_t table_get(const pct_psl *t, uint64_t m, const uint8_t *k, size_t len)
+/* The flags of the key text[e - len .. e) (text[0..e) readable), whose
+ * hash is m; 0 when absent. */
+static inline uint32_t table_get(const pct_psl *t, uint64_t m, const uint8_t *text, size_t e,
+                                 size_t len)
 {
     if (!(t->filter[(m >> FILTER_SHIFT) / 64] & (1ULL << ((m >> FILTER_SHIFT) % 64))))
         return 0;
@@ -262,7 +276,7 @@ static uint32_t table_get(const pct_psl *t, uint64_t m, const uint8_t *k, size_t
         const psl_slot *s = &t->slots[i];
         if (!s->flags)
             return 0;
-        if (s->hash == hi && same_key(t, s, k, len))
+        if (s->hash == hi && same_key(t, s, text, e, len))
             return s->flags;
     }
 }
@@ -299,11 +313,11 @@ static pct_psl *table_new(const rule *rs, size_t nrules, size_t entries, uint8_t
             if (key[j - 1] != '.')
                 continue;
             h = label_step(h, key, j, end);
-            table_put(t, pct_hash_mix(h), off + (uint32_t)j, len - (uint32_t)j, F_NODE);
+            table_put(t, h, off + (uint32_t)j, len - (uint32_t)j, F_NODE);
             end = j - 1;
         }
         h = label_step(h, key, 0, end);
-        table_put(t, pct_hash_mix(h), off, len, rs[r].flags | F_NODE);
+        table_put(t, h, off, len, rs[r].flags | F_NODE);
     }
     return t;
 }
@@ -333,6 +347,9 @@ int pct_psl_compile_stoppable(const uint8_t *text, size_t n, pct_psl **out,
     size_t nrules = 0;
     int rc = read_rules(text, n, &b, &rs, &nrules, counts, line, stop), stopped = 0;
     pct_psl *t = NULL;
+    static const uint8_t pad[KEY_PAD] = {0};
+    if (rc == PCT_OK) /* a word's load at any key's start stays in the keys */
+        rc = (int)pct_buf_append(&b, pad, sizeof pad, SIZE_MAX);
     if (rc == PCT_OK) {
         /* entries: each rule and each of its suffixes (one per dot), most
          * of them the same few ("jp"): a first table counts the distinct
@@ -406,7 +423,7 @@ size_t pct_psl_suffix_labels_dots(const pct_psl *psl, const uint8_t *host, size_
         size_t start = dot == SIZE_MAX ? 0 : dot + 1;
         h = label_step(h, host, start, end);
         labels++;
-        uint32_t f = table_get(psl, pct_hash_mix(h), host + start, n - start);
+        uint32_t f = table_get(psl, h, host, n, n - start);
         if (f & except)
             return labels - 1; /* an exception prevails over every other rule */
         if ((f & rule) || wild_above)
