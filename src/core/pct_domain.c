@@ -549,7 +549,9 @@ static PCT_ALWAYS_INLINE int plain_part(const pct_psl *psl, unsigned flags, cons
                                         size_t j, size_t n, size_t room, int url, uint8_t *dst,
                                         size_t *len)
 {
-    uint8_t low[PLAIN_MAX + 16]; /* the host lowercased (the bytes past it unread) */
+    /* the host lowercased (the bytes past it unread), 8 bytes into the
+     * block: the lookup loads the word before a label's end whole */
+    uint8_t block[8 + PLAIN_MAX + 16] = {0}, *low = block + 8;
     uint64_t dots = 0, dashes = 0;
     size_t hn = SIZE_MAX;
     for (size_t at = 0; at < PLAIN_MAX; at += 16) {
@@ -629,8 +631,8 @@ static PCT_ALWAYS_INLINE int plain_part(const pct_psl *psl, unsigned flags, cons
     unsigned part = flags & PCT_DOMAIN_PART;
     size_t from = 0, to = hn;
     if (part != PCT_DOMAIN_HOST) {
-        size_t labels = pct_psl_suffix_labels_dots(psl, low, hn, dot_at, nd, 1,
-                                                   (flags & PCT_DOMAIN_PRIVATE) != 0);
+        size_t labels = pct_psl_suffix_labels_plain(psl, low, hn, dot_at, nd,
+                                                    (flags & PCT_DOMAIN_PRIVATE) != 0);
         size_t suffix, registered;
         labels_at(dot_at, nd, labels, &suffix, &registered);
         if (part == PCT_DOMAIN_SUFFIX)

@@ -440,3 +440,76 @@ size_t pct_psl_suffix_labels(const pct_psl *psl, const uint8_t *host, size_t n, 
 {
     return pct_psl_suffix_labels_dots(psl, host, n, NULL, 0, 0, private_too);
 }
+
+#if defined(PCT_LITTLE_ENDIAN)
+/* The word of the k bytes (1 <= k <= 8) that end at p, the first lowest
+ * (the 8 bytes before p readable). */
+static inline uint64_t word_before(const uint8_t *p, size_t k)
+{
+    uint64_t w;
+    memcpy(&w, p - 8, 8);
+    return w >> (64 - 8 * k);
+}
+#endif
+
+size_t pct_psl_suffix_labels_plain(const pct_psl *psl, const uint8_t *host, size_t n,
+                                   const size_t *dots, size_t nd, int private_too)
+{
+#if defined(PCT_LITTLE_ENDIAN)
+    const uint32_t rule = F_RULE | (private_too ? F_RULE << 1 : 0);
+    const uint32_t wild = rule * F_WILD, except = rule * F_EXCEPT;
+    const psl_slot *slots = psl->slots;
+    const uint8_t *keys = psl->keys;
+    const size_t mask = psl->mask;
+    size_t best = 1, labels = 0, end = n;
+    uint64_t h = SEED;
+    uint32_t wild_above = 0; /* the suffix one label shorter has a "*." rule */
+    for (;;) {
+        size_t start = nd ? dots[nd - 1] + 1 : 0, len = end - start;
+        if (len < 8) { /* label_step of a label of one word, its load in bounds */
+            h ^= word_before(host + end, len) ^ ((uint64_t)len << 56);
+            h *= MUL;
+            h ^= h >> 29;
+        } else {
+            h = label_step(h, host, start, end);
+        }
+        labels++;
+        uint32_t f = 0;
+        uint64_t bit = h >> FILTER_SHIFT;
+        if ((psl->filter[bit / 64] >> (bit % 64)) & 1u) {
+            uint32_t hi = (uint32_t)(h >> 32);
+            size_t klen = n - start;
+            for (size_t i = slot_of(h, mask);; i = (i + 1) & mask) {
+                const psl_slot *s = &slots[i];
+                if (!s->flags)
+                    break;
+                if (s->hash != hi || s->len != klen)
+                    continue;
+                int same;
+                if (klen <= 8) { /* the key's word (the keys are padded) */
+                    uint64_t x;
+                    memcpy(&x, keys + s->off, 8);
+                    same = (x & (~0ull >> (64 - 8 * klen))) == word_before(host + n, klen);
+                } else {
+                    same = memcmp(keys + s->off, host + start, klen) == 0;
+                }
+                if (same) {
+                    f = s->flags;
+                    break;
+                }
+            }
+        }
+        if (f & except)
+            return labels - 1; /* an exception prevails over every other rule */
+        if ((f & rule) || wild_above)
+            best = labels;
+        if (!f || !nd)
+            return best;
+        wild_above = f & wild;
+        end = start - 1;
+        nd--;
+    }
+#else
+    return pct_psl_suffix_labels_dots(psl, host, n, dots, nd, 1, private_too);
+#endif
+}
