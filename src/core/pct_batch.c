@@ -464,22 +464,25 @@ int pct_batch_domain_host(const pct_batch_spec *spec, const uint8_t *host, size_
     return domain_append(spec, spec->flags | PCT_DOMAIN_IS_HOST, host, n, NULL, out, limit, &idna);
 }
 
+/* DOMAIN: the usual row, read in one pass (pct_domain_part_plain), inline
+ * in the row loop: PCT_OK, PCT_ROW_NULL, or PCT_ROW_CALLER for domain_row. */
+static inline int domain_plain_row(const pct_batch_spec *spec, const uint8_t *src, size_t n,
+                                   pct_buf *out, size_t limit)
+{
+    size_t len;
+    if (domain_room(out, n, limit) != PCT_OK)
+        return PCT_ROW_CALLER; /* (domain_row reports it) */
+    int got = pct_domain_part_plain(spec->psl, spec->flags, src, n, out->data + out->len, &len);
+    out->len += got == PCT_OK ? len : 0;
+    return got == PCT_OK ? PCT_OK : got == PCT_DOMAIN_NONE ? PCT_ROW_NULL : PCT_ROW_CALLER;
+}
+
 /* DOMAIN: a host that needs IDNA is written from its form in the cache,
  * else left to the caller (PCT_ROW_HOST, info->host). */
 static int domain_row(const pct_batch_spec *spec, const uint8_t *src, size_t n, pct_buf *out,
                       size_t limit, pct_batch_info *info, pct_host_cache *hosts)
 {
     int idna = 0;
-    if (domain_room(out, n, limit) == PCT_OK) {
-        size_t len; /* the usual row first, in one pass */
-        int got = pct_domain_part_plain(spec->psl, spec->flags, src, n, out->data + out->len, &len);
-        if (got == PCT_OK) {
-            out->len += len;
-            return PCT_OK;
-        }
-        if (got == PCT_DOMAIN_NONE)
-            return PCT_ROW_NULL;
-    }
     pct_authority a; /* found once: the host of a row that needs IDNA is looked up in the cache */
     pct_authority_find(src, n, PCT_AUTH_WEB, &a);
     int rc = domain_append(spec, spec->flags, src, n, &a, out, limit, &idna);
@@ -662,8 +665,10 @@ static inline int batch_row(const pct_batch_spec *spec, const pct_kernel *k, con
         return query_param_row(spec, k, src, n, out, limit);
     case PCT_BATCH_CLEAN_QUERY:
         return clean_query_row(spec, src, n, out, limit);
-    case PCT_BATCH_DOMAIN:
-        return domain_row(spec, src, n, out, limit, info, hosts);
+    case PCT_BATCH_DOMAIN: {
+        int got = domain_plain_row(spec, src, n, out, limit);
+        return got != PCT_ROW_CALLER ? got : domain_row(spec, src, n, out, limit, info, hosts);
+    }
     case PCT_BATCH_RESOLVE:
         return pct_batch_resolve_row(spec, spec->base, spec->base_len, src, n, out, limit, info);
     case PCT_BATCH_URL:
