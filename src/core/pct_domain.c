@@ -551,7 +551,8 @@ static PCT_ALWAYS_INLINE int plain_part(const pct_psl *psl, unsigned flags, cons
 {
     /* the host lowercased (the bytes past it unread), 8 bytes into the
      * block: the lookup loads the word before a label's end whole */
-    uint8_t block[8 + PLAIN_MAX + 16] = {0}, *low = block + 8;
+    uint8_t block[8 + PLAIN_MAX + 16], *low = block + 8;
+    memset(block, 0, 8); /* (shifted off) */
     uint64_t dots = 0, dashes = 0;
     size_t hn = SIZE_MAX;
     for (size_t at = 0; at < PLAIN_MAX; at += 16) {
@@ -645,8 +646,14 @@ static PCT_ALWAYS_INLINE int plain_part(const pct_psl *psl, unsigned flags, cons
             to = registered ? registered - 1 : 0;
     }
     /* (no xn-- label with PCT_DOMAIN_UNICODE: the part is as it is) */
-    if (to > from)
-        memcpy(dst, low + from, to - from);
+    size_t m = to > from ? to - from : 0, blocks = (m + 15) / 16;
+    if (16 * blocks <= n) { /* dst has room for n bytes: whole blocks */
+        for (size_t b = 0; b < blocks; b++)
+            _mm_storeu_si128((__m128i *)(void *)(dst + 16 * b),
+                             _mm_loadu_si128((const __m128i *)(const void *)(low + from + 16 * b)));
+    } else if (m) {
+        memcpy(dst, low + from, m);
+    }
     *len = to - from;
     return PCT_OK;
 }
