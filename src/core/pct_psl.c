@@ -348,8 +348,10 @@ int pct_psl_compile_stoppable(const uint8_t *text, size_t n, pct_psl **out,
     int rc = read_rules(text, n, &b, &rs, &nrules, counts, line, stop), stopped = 0;
     pct_psl *t = NULL;
     static const uint8_t pad[KEY_PAD] = {0};
-    if (rc == PCT_OK) /* a word's load at any key's start stays in the keys */
-        rc = (int)pct_buf_append(&b, pad, sizeof pad, SIZE_MAX);
+    if (rc == PCT_OK) { /* a word's load at any key's start stays in the keys */
+        pct_status padded = pct_buf_append(&b, pad, sizeof pad, SIZE_MAX);
+        rc = (int)padded;
+    }
     if (rc == PCT_OK) {
         /* entries: each rule and each of its suffixes (one per dot), most
          * of them the same few ("jp"): a first table counts the distinct
