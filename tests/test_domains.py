@@ -508,7 +508,9 @@ def test_many_on_real_urls_equals_loop():
 # that pass sends back (empty labels, numbers, xn-- labels, '@', ':', '%').
 _PLAIN_LABELS = st.sampled_from(["com", "CO", "uk", "example", "Www", "github", "io", "xn--p1ai",
                                  "a-b", "0x1f", "12", "", "jp", "kawasaki", "city", "ck", "www",
-                                 "blogspot", "appspot", "x" * 20, "%61", "a@b", "b:80", "\u00e9"])
+                                 "blogspot", "appspot", "x" * 20, "%61", "a@b", "b:80", "\u00e9",
+                                 "B\u00fcCHER", "\u516c\u53f8", "\u0441\u0430\u0439\u0442", "a\u00a0b",
+                                 "\u00e9\t", "x" * 60])
 
 
 @settings(max_examples=examples(1000), deadline=None)

@@ -465,20 +465,27 @@ int pct_batch_domain_host(const pct_batch_spec *spec, const uint8_t *host, size_
 }
 
 /* DOMAIN: the usual row, read in one pass (pct_domain_part_plain), inline
- * in the row loop: PCT_OK, PCT_ROW_NULL, or PCT_ROW_CALLER for domain_row. */
+ * in the row loop: PCT_OK, PCT_ROW_NULL, PCT_DOMAIN_IDNA (the host's
+ * length in *len) or PCT_ROW_CALLER for domain_row. */
 static inline int domain_plain_row(const pct_batch_spec *spec, const uint8_t *src, size_t n,
-                                   pct_buf *out, size_t limit)
+                                   pct_buf *out, size_t limit, size_t *len)
 {
-    size_t len;
     if (domain_room(out, n, limit) != PCT_OK)
         return PCT_ROW_CALLER; /* (domain_row reports it) */
-    int got = pct_domain_part_plain(spec->psl, spec->flags, src, n, out->data + out->len, &len);
-    out->len += got == PCT_OK ? len : 0;
-    return got == PCT_OK ? PCT_OK : got == PCT_DOMAIN_NONE ? PCT_ROW_NULL : PCT_ROW_CALLER;
+    int got = pct_domain_part_plain(spec->psl, spec->flags, src, n, out->data + out->len, len);
+    if (got == PCT_OK) {
+        out->len += *len;
+        return PCT_OK;
+    }
+    return got == PCT_DOMAIN_NONE ? PCT_ROW_NULL : got == PCT_DOMAIN_IDNA ? got : PCT_ROW_CALLER;
 }
 
-/* DOMAIN: a host that needs IDNA is written from its form in the cache,
- * else left to the caller (PCT_ROW_HOST, info->host). */
+static int domain_idna_row(const pct_batch_spec *spec, const uint8_t *src, size_t n, size_t start,
+                           size_t host_len, pct_buf *out, size_t limit, pct_batch_info *info,
+                           pct_host_cache *hosts);
+
+/* DOMAIN: a row the one pass did not read; a host that needs IDNA is
+ * domain_idna_row's. */
 static int domain_row(const pct_batch_spec *spec, const uint8_t *src, size_t n, pct_buf *out,
                       size_t limit, pct_batch_info *info, pct_host_cache *hosts)
 {
@@ -488,9 +495,19 @@ static int domain_row(const pct_batch_spec *spec, const uint8_t *src, size_t n, 
     int rc = domain_append(spec, spec->flags, src, n, &a, out, limit, &idna);
     if (!idna)
         return rc;
+    return domain_idna_row(spec, src, n, a.host, a.host_end - a.host, out, limit, info, hosts);
+}
+
+/* DOMAIN: the row src[0..n) whose host src[start, start + host_len) needs
+ * IDNA: written from the host's form in the cache, else left to the
+ * caller (PCT_ROW_HOST, info->host). */
+static int domain_idna_row(const pct_batch_spec *spec, const uint8_t *src, size_t n, size_t start,
+                           size_t host_len, pct_buf *out, size_t limit, pct_batch_info *info,
+                           pct_host_cache *hosts)
+{
+    int rc;
     size_t form_len = 0;
     const uint8_t *form;
-    size_t start = a.host, host_len = a.host_end - a.host;
     uint8_t buf[PCT_HOST_CACHED], *heap = NULL;
     int have = hosts ? host_form(hosts, src + start, host_len, buf, &form, &form_len, &heap) : 0;
     if (have == 1) {
@@ -666,7 +683,9 @@ static inline int batch_row(const pct_batch_spec *spec, const pct_kernel *k, con
     case PCT_BATCH_CLEAN_QUERY:
         return clean_query_row(spec, src, n, out, limit);
     case PCT_BATCH_DOMAIN: {
-        int got = domain_plain_row(spec, src, n, out, limit);
+        int got = domain_plain_row(spec, src, n, out, limit, &size);
+        if (got == PCT_DOMAIN_IDNA) /* the host after "http://" or "https://" */
+            return domain_idna_row(spec, src, n, src[4] == ':' ? 7 : 8, size, out, limit, info, hosts);
         return got != PCT_ROW_CALLER ? got : domain_row(spec, src, n, out, limit, info, hosts);
     }
     case PCT_BATCH_RESOLVE:

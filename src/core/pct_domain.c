@@ -519,7 +519,8 @@ static int part_of(const pct_psl *psl, unsigned flags, const uint8_t *src, size_
  * end, no byte <= 0x20 to trim), the URL Standard's parser reads it alike,
  * and part_of's checks reduce to the dots: so the host is found,
  * lowercased (into a block of the stack) and checked 16 bytes at a time,
- * its dots kept as one mask. Any other row, or a host part_of sends to the
+ * its dots kept as one mask; a host that also holds bytes >= 0x80 (and
+ * no other) is part_of's PCT_DOMAIN_IDNA. Any other row, or a host part_of sends to the
  * parser or finds no part of by its form (an empty label, a last label
  * that starts with a digit, an xn-- label), is PCT_DOMAIN_CALLER's. */
 #define PLAIN_MAX 64
@@ -554,6 +555,7 @@ static PCT_ALWAYS_INLINE int plain_part(const pct_psl *psl, unsigned flags, cons
     uint8_t block[8 + PLAIN_MAX + 16], *low = block + 8;
     memset(block, 0, 8); /* (shifted off) */
     uint64_t dots = 0, dashes = 0;
+    uint32_t nonascii = 0;
     size_t hn = SIZE_MAX;
     for (size_t at = 0; at < PLAIN_MAX; at += 16) {
         size_t p = j + at, q = p, shift = 0;
@@ -576,6 +578,8 @@ static PCT_ALWAYS_INLINE int plain_part(const pct_psl *psl, unsigned flags, cons
         uint32_t plain = (uint32_t)_mm_movemask_epi8(
                              _mm_or_si128(_mm_or_si128(letter, digit), _mm_or_si128(dashv, dotv)))
                          >> shift;
+        /* a URL's host may hold bytes >= 0x80 (its IDNA form is the caller's) */
+        uint32_t high = url ? (uint32_t)_mm_movemask_epi8(v) >> shift : 0;
         uint32_t end = n - p < 16 ? 0xFFFFu << (n - p) & 0xFFFFu : 0; /* past the row */
         if (url) {
             __m128i endv = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('/')),
@@ -595,18 +599,24 @@ static PCT_ALWAYS_INLINE int plain_part(const pct_psl *psl, unsigned flags, cons
         }
         dots |= (uint64_t)((uint32_t)_mm_movemask_epi8(dotv) >> shift) << at;
         dashes |= (uint64_t)((uint32_t)_mm_movemask_epi8(dashv) >> shift) << at;
-        uint32_t stop = (~plain & 0xFFFFu) | end;
+        uint32_t stop = (~(plain | high) & 0xFFFFu) | end;
         if (stop) {
             unsigned k = pct_ctz32(stop);
+            nonascii |= high & ((1u << k) - 1u);
             hn = at + k;
             if (!((end >> k) & 1u)
                 && (!url || src[j + hn] != ':' || !port_at(src, j + hn + 1, n)))
                 return PCT_DOMAIN_CALLER; /* '@', '%', a space, a byte >= 0x80... */
             break;
         }
+        nonascii |= high;
     }
     if (hn == SIZE_MAX || hn == 0)
         return PCT_DOMAIN_CALLER; /* longer than PLAIN_MAX, or empty */
+    if (nonascii) { /* part_of's reading: the host needs IDNA */
+        *len = hn;
+        return PCT_DOMAIN_IDNA;
+    }
     uint64_t in = hn == 64 ? ~0ull : (1ull << hn) - 1;
     dots &= in;
     dashes &= in;

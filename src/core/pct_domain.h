@@ -113,9 +113,13 @@ int pct_domain_part_at(const pct_psl *psl, unsigned flags, const uint8_t *src, s
  * host of letters, digits, '-' and '.' (at most 64 bytes) ending at '/',
  * '?', '#', '\' or the row's end (or at ':' and a port of digits),
  * read in one pass; with PCT_DOMAIN_IS_HOST, a host of those bytes alone.
- * PCT_OK or PCT_DOMAIN_NONE as pct_domain_part gives them, or
- * PCT_DOMAIN_CALLER for any other row: pct_domain_part_at reads it
- * (x86-64 only: elsewhere every row is the caller's). */
+ * PCT_OK or PCT_DOMAIN_NONE as pct_domain_part gives them;
+ * PCT_DOMAIN_IDNA for a URL whose host also holds bytes >= 0x80 (and no
+ * other byte): the host is src[j, j + *len), j the length of "http://" or
+ * "https://", and its part is that of its IDNA form, as for
+ * pct_domain_part; PCT_DOMAIN_CALLER for any other row:
+ * pct_domain_part_at reads it (x86-64 only: elsewhere every row is the
+ * caller's). */
 int pct_domain_part_plain(const pct_psl *psl, unsigned flags, const uint8_t *src, size_t n,
                           uint8_t *dst, size_t *len);
 
