@@ -492,6 +492,11 @@ static int domain_row(const pct_batch_spec *spec, const uint8_t *src, size_t n, 
     int idna = 0;
     pct_authority a; /* found once: the host of a row that needs IDNA is looked up in the cache */
     pct_authority_find(src, n, PCT_AUTH_WEB, &a);
+    /* a special scheme's host the parser reads alike and refuses (an ASCII
+     * byte no host may hold): what domain_append finds by its host check
+     * and domain_url_append's, in one look */
+    if (a.special && domain_room(out, n, limit) == PCT_OK && pct_domain_host_refused_at(src, n, &a))
+        return PCT_ROW_FAILED;
     int rc = domain_append(spec, spec->flags, src, n, &a, out, limit, &idna);
     if (!idna)
         return rc;

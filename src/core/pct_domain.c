@@ -225,10 +225,9 @@ int pct_domain_browser(const uint8_t *src, size_t n)
 static int part_of(const pct_psl *psl, unsigned flags, const uint8_t *src, size_t n,
                    const pct_authority *found, uint8_t *dst, size_t *len);
 
-/* pct_domain_host_reader with src's authority found in *a. */
-static int host_reader(const uint8_t *src, size_t n, pct_authority *a)
+/* pct_domain_host_reader of src, whose authority is *a. */
+static int reader_of(const uint8_t *src, size_t n, const pct_authority *a)
 {
-    pct_authority_find(src, n, PCT_AUTH_WEB, a);
     int how = reading(src, n, a);
     if (how == READ_AS_TODAY)
         return PCT_DOMAIN_READ_FINDER;
@@ -246,13 +245,21 @@ static int host_reader(const uint8_t *src, size_t n, pct_authority *a)
 int pct_domain_host_reader(const uint8_t *src, size_t n)
 {
     pct_authority a;
-    return host_reader(src, n, &a);
+    pct_authority_find(src, n, PCT_AUTH_WEB, &a);
+    return reader_of(src, n, &a);
 }
 
 int pct_domain_host_refused(const uint8_t *src, size_t n)
 {
     pct_authority a;
-    if (host_reader(src, n, &a) != PCT_DOMAIN_READ_ALIKE)
+    pct_authority_find(src, n, PCT_AUTH_WEB, &a);
+    return pct_domain_host_refused_at(src, n, &a);
+}
+
+int pct_domain_host_refused_at(const uint8_t *src, size_t n, const pct_authority *found)
+{
+    pct_authority a = *found;
+    if (reader_of(src, n, &a) != PCT_DOMAIN_READ_ALIKE)
         return 0;
     for (size_t i = a.host; i < a.host_end; i++) {
         uint8_t c = src[i]; /* the URL Standard's forbidden domain code points (ASCII) */

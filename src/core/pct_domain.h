@@ -72,6 +72,9 @@ int pct_domain_host_reader(const uint8_t *src, size_t n);
  * (PCT_DOMAIN_READ_ALIKE) and holds an ASCII forbidden domain code point,
  * which no domain to ASCII maps away. 0: not known so. */
 int pct_domain_host_refused(const uint8_t *src, size_t n);
+/* pct_domain_host_refused of src, whose authority the caller found
+ * (pct_authority_find with PCT_AUTH_WEB). */
+int pct_domain_host_refused_at(const uint8_t *src, size_t n, const pct_authority *found);
 
 /* 1 when src[0..n) is a special scheme's URL whose host pct_domain_part
  * leaves to the parser (PCT_DOMAIN_URL): canonicalize reads such a row as
