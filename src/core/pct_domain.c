@@ -5,6 +5,7 @@
 #include "pct_authority.h"
 #include "pct_domain.h"
 #include "pct_portable.h"
+#include "pct_psl_table.h"
 #include "pct_url.h"
 
 #if defined(PCT_X86_64)
@@ -259,7 +260,13 @@ int pct_domain_host_refused(const uint8_t *src, size_t n)
 int pct_domain_host_refused_at(const uint8_t *src, size_t n, const pct_authority *found)
 {
     pct_authority a = *found;
-    if (reader_of(src, n, &a) != PCT_DOMAIN_READ_ALIKE)
+    /* the forbidden code points but '%' are B_BAD, and a '%' in the host
+     * is an escape the parser decodes first (not ALIKE): a host without
+     * B_BAD is not refused, whoever reads it (the cheap test first) */
+    size_t i = a.host;
+    while (i < a.host_end && !(CLASS[src[i]] & B_BAD))
+        i++;
+    if (i == a.host_end || reader_of(src, n, &a) != PCT_DOMAIN_READ_ALIKE)
         return 0;
     for (size_t i = a.host; i < a.host_end; i++) {
         uint8_t c = src[i]; /* the URL Standard's forbidden domain code points (ASCII) */
@@ -649,8 +656,8 @@ static PCT_ALWAYS_INLINE int plain_part(const pct_psl *psl, unsigned flags, cons
     unsigned part = flags & PCT_DOMAIN_PART;
     size_t from = 0, to = hn;
     if (part != PCT_DOMAIN_HOST) {
-        size_t labels = pct_psl_suffix_labels_plain(psl, low, hn, dot_at, nd,
-                                                    (flags & PCT_DOMAIN_PRIVATE) != 0);
+        size_t labels = pct_psl_labels_plain(psl, low, hn, dot_at, nd,
+                                             (flags & PCT_DOMAIN_PRIVATE) != 0);
         size_t suffix, registered;
         labels_at(dot_at, nd, labels, &suffix, &registered);
         if (part == PCT_DOMAIN_SUFFIX)

@@ -57,10 +57,5 @@ size_t pct_psl_suffix_labels(const pct_psl *psl, const uint8_t *host, size_t n, 
  * dots; else the lookup finds any before them itself). */
 size_t pct_psl_suffix_labels_dots(const pct_psl *psl, const uint8_t *host, size_t n,
                                   const size_t *dots, size_t nd, int all, int private_too);
-/* pct_psl_suffix_labels_dots with all the dots, of a host of up to 64
- * bytes whose 8 bytes before it are readable too (its words are loaded
- * whole): the one-pass host check's. */
-size_t pct_psl_suffix_labels_plain(const pct_psl *psl, const uint8_t *host, size_t n,
-                                   const size_t *dots, size_t nd, int private_too);
 
 #endif /* PCT_PSL_H */
