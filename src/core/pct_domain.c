@@ -260,6 +260,10 @@ int pct_domain_host_refused(const uint8_t *src, size_t n)
 int pct_domain_host_refused_at(const uint8_t *src, size_t n, const pct_authority *found)
 {
     pct_authority a = *found;
+    /* (reader_of: ALIKE needs the finder's special "scheme://" of a
+     * scheme but file:, no escape, no IP literal) */
+    if (a.special != 1 || a.escaped || a.ip_literal)
+        return 0;
     /* the forbidden code points but '%' are B_BAD, and a '%' in the host
      * is an escape the parser decodes first (not ALIKE): a host without
      * B_BAD is not refused, whoever reads it (the cheap test first) */
