@@ -691,21 +691,26 @@ static PCT_ALWAYS_INLINE int plain_row(const pct_psl *psl, unsigned flags, const
 {
     if (flags & PCT_DOMAIN_IS_HOST) { /* a host shorter than a block is read from a copy */
         uint8_t copy[16] = {0};
-        if (n >= 16)
-            return plain_part(psl, flags, src, 0, n, n, 0, dst, len);
-        if (n)
-            memcpy(copy, src, n);
-        return plain_part(psl, flags, copy, 0, n, 16, 0, dst, len);
+        const uint8_t *from = src;
+        if (n < 16) {
+            if (n)
+                memcpy(copy, src, n);
+            from = copy;
+        }
+        return plain_part(psl, flags, from, 0, n, n < 16 ? 16 : n, 0, dst, len);
     }
     if (n < 16)
         return PCT_DOMAIN_CALLER;
     uint64_t w;
     memcpy(&w, src, 8);
+    size_t j;
     if (((w | 0x20202020u) & 0x00FFFFFFFFFFFFFFull) == 0x002F2F3A70747468ull) /* "http://" */
-        return plain_part(psl, flags, src, 7, n, n, 1, dst, len);
-    if ((w | 0x2020202020ull) == 0x2F2F3A7370747468ull) /* "https://" */
-        return plain_part(psl, flags, src, 8, n, n, 1, dst, len);
-    return PCT_DOMAIN_CALLER;
+        j = 7;
+    else if ((w | 0x2020202020ull) == 0x2F2F3A7370747468ull) /* "https://" */
+        j = 8;
+    else
+        return PCT_DOMAIN_CALLER;
+    return plain_part(psl, flags, src, j, n, n, 1, dst, len);
 }
 #endif
 

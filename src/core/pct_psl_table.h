@@ -102,8 +102,9 @@ static inline uint64_t pct_psl_word_before(const uint8_t *p, size_t k)
 /* pct_psl_suffix_labels_dots with all the dots, of a host of up to 64
  * bytes whose 8 bytes before it are readable too (its words are loaded
  * whole): the one-pass host check's, inline there. */
-static inline size_t pct_psl_labels_plain(const pct_psl *psl, const uint8_t *host, size_t n,
-                                          const size_t *dots, size_t nd, int private_too)
+static PCT_ALWAYS_INLINE size_t pct_psl_labels_plain(const pct_psl *psl, const uint8_t *host,
+                                                     size_t n, const size_t *dots, size_t nd,
+                                                     int private_too)
 {
 #if defined(PCT_LITTLE_ENDIAN)
     const uint32_t rule = PSL_RULE | (private_too ? PSL_RULE << 1 : 0);
