@@ -500,6 +500,41 @@ def test_many_on_real_urls_equals_loop():
                                   on_error="null").to_pylist() == expected
 
 
+
+# Rows of "http://" or "https://" and a host of letters, digits, '-' and
+# '.' are read in one pass by the batch forms (pct_domain_part_plain); the
+# single-value forms read every row the general way: both agree, around
+# the lengths where the pass changes blocks (16, 32, 64 bytes) and on hosts
+# that pass sends back (empty labels, numbers, xn-- labels, '@', ':', '%').
+_PLAIN_LABELS = st.sampled_from(["com", "CO", "uk", "example", "Www", "github", "io", "xn--p1ai",
+                                 "a-b", "0x1f", "12", "", "jp", "kawasaki", "city", "ck", "www",
+                                 "blogspot", "appspot", "x" * 20, "%61", "a@b", "b:80", "\u00e9",
+                                 "B\u00fcCHER", "\u516c\u53f8", "\u0441\u0430\u0439\u0442", "a\u00a0b",
+                                 "\u00e9\t", "x" * 60])
+
+
+@settings(max_examples=examples(1000), deadline=None)
+@given(st.sampled_from(["http://", "https://", "HTTPS://", "hTtP://", "http:/", "ws://"]),
+       st.lists(_PLAIN_LABELS, min_size=1, max_size=8),
+       st.sampled_from(["", ".", "/", "/x?y#z", "?q", "#f", "\\p", ":8080/", ":", ":65536/", ":0080",
+                        ":80@h.com/", ":8a/", " ", "@h.com/", "..", "\t"]),
+       st.integers(0, 40))
+def test_plain_rows_equal_loop(scheme, labels, tail, pad):
+    host = ".".join(labels)
+    values = [scheme + host + tail, scheme + "a" * pad + host + tail,
+              scheme + host + tail + "/" + "p" * pad]
+    for kw in ({}, {"private": True}, {"unicode": True}):
+        assert registered_domain_many(values, on_error="null", **kw) == [_or_none(registered_domain, v, **kw) for v in values]
+        assert public_suffix_many(values, on_error="null", **kw) == [_or_none(public_suffix, v, **kw) for v in values]
+        assert domain_parts_many(values, on_error="null", **kw) == [_or_none(domain_parts, v, **kw) for v in values]
+
+
+def _or_none(func, value, **kw):
+    try:
+        return func(value, **kw)
+    except HostError:
+        return None
+
 def test_host_reading_agrees_with_urlsplit_on_real_urls():
     # Where urlsplit finds a host (http and https URLs), it is the host
     # pctcodec reads: its registered domain is that of urlsplit's hostname.

@@ -388,6 +388,15 @@ static int clean_query_row(const pct_batch_spec *spec, const uint8_t *src, size_
 static int domain_append(const pct_batch_spec *spec, unsigned flags, const uint8_t *src, size_t n,
                          const pct_authority *found, pct_buf *out, size_t limit, int *idna);
 
+/* DOMAIN: room for n bytes more in out (a part is no longer than its
+ * row): pct_buf_reserve, its usual answer inline. */
+static inline pct_status domain_room(pct_buf *out, size_t n, size_t limit)
+{
+    if (out->len <= limit && n <= limit - out->len && n <= out->cap - out->len)
+        return PCT_OK;
+    return pct_buf_reserve(out, n, limit);
+}
+
 /* DOMAIN: a special scheme's URL whose host the URL Standard's parser
  * reads (PCT_DOMAIN_URL), parsed into out's scratch (kept from row to
  * row); a URL the parser rejects is the caller's (its error). */
@@ -426,9 +435,18 @@ static int domain_append(const pct_batch_spec *spec, unsigned flags, const uint8
                          const pct_authority *found, pct_buf *out, size_t limit, int *idna)
 {
     size_t len;
-    pct_status rc = pct_buf_reserve(out, n, limit);
+    pct_status rc = domain_room(out, n, limit);
     if (rc != PCT_OK)
         return (int)rc;
+    if (flags & PCT_DOMAIN_IS_HOST) { /* an IDNA form, the parser's host: mostly plain */
+        int got = pct_domain_part_plain(spec->psl, flags, src, n, out->data + out->len, &len);
+        if (got == PCT_OK) {
+            out->len += len;
+            return PCT_OK;
+        }
+        if (got == PCT_DOMAIN_NONE)
+            return PCT_ROW_NULL;
+    }
     switch (pct_domain_part_at(spec->psl, flags, src, n, found, out->data + out->len, &len)) {
     case PCT_OK:
         out->len += len;
@@ -454,20 +472,55 @@ int pct_batch_domain_host(const pct_batch_spec *spec, const uint8_t *host, size_
     return domain_append(spec, spec->flags | PCT_DOMAIN_IS_HOST, host, n, NULL, out, limit, &idna);
 }
 
-/* DOMAIN: a host that needs IDNA is written from its form in the cache,
- * else left to the caller (PCT_ROW_HOST, info->host). */
+/* DOMAIN: the usual row, read in one pass (pct_domain_part_plain), inline
+ * in the row loop: PCT_OK, PCT_ROW_NULL, PCT_DOMAIN_IDNA (the host's
+ * length in *len) or PCT_ROW_CALLER for domain_row. */
+static inline int domain_plain_row(const pct_batch_spec *spec, const uint8_t *src, size_t n,
+                                   pct_buf *out, size_t limit, size_t *len)
+{
+    if (domain_room(out, n, limit) != PCT_OK)
+        return PCT_ROW_CALLER; /* (domain_row reports it) */
+    int got = pct_domain_part_plain(spec->psl, spec->flags, src, n, out->data + out->len, len);
+    if (got == PCT_OK) {
+        out->len += *len;
+        return PCT_OK;
+    }
+    return got == PCT_DOMAIN_NONE ? PCT_ROW_NULL : got == PCT_DOMAIN_IDNA ? got : PCT_ROW_CALLER;
+}
+
+static int domain_idna_row(const pct_batch_spec *spec, const uint8_t *src, size_t n, size_t start,
+                           size_t host_len, pct_buf *out, size_t limit, pct_batch_info *info,
+                           pct_host_cache *hosts);
+
+/* DOMAIN: a row the one pass did not read; a host that needs IDNA is
+ * domain_idna_row's. */
 static int domain_row(const pct_batch_spec *spec, const uint8_t *src, size_t n, pct_buf *out,
                       size_t limit, pct_batch_info *info, pct_host_cache *hosts)
 {
     int idna = 0;
     pct_authority a; /* found once: the host of a row that needs IDNA is looked up in the cache */
     pct_authority_find(src, n, PCT_AUTH_WEB, &a);
+    /* a special scheme's host the parser reads alike and refuses (an ASCII
+     * byte no host may hold): what domain_append finds by its host check
+     * and domain_url_append's, in one look */
+    if (a.special && domain_room(out, n, limit) == PCT_OK && pct_domain_host_refused_at(src, n, &a))
+        return PCT_ROW_FAILED;
     int rc = domain_append(spec, spec->flags, src, n, &a, out, limit, &idna);
     if (!idna)
         return rc;
+    return domain_idna_row(spec, src, n, a.host, a.host_end - a.host, out, limit, info, hosts);
+}
+
+/* DOMAIN: the row src[0..n) whose host src[start, start + host_len) needs
+ * IDNA: written from the host's form in the cache, else left to the
+ * caller (PCT_ROW_HOST, info->host). */
+static int domain_idna_row(const pct_batch_spec *spec, const uint8_t *src, size_t n, size_t start,
+                           size_t host_len, pct_buf *out, size_t limit, pct_batch_info *info,
+                           pct_host_cache *hosts)
+{
+    int rc;
     size_t form_len = 0;
     const uint8_t *form;
-    size_t start = a.host, host_len = a.host_end - a.host;
     uint8_t buf[PCT_HOST_CACHED], *heap = NULL;
     int have = hosts ? host_form(hosts, src + start, host_len, buf, &form, &form_len, &heap) : 0;
     if (have == 1) {
@@ -642,8 +695,12 @@ static inline int batch_row(const pct_batch_spec *spec, const pct_kernel *k, con
         return query_param_row(spec, k, src, n, out, limit);
     case PCT_BATCH_CLEAN_QUERY:
         return clean_query_row(spec, src, n, out, limit);
-    case PCT_BATCH_DOMAIN:
-        return domain_row(spec, src, n, out, limit, info, hosts);
+    case PCT_BATCH_DOMAIN: {
+        int got = domain_plain_row(spec, src, n, out, limit, &size);
+        if (got == PCT_DOMAIN_IDNA) /* the host after "http://" or "https://" */
+            return domain_idna_row(spec, src, n, src[4] == ':' ? 7 : 8, size, out, limit, info, hosts);
+        return got != PCT_ROW_CALLER ? got : domain_row(spec, src, n, out, limit, info, hosts);
+    }
     case PCT_BATCH_RESOLVE:
         return pct_batch_resolve_row(spec, spec->base, spec->base_len, src, n, out, limit, info);
     case PCT_BATCH_URL:

@@ -5,6 +5,7 @@
 #include "pct_authority.h"
 #include "pct_domain.h"
 #include "pct_portable.h"
+#include "pct_psl_table.h"
 #include "pct_url.h"
 
 #if defined(PCT_X86_64)
@@ -119,6 +120,22 @@ static PCT_ALWAYS_INLINE int plain_word(uint64_t w, uint64_t *dots, uint64_t *ca
 }
 #endif
 
+#if defined(PCT_X86_64)
+/* The bytes of v that are ASCII letters, digits, '-' or '.' (a plain
+ * host's), with the letters, dashes and dots apart: the host checks'
+ * sixteen bytes at a time. */
+static PCT_ALWAYS_INLINE __m128i plain_bytes(__m128i v, __m128i *letter, __m128i *dash, __m128i *dot)
+{
+    __m128i off = _mm_sub_epi8(_mm_or_si128(v, _mm_set1_epi8(0x20)), _mm_set1_epi8('a'));
+    *letter = _mm_cmpeq_epi8(_mm_min_epu8(off, _mm_set1_epi8(25)), off);
+    __m128i doff = _mm_sub_epi8(v, _mm_set1_epi8('0'));
+    __m128i digit = _mm_cmpeq_epi8(_mm_min_epu8(doff, _mm_set1_epi8(9)), doff);
+    *dash = _mm_cmpeq_epi8(v, _mm_set1_epi8('-'));
+    *dot = _mm_cmpeq_epi8(v, _mm_set1_epi8('.'));
+    return _mm_or_si128(_mm_or_si128(*letter, digit), _mm_or_si128(*dash, *dot));
+}
+#endif
+
 /* last_labels of a host whose dots are all in dots[0..nd), ascending. */
 static void labels_at(const size_t *dots, size_t nd, size_t labels, size_t *suffix, size_t *above)
 {
@@ -225,10 +242,9 @@ int pct_domain_browser(const uint8_t *src, size_t n)
 static int part_of(const pct_psl *psl, unsigned flags, const uint8_t *src, size_t n,
                    const pct_authority *found, uint8_t *dst, size_t *len);
 
-/* pct_domain_host_reader with src's authority found in *a. */
-static int host_reader(const uint8_t *src, size_t n, pct_authority *a)
+/* pct_domain_host_reader of src, whose authority is *a. */
+static int reader_of(const uint8_t *src, size_t n, const pct_authority *a)
 {
-    pct_authority_find(src, n, PCT_AUTH_WEB, a);
     int how = reading(src, n, a);
     if (how == READ_AS_TODAY)
         return PCT_DOMAIN_READ_FINDER;
@@ -246,22 +262,32 @@ static int host_reader(const uint8_t *src, size_t n, pct_authority *a)
 int pct_domain_host_reader(const uint8_t *src, size_t n)
 {
     pct_authority a;
-    return host_reader(src, n, &a);
+    pct_authority_find(src, n, PCT_AUTH_WEB, &a);
+    return reader_of(src, n, &a);
 }
 
 int pct_domain_host_refused(const uint8_t *src, size_t n)
 {
     pct_authority a;
-    if (host_reader(src, n, &a) != PCT_DOMAIN_READ_ALIKE)
+    pct_authority_find(src, n, PCT_AUTH_WEB, &a);
+    return pct_domain_host_refused_at(src, n, &a);
+}
+
+int pct_domain_host_refused_at(const uint8_t *src, size_t n, const pct_authority *found)
+{
+    pct_authority a = *found;
+    /* (reader_of: ALIKE needs the finder's special "scheme://" of a
+     * scheme but file:, no escape, no IP literal) */
+    if (a.special != 1 || a.escaped || a.ip_literal)
         return 0;
-    for (size_t i = a.host; i < a.host_end; i++) {
-        uint8_t c = src[i]; /* the URL Standard's forbidden domain code points (ASCII) */
-        if (c <= 0x20 || c == 0x7F || c == '#' || c == '%' || c == '/' || c == ':' || c == '<'
-            || c == '>' || c == '?' || c == '@' || c == '[' || c == '\\' || c == ']' || c == '^'
-            || c == '|')
-            return 1;
-    }
-    return 0;
+    /* the URL Standard's forbidden domain code points in ASCII are B_BAD
+     * but '%', and a '%' in the host is an escape the parser decodes first
+     * (not ALIKE): refused when a B_BAD byte is there and the parser reads
+     * the host alike (the cheap test first) */
+    size_t i = a.host;
+    while (i < a.host_end && !(CLASS[src[i]] & B_BAD))
+        i++;
+    return i < a.host_end && reader_of(src, n, &a) == PCT_DOMAIN_READ_ALIKE;
 }
 
 
@@ -379,13 +405,8 @@ static int part_of(const pct_psl *psl, unsigned flags, const uint8_t *src, size_
         uint32_t valid = step == 16 ? 0xFFFFu : (1u << step) - 1u;
         __m128i v = _mm_loadu_si128((const __m128i *)(const void *)(h + at));
         __m128i folded = _mm_or_si128(v, _mm_set1_epi8(0x20)); /* a letter's lowercase */
-        __m128i off = _mm_sub_epi8(folded, _mm_set1_epi8('a'));
-        __m128i letter = _mm_cmpeq_epi8(_mm_min_epu8(off, _mm_set1_epi8(25)), off);
-        __m128i doff = _mm_sub_epi8(v, _mm_set1_epi8('0'));
-        __m128i digit = _mm_cmpeq_epi8(_mm_min_epu8(doff, _mm_set1_epi8(9)), doff);
-        __m128i dashes = _mm_cmpeq_epi8(v, _mm_set1_epi8('-'));
-        __m128i dotv = _mm_cmpeq_epi8(v, _mm_set1_epi8('.'));
-        __m128i plain = _mm_or_si128(_mm_or_si128(letter, digit), _mm_or_si128(dashes, dotv));
+        __m128i letter, dashes, dotv;
+        __m128i plain = plain_bytes(v, &letter, &dashes, &dotv);
         if (((uint32_t)_mm_movemask_epi8(plain) & valid) != valid)
             break;
         __m128i capv = _mm_andnot_si128(_mm_cmpeq_epi8(v, folded), letter); /* a letter without 0x20 */
@@ -508,4 +529,194 @@ static int part_of(const pct_psl *psl, unsigned flags, const uint8_t *src, size_
         memmove(dst, h + from, to - from); /* h may be dst */
     *len = to - from;
     return PCT_OK;
+}
+
+#if defined(PCT_X86_64)
+/* The usual row in one pass: "http://" or "https://" (in any case, at the
+ * start), then a host of at most PLAIN_MAX letters, digits, '-' and '.'
+ * that ends at '/', '?', '#', '\' or the row's end, or at ':' and a port
+ * of digits the parser takes that ends so. For such a row
+ * pct_authority_find's host is those bytes (no '@', nor '%' before the
+ * end, no byte <= 0x20 to trim), the URL Standard's parser reads it alike,
+ * and part_of's checks reduce to the dots: so the host is found,
+ * lowercased (into a block of the stack) and checked 16 bytes at a time,
+ * its dots kept as one mask; a host that also holds bytes >= 0x80 (and
+ * no other) is part_of's PCT_DOMAIN_IDNA. Any other row, or a host part_of sends to the
+ * parser or finds no part of by its form (an empty label, a last label
+ * that starts with a digit, an xn-- label), is PCT_DOMAIN_CALLER's. */
+#define PLAIN_MAX 64
+
+/* src[from..) up to '/', '?', '#', '\' or src's end is a port the
+ * parser takes (port_ok): digits, none or up to 65535. */
+static int port_at(const uint8_t *src, size_t from, size_t n)
+{
+    uint32_t v = 0;
+    for (size_t i = from; i < n; i++) {
+        uint8_t c = src[i];
+        if ((uint8_t)(c - '0') <= 9) {
+            v = v * 10 + (uint32_t)(c - '0');
+            if (v > 65535)
+                return 0;
+        } else {
+            return c == '/' || c == '?' || c == '#' || c == '\\';
+        }
+    }
+    return 1;
+}
+
+/* The part of the host that starts at src[j] (src[0..room) readable,
+ * room >= 16; the row ends at n <= room) for plain_row: `url`, a URL's
+ * host, ends as plain_row says; else src[j..n) is a host alone. */
+static PCT_ALWAYS_INLINE int plain_part(const pct_psl *psl, unsigned flags, const uint8_t *src,
+                                        size_t j, size_t n, size_t room, int url, uint8_t *dst,
+                                        size_t *len)
+{
+    /* the host lowercased (the bytes past it unread), 8 bytes into the
+     * block: the lookup loads the word before a label's end whole */
+    uint8_t block[8 + PLAIN_MAX + 16], *low = block + 8;
+    memset(block, 0, 8); /* (shifted off) */
+    uint64_t dots = 0, dashes = 0;
+    uint32_t nonascii = 0;
+    size_t hn = SIZE_MAX;
+    for (size_t at = 0; at < PLAIN_MAX; at += 16) {
+        size_t p = j + at, q = p, shift = 0;
+        if (p >= n) { /* the host ends at the row's end */
+            hn = at;
+            break;
+        }
+        if (room - p < 16) { /* the last 16 readable bytes, the ones before p shifted off */
+            shift = 16 - (room - p);
+            q = room - 16;
+        }
+        __m128i v = _mm_loadu_si128((const __m128i *)(const void *)(src + q));
+        __m128i letter, dashv, dotv;
+        uint32_t plain = (uint32_t)_mm_movemask_epi8(plain_bytes(v, &letter, &dashv, &dotv)) >> shift;
+        /* a URL's host may hold bytes >= 0x80 (its IDNA form is the caller's) */
+        uint32_t high = url ? (uint32_t)_mm_movemask_epi8(v) >> shift : 0;
+        uint32_t end = n - p < 16 ? 0xFFFFu << (n - p) & 0xFFFFu : 0; /* past the row */
+        if (url) {
+            __m128i endv = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('/')),
+                                                     _mm_cmpeq_epi8(v, _mm_set1_epi8('?'))),
+                                        _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('#')),
+                                                     _mm_cmpeq_epi8(v, _mm_set1_epi8('\\'))));
+            end |= (uint32_t)_mm_movemask_epi8(endv) >> shift;
+        }
+        /* letters | 0x20 (the rest as they are), stored whole: low has room */
+        __m128i lw = _mm_or_si128(v, _mm_and_si128(letter, _mm_set1_epi8(0x20)));
+        if (shift) { /* the bytes from p on first: shifted through a block of the stack */
+            uint8_t b[16];
+            _mm_storeu_si128((__m128i *)(void *)b, lw);
+            memcpy(low + at, b + shift, 16 - shift);
+        } else {
+            _mm_storeu_si128((__m128i *)(void *)(low + at), lw);
+        }
+        dots |= (uint64_t)((uint32_t)_mm_movemask_epi8(dotv) >> shift) << at;
+        dashes |= (uint64_t)((uint32_t)_mm_movemask_epi8(dashv) >> shift) << at;
+        uint32_t stop = (~(plain | high) & 0xFFFFu) | end;
+        if (stop) {
+            unsigned k = pct_ctz32(stop);
+            nonascii |= high & ((1u << k) - 1u);
+            hn = at + k;
+            if (!((end >> k) & 1u)
+                && (!url || src[j + hn] != ':' || !port_at(src, j + hn + 1, n)))
+                return PCT_DOMAIN_CALLER; /* '@', '%', a space, a byte >= 0x80... */
+            break;
+        }
+        nonascii |= high;
+    }
+    if (hn == SIZE_MAX || hn == 0)
+        return PCT_DOMAIN_CALLER; /* longer than PLAIN_MAX, or empty */
+    if (nonascii) { /* part_of's reading: the host needs IDNA */
+        *len = hn;
+        return PCT_DOMAIN_IDNA;
+    }
+    uint64_t in = hn == 64 ? ~0ull : (1ull << hn) - 1;
+    dots &= in;
+    dashes &= in;
+    if ((dots >> (hn - 1)) & 1u) { /* one trailing dot */
+        hn--;
+        dots &= ~(1ull << hn);
+    }
+    if (hn == 0 || (dots & 1u) || (dots & (dots << 1)) || ((dots >> (hn - 1)) & 1u))
+        return PCT_DOMAIN_CALLER; /* an empty label */
+    size_t nd = 0, dot_at[MAX_DOTS];
+    for (uint64_t d = dots; d; d &= d - 1) {
+        if (nd == MAX_DOTS)
+            return PCT_DOMAIN_CALLER;
+        dot_at[nd++] = pct_ctz64(d);
+    }
+    size_t last = nd ? dot_at[nd - 1] + 1 : 0;
+    if (low[last] >= '0' && low[last] <= '9')
+        return PCT_DOMAIN_CALLER; /* maybe a number: an IPv4 form */
+    /* an xn-- label: the parser checks a URL's; a host's is the caller's
+     * in Unicode */
+    if (dashes && (url || (flags & PCT_DOMAIN_UNICODE)) && has_xn_at(low, hn, dot_at, nd))
+        return PCT_DOMAIN_CALLER;
+    unsigned part = flags & PCT_DOMAIN_PART;
+    size_t from = 0, to = hn;
+    if (part != PCT_DOMAIN_HOST) {
+        size_t labels = pct_psl_labels_plain(psl, low, hn, dot_at, nd,
+                                             (flags & PCT_DOMAIN_PRIVATE) != 0);
+        size_t suffix, registered;
+        labels_at(dot_at, nd, labels, &suffix, &registered);
+        if (part == PCT_DOMAIN_SUFFIX)
+            from = suffix;
+        else if (registered == SIZE_MAX)
+            return PCT_DOMAIN_NONE;
+        else if (part == PCT_DOMAIN_REGISTERED)
+            from = registered;
+        else
+            to = registered ? registered - 1 : 0;
+    }
+    /* (no xn-- label with PCT_DOMAIN_UNICODE: the part is as it is) */
+    size_t m = to > from ? to - from : 0, blocks = (m + 15) / 16;
+    if (16 * blocks <= n) { /* dst has room for n bytes: whole blocks */
+        for (size_t b = 0; b < blocks; b++)
+            _mm_storeu_si128((__m128i *)(void *)(dst + 16 * b),
+                             _mm_loadu_si128((const __m128i *)(const void *)(low + from + 16 * b)));
+    } else if (m) {
+        memcpy(dst, low + from, m);
+    }
+    *len = to - from;
+    return PCT_OK;
+}
+
+static PCT_ALWAYS_INLINE int plain_row(const pct_psl *psl, unsigned flags, const uint8_t *src,
+                                       size_t n, uint8_t *dst, size_t *len)
+{
+    if (flags & PCT_DOMAIN_IS_HOST) { /* a host shorter than a block is read from a copy */
+        uint8_t copy[16] = {0};
+        const uint8_t *from = src;
+        if (n < 16) {
+            if (n)
+                memcpy(copy, src, n);
+            from = copy;
+        }
+        return plain_part(psl, flags, from, 0, n, n < 16 ? 16 : n, 0, dst, len);
+    }
+    if (n < 16)
+        return PCT_DOMAIN_CALLER;
+    uint64_t w;
+    memcpy(&w, src, 8);
+    size_t j;
+    if (((w | 0x20202020u) & 0x00FFFFFFFFFFFFFFull) == 0x002F2F3A70747468ull) /* "http://" */
+        j = 7;
+    else if ((w | 0x2020202020ull) == 0x2F2F3A7370747468ull) /* "https://" */
+        j = 8;
+    else
+        return PCT_DOMAIN_CALLER;
+    return plain_part(psl, flags, src, j, n, n, 1, dst, len);
+}
+#endif
+
+int pct_domain_part_plain(const pct_psl *psl, unsigned flags, const uint8_t *src, size_t n,
+                          uint8_t *dst, size_t *len)
+{
+    *len = 0;
+#if defined(PCT_X86_64)
+    return plain_row(psl, flags, src, n, dst, len);
+#else
+    (void)psl, (void)flags, (void)src, (void)n, (void)dst;
+    return PCT_DOMAIN_CALLER;
+#endif
 }

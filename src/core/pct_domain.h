@@ -72,6 +72,9 @@ int pct_domain_host_reader(const uint8_t *src, size_t n);
  * (PCT_DOMAIN_READ_ALIKE) and holds an ASCII forbidden domain code point,
  * which no domain to ASCII maps away. 0: not known so. */
 int pct_domain_host_refused(const uint8_t *src, size_t n);
+/* pct_domain_host_refused of src, whose authority the caller found
+ * (pct_authority_find with PCT_AUTH_WEB). */
+int pct_domain_host_refused_at(const uint8_t *src, size_t n, const pct_authority *found);
 
 /* 1 when src[0..n) is a special scheme's URL whose host pct_domain_part
  * leaves to the parser (PCT_DOMAIN_URL): canonicalize reads such a row as
@@ -108,5 +111,19 @@ int pct_domain_part(const pct_psl *psl, unsigned flags, const uint8_t *src, size
  * PCT_DOMAIN_IS_HOST): a row that needs IDNA finds its host once. */
 int pct_domain_part_at(const pct_psl *psl, unsigned flags, const uint8_t *src, size_t n,
                        const pct_authority *found, uint8_t *dst, size_t *len);
+
+/* pct_domain_part of the usual row alone: "http://" or "https://" and a
+ * host of letters, digits, '-' and '.' (at most 64 bytes) ending at '/',
+ * '?', '#', '\' or the row's end (or at ':' and a port of digits),
+ * read in one pass; with PCT_DOMAIN_IS_HOST, a host of those bytes alone.
+ * PCT_OK or PCT_DOMAIN_NONE as pct_domain_part gives them;
+ * PCT_DOMAIN_IDNA for a URL whose host also holds bytes >= 0x80 (and no
+ * other byte): the host is src[j, j + *len), j the length of "http://" or
+ * "https://", and its part is that of its IDNA form, as for
+ * pct_domain_part; PCT_DOMAIN_CALLER for any other row:
+ * pct_domain_part_at reads it (x86-64 only: elsewhere every row is the
+ * caller's). */
+int pct_domain_part_plain(const pct_psl *psl, unsigned flags, const uint8_t *src, size_t n,
+                          uint8_t *dst, size_t *len);
 
 #endif /* PCT_DOMAIN_H */

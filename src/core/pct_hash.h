@@ -1,7 +1,8 @@
-/* pct_hash: the one 64-bit finaliser of the core's hash tables (the suffix
- * list, the host cache): murmur3's fmix64, which spreads every input bit
- * over the whole word, so that any slice of the result (a slot index, a
- * filter bit, a set) is usable. Plain C99. */
+/* pct_hash: the one 64-bit finaliser of the core's hash tables (the host
+ * cache; the suffix list's per-label hash folds its own product, see
+ * pct_psl_table.h): murmur3's fmix64, which spreads every input bit over
+ * the whole word, so that any slice of the result (a slot index, a filter
+ * bit, a set) is usable. Plain C99. */
 #ifndef PCT_HASH_H
 #define PCT_HASH_H
 

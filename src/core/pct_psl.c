@@ -9,80 +9,10 @@
 #include <string.h>
 
 #include "pct_buf.h"
-#include "pct_hash.h"
 #include "pct_idna.h"
 #include "pct_portable.h"
 #include "pct_psl.h"
-
-/* Bits of a table entry; section s (0 ICANN, 1 PRIVATE) shifts them by s. */
-#define F_RULE 1u      /* the domain is a rule */
-#define F_WILD 4u      /* "*." followed by the domain is a rule */
-#define F_EXCEPT 16u   /* "!" followed by the domain is a rule */
-#define F_NODE 64u     /* a suffix of some rule (every entry) */
-
-/* 12 bytes a slot: a miss (the common lookup, "example" under "com") reads
- * one slot of a table that stays in the caches. */
-typedef struct {
-    uint32_t hash;  /* the high half of the mixed hash */
-    uint32_t off;   /* the key: keys[off .. off + len) */
-    uint16_t len;
-    uint16_t flags; /* 0: an empty slot */
-} psl_slot;
-
-/* A filter before the table: bit (h >> FILTER_SHIFT) of a 2^FILTER_BITS-bit
- * set is on for every key, so most misses never touch the table. */
-#define FILTER_BITS 18
-#define FILTER_SHIFT (64 - FILTER_BITS)
-
-struct pct_psl {
-    psl_slot *slots;
-    size_t mask; /* slots - 1, a power of two minus one */
-    uint8_t *keys;
-    uint64_t filter[(1u << FILTER_BITS) / 64];
-};
-
-/* The hash of a key is built label by label from its last one, so that
- * the hash of each longer suffix of a host extends the one before it;
- * each label is taken a word (8 bytes) at a time, its length in the last
- * word. pct_hash_mix spreads it before use. */
-#define SEED 0x243f6a8885a308d3ULL
-#define MUL 0x9E3779B97F4A7C15ULL
-
-/* The k < 8 bytes that end at text[e] (text[0..e) readable) as one word,
- * the first byte lowest. */
-static inline uint64_t tail_word(const uint8_t *text, size_t e, size_t k)
-{
-    uint64_t w = 0;
-#if defined(PCT_LITTLE_ENDIAN)
-    if (e >= 8 && k) { /* one load of the 8 bytes before e, in bounds */
-        memcpy(&w, text + e - 8, 8);
-        return w >> (64 - 8 * k);
-    }
-#endif
-    for (size_t i = 0; i < k; i++)
-        w |= (uint64_t)text[e - k + i] << (8 * i);
-    return w;
-}
-
-/* h extended by the label text[s..e) (text[0..e) readable). */
-static inline uint64_t label_step(uint64_t h, const uint8_t *text, size_t s, size_t e)
-{
-    size_t len = e - s;
-    for (; e - s >= 8; s += 8) {
-        uint64_t w;
-        memcpy(&w, text + s, 8);
-        h = ((h ^ w) * MUL);
-        h ^= h >> 29;
-    }
-    h ^= tail_word(text, e, e - s) ^ ((uint64_t)(len & 0xFF) << 56);
-    h *= MUL;
-    return h ^ (h >> 29);
-}
-
-static inline size_t slot_of(uint64_t m, size_t mask)
-{
-    return (size_t)m & mask;
-}
+#include "pct_psl_table.h"
 
 /* ---------------------------------------------------------------- rules */
 
@@ -190,13 +120,13 @@ static int read_rules(const uint8_t *text, size_t n, pct_buf *b, rule **rs, size
         }
         if (len == 1 && s[0] == '*')
             continue; /* the default rule, always in force */
-        uint32_t kind = F_RULE;
+        uint32_t kind = PSL_RULE;
         if (s[0] == '!') {
-            kind = F_EXCEPT;
+            kind = PSL_EXCEPT;
             s++;
             len--;
         } else if (len >= 2 && s[0] == '*' && s[1] == '.') {
-            kind = F_WILD;
+            kind = PSL_WILD;
             s += 2;
             len -= 2;
         }
@@ -205,64 +135,72 @@ static int read_rules(const uint8_t *text, size_t n, pct_buf *b, rule **rs, size
         if (rc != PCT_OK)
             return rc;
         uint32_t klen = (uint32_t)(b->len - off);
-        if (kind == F_EXCEPT && !memchr(b->data + off, '.', klen))
+        if (kind == PSL_EXCEPT && !memchr(b->data + off, '.', klen))
             return PCT_PSL_BAD_RULE; /* an exception needs a parent to be the suffix */
         rule r = {(uint32_t)off, klen, kind << section};
         if ((rc = rules_add(rs, nrules, &cap, r)) != PCT_OK)
             return rc;
         counts->rules[section]++;
-        counts->wildcards[section] += kind == F_WILD;
-        counts->exceptions[section] += kind == F_EXCEPT;
+        counts->wildcards[section] += kind == PSL_WILD;
+        counts->exceptions[section] += kind == PSL_EXCEPT;
     }
     return PCT_OK;
 }
 
 /* ---------------------------------------------------------------- table */
 
-static int same_key(const pct_psl *t, const psl_slot *s, const uint8_t *k, size_t len)
+/* The slot's key is text[e - len .. e) (text[0..e) readable). */
+static inline int same_key(const pct_psl *t, const pct_psl_slot *s, const uint8_t *text, size_t e,
+                           size_t len)
 {
     if (s->len != len)
         return 0;
     const uint8_t *a = t->keys + s->off;
-    for (size_t i = 0; i < len; i++)
-        if (a[i] != k[i])
-            return 0;
-    return 1;
+#if defined(PCT_LITTLE_ENDIAN)
+    if (len <= 8 && len) {
+        uint64_t x;
+        memcpy(&x, a, 8);
+        return (x & (~0ull >> (64 - 8 * len))) == pct_psl_tail_word(text, e, len);
+    }
+#endif
+    return len == 0 || memcmp(a, text + e - len, len) == 0;
 }
 
-/* Puts the key, whose mixed hash is m (or ORs its flags into its slot);
+/* Puts the key, whose hash is m (or ORs its flags into its slot);
  * the number of new keys (0 or 1). */
 static int table_put(pct_psl *t, uint64_t m, uint32_t off, uint32_t len, uint32_t flags)
 {
-    const uint8_t *k = t->keys + off;
     uint32_t hi = (uint32_t)(m >> 32);
-    for (size_t i = slot_of(m, t->mask);; i = (i + 1) & t->mask) {
-        psl_slot *s = &t->slots[i];
+    for (size_t i = pct_psl_slot_of(m, t->mask);; i = (i + 1) & t->mask) {
+        pct_psl_slot *s = &t->slots[i];
         if (!s->flags) {
             s->hash = hi;
             s->off = off;
             s->len = (uint16_t)len;
             s->flags = (uint16_t)flags;
-            t->filter[(m >> FILTER_SHIFT) / 64] |= 1ULL << ((m >> FILTER_SHIFT) % 64);
+            t->filter[(m >> PSL_FILTER_SHIFT) / 64] |= 1ULL << ((m >> PSL_FILTER_SHIFT) % 64);
             return 1;
         }
-        if (s->hash == hi && same_key(t, s, k, len)) {
+        if (s->hash == hi && same_key(t, s, t->keys, (size_t)off + len, len)) {
             s->flags = (uint16_t)(s->flags | flags);
             return 0;
         }
     }
 }
 
-static uint32_t table_get(const pct_psl *t, uint64_t m, const uint8_t *k, size_t len)
+/* The flags of the key text[e - len .. e) (text[0..e) readable), whose
+ * hash is m; 0 when absent. */
+static inline uint32_t table_get(const pct_psl *t, uint64_t m, const uint8_t *text, size_t e,
+                                 size_t len)
 {
-    if (!(t->filter[(m >> FILTER_SHIFT) / 64] & (1ULL << ((m >> FILTER_SHIFT) % 64))))
+    if (!(t->filter[(m >> PSL_FILTER_SHIFT) / 64] & (1ULL << ((m >> PSL_FILTER_SHIFT) % 64))))
         return 0;
     uint32_t hi = (uint32_t)(m >> 32);
-    for (size_t i = slot_of(m, t->mask);; i = (i + 1) & t->mask) {
-        const psl_slot *s = &t->slots[i];
+    for (size_t i = pct_psl_slot_of(m, t->mask);; i = (i + 1) & t->mask) {
+        const pct_psl_slot *s = &t->slots[i];
         if (!s->flags)
             return 0;
-        if (s->hash == hi && same_key(t, s, k, len))
+        if (s->hash == hi && same_key(t, s, text, e, len))
             return s->flags;
     }
 }
@@ -273,10 +211,10 @@ static pct_psl *table_new(const rule *rs, size_t nrules, size_t entries, uint8_t
                           const pct_interrupt *stop, int *stopped)
 {
     size_t slots = 64;
-    while (slots < 2 * entries && slots <= SIZE_MAX / 4 / sizeof(psl_slot))
+    while (slots < 2 * entries && slots <= SIZE_MAX / 4 / sizeof(pct_psl_slot))
         slots *= 2;
     pct_psl *t = calloc(1, sizeof *t);
-    if (!t || slots < 2 * entries || !(t->slots = calloc(slots, sizeof(psl_slot)))) {
+    if (!t || slots < 2 * entries || !(t->slots = calloc(slots, sizeof(pct_psl_slot)))) {
         free(t);
         return NULL;
     }
@@ -293,17 +231,17 @@ static pct_psl *table_new(const rule *rs, size_t nrules, size_t entries, uint8_t
             return NULL;
         }
         const uint8_t *key = keys + off;
-        uint64_t h = SEED;
+        uint64_t h = PSL_SEED;
         size_t end = len;
         for (size_t j = len; j > 0; j--) {
             if (key[j - 1] != '.')
                 continue;
-            h = label_step(h, key, j, end);
-            table_put(t, pct_hash_mix(h), off + (uint32_t)j, len - (uint32_t)j, F_NODE);
+            h = pct_psl_label_step(h, key, j, end);
+            table_put(t, h, off + (uint32_t)j, len - (uint32_t)j, PSL_NODE);
             end = j - 1;
         }
-        h = label_step(h, key, 0, end);
-        table_put(t, pct_hash_mix(h), off, len, rs[r].flags | F_NODE);
+        h = pct_psl_label_step(h, key, 0, end);
+        table_put(t, h, off, len, rs[r].flags | PSL_NODE);
     }
     return t;
 }
@@ -333,6 +271,11 @@ int pct_psl_compile_stoppable(const uint8_t *text, size_t n, pct_psl **out,
     size_t nrules = 0;
     int rc = read_rules(text, n, &b, &rs, &nrules, counts, line, stop), stopped = 0;
     pct_psl *t = NULL;
+    static const uint8_t pad[PSL_KEY_PAD] = {0};
+    if (rc == PCT_OK) { /* a word's load at any key's start stays in the keys */
+        pct_status padded = pct_buf_append(&b, pad, sizeof pad, SIZE_MAX);
+        rc = (int)padded;
+    }
     if (rc == PCT_OK) {
         /* entries: each rule and each of its suffixes (one per dot), most
          * of them the same few ("jp"): a first table counts the distinct
@@ -396,17 +339,17 @@ static inline size_t dot_before(const uint8_t *host, size_t pos, const size_t *d
 size_t pct_psl_suffix_labels_dots(const pct_psl *psl, const uint8_t *host, size_t n,
                                   const size_t *dots, size_t nd, int all, int private_too)
 {
-    uint32_t rule = F_RULE | (private_too ? F_RULE << 1 : 0);
-    uint32_t wild = rule * F_WILD, except = rule * F_EXCEPT;
+    uint32_t rule = PSL_RULE | (private_too ? PSL_RULE << 1 : 0);
+    uint32_t wild = rule * PSL_WILD, except = rule * PSL_EXCEPT;
     size_t best = 1, labels = 0, end = n, k = nd;
-    uint64_t h = SEED;
+    uint64_t h = PSL_SEED;
     int wild_above = 0; /* the suffix one label shorter has a "*." rule */
     while (end > 0) {
         size_t dot = dot_before(host, end, dots, &k, all);
         size_t start = dot == SIZE_MAX ? 0 : dot + 1;
-        h = label_step(h, host, start, end);
+        h = pct_psl_label_step(h, host, start, end);
         labels++;
-        uint32_t f = table_get(psl, pct_hash_mix(h), host + start, n - start);
+        uint32_t f = table_get(psl, h, host, n, n - start);
         if (f & except)
             return labels - 1; /* an exception prevails over every other rule */
         if ((f & rule) || wild_above)
@@ -423,3 +366,4 @@ size_t pct_psl_suffix_labels(const pct_psl *psl, const uint8_t *host, size_t n, 
 {
     return pct_psl_suffix_labels_dots(psl, host, n, NULL, 0, 0, private_too);
 }
+

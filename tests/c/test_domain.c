@@ -171,6 +171,54 @@ static void test_label_strings(void)
     }
 }
 
+/* The one-pass row (pct_domain_part_plain) gives what pct_domain_part
+ * gives, or leaves the row to it: URLs and hosts of a few labels around
+ * the lengths where the pass changes blocks, each in a buffer of its own
+ * length (the sanitizers watch its reads), for every part. */
+static void test_plain_rows(void)
+{
+    static const char *const schemes[] = {"http://", "HTTPS://", "https://", "http:/", "ftp://"};
+    static const char *const labels[] = {"com", "co.uk", "kobe.jp", "www.ck", "github.io", "Ab-c",
+                                         "xn--p1ai", "1", "", "x.", "\xc3\xa9", "a<b", "u@h",
+                                         "a%41"};
+    static const char *const tails[] = {"", "/", "?q", "#f", "\\p", ":80/", ":", ":65536",
+                                        ":8a/", ".", " ", "@x.com/"};
+    static const unsigned parts[] = {PCT_DOMAIN_REGISTERED, PCT_DOMAIN_SUFFIX,
+                                     PCT_DOMAIN_SUBDOMAIN, PCT_DOMAIN_HOST,
+                                     PCT_DOMAIN_REGISTERED | PCT_DOMAIN_PRIVATE,
+                                     PCT_DOMAIN_REGISTERED | PCT_DOMAIN_UNICODE};
+    const size_t nl = sizeof labels / sizeof labels[0];
+    char text[256];
+    for (size_t sc = 0; sc < sizeof schemes / sizeof schemes[0]; sc++)
+        for (size_t code = 0; code < nl * nl; code++)
+            for (size_t t = 0; t < sizeof tails / sizeof tails[0]; t++)
+                for (size_t pad = 0; pad < 60; pad += 7) {
+                    int host_only = sc == 0 && t == 0; /* also the host alone */
+                    snprintf(text, sizeof text, "%s%.*s%s.%s%s", schemes[sc], (int)pad,
+                             "abcdefghijklmnopqrstuvwxyzabcdefghijklmnopqrstuvwxyzabcdefghij",
+                             labels[code % nl], labels[code / nl], tails[t]);
+                    for (int as_host = 0; as_host <= host_only; as_host++) {
+                        const char *row = as_host ? text + strlen(schemes[sc]) : text;
+                        size_t n = strlen(row), len1, len2;
+                        uint8_t *src = malloc(n ? n : 1), *d1 = malloc(n + 1), *d2 = malloc(n + 1);
+                        memcpy(src, row, n);
+                        for (size_t k = 0; k < sizeof parts / sizeof parts[0]; k++) {
+                            unsigned flags = parts[k] | (as_host ? PCT_DOMAIN_IS_HOST : 0u);
+                            int got = pct_domain_part_plain(psl, flags, src, n, d1, &len1);
+                            if (got == PCT_DOMAIN_CALLER)
+                                continue;
+                            int want = pct_domain_part(psl, flags, src, n, d2, &len2);
+                            CHECK(got == want);
+                            if (got == PCT_OK && want == PCT_OK)
+                                CHECK(len1 == len2 && memcmp(d1, d2, len1) == 0);
+                        }
+                        free(src);
+                        free(d1);
+                        free(d2);
+                    }
+                }
+}
+
 /* Who reads a host: the finder alone (no special scheme), alike (the
  * parser's host is the finder's), or the parser; and a host refused for a
  * forbidden domain code point only when read alike. */
@@ -213,6 +261,7 @@ int main(void)
     test_counts_and_bad_rules();
     test_label_strings();
     test_host_reader();
+    test_plain_rows();
     pct_psl_free(psl);
     printf("test_domain: %ld checks, %ld failures\n", checks, failures);
     return failures != 0;
