@@ -377,30 +377,31 @@ static uint64_t threshold(uint64_t k, uint64_t bias)
     return k <= bias ? TMIN : k >= bias + TMAX ? TMAX : k - bias;
 }
 
-static uint32_t digit_char(uint64_t d)
-{
-    return (uint32_t)(d < 26 ? 'a' + d : '0' + (d - 26));
-}
+/* The digits of RFC 3492 5: 0-25 a-z, 26-35 0-9 (a load, no branch). */
+static const char digits36[BASE + 1] = "abcdefghijklmnopqrstuvwxyz0123456789";
 
 /* Emits delta as a generalized variable-length integer (RFC 3492 6.3) at
  * d, before end: the byte after it, or NULL when it does not fit. An
  * encoder's delta is below 2^32: at most 0x10FFFF times the code points
  * handled (MAX_PUNYCODE_LABEL + 1), plus the label's length; 32-bit
  * divisions then, and at most 11 digits (each divides by 36 - t >= 10). */
-static uint8_t *put_delta(uint8_t *d, uint8_t *end, uint32_t q, uint64_t bias)
+static uint8_t *put_delta(uint8_t *d, uint8_t *end, uint32_t q, uint32_t bias)
 {
-    for (uint64_t k = BASE;; k += BASE) {
-        uint32_t t = (uint32_t)threshold(k, bias);
+    for (uint32_t k = BASE;; k += BASE) {
+        /* threshold(k, bias): the encoder's bias is small (adapt of a delta
+         * below 2^32 is below 300), so 32-bit arithmetic */
+        uint32_t t = k <= bias ? TMIN : k >= bias + TMAX ? TMAX : k - bias;
         if (q < t)
             break;
         if (d == end)
             return NULL;
-        *d++ = (uint8_t)digit_char(t + (q - t) % (BASE - t));
-        q = (q - t) / (BASE - t);
+        uint32_t r = q - t, b = BASE - t, quot = r / b; /* one division for both */
+        *d++ = (uint8_t)digits36[t + (r - quot * b)];
+        q = quot;
     }
     if (d == end)
         return NULL;
-    *d++ = (uint8_t)digit_char(q);
+    *d++ = (uint8_t)digits36[q];
     return d;
 }
 
@@ -444,35 +445,81 @@ static uint32_t mask_count(uint64_t mask, size_t from, size_t to)
     return pct_popcount64_plain(mask & below_to & ~below_from);
 }
 
+/* Labels with up to this many non-basic code points are encoded by
+ * RFC 3492's loop itself (punycode_few). */
+#define PUNYCODE_FEW 16
+
+/* The deltas of a label with few non-basic code points, whose basic ones
+ * (`basic` of them) are written already: the k non-basic ones in cp[],
+ * gap[j] the basic ones right before cp[j], `tail` those after the last;
+ * m the least of cp[]. RFC 3492 6.3 as written, one pass for each
+ * distinct code point, which also finds the next one; a basic code point
+ * is below every m, so a pass adds each gap at once and looks only at the
+ * non-basic ones. For the usual label (one to three non-ASCII code
+ * points) that is a pass or three over a few code points: less work than
+ * sorting and counting, and at most PUNYCODE_FEW passes of k. */
+static uint8_t *punycode_few(const uint32_t *cp, const uint16_t *gap, size_t k, size_t tail,
+                             size_t basic, uint32_t m, uint8_t *d, uint8_t *end)
+{
+    uint32_t next = INITIAL_N, delta = 0, h = (uint32_t)basic, n = (uint32_t)(basic + k);
+    uint32_t bias = INITIAL_BIAS;
+    while (h < n) {
+        uint32_t up = UINT32_MAX; /* the least code point above m */
+        delta += (m - next) * (h + 1);
+        for (size_t j = 0; j < k; j++) {
+            uint32_t c = cp[j];
+            delta += gap[j];
+            if (c < m) {
+                delta++;
+            } else if (c == m) {
+                if (!(d = put_delta(d, end, delta, bias)))
+                    return NULL;
+                if (h + 1 == n)
+                    return d; /* the last: no bias after it */
+                bias = (uint32_t)adapt(delta, h + 1, h == basic);
+                delta = 0;
+                h++;
+            } else if (c < up) {
+                up = c;
+            }
+        }
+        delta += (uint32_t)tail + 1;
+        next = m + 1;
+        m = up;
+    }
+    return d;
+}
+
 /* The punycode of label[0..n) (n <= MAX_PUNYCODE_LABEL; without "xn--")
  * at d, before end: the byte after it, or NULL when it does not fit.
- * The encoder's delta before each code point m at position p counts the
- * code points below m before p since the last one emitted: the non-basic
- * code points are sorted once (by value, then position) and the positions
- * already handled are counted, in one word for a short label (a popcount),
- * by a Fenwick tree for a long one: O(n log n), where RFC 3492's loop as
+ * A label of few non-basic code points: punycode_few. Else the encoder's
+ * delta before each code point m at position p counts the code points
+ * below m before p since the last one emitted: the non-basic code points
+ * are sorted once (by value, then position) and the positions already
+ * handled are counted, in one word for a short label (a popcount), by a
+ * Fenwick tree for a long one: O(n log n), where RFC 3492's loop as
  * written is O(n x distinct code points); the output is the same. */
 static uint8_t *punycode_put(const uint32_t *label, size_t n, uint8_t *d, uint8_t *end)
 {
-    uint32_t keys[MAX_PUNYCODE_LABEL]; /* code point << 10 | position: positions < 2^10 */
-    uint16_t bit[MAX_PUNYCODE_LABEL + 1];
-    int short_label = n <= PUNYCODE_SHORT;
-    uint64_t mask = 0;
-    size_t basic = 0, k = 0;
-    if (!short_label)
-        memset(bit, 0, (n + 1) * sizeof *bit);
+    uint32_t few[PUNYCODE_FEW], least = UINT32_MAX;
+    uint16_t gap[PUNYCODE_FEW];
+    size_t basic = 0, k = 0, run = 0;
     for (size_t i = 0; i < n; i++) {
-        if (label[i] < 0x80) {
+        uint32_t c = label[i];
+        if (c < 0x80) {
             if (d == end)
                 return NULL;
-            *d++ = (uint8_t)label[i];
+            *d++ = (uint8_t)c;
             basic++;
-            if (short_label)
-                mask |= (uint64_t)1 << i;
-            else
-                count_add(bit, n, i);
+            run++;
         } else {
-            keys[k++] = label[i] << 10 | (uint32_t)i;
+            if (k < PUNYCODE_FEW) {
+                few[k] = c;
+                gap[k] = (uint16_t)run; /* run <= n <= MAX_PUNYCODE_LABEL */
+            }
+            k++;
+            run = 0;
+            least = c < least ? c : least;
         }
     }
     if (basic) {
@@ -480,7 +527,24 @@ static uint8_t *punycode_put(const uint32_t *label, size_t n, uint8_t *d, uint8_
             return NULL;
         *d++ = '-';
     }
-    if (short_label) { /* the usual label: insertion sort of a few keys */
+    if (k <= PUNYCODE_FEW)
+        return punycode_few(few, gap, k, run, basic, least, d, end);
+    uint32_t keys[MAX_PUNYCODE_LABEL]; /* code point << 10 | position: positions < 2^10 */
+    uint16_t bit[MAX_PUNYCODE_LABEL + 1];
+    int short_label = n <= PUNYCODE_SHORT;
+    uint64_t mask = 0;
+    k = 0;
+    if (!short_label)
+        memset(bit, 0, (n + 1) * sizeof *bit);
+    for (size_t i = 0; i < n; i++) {
+        if (label[i] >= 0x80)
+            keys[k++] = label[i] << 10 | (uint32_t)i;
+        else if (short_label)
+            mask |= (uint64_t)1 << i;
+        else
+            count_add(bit, n, i);
+    }
+    if (short_label) { /* insertion sort of a few keys */
         for (size_t i = 1; i < k; i++) {
             uint32_t key = keys[i];
             size_t j = i;
@@ -491,8 +555,7 @@ static uint8_t *punycode_put(const uint32_t *label, size_t n, uint8_t *d, uint8_
     } else {
         qsort(keys, k, sizeof *keys, cmp_u32);
     }
-    uint32_t next = INITIAL_N, delta = 0;
-    uint64_t bias = INITIAL_BIAS;
+    uint32_t next = INITIAL_N, delta = 0, bias = INITIAL_BIAS;
     size_t h = basic;
     for (size_t at = 0; at < k;) {
         uint32_t m = keys[at] >> 10;
@@ -504,7 +567,7 @@ static uint8_t *punycode_put(const uint32_t *label, size_t n, uint8_t *d, uint8_
                                  : count_below(bit, pos) - count_below(bit, from);
             if (!(d = put_delta(d, end, delta, bias)))
                 return NULL;
-            bias = adapt(delta, h + 1, h == basic);
+            bias = (uint32_t)adapt(delta, h + 1, h == basic);
             delta = 0;
             h++;
             from = pos + 1;
@@ -825,101 +888,160 @@ static int plain_labels(const uint32_t *in, size_t n, cps *out, int *rtl)
     return PLAIN;
 }
 
+/* A byte of a label of the usual host, lowercased; 0 for a forbidden
+ * domain code point (forbidden()), a '.' and a byte >= 0x80: one load a
+ * byte, and a run of ASCII bytes ends at a 0. */
+static const uint8_t plain_run[256] = {
+    0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
+    0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
+    0x00, 0x21, 0x22, 0x00, 0x24, 0x00, 0x26, 0x27, 0x28, 0x29, 0x2A, 0x2B, 0x2C, 0x2D, 0x00, 0x00,
+    0x30, 0x31, 0x32, 0x33, 0x34, 0x35, 0x36, 0x37, 0x38, 0x39, 0x00, 0x3B, 0x00, 0x3D, 0x00, 0x00,
+    0x00, 0x61, 0x62, 0x63, 0x64, 0x65, 0x66, 0x67, 0x68, 0x69, 0x6A, 0x6B, 0x6C, 0x6D, 0x6E, 0x6F,
+    0x70, 0x71, 0x72, 0x73, 0x74, 0x75, 0x76, 0x77, 0x78, 0x79, 0x7A, 0x00, 0x00, 0x00, 0x00, 0x5F,
+    0x60, 0x61, 0x62, 0x63, 0x64, 0x65, 0x66, 0x67, 0x68, 0x69, 0x6A, 0x6B, 0x6C, 0x6D, 0x6E, 0x6F,
+    0x70, 0x71, 0x72, 0x73, 0x74, 0x75, 0x76, 0x77, 0x78, 0x79, 0x7A, 0x7B, 0x00, 0x7D, 0x7E, 0x00,
+};
+
+/* An "xn--" label at s[0..n) (up to the host's next '.') in a host whose
+ * text before it is plain: FAIL when its punycode does not decode to a
+ * label with a non-ASCII code point, which fails UTS #46 processing
+ * whatever else the host holds (a plain '.' or the host's end bounds the
+ * label, and mapping its ASCII bytes only lowercases them), else
+ * NOT_PLAIN (the long way validates the decoded label). buf: room for n
+ * code points. */
+static int xn_label(const uint8_t *s, size_t n, uint32_t *buf)
+{
+    size_t len = 0;
+    for (; len < n && s[len] != '.'; len++) {
+        if (!plain_run[s[len]])
+            return NOT_PLAIN; /* (non-ASCII, forbidden: the long way decides) */
+        buf[len] = plain_run[s[len]];
+    }
+    cps label;
+    cps_init(&label);
+    int rc = punycode_decode(buf + 4, len - 4, &label);
+    if (rc == OK)
+        rc = label.len && !all_ascii(label.p, label.len) ? NOT_PLAIN : FAIL;
+    cps_free(&label);
+    return rc == FAIL ? FAIL : NOT_PLAIN;
+}
+
 /* The ASCII form of the usual host from its bytes, in one pass and with
  * no allocation: valid UTF-8 of at most FAST_BYTES bytes, plain code
- * points (plain_labels), no forbidden domain code point, labels needing
- * punycode of at most PUNYCODE_SHORT code points, a form that fits
- * dst[0..cap). PLAIN with the form there (its length in *out_len), else
- * NOT_PLAIN and to_ascii takes the host the long way, which decides: the
- * form is the same either way (tests/c/test_idna.c holds them equal). */
+ * points (plain_labels), no forbidden domain code point, a form that fits
+ * dst[0..cap) with room to spare. PLAIN with the form there (its length
+ * in *out_len); FAIL when the long way would fail for certain (a name
+ * that breaks the Bidi rule, an "xn--" label that does not decode:
+ * xn_label); else NOT_PLAIN and to_ascii takes the host the long way,
+ * which decides: the form is the same either way (tests/c/test_idna.c
+ * holds them equal). Each label is written as its bytes arrive: its ASCII
+ * bytes lowercased (a label's basic code points start its punycode), moved
+ * on by four for "xn--" at its first non-ASCII code point, whose code
+ * points (with the ASCII ones before each) are kept for its deltas
+ * (punycode_few). */
 #define FAST_BYTES 256
 static int fast_to_ascii(const uint8_t *s, size_t n, uint8_t *dst, size_t cap, size_t *out_len)
 {
-    uint32_t cp[FAST_BYTES];
-    /* where each label ends in cp, and whether it holds a non-ASCII code
-     * point (the labels the pass has closed: all but the last) */
-    uint16_t ends[FAST_BYTES / 2 + 1];
-    uint8_t wide[FAST_BYTES / 2 + 1];
+    uint32_t cp[FAST_BYTES]; /* the labels lowercased, joined by '.' (for the Bidi rule) */
     if (n > FAST_BYTES || !dst)
         return NOT_PLAIN;
-    size_t len = 0, start = 0, labels = 0;
-    unsigned last = 0, right = 0, high = 0;
-    for (size_t i = 0; i < n;) {
-        uint32_t c = s[i];
-        if (c < 0x80) {
-            if (forbidden(c) || !plain_ascii(c, cp, len, &start))
-                return NOT_PLAIN;
-            if (c == '.') {
-                if (labels == FAST_BYTES / 2)
-                    return NOT_PLAIN;
-                ends[labels] = (uint16_t)len;
-                wide[labels++] = (uint8_t)high;
-                high = 0;
-            }
-            len++;
-            i++;
-            last = 0;
-            continue;
-        }
-        high = 1;
-        /* UTF-8 decoded and checked here: no overlong form, no surrogate */
-        size_t more;
-        uint32_t min;
-        if (c >= 0xC2 && c <= 0xDF) {
-            more = 1;
-            c &= 0x1F;
-            min = 0x80;
-        } else if (c >= 0xE0 && c <= 0xEF) {
-            more = 2;
-            c &= 0x0F;
-            min = 0x800;
-        } else if (c >= 0xF0 && c <= 0xF4) {
-            more = 3;
-            c &= 0x07;
-            min = 0x10000;
-        } else {
-            return NOT_PLAIN;
-        }
-        if (n - i <= more)
-            return NOT_PLAIN;
-        for (size_t j = 1; j <= more; j++) {
-            if ((s[i + j] & 0xC0) != 0x80)
-                return NOT_PLAIN;
-            c = c << 6 | (s[i + j] & 0x3Fu);
-        }
-        if (c < min || c > 0x10FFFF || (c >= 0xD800 && c <= 0xDFFF)
-            || !plain_cp(c, props(c), len == start, len ? cp[len - 1] : 0, &last, &right))
-            return NOT_PLAIN;
-        i += more + 1;
-        cp[len++] = c;
-    }
-    if (right && !bidi_ok(cp, len))
-        return NOT_PLAIN;
-    ends[labels] = (uint16_t)len;
-    wide[labels++] = (uint8_t)high;
-    /* each label as it is (ASCII) or "xn--" and its punycode */
     uint8_t *d = dst, *end = dst + cap;
-    for (size_t k = 0, from = 0; k < labels; k++) {
-        size_t e = ends[k];
-        if (from) {
-            if (d == end)
+    size_t len = 0, i = 0;
+    unsigned last = 0, right = 0;
+    for (;;) {
+        /* a label: its ASCII bytes (at most the rest of the host), "xn--"
+         * and '-' fit; its deltas are put_delta's to fit */
+        if ((size_t)(end - d) < n - i + 5)
+            return NOT_PLAIN;
+        if (n - i >= 4 && (s[i] | 0x20) == 'x' && (s[i + 1] | 0x20) == 'n' && s[i + 2] == '-' && s[i + 3] == '-')
+            return xn_label(s + i, n - i, cp + len);
+        uint8_t *label = d;
+        uint32_t few[PUNYCODE_FEW], least = UINT32_MAX;
+        uint16_t gap[PUNYCODE_FEW];
+        size_t from = len, basic = 0, k = 0, run = 0;
+        while (i < n) {
+            uint32_t c = s[i];
+            if (c < 0x80) {
+                /* a run of ASCII bytes, up to a '.', a forbidden one, a
+                 * non-ASCII one or the end */
+                size_t at = i;
+                for (uint8_t b; i < n && (b = plain_run[s[i]]) != 0; i++) {
+                    cp[len++] = b;
+                    *d++ = b;
+                }
+                basic += i - at;
+                run += i - at;
+                if (i > at)
+                    last = 0;
+                if (i == n || s[i] == '.')
+                    break;
+                if (s[i] < 0x80)
+                    return NOT_PLAIN; /* a forbidden domain code point */
+                continue;
+            }
+            /* UTF-8 decoded and checked here: no overlong form, no surrogate */
+            size_t more;
+            uint32_t min;
+            if (c >= 0xC2 && c <= 0xDF) {
+                more = 1;
+                c &= 0x1F;
+                min = 0x80;
+            } else if (c >= 0xE0 && c <= 0xEF) {
+                more = 2;
+                c &= 0x0F;
+                min = 0x800;
+            } else if (c >= 0xF0 && c <= 0xF4) {
+                more = 3;
+                c &= 0x07;
+                min = 0x10000;
+            } else {
                 return NOT_PLAIN;
-            *d++ = '.';
+            }
+            if (n - i <= more)
+                return NOT_PLAIN;
+            for (size_t j = 1; j <= more; j++) {
+                if ((s[i + j] & 0xC0) != 0x80)
+                    return NOT_PLAIN;
+                c = c << 6 | (s[i + j] & 0x3Fu);
+            }
+            if (c < min || c > 0x10FFFF || (c >= 0xD800 && c <= 0xDFFF)
+                || !plain_cp(c, props(c), len == from, len ? cp[len - 1] : 0, &last, &right))
+                return NOT_PLAIN;
+            if (!k) { /* the label's first: "xn--" before its basic code points */
+                memmove(label + 4, label, basic);
+                memcpy(label, "xn--", 4);
+                d += 4;
+            }
+            if (k < PUNYCODE_FEW) {
+                few[k] = c;
+                gap[k] = (uint16_t)run; /* run < FAST_BYTES */
+            }
+            k++;
+            run = 0;
+            least = c < least ? c : least;
+            cp[len++] = c;
+            i += more + 1;
         }
-        if (!wide[k]) {
-            if (e - from > (size_t)(end - d))
-                return NOT_PLAIN;
-            for (size_t i = from; i < e; i++)
-                *d++ = (uint8_t)cp[i];
-        } else {
-            if (e - from > PUNYCODE_SHORT || end - d < 4)
-                return NOT_PLAIN;
-            memcpy(d, "xn--", 4);
-            if (!(d = punycode_put(cp + from, e - from, d + 4, end)))
+        if (k) {
+            if (basic)
+                *d++ = '-';
+            d = k <= PUNYCODE_FEW ? punycode_few(few, gap, k, run, basic, least, d, end)
+                                  : punycode_put(cp + from, len - from, label + 4, end);
+            if (!d)
                 return NOT_PLAIN;
         }
-        from = e + 1;
+        if (i == n)
+            break;
+        if (d == end)
+            return NOT_PLAIN;
+        cp[len++] = '.';
+        *d++ = '.';
+        i++;
+        last = 0;
     }
+    /* the Bidi rule fails the long way too: its labels are these */
+    if (right && !bidi_ok(cp, len))
+        return FAIL;
     *out_len = (size_t)(d - dst);
     return PLAIN;
 }
@@ -1057,10 +1179,17 @@ static pct_status to_ascii(const uint8_t *src, size_t n, uint8_t *dst, size_t ca
             *form = d;
         return PCT_OK;
     }
-    if (fast && fast_to_ascii(src, n, dst, cap, out_len) == PLAIN) {
-        if (form)
-            *form = dst;
-        return PCT_OK;
+    if (fast) {
+        int got = fast_to_ascii(src, n, dst, cap, out_len);
+        if (got == PLAIN) {
+            if (form)
+                *form = dst;
+            return PCT_OK;
+        }
+        if (got == FAIL) {
+            *out_len = 0;
+            return PCT_IDNA_FAIL;
+        }
     }
     work w;
     work_init(&w);
