@@ -712,41 +712,32 @@ static unsigned bidi(uint32_t cp)
     return PCT_IDNA_BIDI(props(cp));
 }
 
-/* RFC 5893 section 2 for one non-empty label of a bidi domain name. */
+#define CLASS(b) (1u << PCT_BIDI_##b)
+
+/* RFC 5893 section 2 for one non-empty label of a bidi domain name: the
+ * first code point's class says the label's direction (rule 1), the
+ * classes the label holds are allowed in it (rules 2 and 5) and do not mix
+ * the two kinds of digits (rule 4), the last class but NSM ends it well
+ * (rules 3 and 6). One lookup and a few bit operations a code point. */
 static int bidi_label_ok(const uint32_t *l, size_t n)
 {
-    unsigned first = bidi(l[0]);
-    int rtl = first == PCT_BIDI_R || first == PCT_BIDI_AL;
-    if (!rtl && first != PCT_BIDI_L)
-        return 0;
-    int ending = 0;
-    unsigned number = PCT_BIDI_OTHER;
+    unsigned first = bidi(l[0]), end_class = first;
+    uint32_t seen = 0;
     for (size_t i = 0; i < n; i++) {
         unsigned b = bidi(l[i]);
-        if (rtl) {
-            if (b == PCT_BIDI_L || b == PCT_BIDI_OTHER)
-                return 0;
-            if (b == PCT_BIDI_AN || b == PCT_BIDI_EN) {
-                if (number != PCT_BIDI_OTHER && number != b)
-                    return 0;
-                number = b;
-            }
-            if (b == PCT_BIDI_R || b == PCT_BIDI_AL || b == PCT_BIDI_EN || b == PCT_BIDI_AN)
-                ending = 1;
-            else if (b != PCT_BIDI_NSM)
-                ending = 0;
-        } else {
-            if (b != PCT_BIDI_L && b != PCT_BIDI_EN && b != PCT_BIDI_ES && b != PCT_BIDI_CS && b != PCT_BIDI_ET &&
-                b != PCT_BIDI_ON && b != PCT_BIDI_BN && b != PCT_BIDI_NSM)
-                return 0;
-            if (b == PCT_BIDI_L || b == PCT_BIDI_EN)
-                ending = 1;
-            else if (b != PCT_BIDI_NSM)
-                ending = 0;
-        }
+        seen |= 1u << b;
+        end_class = b == PCT_BIDI_NSM ? end_class : b;
     }
-    return ending;
+    uint32_t end = 1u << end_class;
+    if (first == PCT_BIDI_R || first == PCT_BIDI_AL)
+        return !(seen & (CLASS(L) | CLASS(OTHER))) && (seen & (CLASS(AN) | CLASS(EN))) != (CLASS(AN) | CLASS(EN))
+               && (end & (CLASS(R) | CLASS(AL) | CLASS(EN) | CLASS(AN)));
+    return first == PCT_BIDI_L
+           && !(seen & ~(CLASS(L) | CLASS(EN) | CLASS(ES) | CLASS(CS) | CLASS(ET) | CLASS(ON) | CLASS(BN) | CLASS(NSM)))
+           && (end & (CLASS(L) | CLASS(EN)));
 }
+
+#undef CLASS
 
 /* The labels of d[0..n) (joined by '.') follow the Bidi rule. */
 static int bidi_ok(const uint32_t *d, size_t n)
@@ -1008,7 +999,8 @@ static int fast_to_ascii(const uint8_t *s, size_t n, uint8_t *dst, size_t cap, s
                 || !plain_cp(c, props(c), len == from, len ? cp[len - 1] : 0, &last, &right))
                 return NOT_PLAIN;
             if (!k) { /* the label's first: "xn--" before its basic code points */
-                memmove(label + 4, label, basic);
+                for (size_t j = basic; j > 0; j--)
+                    label[j + 3] = label[j - 1];
                 memcpy(label, "xn--", 4);
                 d += 4;
             }
