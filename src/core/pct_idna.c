@@ -714,11 +714,22 @@ static unsigned bidi(uint32_t cp)
 
 #define CLASS(b) (1u << PCT_BIDI_##b)
 
-/* RFC 5893 section 2 for one non-empty label of a bidi domain name: the
- * first code point's class says the label's direction (rule 1), the
- * classes the label holds are allowed in it (rules 2 and 5) and do not mix
- * the two kinds of digits (rule 4), the last class but NSM ends it well
- * (rules 3 and 6). One lookup and a few bit operations a code point. */
+/* RFC 5893 section 2 for one non-empty label of a bidi domain name, from
+ * its first code point's class (the label's direction, rule 1), the set
+ * of the classes it holds (allowed in it, rules 2 and 5; not both kinds
+ * of digits, rule 4) and its last class but NSM (rules 3 and 6). */
+static int bidi_classes_ok(unsigned first, uint32_t seen, unsigned end_class)
+{
+    uint32_t end = 1u << end_class;
+    if (first == PCT_BIDI_R || first == PCT_BIDI_AL)
+        return !(seen & (CLASS(L) | CLASS(OTHER))) && (seen & (CLASS(AN) | CLASS(EN))) != (CLASS(AN) | CLASS(EN))
+               && (end & (CLASS(R) | CLASS(AL) | CLASS(EN) | CLASS(AN)));
+    return first == PCT_BIDI_L
+           && !(seen & ~(CLASS(L) | CLASS(EN) | CLASS(ES) | CLASS(CS) | CLASS(ET) | CLASS(ON) | CLASS(BN) | CLASS(NSM)))
+           && (end & (CLASS(L) | CLASS(EN)));
+}
+
+/* bidi_classes_ok of the label l[0..n) (n > 0). */
 static int bidi_label_ok(const uint32_t *l, size_t n)
 {
     unsigned first = bidi(l[0]), end_class = first;
@@ -728,13 +739,7 @@ static int bidi_label_ok(const uint32_t *l, size_t n)
         seen |= 1u << b;
         end_class = b == PCT_BIDI_NSM ? end_class : b;
     }
-    uint32_t end = 1u << end_class;
-    if (first == PCT_BIDI_R || first == PCT_BIDI_AL)
-        return !(seen & (CLASS(L) | CLASS(OTHER))) && (seen & (CLASS(AN) | CLASS(EN))) != (CLASS(AN) | CLASS(EN))
-               && (end & (CLASS(R) | CLASS(AL) | CLASS(EN) | CLASS(AN)));
-    return first == PCT_BIDI_L
-           && !(seen & ~(CLASS(L) | CLASS(EN) | CLASS(ES) | CLASS(CS) | CLASS(ET) | CLASS(ON) | CLASS(BN) | CLASS(NSM)))
-           && (end & (CLASS(L) | CLASS(EN)));
+    return bidi_classes_ok(first, seen, end_class);
 }
 
 #undef CLASS
@@ -879,18 +884,28 @@ static int plain_labels(const uint32_t *in, size_t n, cps *out, int *rtl)
     return PLAIN;
 }
 
-/* A byte of a label of the usual host, lowercased; 0 for a forbidden
- * domain code point (forbidden()), a '.' and a byte >= 0x80: one load a
- * byte, and a run of ASCII bytes ends at a 0. */
-static const uint8_t plain_run[256] = {
-    0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
-    0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
-    0x00, 0x21, 0x22, 0x00, 0x24, 0x00, 0x26, 0x27, 0x28, 0x29, 0x2A, 0x2B, 0x2C, 0x2D, 0x00, 0x00,
-    0x30, 0x31, 0x32, 0x33, 0x34, 0x35, 0x36, 0x37, 0x38, 0x39, 0x00, 0x3B, 0x00, 0x3D, 0x00, 0x00,
-    0x00, 0x61, 0x62, 0x63, 0x64, 0x65, 0x66, 0x67, 0x68, 0x69, 0x6A, 0x6B, 0x6C, 0x6D, 0x6E, 0x6F,
-    0x70, 0x71, 0x72, 0x73, 0x74, 0x75, 0x76, 0x77, 0x78, 0x79, 0x7A, 0x00, 0x00, 0x00, 0x00, 0x5F,
-    0x60, 0x61, 0x62, 0x63, 0x64, 0x65, 0x66, 0x67, 0x68, 0x69, 0x6A, 0x6B, 0x6C, 0x6D, 0x6E, 0x6F,
-    0x70, 0x71, 0x72, 0x73, 0x74, 0x75, 0x76, 0x77, 0x78, 0x79, 0x7A, 0x7B, 0x00, 0x7D, 0x7E, 0x00,
+/* A byte of a label of the usual host: its lowercase in bits 0-7, its
+ * bidi class (PCT_BIDI_*) in bits 8-11 and as a set (1 << class) from bit
+ * 12; 0 for a forbidden domain code point (forbidden()), a '.' and a byte
+ * >= 0x80. One load a byte, and a run of ASCII bytes ends at a 0. */
+#define RUN_CLASS(v) ((v) >> 8 & 15u)
+static const uint32_t plain_run[256] = {
+    0x000000, 0x000000, 0x000000, 0x000000, 0x000000, 0x000000, 0x000000, 0x000000,
+    0x000000, 0x000000, 0x000000, 0x000000, 0x000000, 0x000000, 0x000000, 0x000000,
+    0x000000, 0x000000, 0x000000, 0x000000, 0x000000, 0x000000, 0x000000, 0x000000,
+    0x000000, 0x000000, 0x000000, 0x000000, 0x000000, 0x000000, 0x000000, 0x000000,
+    0x000000, 0x200921, 0x200922, 0x000000, 0x100824, 0x000000, 0x200926, 0x200927,
+    0x200928, 0x200929, 0x20092A, 0x04062B, 0x08072C, 0x04062D, 0x000000, 0x000000,
+    0x020530, 0x020531, 0x020532, 0x020533, 0x020534, 0x020535, 0x020536, 0x020537,
+    0x020538, 0x020539, 0x000000, 0x20093B, 0x000000, 0x20093D, 0x000000, 0x000000,
+    0x000000, 0x002161, 0x002162, 0x002163, 0x002164, 0x002165, 0x002166, 0x002167,
+    0x002168, 0x002169, 0x00216A, 0x00216B, 0x00216C, 0x00216D, 0x00216E, 0x00216F,
+    0x002170, 0x002171, 0x002172, 0x002173, 0x002174, 0x002175, 0x002176, 0x002177,
+    0x002178, 0x002179, 0x00217A, 0x000000, 0x000000, 0x000000, 0x000000, 0x20095F,
+    0x200960, 0x002161, 0x002162, 0x002163, 0x002164, 0x002165, 0x002166, 0x002167,
+    0x002168, 0x002169, 0x00216A, 0x00216B, 0x00216C, 0x00216D, 0x00216E, 0x00216F,
+    0x002170, 0x002171, 0x002172, 0x002173, 0x002174, 0x002175, 0x002176, 0x002177,
+    0x002178, 0x002179, 0x00217A, 0x20097B, 0x000000, 0x20097D, 0x20097E, 0x000000,
 };
 
 /* An "xn--" label at s[0..n) (up to the host's next '.') in a host whose
@@ -906,7 +921,7 @@ static int xn_label(const uint8_t *s, size_t n, uint32_t *buf)
     for (; len < n && s[len] != '.'; len++) {
         if (!plain_run[s[len]])
             return NOT_PLAIN; /* (non-ASCII, forbidden: the long way decides) */
-        buf[len] = plain_run[s[len]];
+        buf[len] = (uint8_t)plain_run[s[len]];
     }
     cps label;
     cps_init(&label);
@@ -939,6 +954,7 @@ static int fast_to_ascii(const uint8_t *s, size_t n, uint8_t *dst, size_t cap, s
     uint8_t *d = dst, *end = dst + cap;
     size_t len = 0, i = 0;
     unsigned last = 0, right = 0;
+    int bidi_good = 1;
     for (;;) {
         /* a label: its ASCII bytes (at most the rest of the host), "xn--"
          * and '-' fit; its deltas are put_delta's to fit */
@@ -947,23 +963,31 @@ static int fast_to_ascii(const uint8_t *s, size_t n, uint8_t *dst, size_t cap, s
         if (n - i >= 4 && (s[i] | 0x20) == 'x' && (s[i + 1] | 0x20) == 'n' && s[i + 2] == '-' && s[i + 3] == '-')
             return xn_label(s + i, n - i, cp + len);
         uint8_t *label = d;
-        uint32_t few[PUNYCODE_FEW], least = UINT32_MAX;
+        uint32_t few[PUNYCODE_FEW], least = UINT32_MAX, seen = 0;
         uint16_t gap[PUNYCODE_FEW];
-        size_t from = len, basic = 0, k = 0, run = 0;
+        size_t from = len, start = i, basic = 0, k = 0, run = 0;
+        unsigned first = 0, end_class = 0; /* the label's for the Bidi rule */
         while (i < n) {
             uint32_t c = s[i];
             if (c < 0x80) {
                 /* a run of ASCII bytes, up to a '.', a forbidden one, a
                  * non-ASCII one or the end */
                 size_t at = i;
-                for (uint8_t b; i < n && (b = plain_run[s[i]]) != 0; i++) {
-                    cp[len++] = b;
-                    *d++ = b;
+                uint32_t classes = 0;
+                for (uint32_t v; i < n && (v = plain_run[s[i]]) != 0; i++) {
+                    cp[len++] = (uint8_t)v;
+                    *d++ = (uint8_t)v;
+                    classes |= v;
                 }
-                basic += i - at;
-                run += i - at;
-                if (i > at)
+                if (i > at) {
+                    if (at == start)
+                        first = RUN_CLASS(plain_run[s[at]]);
+                    end_class = RUN_CLASS(plain_run[s[i - 1]]);
+                    seen |= classes >> 12;
+                    basic += i - at;
+                    run += i - at;
                     last = 0;
+                }
                 if (i == n || s[i] == '.')
                     break;
                 if (s[i] < 0x80)
@@ -995,9 +1019,15 @@ static int fast_to_ascii(const uint8_t *s, size_t n, uint8_t *dst, size_t cap, s
                     return NOT_PLAIN;
                 c = c << 6 | (s[i + j] & 0x3Fu);
             }
-            if (c < min || c > 0x10FFFF || (c >= 0xD800 && c <= 0xDFFF)
-                || !plain_cp(c, props(c), len == from, len ? cp[len - 1] : 0, &last, &right))
+            if (c < min || c > 0x10FFFF || (c >= 0xD800 && c <= 0xDFFF))
                 return NOT_PLAIN;
+            uint32_t p = props(c);
+            if (!plain_cp(c, p, len == from, len ? cp[len - 1] : 0, &last, &right))
+                return NOT_PLAIN;
+            unsigned b = PCT_IDNA_BIDI(p);
+            seen |= 1u << b;
+            first = len == from ? b : first;
+            end_class = b == PCT_BIDI_NSM ? end_class : b;
             if (!k) { /* the label's first: "xn--" before its basic code points */
                 for (size_t j = basic; j > 0; j--)
                     label[j + 3] = label[j - 1];
@@ -1014,6 +1044,8 @@ static int fast_to_ascii(const uint8_t *s, size_t n, uint8_t *dst, size_t cap, s
             cp[len++] = c;
             i += more + 1;
         }
+        if (len > from)
+            bidi_good &= bidi_classes_ok(first, seen, end_class);
         if (k) {
             if (basic)
                 *d++ = '-';
@@ -1031,8 +1063,9 @@ static int fast_to_ascii(const uint8_t *s, size_t n, uint8_t *dst, size_t cap, s
         i++;
         last = 0;
     }
-    /* the Bidi rule fails the long way too: its labels are these */
-    if (right && !bidi_ok(cp, len))
+    /* the Bidi rule (bidi_ok, label by label) fails the long way too: its
+     * labels are these */
+    if (right && !bidi_good)
         return FAIL;
     *out_len = (size_t)(d - dst);
     return PLAIN;

@@ -371,6 +371,27 @@ static void test_punycode_distinct(void)
     }
 }
 
+/* Every ASCII byte in the labels of a bidi domain name, at a label's
+ * start, inside and at its end, RTL and LTR: the one pass reads their
+ * classes from its own table, the long way from the Unicode data. */
+static void test_bidi_ascii(void)
+{
+    /* '*' stands for the byte */
+    static const char *const shapes[] = {"\xD7\x90*\xD7\x90", "*\xD7\x90", "\xD7\x90*", "a*a.\xD7\x90",
+                                         "*a.\xD7\x90", "a*.\xD7\x90", "\xD9\xA1*.\xD7\x90", "*.\xC3\xA9"};
+    uint8_t h[32];
+    int forms = 0;
+    for (int c = 0x21; c < 0x7F; c++) {
+        for (size_t k = 0; k < sizeof shapes / sizeof *shapes; k++) {
+            size_t n = strlen(shapes[k]);
+            for (size_t i = 0; i < n; i++)
+                h[i] = shapes[k][i] == '*' ? (uint8_t)c : (uint8_t)shapes[k][i];
+            forms += one_host(h, n);
+        }
+    }
+    CHECK(forms > 300); /* (most have a form: the test reaches the pass's end) */
+}
+
 int main(void)
 {
     test_ascii_domains();
@@ -386,6 +407,7 @@ int main(void)
     test_fast_path();
     test_punycode_lengths();
     test_punycode_distinct();
+    test_bidi_ascii();
     printf("test_idna: %ld checks, %ld failures\n", checks, failures);
     return failures != 0;
 }
