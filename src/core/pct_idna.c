@@ -935,7 +935,7 @@ static int xn_label(const uint8_t *s, size_t n, uint32_t *buf)
 /* The ASCII form of the usual host from its bytes, in one pass and with
  * no allocation: valid UTF-8 of at most FAST_BYTES bytes, plain code
  * points (plain_labels), no forbidden domain code point, a form that fits
- * dst[0..cap) with room to spare. PLAIN with the form there (its length
+ * dst[0..cap). PLAIN with the form there (its length
  * in *out_len); FAIL when the long way would fail for certain (a name
  * that breaks the Bidi rule, an "xn--" label that does not decode:
  * xn_label); else NOT_PLAIN and to_ascii takes the host the long way,
@@ -948,10 +948,13 @@ static int xn_label(const uint8_t *s, size_t n, uint32_t *buf)
 #define FAST_BYTES 256
 static int fast_to_ascii(const uint8_t *s, size_t n, uint8_t *dst, size_t cap, size_t *out_len)
 {
-    uint32_t cp[FAST_BYTES]; /* the labels lowercased, joined by '.' (for the Bidi rule) */
+    uint32_t cp[FAST_BYTES]; /* the labels lowercased, joined by '.' */
+    uint8_t local[2 * FAST_BYTES + 16];
     if (n > FAST_BYTES || !dst)
         return NOT_PLAIN;
-    uint8_t *d = dst, *end = dst + cap;
+    /* into dst when it has room to spare, else here and copied */
+    uint8_t *base = cap >= 2 * n + 16 ? dst : local;
+    uint8_t *d = base, *end = base == dst ? dst + cap : local + sizeof local;
     size_t len = 0, i = 0;
     unsigned last = 0, right = 0;
     int bidi_good = 1;
@@ -1067,7 +1070,12 @@ static int fast_to_ascii(const uint8_t *s, size_t n, uint8_t *dst, size_t cap, s
      * labels are these */
     if (right && !bidi_good)
         return FAIL;
-    *out_len = (size_t)(d - dst);
+    *out_len = (size_t)(d - base);
+    if (base == local) {
+        if (*out_len > cap)
+            return NOT_PLAIN;
+        memcpy(dst, local, *out_len);
+    }
     return PLAIN;
 }
 
