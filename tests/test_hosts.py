@@ -12,6 +12,7 @@ import _testdata
 import _uri_reference as ref
 import _uts46_reference as uts46
 import pctcodec
+from pctcodec import _pctcodec
 
 # The WPT vectors are read from the test data beside the repository
 # (tests/_testdata.py); without them the tests that use them skip.
@@ -185,6 +186,50 @@ def test_punycode_of_labels_equals_rfc3492(parts):
         return
     want = "xn--" + label.encode("punycode").decode("ascii")
     assert pctcodec.normalize("http://%s.com/" % label) == "http://%s.com/" % want
+
+
+# Non-ASCII letters that are their own UTS #46 mapping and NFC, of scripts
+# written left to right (no Bidi rule to meet), 2, 3 and 4 bytes in UTF-8.
+_LETTERS = "\u00e9\u00fc\u00df\u03b1\u03ac\u0430\u044f\u4e2d\u56fd\u3048\uac00\ud55c\U00010428" \
+    "\u4e00\u4e8c\u4e09\u56db\u4e94\u516d\u4e03\u516b\u4e5d\u5341\u767e\u5343\u4e07"
+
+
+@st.composite
+def _few_distinct(draw):
+    """A label of 1, 2, a few or many distinct non-ASCII code points, each
+    repeated, among ASCII letters and digits (punycode's special case is a
+    label of up to 16 non-ASCII code points)."""
+    kinds = draw(st.sampled_from([1, 2, 3, 16, 17, len(_LETTERS)]))
+    pool = draw(st.permutations(_LETTERS))[:kinds]
+    chars = draw(st.lists(st.one_of(st.sampled_from(pool), st.sampled_from("ab9-")), min_size=1, max_size=60))
+    label = "".join(chars).strip("-") or pool[0]
+    return label if not label.isascii() else label + pool[0]
+
+
+@given(_few_distinct(), st.sampled_from(["de", "\u4e2d\u56fd", "xn--fiqs8s"]))
+def test_punycode_of_few_distinct_code_points_equals_python_codec(label, tld):
+    # Python's own codec is the model; the C encoder has a special case for
+    # few non-ASCII code points, used by the one-pass host and the long way
+    want = "xn--" + label.encode("punycode").decode("ascii")
+    tld_form = tld if tld.isascii() else "xn--" + tld.encode("punycode").decode("ascii")
+    host = "%s.%s" % (label, tld)
+    assert _pctcodec._domain_to_ascii(host) == "%s.%s" % (want, tld_form)
+    # a column: the row written once with the form in place of the host
+    urls = ["http://%s/p?q#f" % host, "http://u@%s:8080/" % host]
+    assert pctcodec.normalize_many(urls) == ["http://%s.%s/p?q#f" % (want, tld_form),
+                                             "http://u@%s.%s:8080/" % (want, tld_form)]
+
+
+@pytest.mark.parametrize("host", [
+    "\u00e9.xn--a", "XN--A.\u00e9", "xn--.\u00e9", "xn--abc-.\u00e9", "xn--99999999999999999.\u00e9",
+    "xn--a.\u00e9.\uff21", "xn--a.\u00e9%41",
+])
+def test_xn_label_that_does_not_decode_fails(host):
+    # the one-pass host refuses it itself: the same answer as the model
+    assert _pctcodec._domain_to_ascii(host.split("%")[0]) is None
+    assert uts46.domain_to_ascii(host.split("%")[0]) is None
+    url = "http://%s/" % host
+    assert pctcodec.normalize_many([url]) == [pctcodec.normalize(url)]
 
 
 def test_long_labels_cost_no_more_per_byte():

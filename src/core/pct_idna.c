@@ -377,30 +377,31 @@ static uint64_t threshold(uint64_t k, uint64_t bias)
     return k <= bias ? TMIN : k >= bias + TMAX ? TMAX : k - bias;
 }
 
-static uint32_t digit_char(uint64_t d)
-{
-    return (uint32_t)(d < 26 ? 'a' + d : '0' + (d - 26));
-}
+/* The digits of RFC 3492 5: 0-25 a-z, 26-35 0-9 (a load, no branch). */
+static const char digits36[BASE + 1] = "abcdefghijklmnopqrstuvwxyz0123456789";
 
 /* Emits delta as a generalized variable-length integer (RFC 3492 6.3) at
  * d, before end: the byte after it, or NULL when it does not fit. An
  * encoder's delta is below 2^32: at most 0x10FFFF times the code points
  * handled (MAX_PUNYCODE_LABEL + 1), plus the label's length; 32-bit
  * divisions then, and at most 11 digits (each divides by 36 - t >= 10). */
-static uint8_t *put_delta(uint8_t *d, uint8_t *end, uint32_t q, uint64_t bias)
+static uint8_t *put_delta(uint8_t *d, uint8_t *end, uint32_t q, uint32_t bias)
 {
-    for (uint64_t k = BASE;; k += BASE) {
-        uint32_t t = (uint32_t)threshold(k, bias);
+    for (uint32_t k = BASE;; k += BASE) {
+        /* threshold(k, bias): the encoder's bias is small (adapt of a delta
+         * below 2^32 is below 300), so 32-bit arithmetic */
+        uint32_t t = k <= bias ? TMIN : k >= bias + TMAX ? TMAX : k - bias;
         if (q < t)
             break;
         if (d == end)
             return NULL;
-        *d++ = (uint8_t)digit_char(t + (q - t) % (BASE - t));
-        q = (q - t) / (BASE - t);
+        uint32_t r = q - t, b = BASE - t, quot = r / b; /* one division for both */
+        *d++ = (uint8_t)digits36[t + (r - quot * b)];
+        q = quot;
     }
     if (d == end)
         return NULL;
-    *d++ = (uint8_t)digit_char(q);
+    *d++ = (uint8_t)digits36[q];
     return d;
 }
 
@@ -444,35 +445,81 @@ static uint32_t mask_count(uint64_t mask, size_t from, size_t to)
     return pct_popcount64_plain(mask & below_to & ~below_from);
 }
 
+/* Labels with up to this many non-basic code points are encoded by
+ * RFC 3492's loop itself (punycode_few). */
+#define PUNYCODE_FEW 16
+
+/* The deltas of a label with few non-basic code points, whose basic ones
+ * (`basic` of them) are written already: the k non-basic ones in cp[],
+ * gap[j] the basic ones right before cp[j], `tail` those after the last;
+ * m the least of cp[]. RFC 3492 6.3 as written, one pass for each
+ * distinct code point, which also finds the next one; a basic code point
+ * is below every m, so a pass adds each gap at once and looks only at the
+ * non-basic ones. For the usual label (one to three non-ASCII code
+ * points) that is a pass or three over a few code points: less work than
+ * sorting and counting, and at most PUNYCODE_FEW passes of k. */
+static uint8_t *punycode_few(const uint32_t *cp, const uint16_t *gap, size_t k, size_t tail,
+                             size_t basic, uint32_t m, uint8_t *d, uint8_t *end)
+{
+    uint32_t next = INITIAL_N, delta = 0, h = (uint32_t)basic, n = (uint32_t)(basic + k);
+    uint32_t bias = INITIAL_BIAS;
+    while (h < n) {
+        uint32_t up = UINT32_MAX; /* the least code point above m */
+        delta += (m - next) * (h + 1);
+        for (size_t j = 0; j < k; j++) {
+            uint32_t c = cp[j];
+            delta += gap[j];
+            if (c < m) {
+                delta++;
+            } else if (c == m) {
+                if (!(d = put_delta(d, end, delta, bias)))
+                    return NULL;
+                if (h + 1 == n)
+                    return d; /* the last: no bias after it */
+                bias = (uint32_t)adapt(delta, h + 1, h == basic);
+                delta = 0;
+                h++;
+            } else if (c < up) {
+                up = c;
+            }
+        }
+        delta += (uint32_t)tail + 1;
+        next = m + 1;
+        m = up;
+    }
+    return d;
+}
+
 /* The punycode of label[0..n) (n <= MAX_PUNYCODE_LABEL; without "xn--")
  * at d, before end: the byte after it, or NULL when it does not fit.
- * The encoder's delta before each code point m at position p counts the
- * code points below m before p since the last one emitted: the non-basic
- * code points are sorted once (by value, then position) and the positions
- * already handled are counted, in one word for a short label (a popcount),
- * by a Fenwick tree for a long one: O(n log n), where RFC 3492's loop as
+ * A label of few non-basic code points: punycode_few. Else the encoder's
+ * delta before each code point m at position p counts the code points
+ * below m before p since the last one emitted: the non-basic code points
+ * are sorted once (by value, then position) and the positions already
+ * handled are counted, in one word for a short label (a popcount), by a
+ * Fenwick tree for a long one: O(n log n), where RFC 3492's loop as
  * written is O(n x distinct code points); the output is the same. */
 static uint8_t *punycode_put(const uint32_t *label, size_t n, uint8_t *d, uint8_t *end)
 {
-    uint32_t keys[MAX_PUNYCODE_LABEL]; /* code point << 10 | position: positions < 2^10 */
-    uint16_t bit[MAX_PUNYCODE_LABEL + 1];
-    int short_label = n <= PUNYCODE_SHORT;
-    uint64_t mask = 0;
-    size_t basic = 0, k = 0;
-    if (!short_label)
-        memset(bit, 0, (n + 1) * sizeof *bit);
+    uint32_t few[PUNYCODE_FEW], least = UINT32_MAX;
+    uint16_t gap[PUNYCODE_FEW];
+    size_t basic = 0, k = 0, run = 0;
     for (size_t i = 0; i < n; i++) {
-        if (label[i] < 0x80) {
+        uint32_t c = label[i];
+        if (c < 0x80) {
             if (d == end)
                 return NULL;
-            *d++ = (uint8_t)label[i];
+            *d++ = (uint8_t)c;
             basic++;
-            if (short_label)
-                mask |= (uint64_t)1 << i;
-            else
-                count_add(bit, n, i);
+            run++;
         } else {
-            keys[k++] = label[i] << 10 | (uint32_t)i;
+            if (k < PUNYCODE_FEW) {
+                few[k] = c;
+                gap[k] = (uint16_t)run; /* run <= n <= MAX_PUNYCODE_LABEL */
+            }
+            k++;
+            run = 0;
+            least = c < least ? c : least;
         }
     }
     if (basic) {
@@ -480,7 +527,24 @@ static uint8_t *punycode_put(const uint32_t *label, size_t n, uint8_t *d, uint8_
             return NULL;
         *d++ = '-';
     }
-    if (short_label) { /* the usual label: insertion sort of a few keys */
+    if (k <= PUNYCODE_FEW)
+        return punycode_few(few, gap, k, run, basic, least, d, end);
+    uint32_t keys[MAX_PUNYCODE_LABEL]; /* code point << 10 | position: positions < 2^10 */
+    uint16_t bit[MAX_PUNYCODE_LABEL + 1];
+    int short_label = n <= PUNYCODE_SHORT;
+    uint64_t mask = 0;
+    k = 0;
+    if (!short_label)
+        memset(bit, 0, (n + 1) * sizeof *bit);
+    for (size_t i = 0; i < n; i++) {
+        if (label[i] >= 0x80)
+            keys[k++] = label[i] << 10 | (uint32_t)i;
+        else if (short_label)
+            mask |= (uint64_t)1 << i;
+        else
+            count_add(bit, n, i);
+    }
+    if (short_label) { /* insertion sort of a few keys */
         for (size_t i = 1; i < k; i++) {
             uint32_t key = keys[i];
             size_t j = i;
@@ -491,8 +555,7 @@ static uint8_t *punycode_put(const uint32_t *label, size_t n, uint8_t *d, uint8_
     } else {
         qsort(keys, k, sizeof *keys, cmp_u32);
     }
-    uint32_t next = INITIAL_N, delta = 0;
-    uint64_t bias = INITIAL_BIAS;
+    uint32_t next = INITIAL_N, delta = 0, bias = INITIAL_BIAS;
     size_t h = basic;
     for (size_t at = 0; at < k;) {
         uint32_t m = keys[at] >> 10;
@@ -504,7 +567,7 @@ static uint8_t *punycode_put(const uint32_t *label, size_t n, uint8_t *d, uint8_
                                  : count_below(bit, pos) - count_below(bit, from);
             if (!(d = put_delta(d, end, delta, bias)))
                 return NULL;
-            bias = adapt(delta, h + 1, h == basic);
+            bias = (uint32_t)adapt(delta, h + 1, h == basic);
             delta = 0;
             h++;
             from = pos + 1;
@@ -649,41 +712,37 @@ static unsigned bidi(uint32_t cp)
     return PCT_IDNA_BIDI(props(cp));
 }
 
-/* RFC 5893 section 2 for one non-empty label of a bidi domain name. */
+#define CLASS(b) (1u << PCT_BIDI_##b)
+
+/* RFC 5893 section 2 for one non-empty label of a bidi domain name, from
+ * its first code point's class (the label's direction, rule 1), the set
+ * of the classes it holds (allowed in it, rules 2 and 5; not both kinds
+ * of digits, rule 4) and its last class but NSM (rules 3 and 6). */
+static int bidi_classes_ok(unsigned first, uint32_t seen, unsigned end_class)
+{
+    uint32_t end = 1u << end_class;
+    if (first == PCT_BIDI_R || first == PCT_BIDI_AL)
+        return !(seen & (CLASS(L) | CLASS(OTHER))) && (seen & (CLASS(AN) | CLASS(EN))) != (CLASS(AN) | CLASS(EN))
+               && (end & (CLASS(R) | CLASS(AL) | CLASS(EN) | CLASS(AN)));
+    return first == PCT_BIDI_L
+           && !(seen & ~(CLASS(L) | CLASS(EN) | CLASS(ES) | CLASS(CS) | CLASS(ET) | CLASS(ON) | CLASS(BN) | CLASS(NSM)))
+           && (end & (CLASS(L) | CLASS(EN)));
+}
+
+/* bidi_classes_ok of the label l[0..n) (n > 0). */
 static int bidi_label_ok(const uint32_t *l, size_t n)
 {
-    unsigned first = bidi(l[0]);
-    int rtl = first == PCT_BIDI_R || first == PCT_BIDI_AL;
-    if (!rtl && first != PCT_BIDI_L)
-        return 0;
-    int ending = 0;
-    unsigned number = PCT_BIDI_OTHER;
+    unsigned first = bidi(l[0]), end_class = first;
+    uint32_t seen = 0;
     for (size_t i = 0; i < n; i++) {
         unsigned b = bidi(l[i]);
-        if (rtl) {
-            if (b == PCT_BIDI_L || b == PCT_BIDI_OTHER)
-                return 0;
-            if (b == PCT_BIDI_AN || b == PCT_BIDI_EN) {
-                if (number != PCT_BIDI_OTHER && number != b)
-                    return 0;
-                number = b;
-            }
-            if (b == PCT_BIDI_R || b == PCT_BIDI_AL || b == PCT_BIDI_EN || b == PCT_BIDI_AN)
-                ending = 1;
-            else if (b != PCT_BIDI_NSM)
-                ending = 0;
-        } else {
-            if (b != PCT_BIDI_L && b != PCT_BIDI_EN && b != PCT_BIDI_ES && b != PCT_BIDI_CS && b != PCT_BIDI_ET &&
-                b != PCT_BIDI_ON && b != PCT_BIDI_BN && b != PCT_BIDI_NSM)
-                return 0;
-            if (b == PCT_BIDI_L || b == PCT_BIDI_EN)
-                ending = 1;
-            else if (b != PCT_BIDI_NSM)
-                ending = 0;
-        }
+        seen |= 1u << b;
+        end_class = b == PCT_BIDI_NSM ? end_class : b;
     }
-    return ending;
+    return bidi_classes_ok(first, seen, end_class);
 }
+
+#undef CLASS
 
 /* The labels of d[0..n) (joined by '.') follow the Bidi rule. */
 static int bidi_ok(const uint32_t *d, size_t n)
@@ -825,102 +884,198 @@ static int plain_labels(const uint32_t *in, size_t n, cps *out, int *rtl)
     return PLAIN;
 }
 
+/* A byte of a label of the usual host: its lowercase in bits 0-7, its
+ * bidi class (PCT_BIDI_*) in bits 8-11 and as a set (1 << class) from bit
+ * 12; 0 for a forbidden domain code point (forbidden()), a '.' and a byte
+ * >= 0x80. One load a byte, and a run of ASCII bytes ends at a 0. */
+#define RUN_CLASS(v) ((v) >> 8 & 15u)
+static const uint32_t plain_run[256] = {
+    0x000000, 0x000000, 0x000000, 0x000000, 0x000000, 0x000000, 0x000000, 0x000000,
+    0x000000, 0x000000, 0x000000, 0x000000, 0x000000, 0x000000, 0x000000, 0x000000,
+    0x000000, 0x000000, 0x000000, 0x000000, 0x000000, 0x000000, 0x000000, 0x000000,
+    0x000000, 0x000000, 0x000000, 0x000000, 0x000000, 0x000000, 0x000000, 0x000000,
+    0x000000, 0x200921, 0x200922, 0x000000, 0x100824, 0x000000, 0x200926, 0x200927,
+    0x200928, 0x200929, 0x20092A, 0x04062B, 0x08072C, 0x04062D, 0x000000, 0x000000,
+    0x020530, 0x020531, 0x020532, 0x020533, 0x020534, 0x020535, 0x020536, 0x020537,
+    0x020538, 0x020539, 0x000000, 0x20093B, 0x000000, 0x20093D, 0x000000, 0x000000,
+    0x000000, 0x002161, 0x002162, 0x002163, 0x002164, 0x002165, 0x002166, 0x002167,
+    0x002168, 0x002169, 0x00216A, 0x00216B, 0x00216C, 0x00216D, 0x00216E, 0x00216F,
+    0x002170, 0x002171, 0x002172, 0x002173, 0x002174, 0x002175, 0x002176, 0x002177,
+    0x002178, 0x002179, 0x00217A, 0x000000, 0x000000, 0x000000, 0x000000, 0x20095F,
+    0x200960, 0x002161, 0x002162, 0x002163, 0x002164, 0x002165, 0x002166, 0x002167,
+    0x002168, 0x002169, 0x00216A, 0x00216B, 0x00216C, 0x00216D, 0x00216E, 0x00216F,
+    0x002170, 0x002171, 0x002172, 0x002173, 0x002174, 0x002175, 0x002176, 0x002177,
+    0x002178, 0x002179, 0x00217A, 0x20097B, 0x000000, 0x20097D, 0x20097E, 0x000000,
+};
+
+/* An "xn--" label at s[0..n) (up to the host's next '.') in a host whose
+ * text before it is plain: FAIL when its punycode does not decode to a
+ * label with a non-ASCII code point, which fails UTS #46 processing
+ * whatever else the host holds (a plain '.' or the host's end bounds the
+ * label, and mapping its ASCII bytes only lowercases them), else
+ * NOT_PLAIN (the long way validates the decoded label). buf: room for n
+ * code points. */
+static int xn_label(const uint8_t *s, size_t n, uint32_t *buf)
+{
+    size_t len = 0;
+    for (; len < n && s[len] != '.'; len++) {
+        if (!plain_run[s[len]])
+            return NOT_PLAIN; /* (non-ASCII, forbidden: the long way decides) */
+        buf[len] = (uint8_t)plain_run[s[len]];
+    }
+    cps label;
+    cps_init(&label);
+    int rc = punycode_decode(buf + 4, len - 4, &label);
+    if (rc == OK)
+        rc = label.len && !all_ascii(label.p, label.len) ? NOT_PLAIN : FAIL;
+    cps_free(&label);
+    return rc == FAIL ? FAIL : NOT_PLAIN;
+}
+
 /* The ASCII form of the usual host from its bytes, in one pass and with
  * no allocation: valid UTF-8 of at most FAST_BYTES bytes, plain code
- * points (plain_labels), no forbidden domain code point, labels needing
- * punycode of at most PUNYCODE_SHORT code points, a form that fits
- * dst[0..cap). PLAIN with the form there (its length in *out_len), else
- * NOT_PLAIN and to_ascii takes the host the long way, which decides: the
- * form is the same either way (tests/c/test_idna.c holds them equal). */
+ * points (plain_labels), no forbidden domain code point, a form that fits
+ * dst[0..cap). PLAIN with the form there (its length
+ * in *out_len); FAIL when the long way would fail for certain (a name
+ * that breaks the Bidi rule, an "xn--" label that does not decode:
+ * xn_label); else NOT_PLAIN and to_ascii takes the host the long way,
+ * which decides: the form is the same either way (tests/c/test_idna.c
+ * holds them equal). Each label is written as its bytes arrive: its ASCII
+ * bytes lowercased (a label's basic code points start its punycode), moved
+ * on by four for "xn--" at its first non-ASCII code point, whose code
+ * points (with the ASCII ones before each) are kept for its deltas
+ * (punycode_few). */
 #define FAST_BYTES 256
 static int fast_to_ascii(const uint8_t *s, size_t n, uint8_t *dst, size_t cap, size_t *out_len)
 {
-    uint32_t cp[FAST_BYTES];
-    /* where each label ends in cp, and whether it holds a non-ASCII code
-     * point (the labels the pass has closed: all but the last) */
-    uint16_t ends[FAST_BYTES / 2 + 1];
-    uint8_t wide[FAST_BYTES / 2 + 1];
+    uint32_t cp[FAST_BYTES]; /* the labels lowercased, joined by '.' */
+    uint8_t local[2 * FAST_BYTES + 16];
     if (n > FAST_BYTES || !dst)
         return NOT_PLAIN;
-    size_t len = 0, start = 0, labels = 0;
-    unsigned last = 0, right = 0, high = 0;
-    for (size_t i = 0; i < n;) {
-        uint32_t c = s[i];
-        if (c < 0x80) {
-            if (forbidden(c) || !plain_ascii(c, cp, len, &start))
-                return NOT_PLAIN;
-            if (c == '.') {
-                if (labels == FAST_BYTES / 2)
-                    return NOT_PLAIN;
-                ends[labels] = (uint16_t)len;
-                wide[labels++] = (uint8_t)high;
-                high = 0;
+    /* into dst when it has room to spare, else here and copied */
+    uint8_t *base = cap >= 2 * n + 16 ? dst : local;
+    uint8_t *d = base, *end = base == dst ? dst + cap : local + sizeof local;
+    size_t len = 0, i = 0;
+    unsigned last = 0, right = 0;
+    int bidi_good = 1;
+    for (;;) {
+        /* a label: its ASCII bytes (at most the rest of the host), "xn--"
+         * and '-' fit; its deltas are put_delta's to fit */
+        if ((size_t)(end - d) < n - i + 5)
+            return NOT_PLAIN;
+        if (n - i >= 4 && (s[i] | 0x20) == 'x' && (s[i + 1] | 0x20) == 'n' && s[i + 2] == '-' && s[i + 3] == '-')
+            return xn_label(s + i, n - i, cp + len);
+        uint8_t *label = d;
+        uint32_t few[PUNYCODE_FEW], least = UINT32_MAX, seen = 0;
+        uint16_t gap[PUNYCODE_FEW];
+        size_t from = len, start = i, basic = 0, k = 0, run = 0;
+        unsigned first = 0, end_class = 0; /* the label's for the Bidi rule */
+        while (i < n) {
+            uint32_t c = s[i];
+            if (c < 0x80) {
+                /* a run of ASCII bytes, up to a '.', a forbidden one, a
+                 * non-ASCII one or the end */
+                size_t at = i;
+                uint32_t classes = 0;
+                for (uint32_t v; i < n && (v = plain_run[s[i]]) != 0; i++) {
+                    cp[len++] = (uint8_t)v;
+                    *d++ = (uint8_t)v;
+                    classes |= v;
+                }
+                if (i > at) {
+                    if (at == start)
+                        first = RUN_CLASS(plain_run[s[at]]);
+                    end_class = RUN_CLASS(plain_run[s[i - 1]]);
+                    seen |= classes >> 12;
+                    basic += i - at;
+                    run += i - at;
+                    last = 0;
+                }
+                if (i == n || s[i] == '.')
+                    break;
+                if (s[i] < 0x80)
+                    return NOT_PLAIN; /* a forbidden domain code point */
+                continue;
             }
-            len++;
-            i++;
-            last = 0;
-            continue;
-        }
-        high = 1;
-        /* UTF-8 decoded and checked here: no overlong form, no surrogate */
-        size_t more;
-        uint32_t min;
-        if (c >= 0xC2 && c <= 0xDF) {
-            more = 1;
-            c &= 0x1F;
-            min = 0x80;
-        } else if (c >= 0xE0 && c <= 0xEF) {
-            more = 2;
-            c &= 0x0F;
-            min = 0x800;
-        } else if (c >= 0xF0 && c <= 0xF4) {
-            more = 3;
-            c &= 0x07;
-            min = 0x10000;
-        } else {
-            return NOT_PLAIN;
-        }
-        if (n - i <= more)
-            return NOT_PLAIN;
-        for (size_t j = 1; j <= more; j++) {
-            if ((s[i + j] & 0xC0) != 0x80)
+            /* UTF-8 decoded and checked here: no overlong form, no surrogate */
+            size_t more;
+            uint32_t min;
+            if (c >= 0xC2 && c <= 0xDF) {
+                more = 1;
+                c &= 0x1F;
+                min = 0x80;
+            } else if (c >= 0xE0 && c <= 0xEF) {
+                more = 2;
+                c &= 0x0F;
+                min = 0x800;
+            } else if (c >= 0xF0 && c <= 0xF4) {
+                more = 3;
+                c &= 0x07;
+                min = 0x10000;
+            } else {
                 return NOT_PLAIN;
-            c = c << 6 | (s[i + j] & 0x3Fu);
+            }
+            if (n - i <= more)
+                return NOT_PLAIN;
+            for (size_t j = 1; j <= more; j++) {
+                if ((s[i + j] & 0xC0) != 0x80)
+                    return NOT_PLAIN;
+                c = c << 6 | (s[i + j] & 0x3Fu);
+            }
+            if (c < min || c > 0x10FFFF || (c >= 0xD800 && c <= 0xDFFF))
+                return NOT_PLAIN;
+            uint32_t p = props(c);
+            if (!plain_cp(c, p, len == from, len ? cp[len - 1] : 0, &last, &right))
+                return NOT_PLAIN;
+            unsigned b = PCT_IDNA_BIDI(p);
+            seen |= 1u << b;
+            first = len == from ? b : first;
+            end_class = b == PCT_BIDI_NSM ? end_class : b;
+            if (!k) { /* the label's first: "xn--" before its basic code points */
+                for (size_t j = basic; j > 0; j--)
+                    label[j + 3] = label[j - 1];
+                memcpy(label, "xn--", 4);
+                d += 4;
+            }
+            if (k < PUNYCODE_FEW) {
+                few[k] = c;
+                gap[k] = (uint16_t)run; /* run < FAST_BYTES */
+            }
+            k++;
+            run = 0;
+            least = c < least ? c : least;
+            cp[len++] = c;
+            i += more + 1;
         }
-        if (c < min || c > 0x10FFFF || (c >= 0xD800 && c <= 0xDFFF)
-            || !plain_cp(c, props(c), len == start, len ? cp[len - 1] : 0, &last, &right))
+        if (len > from)
+            bidi_good &= bidi_classes_ok(first, seen, end_class);
+        if (k) {
+            if (basic)
+                *d++ = '-';
+            d = k <= PUNYCODE_FEW ? punycode_few(few, gap, k, run, basic, least, d, end)
+                                  : punycode_put(cp + from, len - from, label + 4, end);
+            if (!d)
+                return NOT_PLAIN;
+        }
+        if (i == n)
+            break;
+        if (d == end)
             return NOT_PLAIN;
-        i += more + 1;
-        cp[len++] = c;
+        cp[len++] = '.';
+        *d++ = '.';
+        i++;
+        last = 0;
     }
-    if (right && !bidi_ok(cp, len))
-        return NOT_PLAIN;
-    ends[labels] = (uint16_t)len;
-    wide[labels++] = (uint8_t)high;
-    /* each label as it is (ASCII) or "xn--" and its punycode */
-    uint8_t *d = dst, *end = dst + cap;
-    for (size_t k = 0, from = 0; k < labels; k++) {
-        size_t e = ends[k];
-        if (from) {
-            if (d == end)
-                return NOT_PLAIN;
-            *d++ = '.';
-        }
-        if (!wide[k]) {
-            if (e - from > (size_t)(end - d))
-                return NOT_PLAIN;
-            for (size_t i = from; i < e; i++)
-                *d++ = (uint8_t)cp[i];
-        } else {
-            if (e - from > PUNYCODE_SHORT || end - d < 4)
-                return NOT_PLAIN;
-            memcpy(d, "xn--", 4);
-            if (!(d = punycode_put(cp + from, e - from, d + 4, end)))
-                return NOT_PLAIN;
-        }
-        from = e + 1;
+    /* the Bidi rule (bidi_ok, label by label) fails the long way too: its
+     * labels are these */
+    if (right && !bidi_good)
+        return FAIL;
+    *out_len = (size_t)(d - base);
+    if (base == local) {
+        if (*out_len > cap)
+            return NOT_PLAIN;
+        memcpy(dst, local, *out_len);
     }
-    *out_len = (size_t)(d - dst);
     return PLAIN;
 }
 
@@ -1057,10 +1212,17 @@ static pct_status to_ascii(const uint8_t *src, size_t n, uint8_t *dst, size_t ca
             *form = d;
         return PCT_OK;
     }
-    if (fast && fast_to_ascii(src, n, dst, cap, out_len) == PLAIN) {
-        if (form)
-            *form = dst;
-        return PCT_OK;
+    if (fast) {
+        int got = fast_to_ascii(src, n, dst, cap, out_len);
+        if (got == PLAIN) {
+            if (form)
+                *form = dst;
+            return PCT_OK;
+        }
+        if (got == FAIL) {
+            *out_len = 0;
+            return PCT_IDNA_FAIL;
+        }
     }
     work w;
     work_init(&w);

@@ -918,17 +918,38 @@ static size_t written_end(const pct_uri *u, unsigned flags)
  * delimiters have no case), the userinfo as it is, the port finished on
  * the way. */
 static PCT_ALWAYS_INLINE uint8_t *write_clean_authority(const uint8_t *s, const pct_uri *u,
+                                                        const uint8_t *host, size_t host_len,
                                                         unsigned flags, uint8_t *d)
 {
     int lower_case = (flags & PCT_URI_LOWER_CASE) != 0;
     size_t at = u->has_userinfo ? u->userinfo.start : u->host.start;
     d = copy_block(d, s, at, lower_case);
     d = copy_block(d, s + at, u->host.start - at, 0);
-    d = copy_block(d, s + u->host.start, u->host.len, lower_case);
+    if (host) { /* (not a row's copy: no word past its end is read) */
+        memcpy(d, host, host_len);
+        d += host_len;
+    } else {
+        d = copy_block(d, s + u->host.start, u->host.len, lower_case);
+    }
     at = u->host.start + u->host.len;
     if (u->has_port) /* s[at] is its ':' */
         d = finish_port(s, u, flags, d, copy_block(d, s + at, u->path.start - at, 0));
     return d;
+}
+
+/* Whether the scheme and authority of a scanned row have no byte to
+ * change, but for the host when `host` replaces it (an IDNA form, whose
+ * bytes write_part keeps as they are when all are kept: lowercase
+ * already). */
+static PCT_ALWAYS_INLINE int clean_authority(const pct_uri *u, const pct_uri_scan *sc, int one,
+                                             const uint8_t *host, size_t host_len)
+{
+    const uint64_t *work = sc->m[PCT_SCAN_WORK];
+    if (!host)
+        return !scan_any(work, one, 0, u->path.start);
+    return !scan_any(work, one, 0, u->host.start)
+           && !scan_any(work, one, u->host.start + u->host.len, u->path.start)
+           && kept_span(host, host_len) == host_len;
 }
 
 /* The authority of u, repaired, with `host` (when not NULL) for its host. */
@@ -965,8 +986,8 @@ static PCT_ALWAYS_INLINE pct_status write_uri(const uint8_t *s, const pct_uri *u
 {
     int lower_case = (flags & PCT_URI_LOWER_CASE) != 0;
     uint8_t *d = dst;
-    if (sc && !host && u->has_authority && !scan_any(sc->m[PCT_SCAN_WORK], one, 0, u->path.start)) {
-        d = write_clean_authority(s, u, flags, d);
+    if (sc && u->has_authority && clean_authority(u, sc, one, host, host_len)) {
+        d = write_clean_authority(s, u, host, host_len, flags, d);
         /* and the rest as it is when it has no byte to change, dot segment
          * or query to sort (about half the URLs of a crawl) */
         size_t end = written_end(u, flags);

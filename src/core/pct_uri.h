@@ -161,7 +161,9 @@ typedef struct {
 } pct_uri_fast;
 int pct_uri_normalize_fast(const uint8_t *src, size_t n, unsigned flags, uint8_t *dst,
                            size_t *out_len, pct_uri_fast *fast);
-/* pct_uri_write of the row, into a dst with PCT_URI_WRITE_ROOM bytes more. */
+/* pct_uri_write of the row, into a dst with PCT_URI_WRITE_ROOM bytes more;
+ * a `host` given is an IDNA form (pct_idna_host_form: lowercase), copied
+ * as it is when all its bytes are kept. */
 pct_status pct_uri_write_row(const uint8_t *src, const pct_uri_row *row, const uint8_t *host,
                              size_t host_len, unsigned flags, uint8_t *dst, size_t *out_len);
 

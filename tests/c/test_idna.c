@@ -74,6 +74,19 @@ static void test_punycode(void)
     ASCII("xn--tda.\xC3\xA9", "xn--tda.xn--9ca");
     ASCII("xn--bcher-kva!.\xC3\xA9", NULL);              /* not a punycode digit */
     ASCII("xn--xn--9ca-.\xC3\xA9", NULL);
+    /* the one pass refuses an xn-- label that does not decode itself, in
+     * any place and case, whatever follows it; one that decodes, or holds
+     * a byte it does not take, goes the long way */
+    ASCII("\xC3\xA9.xn--a", NULL);
+    ASCII("XN--A.\xC3\xA9", NULL);
+    ASCII("Xn--.\xC3\xA9", NULL);
+    ASCII("xn--a.\xEF\xBC\xA1", NULL);                /* then a mapped code point */
+    ASCII("xn--a.\xC3", NULL);                          /* then a broken sequence */
+    ASCII("xn--\xC3\xA9.\xC3\xA9", NULL);                /* non-ASCII in an xn-- label */
+    ASCII("xn--9ca\xEF\xBC\xA1.\xC3\xA9", "xn--9caa.xn--9ca"); /* mapped into the label: éé */
+    ASCII("\xC3\xA9.XN--9CA", "xn--9ca.xn--9ca");
+    HOST("xn--a.%C3%A9", NULL);
+    HOST("xn--9ca.%C3%A9", "xn--9ca.xn--9ca");
     /* RFC 3492 7.1 (B): Chinese (simplified), encoded and decoded */
     ASCII("\xE4\xBB\x96\xE4\xBB\xAC\xE4\xB8\xBA\xE4\xBB\x80\xE4\xB9\x88\xE4\xB8\x8D\xE8\xAF\xB4"
           "\xE4\xB8\xAD\xE6\x96\x87", "xn--ihqwcrb4cv8a8dqg056pqjye");
@@ -322,6 +335,63 @@ static void test_punycode_lengths(void)
     }
 }
 
+/* Labels of 1, 2, a few and many distinct non-ASCII code points, each
+ * repeated, among ASCII ones: punycode_few's passes (up to PUNYCODE_FEW
+ * non-ASCII code points) and the sorting encoder past them, on both
+ * paths, against the RFC's loop. */
+static void test_punycode_distinct(void)
+{
+    static const uint32_t letters[] = {0xE9, 0xFC, 0xDF, 0x3B1, 0x3AC, 0x430, 0x44F, 0x4E2D, 0x56FD, 0x3048,
+                                       0xAC00, 0xD55C, 0x10428, 0x4E00, 0x4E8C, 0x4E09, 0x56DB, 0x4E94,
+                                       0x516D, 0x4E03, 0x516B, 0x4E5D, 0x5341, 0x767E, 0x5343, 0x4E07};
+    static const size_t distinct[] = {1, 2, 3, 15, 16, 17, 26};
+    uint32_t label[64];
+    uint8_t h[400], out[1000];
+    char want[1000];
+    long rounds = test_rounds(4000);
+    for (long r = 0; r < rounds; r++) {
+        size_t kinds = distinct[r % 7], len = 1 + rng(r % 3 ? 20 : 64), n = 0, wide = 0;
+        for (size_t i = 0; i < len; i++) {
+            label[i] = rng(3) ? letters[rng((uint32_t)kinds)] : (uint32_t)"ab-9"[rng(4)];
+            wide += label[i] >= 0x80;
+        }
+        if (!wide)
+            label[len - 1] = letters[0];
+        if (label[0] == '-')
+            label[0] = 'a';
+        for (size_t i = 0; i < len; i++)
+            n += test_put_utf8(h + n, label[i]);
+        memcpy(want, "xn--", 4);
+        size_t wn = 4 + rfc_punycode(label, len, want + 4), got = 0;
+        memcpy(h + n, ".de", 3);
+        memcpy(want + wn, ".de", 3);
+        CHECK(pct_idna_to_ascii(h, n + 3, out, sizeof out, &got) == PCT_OK && got == wn + 3
+              && memcmp(out, want, wn + 3) == 0);
+        CHECK(one_host(h, n + 3));
+    }
+}
+
+/* Every ASCII byte in the labels of a bidi domain name, at a label's
+ * start, inside and at its end, RTL and LTR: the one pass reads their
+ * classes from its own table, the long way from the Unicode data. */
+static void test_bidi_ascii(void)
+{
+    /* '*' stands for the byte */
+    static const char *const shapes[] = {"\xD7\x90*\xD7\x90", "*\xD7\x90", "\xD7\x90*", "a*a.\xD7\x90",
+                                         "*a.\xD7\x90", "a*.\xD7\x90", "\xD9\xA1*.\xD7\x90", "*.\xC3\xA9"};
+    uint8_t h[32];
+    int forms = 0;
+    for (int c = 0x21; c < 0x7F; c++) {
+        for (size_t k = 0; k < sizeof shapes / sizeof *shapes; k++) {
+            size_t n = strlen(shapes[k]);
+            for (size_t i = 0; i < n; i++)
+                h[i] = shapes[k][i] == '*' ? (uint8_t)c : (uint8_t)shapes[k][i];
+            forms += one_host(h, n);
+        }
+    }
+    CHECK(forms > 300); /* (most have a form: the test reaches the pass's end) */
+}
+
 int main(void)
 {
     test_ascii_domains();
@@ -336,6 +406,8 @@ int main(void)
     test_tables();
     test_fast_path();
     test_punycode_lengths();
+    test_punycode_distinct();
+    test_bidi_ascii();
     printf("test_idna: %ld checks, %ld failures\n", checks, failures);
     return failures != 0;
 }
