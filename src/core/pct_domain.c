@@ -171,13 +171,18 @@ static int has_xn(const uint8_t *p, size_t n)
 
 /* has_xn of h[0..n), whose dots are all in dots[0..nd): the labels' starts
  * alone are read. */
+static int xn_at(const uint8_t *h, size_t n, size_t i)
+{
+    return n - i >= 4 && h[i] == 'x' && h[i + 1] == 'n' && h[i + 2] == '-' && h[i + 3] == '-';
+}
+
 static int has_xn_at(const uint8_t *h, size_t n, const size_t *dots, size_t nd)
 {
-    for (size_t k = 0; k <= nd; k++) {
-        size_t i = k ? dots[k - 1] + 1 : 0;
-        if (n - i >= 4 && h[i] == 'x' && h[i + 1] == 'n' && h[i + 2] == '-' && h[i + 3] == '-')
+    if (xn_at(h, n, 0))
+        return 1;
+    for (size_t k = 0; k < nd; k++) /* the label after each dot */
+        if (xn_at(h, n, dots[k] + 1))
             return 1;
-    }
     return 0;
 }
 
