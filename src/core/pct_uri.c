@@ -926,7 +926,8 @@ static PCT_ALWAYS_INLINE uint8_t *write_clean_authority(const uint8_t *s, const 
     d = copy_block(d, s, at, lower_case);
     d = copy_block(d, s + at, u->host.start - at, 0);
     if (host) { /* (not a row's copy: no word past its end is read) */
-        memcpy(d, host, host_len);
+        for (size_t i = 0; i < host_len; i++) /* an IDNA form is lowercase; a caller's may not be */
+            d[i] = (uint8_t)(lower_case && host[i] >= 'A' && host[i] <= 'Z' ? host[i] + 32 : host[i]);
         d += host_len;
     } else {
         d = copy_block(d, s + u->host.start, u->host.len, lower_case);
@@ -939,8 +940,8 @@ static PCT_ALWAYS_INLINE uint8_t *write_clean_authority(const uint8_t *s, const 
 
 /* Whether the scheme and authority of a scanned row have no byte to
  * change, but for the host when `host` replaces it (an IDNA form, whose
- * bytes write_part keeps as they are when all are kept: lowercase
- * already). */
+ * bytes write_part keeps as they are when all are kept, but for their
+ * case, which write_clean_authority lowers as write_part does). */
 static PCT_ALWAYS_INLINE int clean_authority(const pct_uri *u, const pct_uri_scan *sc, int one,
                                              const uint8_t *host, size_t host_len)
 {

@@ -835,6 +835,39 @@ static void test_uri_write_on_every_kernel(void)
     CHECK(pct_kernel_select(NULL) == 0);
 }
 
+/* pct_uri_write_row with a host form given equals pct_uri_write, a form
+ * in uppercase too (lowered under PCT_URI_LOWER_CASE as write_part does),
+ * on every kernel. */
+static void test_row_write_with_a_given_host(void)
+{
+    static const char *rows[] = {"ttps://E%44", "http://u@h:80/a?b#c", "HTTP://X/", "s://h"};
+    static const char *forms[] = {"80-Ah", "xn--9ca.example", "ABC"};
+    for (size_t k = 0; pct_kernel_available(k); k++) {
+        CHECK(pct_kernel_select(pct_kernel_available(k)) == 0);
+        for (size_t r = 0; r < sizeof rows / sizeof *rows; r++)
+            for (size_t f = 0; f < sizeof forms / sizeof *forms; f++)
+                for (unsigned flags = 0; flags < 64; flags++) {
+                    const uint8_t *s = (const uint8_t *)rows[r], *h = (const uint8_t *)forms[f];
+                    size_t n = strlen(rows[r]), hl = strlen(forms[f]), bound = 0, la = 0, lb = 0;
+                    pct_uri u;
+                    pct_uri_row row;
+                    pct_uri_split(s, n, &u);
+                    pct_uri_split_row(s, n, &row);
+                    CHECK(pct_uri_size_bound(n, hl, SIZE_MAX, &bound) == PCT_OK);
+                    uint8_t *a = malloc(bound + PCT_URI_WRITE_ROOM), *b = malloc(bound + PCT_URI_WRITE_ROOM);
+                    CHECK(a && b);
+                    if (!a || !b)
+                        return;
+                    CHECK(pct_uri_write(s, &u, h, hl, flags, a, &la) == PCT_OK);
+                    CHECK(pct_uri_write_row(s, &row, h, hl, flags, b, &lb) == PCT_OK);
+                    CHECK(la == lb && memcmp(a, b, la) == 0);
+                    free(a);
+                    free(b);
+                }
+    }
+    CHECK(pct_kernel_select(NULL) == 0);
+}
+
 /* ---- pct_uri_normalize_fast: the kernel's pass over whole rows ------------
  * Against pct_uri_split and pct_uri_write for URL-shaped rows of every
  * length up to 300 (past the pass's 64, 128 and 256): the same bytes where it
@@ -959,6 +992,7 @@ int main(void)
     test_uri_scan_on_every_kernel();
     test_uri_write_on_every_kernel();
     test_normalize_fast_on_every_kernel();
+    test_row_write_with_a_given_host();
     test_dot_segments();
     test_examples();
     test_size_limits();
