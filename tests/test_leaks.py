@@ -15,7 +15,8 @@ import pytest
 import _calls
 
 CALLS = int(os.environ.get("PCTCODEC_LEAK_CALLS", "100000"))
-BLOCK_SLACK = 300          # blocks: caches filled on first use, interned names
+BLOCK_SLACK = 1000         # blocks: caches filled on first use, interned names (a leak of one
+                           # block a call is CALLS blocks; 331 were seen once from first-use caches)
 RSS_SLACK = 4 * 2**20      # bytes: one more arena or malloc page run, not a leak per call
 
 
