@@ -168,7 +168,7 @@ static pct_status parser_verdict(const uint8_t *p, size_t n, const pct_authority
      * may run past the finder's) */
     if (pct_domain_host_reader(p, n) == PCT_DOMAIN_READ_ALIKE && !memchr(host, '[', len)) {
         /* no_form: the caller found the host has no IDNA form */
-        int refused = pct_domain_host_refused(p, n) || (no_form && pct_ascii_span(host, len) != len);
+        int refused = pct_domain_host_refused_at(p, n, a) || (no_form && pct_ascii_span(host, len) != len);
         if (!refused && pct_ascii_span(host, len) != len) {
             uint8_t buf[256], *heap = NULL;
             const uint8_t *form;
