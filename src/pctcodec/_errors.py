@@ -7,6 +7,10 @@ class _PositionedError(ValueError):
     """A ValueError that names a reason and the position in the string
     where it applies; its message ends with that position."""
 
+    # Slots, not a __dict__ made for every error: a column's failed rows
+    # each keep one in their Reject.
+    __slots__ = ("reason", "position")
+
     def __init__(self, reason: str, position: int) -> None:
         super().__init__("%s at position %d" % (reason, position))
         self.reason = reason
