@@ -165,7 +165,7 @@ static pct_status parser_verdict(const uint8_t *p, size_t n, const pct_authority
     size_t len = a->host_end - a->host;
     /* (a '[' makes the parser read a ':' after it as the host's: its host
      * may run past the finder's) */
-    if (pct_domain_host_reader(p, n) == PCT_DOMAIN_READ_ALIKE && !memchr(host, '[', len)) {
+    if (pct_domain_host_reader_at(p, n, a) == PCT_DOMAIN_READ_ALIKE && !memchr(host, '[', len)) {
         /* no_form: the caller found the host has no IDNA form */
         int refused = pct_domain_host_refused_at(p, n, a) || (no_form && pct_ascii_span(host, len) != len);
         if (!refused && pct_ascii_span(host, len) != len) {
@@ -288,7 +288,7 @@ static PyObject *failed_row_exception(const batch_op *op, PyObject *item, const 
      * and position, as pctcodec.domains._url_part words them */
     const char *why = NULL;
     Py_ssize_t at = 0;
-    if (pct_domain_browser(p, n)) {
+    if (pct_domain_browser_at(p, n, &a)) {
         size_t error_pos;
         pct_status rc = parser_verdict(p, n, &a, no_form, &error_pos);
         if (PCT_URL_REJECTED(rc)) {

@@ -244,6 +244,11 @@ int pct_domain_browser(const uint8_t *src, size_t n)
     return reading(src, n, &a) != READ_AS_TODAY;
 }
 
+int pct_domain_browser_at(const uint8_t *src, size_t n, const pct_authority *found)
+{
+    return reading(src, n, found) != READ_AS_TODAY;
+}
+
 static int part_of(const pct_psl *psl, unsigned flags, const uint8_t *src, size_t n,
                    const pct_authority *found, uint8_t *dst, size_t *len);
 
@@ -269,6 +274,11 @@ int pct_domain_host_reader(const uint8_t *src, size_t n)
     pct_authority a;
     pct_authority_find(src, n, PCT_AUTH_WEB, &a);
     return reader_of(src, n, &a);
+}
+
+int pct_domain_host_reader_at(const uint8_t *src, size_t n, const pct_authority *found)
+{
+    return reader_of(src, n, found);
 }
 
 int pct_domain_host_refused(const uint8_t *src, size_t n)
