@@ -638,3 +638,18 @@ def test_long_rules_compile_in_linear_time():
         SuffixList.from_text(ok + "a\n")
     many = "".join("%d.%s\n" % (i, ".".join(["b"] * 120)) for i in range(2000))
     assert _timed(SuffixList.from_text, many) < 0.5
+
+
+@pytest.mark.parametrize("url, host", [
+    ("http://\udce9x.com/", "\udce9x.com"),  # in the host: shown as the str holds it
+    ("http://\udce9\udce9@<x.com/", "<x.com"),  # before it: one code point each
+    ("http://\u00e9\udce9@<x.com/", "<x.com"),
+])
+def test_a_lone_surrogate_in_a_url_counts_as_one_code_point(url, host):
+    # A URL's host error names its host and position in the str, as a bare
+    # host's does: a lone surrogate is one code point, shown as repr shows it.
+    with pytest.raises(pctcodec.HostError) as info:
+        pctcodec.registered_domain(url)
+    assert url[info.value.position:].startswith(host)
+    assert repr(host) in str(info.value)
+    assert "\ufffd" not in str(info.value)

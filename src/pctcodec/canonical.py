@@ -36,7 +36,7 @@ Arrow arrays, pandas, polars; ``threads``, ``on_error``, ``rejects``; see
 ``pctcodec.batch``), each row giving what ``canonicalize`` gives.
 """
 from . import _pctcodec
-from ._errors import URLParseError
+from ._errors import URLParseError, _index_of
 from .batch import _Op, _run
 from .query import TRACKING_PARAMS, _filter, _ignore_case
 
@@ -70,7 +70,7 @@ def _key(uri, drop_set, keep_set, opts):
         data = uri.encode("utf-8", "surrogatepass")
         href = _pctcodec._web_href(data)
         if isinstance(href, tuple):  # the browser refuses the URL: no key
-            raise URLParseError(href[1], len(data[:href[0]].decode("utf-8", "replace")))
+            raise URLParseError(href[1], _index_of(data, href[0]))
         if href is not None:  # a host only the URL Standard's parser reads: its href
             uri = href
         if "\\" in uri or "%" in uri:  # read as a browser reads it (the core's rule)

@@ -47,7 +47,7 @@ import sys
 from collections import namedtuple
 
 from . import _pctcodec
-from ._errors import HostError, SuffixListError
+from ._errors import HostError, SuffixListError, _index_of
 from .batch import _Op, _add_rejects, _check_on_error, _column_kind, _dispatch
 
 __all__ = [
@@ -254,13 +254,13 @@ def _url_part(data, host, capsule, flags):
     """The part of the host the URL Standard's parser read in the URL whose
     UTF-8 bytes are data; a URL the parser rejects raises HostError."""
     if isinstance(host, tuple):  # position: where the host starts, as for other HostErrors
-        at = len(data[:host[0]].decode("utf-8", "replace"))
+        at = _index_of(data, host[0])
         span = _pctcodec._domain_host(data)
         if span is None:
             raise HostError("the URL Standard's parser refuses the URL: %s" % host[1], at)
-        start = len(data[:span[0]].decode("utf-8", "replace"))
+        start = _index_of(data, span[0])
         raise HostError("the host %r is no domain name (the URL Standard's parser: %s at %d)"
-                        % (data[span[0]:span[1]].decode("utf-8", "replace"), host[1], at), start)
+                        % (data[span[0]:span[1]].decode("utf-8", "surrogatepass"), host[1], at), start)
     if not host:
         return None  # an IP address
     r = _pctcodec._domain(host, capsule, (flags & ~_UNICODE) | _IS_HOST)
