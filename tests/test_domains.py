@@ -653,3 +653,15 @@ def test_a_lone_surrogate_in_a_url_counts_as_one_code_point(url, host):
     assert url[info.value.position:].startswith(host)
     assert repr(host) in str(info.value)
     assert "\ufffd" not in str(info.value)
+
+
+def test_a_list_file_rewritten_in_place_is_read_again(tmp_path):
+    # same size, its modification time set back: still a changed file
+    path = tmp_path / "list.dat"
+    path.write_text("a.example\n", encoding="utf-8")
+    assert public_suffix("x.a.example", suffix_list=path) == "a.example"
+    st = os.stat(path)
+    path.write_text("b.example\n", encoding="utf-8")
+    os.utime(path, ns=(st.st_atime_ns, st.st_mtime_ns))
+    assert public_suffix("x.a.example", suffix_list=path) == "example"
+    assert public_suffix("x.b.example", suffix_list=path) == "b.example"

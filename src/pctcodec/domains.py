@@ -196,11 +196,15 @@ def suffix_list(source=None):
                         % type(source).__name__)
     path = os.path.abspath(os.fspath(source))
     st = os.stat(path)
-    key = (path, st.st_size, st.st_mtime_ns)
+    # st_ctime_ns: any write or utime() moves it, which no one can set back
+    # (a rewrite of the same size with its mtime restored is a new list)
+    key = (path, st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns)
     lst = _files.get(key)
     if lst is None:
         lst = SuffixList.from_file(path)
         with _lock:
+            for old in [k for k in _files if k[0] == path and k != key]:
+                del _files[old]  # the file's earlier contents
             lst = _files.setdefault(key, lst)
     return lst
 
