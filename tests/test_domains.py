@@ -665,3 +665,20 @@ def test_a_list_file_rewritten_in_place_is_read_again(tmp_path):
     os.utime(path, ns=(st.st_atime_ns, st.st_mtime_ns))
     assert public_suffix("x.a.example", suffix_list=path) == "example"
     assert public_suffix("x.b.example", suffix_list=path) == "b.example"
+
+
+@pytest.mark.parametrize("link, site", [
+    ("/\\evil.com/x", "evil.com"),  # a browser resolving these links on a web page loads evil.com
+    ("\\\\evil.com/x", "evil.com"),
+    ("//\\evil.com/x", "evil.com"),
+    ("///evil.com/x", "evil.com"),
+    ("////u@evil.com:8/", "evil.com"),
+    ("//evil.com", "evil.com"),
+    ("/evil.com", None),  # one slash: a path on the page's own site
+    ("\\evil.com", None),
+])
+def test_slashes_and_backslashes_start_a_links_authority(link, site):
+    assert registered_domain(link) == site
+    assert registered_domain_many([link]) == [site]
+    pa = pytest.importorskip("pyarrow")
+    assert registered_domain_many(pa.array([link])).to_pylist() == [site]
