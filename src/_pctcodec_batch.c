@@ -191,6 +191,10 @@ static pct_status parser_verdict(const uint8_t *p, size_t n, const pct_authority
     return rc;
 }
 
+/* A refusal of the URL for its port, not its host: worded as the URL's
+ * (pctcodec.domains._URL_REASONS). */
+#define PORT_REASON(rc) ((rc) == PCT_ERR_URL_PORT || (rc) == PCT_ERR_URL_PORT_RANGE)
+
 /* cls(reason, position), a pctcodec._errors._PositionedError class of the
  * op's rejects kit, as its __init__ makes it, without running Python
  * code: args (the message), reason, position (slots of the class). The
@@ -288,9 +292,11 @@ static PyObject *failed_row_exception(const batch_op *op, PyObject *item, const 
      * and position, as pctcodec.domains._url_part words them */
     const char *why = NULL;
     Py_ssize_t at = 0;
+    pct_status rc_why = PCT_OK;
     if (pct_domain_browser_at(p, n, &a)) {
         size_t error_pos;
         pct_status rc = parser_verdict(p, n, &a, no_form, &error_pos);
+        rc_why = rc;
         if (PCT_URL_REJECTED(rc)) {
             why = pct_url_reason(rc);
             at = (Py_ssize_t)pct_utf8_count(p, error_pos < n ? error_pos : n);
@@ -328,7 +334,7 @@ static PyObject *failed_row_exception(const batch_op *op, PyObject *item, const 
         for (int k = 0; k < nr; k++)
             t[nt++] = hr[k];
         t[nt++] = (text_piece){" is no domain name", NULL, 0, 0};
-    } else if (ok && a.ip_literal) { /* "the URL Standard's parser refuses the URL: %s" */
+    } else if (ok && (a.ip_literal || PORT_REASON(rc_why))) { /* "the URL Standard's parser refuses the URL: %s" */
         t[nt++] = (text_piece){"the URL Standard's parser refuses the URL: ", NULL, 0, 0};
         t[nt++] = (text_piece){why, NULL, 0, 0};
         cs = at;

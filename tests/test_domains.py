@@ -682,3 +682,21 @@ def test_slashes_and_backslashes_start_a_links_authority(link, site):
     assert registered_domain_many([link]) == [site]
     pa = pytest.importorskip("pyarrow")
     assert registered_domain_many(pa.array([link])).to_pylist() == [site]
+
+
+@pytest.mark.parametrize("url, reason, position", [
+    ("https://example.com:65536/", "the port is past 65535", 20),
+    ("http://a.com:8x/", "the port is not a number", 14),
+])
+def test_a_port_the_parser_refuses_is_the_urls_fault_not_the_hosts(url, reason, position):
+    # the host is fine: the error names the URL, at the parser's position
+    want = "the URL Standard's parser refuses the URL: %s" % reason
+    with pytest.raises(HostError) as info:
+        registered_domain(url)
+    assert (info.value.reason, info.value.position) == (want, position)
+    pa = pytest.importorskip("pyarrow")
+    for column in ([url], pa.array([url])):
+        rejects = []
+        registered_domain_many(column, on_error="null", rejects=rejects)
+        assert (rejects[0].error.reason, rejects[0].error.position) == \
+            (info.value.reason, info.value.position)

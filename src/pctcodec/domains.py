@@ -254,13 +254,18 @@ def _part(value, capsule, flags):
     return r
 
 
+# The parser's refusals of a URL for its port, not its host: worded as the
+# URL's (the batch engine's PORT_REASON)
+_URL_REASONS = ("the port is not a number", "the port is past 65535")
+
+
 def _url_part(data, host, capsule, flags):
     """The part of the host the URL Standard's parser read in the URL whose
     UTF-8 bytes are data; a URL the parser rejects raises HostError."""
     if isinstance(host, tuple):  # position: where the host starts, as for other HostErrors
         at = _index_of(data, host[0])
         span = _pctcodec._domain_host(data)
-        if span is None:
+        if span is None or host[1] in _URL_REASONS:
             raise HostError("the URL Standard's parser refuses the URL: %s" % host[1], at)
         start = _index_of(data, span[0])
         raise HostError("the host %r is no domain name (the URL Standard's parser: %s at %d)"
