@@ -700,3 +700,24 @@ def test_a_port_the_parser_refuses_is_the_urls_fault_not_the_hosts(url, reason, 
         registered_domain_many(column, on_error="null", rejects=rejects)
         assert (rejects[0].error.reason, rejects[0].error.position) == \
             (info.value.reason, info.value.position)
+
+
+@pytest.mark.parametrize("text, site", [
+    ("//\ndocs.rs/x", "docs.rs"),  # a link split over two lines of HTML
+    ("exa\tmple.com", "example.com"),
+    ("foo://exa\tmple.com/", "example.com"),
+    ("fo\to://a\\@b.com", "b.com"),  # the scheme is foo: '\' is the userinfo's
+    ("/\t/evil.com", "evil.com"),
+    ("foo:/\r\n/b.com", "b.com"),
+])
+def test_tabs_and_newlines_inside_are_dropped(text, site):
+    assert registered_domain(text) == site
+    assert registered_domain_many([text]) == [site]
+    pa = pytest.importorskip("pyarrow")
+    assert registered_domain_many(pa.array([text])).to_pylist() == [site]
+
+
+def test_an_error_after_dropped_tabs_names_the_texts_position():
+    with pytest.raises(HostError) as info:
+        registered_domain("foo://a\t<b.com/")
+    assert (info.value.reason, info.value.position) == ("the host 'a<b.com' is no domain name", 6)

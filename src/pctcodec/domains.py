@@ -43,6 +43,7 @@ See docs/domains.md.
 """
 import _thread
 import os
+import re
 import sys
 from collections import namedtuple
 
@@ -228,6 +229,21 @@ def _flags(part, private, unicode):
     return part | (_PRIVATE if private else 0) | (_UNICODE if unicode else 0)
 
 
+_C0_OR_SPACE = "".join(map(chr, range(0x21)))  # ignored at either end
+_TAB_OR_NEWLINE = re.compile("[\t\n\r]")
+
+
+def _part_without_tabs(value, capsule, flags):
+    """_part of value read as the URL Standard reads any URL: with the tabs
+    and newlines inside it dropped; an error's position is value's."""
+    kept = [i for i, c in enumerate(value) if c not in "\t\n\r"]
+    try:
+        return _part("".join(value[i] for i in kept), capsule, flags)
+    except HostError as exc:
+        at = kept[exc.position] if exc.position < len(kept) else len(value)
+        raise HostError(exc.reason, at) from None
+
+
 def _part(value, capsule, flags):
     """The part of value that flags names: the C core's answer, else the
     row done here (a non-ASCII or escaped host, an error, Unicode output)."""
@@ -238,6 +254,8 @@ def _part(value, capsule, flags):
     host = _pctcodec._domain_url_host(data)  # a special scheme's URL: the browser's host
     if host is not None:
         return _url_part(data, host, capsule, flags)
+    if _TAB_OR_NEWLINE.search(value.strip(_C0_OR_SPACE)):
+        return _part_without_tabs(value, capsule, flags)
     span = _pctcodec._domain_host(data)  # the core's host finder
     if span is None:
         return None
