@@ -5,6 +5,7 @@ thread count; differential tests against w3lib, courlan and url-normalize
 on the inputs where their rules and ours agree (docs/canonicalize.md lists
 the classes of difference); the whitespace cleanup of normalize."""
 import random
+import re
 
 import pytest
 from hypothesis import example, given, settings
@@ -67,15 +68,44 @@ def _outcome(f, *args, **kwargs):
 @example("http://www./?")
 @example("https://www.www.h:80/a//")
 @example("http:/.//")
+@example("http:http: ")
 def test_matches_model(opts, uri):
     # a special scheme's URL whose host only the URL Standard's parser reads
-    # is read as its href (tests/test_domains_browser.py); the model is RFC 3986's
+    # is read with the parser's host where RFC 3986 and the parser read its
+    # authority alike, else as its href (tests/test_domains_browser.py); the
+    # model is RFC 3986's
     href = _pctcodec._web_href(uri.encode("utf-8", "surrogatepass"))
     if isinstance(href, tuple):  # the URL Standard's parser refuses it
         assert _outcome(canonicalize, uri, **opts) == ("raise", URLParseError)
         return
-    read = uri if href is None else href
+    kept = uri.rstrip(_SPACE)
+    if not opts.get("strip_whitespace", True) and kept != uri and isinstance(
+            _pctcodec._web_href((kept + "<" * (len(uri) - len(kept))).encode("utf-8", "surrogatepass")),
+            tuple):  # white space kept where the parser refuses a '<' too: in the host or port
+        assert _outcome(canonicalize, uri, **opts) == ("raise", URLParseError)
+        return
+    read = uri if href is None else _read_as(uri, href)
     assert _outcome(canonicalize, uri, **opts) == _outcome(ref.canonicalize, read, **opts)
+
+
+# "scheme://", a userinfo, the host, the rest: an authority RFC 3986 and the
+# URL Standard's parser read alike (a special scheme but file; no '\\', tab
+# or newline before the host's end)
+_ALIKE = re.compile(r"([\x00-\x20]*(?:https?|wss?|ftp)://(?:[^/?#\\\t\n\r]*@)?)"
+                    r"([^/?#\\\t\n\r:@]*)(.*)\Z", re.I | re.S)
+
+
+def _read_as(uri, href):
+    """The URL the model keys for uri, whose host only the parser reads: uri
+    with the parser's host in its place, where that is the URL href names
+    (the rest as spelled: the href encodes more of a userinfo or a query
+    than normalize does); else href."""
+    m = _ALIKE.match(uri)
+    if m:
+        spliced = m[1] + pctcodec.parse_url(uri).hostname + m[3]
+        if pctcodec.url_href(spliced) == href:
+            return spliced
+    return href
 
 
 def _refused(uri):
@@ -112,6 +142,9 @@ all_options = st.fixed_dictionaries({
 @example("http://h/#a?b", {"drop_fragment": False, "strip_www": True})
 @example("//www.[::1]WWW.", {"strip_www": True})  # no www. stripped before a '['
 @example("http://a.com ", {"strip_whitespace": False})  # white space kept in the host: refused
+@example("http://u=@a{.com/", {})  # the key's escaped host is the parser's: the userinfo as spelled
+@example("http://a@b@c`.com/", {})
+@example("http://[@a`/", {})
 def test_idempotent_and_batch_under_every_option(uri, opts):
     if _refused(uri):
         return  # canonicalize raises URLParseError (test_matches_model)
@@ -508,3 +541,16 @@ def test_white_space_kept_at_the_end_of_a_host_is_refused(uri, reason, position)
 def test_white_space_kept_elsewhere_is_escaped(uri, key):
     assert canonicalize(uri, strip_whitespace=False) == key
     assert canonicalize(key, strip_whitespace=False) == key
+
+
+@pytest.mark.parametrize("spellings", [
+    ["http://u=@a{.com/", "http://u=@a%7B.com/", "http://u=@A%7b.COM/"],
+    ["http://u=@%C3%A9.com/?q=it's", "http://u=@\u00e9.com/?q=it's", "http://u=@xn--9ca.com/?q=it's"],
+])
+def test_spellings_normalize_holds_equal_share_a_key(spellings):
+    # an escaped or IDNA host is the parser's, the userinfo and query as spelled
+    keys = {canonicalize(s) for s in spellings}
+    assert len(keys) == 1
+    key = keys.pop()
+    assert canonicalize(key) == key
+    assert canonicalize_many(spellings) == [key] * len(spellings)

@@ -35,6 +35,8 @@ same key). It is a key, not a URL to fetch: with ``same_scheme`` or
 Arrow arrays, pandas, polars; ``threads``, ``on_error``, ``rejects``; see
 ``pctcodec.batch``), each row giving what ``canonicalize`` gives.
 """
+import re
+
 from . import _pctcodec
 from ._errors import URLParseError, _index_of
 from .batch import _Op, _run
@@ -81,6 +83,34 @@ def _kept_space_in_host(data):
         raise URLParseError(probe[1], _index_of(data, probe[0]))
 
 
+# "scheme://" of a special scheme but file (its own host rules) up to a
+# host, with no '\\', tab or newline on the way: an authority RFC 3986
+# and the URL Standard's parser read alike
+_WEB_AUTHORITY = re.compile(rb"[\x00-\x20]*(?i:https?|wss?|ftp)://[^\\\\\t\n\r/?#]*\Z")
+
+
+def _host_spliced(data, href):
+    """The URL data (UTF-8) with its host, as the domain functions find it,
+    replaced by the URL Standard's parser's, when that is still the URL the
+    parser reads as href: the rest as the input spells it, as a row the
+    parser reads alike is keyed (its href would encode more of a userinfo
+    or a query than normalize does: two keys for one URL). None when not
+    so (a '\\', a missing "//": the href itself)."""
+    from .url import url_href, parse_url
+
+    span = _pctcodec._domain_host(data)
+    if span is None or not _WEB_AUTHORITY.match(data, 0, span[1]):
+        return None  # not read alike by RFC 3986 (normalize) and the parser
+    try:
+        text = data.decode("utf-8")
+        host = parse_url(text).hostname
+        spliced = text[:len(data[:span[0]].decode("utf-8"))] + host \
+            + text[len(data[:span[1]].decode("utf-8")):]
+        return spliced if url_href(spliced) == href else None
+    except (UnicodeDecodeError, URLParseError):
+        return None
+
+
 def _key(uri, drop_set, keep_set, opts):
     key = _pctcodec._canonicalize(uri, drop_set, keep_set, opts)
     if key is None:  # whitespace to strip or a host for IDNA: normalize() does those
@@ -91,7 +121,7 @@ def _key(uri, drop_set, keep_set, opts):
         if not opts & _STRIP_SPACE:
             _kept_space_in_host(data)
         if href is not None:  # a host only the URL Standard's parser reads: its href
-            uri = href
+            uri = _host_spliced(data, href) or href
         if "\\" in uri or "%" in uri:  # read as a browser reads it (the core's rule)
             uri = _pctcodec._web_slashes(uri.encode("utf-8", "surrogatepass"),
                                          bool(opts & _STRIP_SPACE)).decode("utf-8", "surrogatepass")
