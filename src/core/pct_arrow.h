@@ -144,7 +144,7 @@ static inline int pct_arrow_row(const pct_arrow_strings *a, int64_t i, const uin
         return 1;
     }
     int64_t start = pct_arrow_offset(a, j), end = pct_arrow_offset(a, j + 1);
-    const uint8_t *base = a->data[0];
+    const uint8_t *base = a->data ? a->data[0] : NULL; /* (no data buffer: every row empty) */
     if (start < 0 || end < start)
         return -1;
     *n = (size_t)(end - start);
