@@ -56,6 +56,19 @@ static PyObject *py_domain_to_ascii(PyObject *module, PyObject *s)
     return src ? idna_result(pct_idna_to_ascii, src, n) : NULL;
 }
 
+PyDoc_STRVAR(domain_to_ascii_full_doc,
+"_domain_to_ascii_full($module, domain, /)\n--\n\n"
+"_domain_to_ascii the long way (UTS #46 step by step, without the one\n"
+"pass of the usual host): the same result, for the tests.");
+
+static PyObject *py_domain_to_ascii_full(PyObject *module, PyObject *s)
+{
+    (void)module;
+    size_t n;
+    const uint8_t *src = utf8_arg(s, "_domain_to_ascii_full", &n);
+    return src ? idna_result(pct_idna_to_ascii_full, src, n) : NULL;
+}
+
 PyDoc_STRVAR(host_to_ascii_doc,
 "_host_to_ascii($module, host, /)\n--\n\n"
 "_domain_to_ascii of a reg-name as a URI writes it (its escapes of UTF-8\n"
@@ -160,6 +173,7 @@ static PyObject *py_host_to_unicode(PyObject *module, PyObject *s)
 
 PyMethodDef idna_methods[] = {
     {"_domain_to_ascii", py_domain_to_ascii, METH_O, domain_to_ascii_doc},
+    {"_domain_to_ascii_full", py_domain_to_ascii_full, METH_O, domain_to_ascii_full_doc},
     {"_domain_to_unicode", py_domain_to_unicode, METH_O, domain_to_unicode_doc},
     {"_host_to_ascii", py_host_to_ascii, METH_O, host_to_ascii_doc},
     {"_host_to_unicode", py_host_to_unicode, METH_O, host_to_unicode_doc},
