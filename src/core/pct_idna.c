@@ -1019,31 +1019,33 @@ static int fast_to_ascii(const uint8_t *s, size_t n, uint8_t *dst, size_t cap, s
             }
             /* UTF-8 decoded and checked here: no overlong form, no surrogate */
             size_t more;
-            uint32_t min;
-            if (c >= 0xC2 && c <= 0xDF) {
+            if (c - 0xC2 <= 0xDF - 0xC2 && n - i > 1 && (s[i + 1] & 0xC0) == 0x80) {
+                /* two bytes, the usual (never overlong: a lead from 0xC2) */
                 more = 1;
-                c &= 0x1F;
-                min = 0x80;
-            } else if (c >= 0xE0 && c <= 0xEF) {
-                more = 2;
-                c &= 0x0F;
-                min = 0x800;
-            } else if (c >= 0xF0 && c <= 0xF4) {
-                more = 3;
-                c &= 0x07;
-                min = 0x10000;
+                c = (c & 0x1F) << 6 | (s[i + 1] & 0x3Fu);
             } else {
-                return NOT_PLAIN;
-            }
-            if (n - i <= more)
-                return NOT_PLAIN;
-            for (size_t j = 1; j <= more; j++) {
-                if ((s[i + j] & 0xC0) != 0x80)
+                uint32_t min;
+                if (c >= 0xE0 && c <= 0xEF) {
+                    more = 2;
+                    c &= 0x0F;
+                    min = 0x800;
+                } else if (c >= 0xF0 && c <= 0xF4) {
+                    more = 3;
+                    c &= 0x07;
+                    min = 0x10000;
+                } else {
+                    return NOT_PLAIN; /* (a broken two-byte sequence too) */
+                }
+                if (n - i <= more)
                     return NOT_PLAIN;
-                c = c << 6 | (s[i + j] & 0x3Fu);
+                for (size_t j = 1; j <= more; j++) {
+                    if ((s[i + j] & 0xC0) != 0x80)
+                        return NOT_PLAIN;
+                    c = c << 6 | (s[i + j] & 0x3Fu);
+                }
+                if (c < min || c > 0x10FFFF || (c >= 0xD800 && c <= 0xDFFF))
+                    return NOT_PLAIN;
             }
-            if (c < min || c > 0x10FFFF || (c >= 0xD800 && c <= 0xDFFF))
-                return NOT_PLAIN;
             uint32_t p = props(c);
             if (!plain_cp(c, p, len == from, len ? cp[len - 1] : 0, &last, &right))
                 return NOT_PLAIN;
