@@ -43,6 +43,14 @@ static PyObject *idna_result(idna_fn fn, const uint8_t *src, size_t n)
     return out;
 }
 
+/* fn of the str argument s of the function fname: idna_result. */
+static PyObject *idna_call(idna_fn fn, PyObject *s, const char *fname)
+{
+    size_t n;
+    const uint8_t *src = utf8_arg(s, fname, &n);
+    return src ? idna_result(fn, src, n) : NULL;
+}
+
 PyDoc_STRVAR(domain_to_ascii_doc,
 "_domain_to_ascii($module, domain, /)\n--\n\n"
 "The URL Standard's domain to ASCII of a domain, then its forbidden domain\n"
@@ -51,9 +59,18 @@ PyDoc_STRVAR(domain_to_ascii_doc,
 static PyObject *py_domain_to_ascii(PyObject *module, PyObject *s)
 {
     (void)module;
-    size_t n;
-    const uint8_t *src = utf8_arg(s, "_domain_to_ascii", &n);
-    return src ? idna_result(pct_idna_to_ascii, src, n) : NULL;
+    return idna_call(pct_idna_to_ascii, s, "_domain_to_ascii");
+}
+
+PyDoc_STRVAR(domain_to_ascii_full_doc,
+"_domain_to_ascii_full($module, domain, /)\n--\n\n"
+"_domain_to_ascii the long way (UTS #46 step by step, without the one\n"
+"pass of the usual host): the same result, for the tests.");
+
+static PyObject *py_domain_to_ascii_full(PyObject *module, PyObject *s)
+{
+    (void)module;
+    return idna_call(pct_idna_to_ascii_full, s, "_domain_to_ascii_full");
 }
 
 PyDoc_STRVAR(host_to_ascii_doc,
@@ -64,9 +81,7 @@ PyDoc_STRVAR(host_to_ascii_doc,
 static PyObject *py_host_to_ascii(PyObject *module, PyObject *s)
 {
     (void)module;
-    size_t n;
-    const uint8_t *src = utf8_arg(s, "_host_to_ascii", &n);
-    return src ? idna_result(pct_idna_host_to_ascii, src, n) : NULL;
+    return idna_call(pct_idna_host_to_ascii, s, "_host_to_ascii");
 }
 
 PyDoc_STRVAR(domain_to_unicode_doc,
@@ -76,9 +91,7 @@ PyDoc_STRVAR(domain_to_unicode_doc,
 static PyObject *py_domain_to_unicode(PyObject *module, PyObject *s)
 {
     (void)module;
-    size_t n;
-    const uint8_t *src = utf8_arg(s, "_domain_to_unicode", &n);
-    return src ? idna_result(pct_idna_to_unicode, src, n) : NULL;
+    return idna_call(pct_idna_to_unicode, s, "_domain_to_unicode");
 }
 
 /* The Unicode form of one "xn--" label[0..n) (ASCII) appended at *d, or
@@ -160,6 +173,7 @@ static PyObject *py_host_to_unicode(PyObject *module, PyObject *s)
 
 PyMethodDef idna_methods[] = {
     {"_domain_to_ascii", py_domain_to_ascii, METH_O, domain_to_ascii_doc},
+    {"_domain_to_ascii_full", py_domain_to_ascii_full, METH_O, domain_to_ascii_full_doc},
     {"_domain_to_unicode", py_domain_to_unicode, METH_O, domain_to_unicode_doc},
     {"_host_to_ascii", py_host_to_ascii, METH_O, host_to_ascii_doc},
     {"_host_to_unicode", py_host_to_unicode, METH_O, host_to_unicode_doc},

@@ -744,17 +744,24 @@ static int bidi_label_ok(const uint32_t *l, size_t n)
 
 #undef CLASS
 
+/* d[0..n) holds a code point of a right-to-left label (R, AL or AN): the
+ * name is a bidi domain name (RFC 5893 1.4). */
+static int bidi_name(const uint32_t *d, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        if (d[i] >= 0x80) {
+            unsigned b = bidi(d[i]);
+            if (b == PCT_BIDI_R || b == PCT_BIDI_AL || b == PCT_BIDI_AN)
+                return 1;
+        }
+    }
+    return 0;
+}
+
 /* The labels of d[0..n) (joined by '.') follow the Bidi rule. */
 static int bidi_ok(const uint32_t *d, size_t n)
 {
-    int rtl = 0;
-    for (size_t i = 0; i < n && !rtl; i++) {
-        if (d[i] >= 0x80) {
-            unsigned b = bidi(d[i]);
-            rtl = b == PCT_BIDI_R || b == PCT_BIDI_AL || b == PCT_BIDI_AN;
-        }
-    }
-    if (!rtl)
+    if (!bidi_name(d, n))
         return 1;
     for (size_t s = 0; s <= n;) {
         size_t e = s;
@@ -909,13 +916,18 @@ static const uint32_t plain_run[256] = {
 };
 
 /* An "xn--" label at s[0..n) (up to the host's next '.') in a host whose
- * text before it is plain: FAIL when its punycode does not decode to a
- * label with a non-ASCII code point, which fails UTS #46 processing
- * whatever else the host holds (a plain '.' or the host's end bounds the
- * label, and mapping its ASCII bytes only lowercases them), else
- * NOT_PLAIN (the long way validates the decoded label). buf: room for n
- * code points. */
-static int xn_label(const uint8_t *s, size_t n, uint32_t *buf)
+ * text before it is plain (right: it holds a right-to-left code point;
+ * bidi_good: its labels follow the Bidi rule). FAIL when the long way
+ * fails for certain on this label, whatever the rest of the host holds:
+ * its punycode does not decode to a label with a non-ASCII code point,
+ * the decoded label is not valid (label_valid: disallowed or mapped code
+ * points, a leading mark, a joiner out of place, not NFC), or it breaks
+ * the Bidi rule or makes the name a bidi one whose labels so far break it.
+ * (A plain '.' or the host's end bounds the label, mapping its ASCII
+ * bytes only lowercases them and NFC leaves them alone: the long way
+ * decodes and checks this very label.) Else NOT_PLAIN: the long way
+ * takes the host. buf: room for n code points. */
+static int xn_label(const uint8_t *s, size_t n, uint32_t *buf, unsigned right, int bidi_good)
 {
     size_t len = 0;
     for (; len < n && s[len] != '.'; len++) {
@@ -923,12 +935,20 @@ static int xn_label(const uint8_t *s, size_t n, uint32_t *buf)
             return NOT_PLAIN; /* (non-ASCII, forbidden: the long way decides) */
         buf[len] = (uint8_t)plain_run[s[len]];
     }
-    cps label;
+    cps label, tmp, tmp2;
     cps_init(&label);
+    cps_init(&tmp);
+    cps_init(&tmp2);
     int rc = punycode_decode(buf + 4, len - 4, &label);
+    if (rc == OK && (!label.len || all_ascii(label.p, label.len)))
+        rc = FAIL;
     if (rc == OK)
-        rc = label.len && !all_ascii(label.p, label.len) ? NOT_PLAIN : FAIL;
+        rc = label_valid(label.p, label.len, 1, &tmp, &tmp2);
+    if (rc == OK && (right || bidi_name(label.p, label.len)) && (!bidi_good || !bidi_label_ok(label.p, label.len)))
+        rc = FAIL;
     cps_free(&label);
+    cps_free(&tmp);
+    cps_free(&tmp2);
     return rc == FAIL ? FAIL : NOT_PLAIN;
 }
 
@@ -964,7 +984,7 @@ static int fast_to_ascii(const uint8_t *s, size_t n, uint8_t *dst, size_t cap, s
         if ((size_t)(end - d) < n - i + 5)
             return NOT_PLAIN;
         if (n - i >= 4 && (s[i] | 0x20) == 'x' && (s[i + 1] | 0x20) == 'n' && s[i + 2] == '-' && s[i + 3] == '-')
-            return xn_label(s + i, n - i, cp + len);
+            return xn_label(s + i, n - i, cp + len, right, bidi_good);
         uint8_t *label = d;
         uint32_t few[PUNYCODE_FEW], least = UINT32_MAX, seen = 0;
         uint16_t gap[PUNYCODE_FEW];
@@ -999,31 +1019,33 @@ static int fast_to_ascii(const uint8_t *s, size_t n, uint8_t *dst, size_t cap, s
             }
             /* UTF-8 decoded and checked here: no overlong form, no surrogate */
             size_t more;
-            uint32_t min;
-            if (c >= 0xC2 && c <= 0xDF) {
+            if (c - 0xC2 <= 0xDF - 0xC2 && n - i > 1 && (s[i + 1] & 0xC0) == 0x80) {
+                /* two bytes, the usual (never overlong: a lead from 0xC2) */
                 more = 1;
-                c &= 0x1F;
-                min = 0x80;
-            } else if (c >= 0xE0 && c <= 0xEF) {
-                more = 2;
-                c &= 0x0F;
-                min = 0x800;
-            } else if (c >= 0xF0 && c <= 0xF4) {
-                more = 3;
-                c &= 0x07;
-                min = 0x10000;
+                c = (c & 0x1F) << 6 | (s[i + 1] & 0x3Fu);
             } else {
-                return NOT_PLAIN;
-            }
-            if (n - i <= more)
-                return NOT_PLAIN;
-            for (size_t j = 1; j <= more; j++) {
-                if ((s[i + j] & 0xC0) != 0x80)
+                uint32_t min;
+                if (c >= 0xE0 && c <= 0xEF) {
+                    more = 2;
+                    c &= 0x0F;
+                    min = 0x800;
+                } else if (c >= 0xF0 && c <= 0xF4) {
+                    more = 3;
+                    c &= 0x07;
+                    min = 0x10000;
+                } else {
+                    return NOT_PLAIN; /* (a broken two-byte sequence too) */
+                }
+                if (n - i <= more)
                     return NOT_PLAIN;
-                c = c << 6 | (s[i + j] & 0x3Fu);
+                for (size_t j = 1; j <= more; j++) {
+                    if ((s[i + j] & 0xC0) != 0x80)
+                        return NOT_PLAIN;
+                    c = c << 6 | (s[i + j] & 0x3Fu);
+                }
+                if (c < min || c > 0x10FFFF || (c >= 0xD800 && c <= 0xDFFF))
+                    return NOT_PLAIN;
             }
-            if (c < min || c > 0x10FFFF || (c >= 0xD800 && c <= 0xDFFF))
-                return NOT_PLAIN;
             uint32_t p = props(c);
             if (!plain_cp(c, p, len == from, len ? cp[len - 1] : 0, &last, &right))
                 return NOT_PLAIN;

@@ -371,6 +371,65 @@ static void test_punycode_distinct(void)
     }
 }
 
+/* Hosts with an "xn--" label after a plain one: the one pass decodes the
+ * label and refuses it when the long way would fail on it (its code
+ * points disallowed, mapped, ignored, capitals, a leading mark, not NFC,
+ * joiners, the Bidi rule with the labels before it), else hands the host
+ * to the long way; the two agree. The labels are the punycode of code
+ * points from the pool (valid, disallowed, mapped, combining, RTL, ...),
+ * some with a digit changed (punycode that decodes to other code points
+ * or not at all). */
+static void test_xn_labels(void)
+{
+    static const char *const before[] = {"\xC3\xA4", "\xD7\x90", "\xD7\x90" "1", "a\xD7\x90",
+                                         "\xD9\xA1\xDB\xB1", "\xE4\xB8\xAD",
+                                         "1\xC3\xA4"};
+    static const char *const after[] = {"", ".com", ".\xD7\x90", ".\xC3\xA9", ".\xC3\x89", ".a\xD7\x90"};
+    uint32_t label[12];
+    char code[200];
+    uint8_t h[300];
+    long rounds = test_rounds(60000), forms = 0, failed = 0;
+    for (long r = 0; r < rounds; r++) {
+        size_t len = 1 + rng(r % 5 ? 4 : 12), n = 0;
+        for (size_t i = 0; i < len; i++)
+            label[i] = pool[rng(sizeof pool / sizeof *pool)];
+        if (r % 3 == 0) /* never all ASCII */
+            label[rng((uint32_t)len)] = pool[PLAIN_POOL - 1 - rng(13)];
+        size_t cn = rfc_punycode(label, len, code);
+        if (r % 7 == 0 && cn) /* a digit changed */
+            code[rng((uint32_t)cn)] = "abkz059-"[rng(8)];
+        const char *b = before[rng(sizeof before / sizeof *before)];
+        const char *a = after[rng(sizeof after / sizeof *after)];
+        n = strlen(b);
+        memcpy(h, b, n);
+        memcpy(h + n, r % 2 ? ".xn--" : ".XN--", 5);
+        n += 5;
+        for (size_t i = 0; i < cn; i++) /* capitals in some: the host's mapping lowers them */
+            h[n++] = (uint8_t)(r % 11 == 0 && code[i] >= 'a' && code[i] <= 'z' ? code[i] - 32 : code[i]);
+        memcpy(h + n, a, strlen(a));
+        n += strlen(a);
+        int got = one_host(h, n);
+        forms += got;
+        failed += !got;
+    }
+    CHECK(forms > rounds / 50 && failed > rounds / 2); /* both outcomes, many times */
+    /* the bench's failed row: "xn--a" is U+0080, disallowed */
+    ASCII("\xC3\xA4" "1.xn--a.example", NULL);
+    ASCII("\xC3\xA4.xn--bcher-kva.example", "xn--4ca.xn--bcher-kva.example");
+    ASCII("\xC3\xA4.xn--7ba.example", NULL);             /* U+00C4: mapped */
+    ASCII("\xC3\xA4.xn--e-xbb.example", NULL);           /* e U+0301: not NFC */
+    ASCII("\xC3\xA4.xn--a-wbb.example", NULL);           /* a leading mark */
+    ASCII("\xC3\xA4.xn--a-ugn.example", NULL);           /* a ZWJ after no virama */
+    ASCII("\xC3\xA4.xn--11b6iy14e.in", "xn--4ca.xn--11b6iy14e.in"); /* after a virama */
+    ASCII("\xC3\xA4.xn--9ca.example", "xn--4ca.xn--9ca.example");   /* U+00E9 */
+    ASCII("\xC3\xA4.xn--1-bga.example", "xn--4ca.xn--1-bga.example"); /* "1" U+00E9 */
+    ASCII("\xD7\x90.xn--1-bga.example", NULL);  /* the same in a bidi name: a label that starts with EN */
+    ASCII("\xC3\xA4" "1.xn--9ca32w.example", NULL); /* an RTL label of R and L */
+    ASCII("\xC3\xA4" "1.xn--4db.example", "xn--1-zfa.xn--4db.example"); /* ... and of R alone */
+    ASCII("1\xC3\xA4.xn--4db.example", NULL); /* ... after a label that breaks the rule in a bidi name */
+    ASCII("1\xC3\xA4.xn--9ca.example", "xn--1-0fa.xn--9ca.example");
+}
+
 /* Every ASCII byte in the labels of a bidi domain name, at a label's
  * start, inside and at its end, RTL and LTR: the one pass reads their
  * classes from its own table, the long way from the Unicode data. */
@@ -408,6 +467,7 @@ int main(void)
     test_punycode_lengths();
     test_punycode_distinct();
     test_bidi_ascii();
+    test_xn_labels();
     printf("test_idna: %ld checks, %ld failures\n", checks, failures);
     return failures != 0;
 }
