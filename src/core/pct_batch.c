@@ -439,7 +439,8 @@ static int domain_append(const pct_batch_spec *spec, unsigned flags, const uint8
     if (rc != PCT_OK)
         return (int)rc;
     if (flags & PCT_DOMAIN_IS_HOST) { /* an IDNA form, the parser's host: mostly plain */
-        int got = pct_domain_part_plain(spec->psl, flags, src, n, out->data + out->len, &len);
+        size_t at;
+        int got = pct_domain_part_plain(spec->psl, flags, src, n, out->data + out->len, &len, &at);
         if (got == PCT_OK) {
             out->len += len;
             return PCT_OK;
@@ -473,14 +474,14 @@ int pct_batch_domain_host(const pct_batch_spec *spec, const uint8_t *host, size_
 }
 
 /* DOMAIN: the usual row, read in one pass (pct_domain_part_plain), inline
- * in the row loop: PCT_OK, PCT_ROW_NULL, PCT_DOMAIN_IDNA (the host's
- * length in *len) or PCT_ROW_CALLER for domain_row. */
+ * in the row loop: PCT_OK, PCT_ROW_NULL, PCT_DOMAIN_IDNA (the host at
+ * src[*at], its length in *len) or PCT_ROW_CALLER for domain_row. */
 static inline int domain_plain_row(const pct_batch_spec *spec, const uint8_t *src, size_t n,
-                                   pct_buf *out, size_t limit, size_t *len)
+                                   pct_buf *out, size_t limit, size_t *len, size_t *at)
 {
     if (domain_room(out, n, limit) != PCT_OK)
         return PCT_ROW_CALLER; /* (domain_row reports it) */
-    int got = pct_domain_part_plain(spec->psl, spec->flags, src, n, out->data + out->len, len);
+    int got = pct_domain_part_plain(spec->psl, spec->flags, src, n, out->data + out->len, len, at);
     if (got == PCT_OK) {
         out->len += *len;
         return PCT_OK;
@@ -696,9 +697,9 @@ static inline int batch_row(const pct_batch_spec *spec, const pct_kernel *k, con
     case PCT_BATCH_CLEAN_QUERY:
         return clean_query_row(spec, src, n, out, limit);
     case PCT_BATCH_DOMAIN: {
-        int got = domain_plain_row(spec, src, n, out, limit, &size);
-        if (got == PCT_DOMAIN_IDNA) /* the host after "http://" or "https://" */
-            return domain_idna_row(spec, src, n, src[4] == ':' ? 7 : 8, size, out, limit, info, hosts);
+        int got = domain_plain_row(spec, src, n, out, limit, &size, &pos);
+        if (got == PCT_DOMAIN_IDNA) /* the host at src[pos] */
+            return domain_idna_row(spec, src, n, pos, size, out, limit, info, hosts);
         return got != PCT_ROW_CALLER ? got : domain_row(spec, src, n, out, limit, info, hosts);
     }
     case PCT_BATCH_RESOLVE:
