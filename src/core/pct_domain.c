@@ -575,10 +575,11 @@ static PCT_ALWAYS_INLINE int plain_part(const pct_psl *psl, unsigned flags, cons
                                         size_t j, size_t n, size_t room, int url, uint8_t *dst,
                                         size_t *len, size_t *host_at)
 {
-    /* the authority lowercased (the bytes past it unread), 8 bytes into
-     * the block: the lookup loads the word before a label's end whole */
-    uint8_t block[8 + PLAIN_MAX + 16], *low = block + 8;
-    memset(block, 0, 8); /* (shifted off) */
+    /* the authority lowercased (the bytes past it unread), 16 bytes into
+     * the block: the lookup loads the word before a label's end whole, and
+     * a last block read from before p is stored from there */
+    uint8_t block[16 + PLAIN_MAX + 16], *low = block + 16;
+    memset(block, 0, 16); /* (shifted off) */
     uint64_t host_bytes = 0, high = 0, dots = 0, dashes = 0;
     size_t e = SIZE_MAX; /* the authority's end, from j */
     for (size_t at = 0; at < PLAIN_MAX; at += 16) {
@@ -605,15 +606,12 @@ static PCT_ALWAYS_INLINE int plain_part(const pct_psl *psl, unsigned flags, cons
             end |= (uint32_t)_mm_movemask_epi8(endv) >> shift;
             high |= (uint64_t)((uint32_t)_mm_movemask_epi8(v) >> shift) << at;
         }
-        /* letters | 0x20 (the rest as they are), stored whole: low has room */
+        /* letters | 0x20 (the rest as they are), stored whole where the
+         * bytes belong (src[j + k] at low[k]): low has room, and the
+         * shift <= 15 bytes before p of a last block go before it (the
+         * authority's own, or the scheme's into the block's head) */
         __m128i lw = _mm_or_si128(v, _mm_and_si128(letter, _mm_set1_epi8(0x20)));
-        if (shift) { /* the bytes from p on first: shifted through a block of the stack */
-            uint8_t b[16];
-            _mm_storeu_si128((__m128i *)(void *)b, lw);
-            memcpy(low + at, b + shift, 16 - shift);
-        } else {
-            _mm_storeu_si128((__m128i *)(void *)(low + at), lw);
-        }
+        _mm_storeu_si128((__m128i *)(void *)(low + at - shift), lw);
         host_bytes |= (uint64_t)ok << at;
         dots |= (uint64_t)((uint32_t)_mm_movemask_epi8(dotv) >> shift) << at;
         dashes |= (uint64_t)((uint32_t)_mm_movemask_epi8(dashv) >> shift) << at;

@@ -116,12 +116,20 @@ static PCT_ALWAYS_INLINE void pct_psl_suffix_plain(const pct_psl *psl, const uin
     const pct_psl_slot *slots = psl->slots;
     const uint8_t *keys = psl->keys;
     const size_t mask = psl->mask;
-    size_t end = n, start, best = n, shorter = n; /* best: the suffix's start */
+    /* the labels from the last: each starts after the highest dot left,
+     * which is then dropped (best: the suffix's start; SIZE_MAX until a
+     * rule sets it, else the last label, by the default rule) */
+    uint64_t left = dots;
+    size_t end = n, start, best = SIZE_MAX, shorter = n;
     uint64_t h = PSL_SEED;
     uint32_t wild_above = 0; /* the suffix one label shorter has a "*." rule */
     for (;;) {
-        uint64_t before = dots & pct_bits_below(end);
-        start = before ? pct_top64(before) + 1 : 0;
+        start = 0;
+        if (left) {
+            unsigned dot = pct_top64(left);
+            left ^= 1ull << dot;
+            start = dot + 1u;
+        }
         size_t len = end - start;
         uint64_t w = 0; /* the label's word, when it is one */
         if (len < 8) { /* pct_psl_label_step of a label of one word, its load in bounds */
@@ -164,14 +172,16 @@ static PCT_ALWAYS_INLINE void pct_psl_suffix_plain(const pct_psl *psl, const uin
             best = shorter; /* (an exception has two labels at least) */
             break;
         }
-        if ((f & rule) || wild_above || end == n)
-            best = start; /* (one label at least: the default rule) */
+        if ((f & rule) || wild_above)
+            best = start;
         if (!f || !start)
             break;
         wild_above = f & wild;
         shorter = start;
         end = start - 1;
     }
+    if (best == SIZE_MAX) /* the default rule: the last label */
+        best = dots ? pct_top64(dots) + 1 : 0;
     *suffix = best;
     if (best == 0) {
         *above = SIZE_MAX;
