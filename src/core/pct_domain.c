@@ -685,11 +685,16 @@ static PCT_ALWAYS_INLINE int plain_part(const pct_psl *psl, unsigned flags, cons
             to = registered ? registered - 1 : 0;
     }
     /* (no xn-- label with PCT_DOMAIN_UNICODE: the part is as it is) */
-    size_t m = to > from ? to - from : 0, blocks = (m + 15) / 16;
-    if (16 * blocks <= n) { /* dst has room for n bytes: whole blocks */
-        for (size_t b = 0; b < blocks; b++)
-            _mm_storeu_si128((__m128i *)(void *)(dst + 16 * b),
-                             _mm_loadu_si128((const __m128i *)(const void *)(host + from + 16 * b)));
+    size_t m = to > from ? to - from : 0;
+    if (m && (m + 15) / 16 * 16 <= n) { /* dst has room for n bytes: whole blocks */
+        /* (written out: as a loop, the compiler calls memcpy) */
+        const uint8_t *part_bytes = host + from;
+        for (size_t b = 0;;) {
+            _mm_storeu_si128((__m128i *)(void *)(dst + b),
+                             _mm_loadu_si128((const __m128i *)(const void *)(part_bytes + b)));
+            if ((b += 16) >= m)
+                break;
+        }
     } else if (m) {
         memcpy(dst, host + from, m);
     }
