@@ -642,6 +642,18 @@ int pct_batch_resolve_row(const pct_batch_spec *spec, const uint8_t *base, size_
     return got == PCT_ROW_HOST ? PCT_ROW_CALLER : got;
 }
 
+/* DOMAIN: one row, the one pass first (inline in the row loops). */
+static PCT_ALWAYS_INLINE int domain_batch_row(const pct_batch_spec *spec, const uint8_t *src,
+                                              size_t n, pct_buf *out, size_t limit,
+                                              pct_batch_info *info, pct_host_cache *hosts)
+{
+    size_t size, pos;
+    int got = domain_plain_row(spec, src, n, out, limit, &size, &pos);
+    if (got == PCT_DOMAIN_IDNA) /* the host at src[pos] */
+        return domain_idna_row(spec, src, n, pos, size, out, limit, info, hosts);
+    return got != PCT_ROW_CALLER ? got : domain_row(spec, src, n, out, limit, info, hosts);
+}
+
 /* The per-op dispatch of one row, inlined into pct_batch_rows' loop (a new
  * op is a new case here, and both entry points have it). k: as for
  * unquote_row. */
@@ -696,12 +708,8 @@ static inline int batch_row(const pct_batch_spec *spec, const pct_kernel *k, con
         return query_param_row(spec, k, src, n, out, limit);
     case PCT_BATCH_CLEAN_QUERY:
         return clean_query_row(spec, src, n, out, limit);
-    case PCT_BATCH_DOMAIN: {
-        int got = domain_plain_row(spec, src, n, out, limit, &size, &pos);
-        if (got == PCT_DOMAIN_IDNA) /* the host at src[pos] */
-            return domain_idna_row(spec, src, n, pos, size, out, limit, info, hosts);
-        return got != PCT_ROW_CALLER ? got : domain_row(spec, src, n, out, limit, info, hosts);
-    }
+    case PCT_BATCH_DOMAIN:
+        return domain_batch_row(spec, src, n, out, limit, info, hosts);
     case PCT_BATCH_RESOLVE:
         return pct_batch_resolve_row(spec, spec->base, spec->base_len, src, n, out, limit, info);
     case PCT_BATCH_URL:
@@ -837,6 +845,51 @@ static inline int64_t check_rows(const pct_rows *in, int64_t first, int64_t coun
     return count;
 }
 
+/* DOMAIN over rows first .. first + count - 1, as pct_batch_rows does them
+ * (pct_rows_get's reading of a row, the offsets' width a constant of each
+ * inlined copy), without the per-op dispatch: the op's rows are short and
+ * many. */
+static PCT_ALWAYS_INLINE int64_t domain_rows(const pct_batch_spec *spec, const pct_rows *in,
+                                             int64_t first, int64_t count, int64_t slot,
+                                             pct_buf *out, size_t limit, int64_t *ends,
+                                             uint8_t *valid, int *status, pct_batch_info *info,
+                                             pct_host_cache *hosts, int width)
+{
+    static const uint8_t empty[1] = {0};
+    const uint8_t *data = in->data, *validity = in->validity;
+    const void *offsets = in->offsets;
+    const int64_t j0 = in->offset + first;
+    for (int64_t i = 0; i < count; i++) {
+        int64_t j = j0 + i, s = slot + i;
+        if (validity && !((validity[j >> 3] >> (j & 7)) & 1)) {
+            ends[s] = (int64_t)out->len;
+            continue;
+        }
+        int64_t start = pct_rows_offset(width, offsets, j);
+        int64_t end = pct_rows_offset(width, offsets, j + 1);
+        if (start < 0 || end < start || (!data && end != start)) {
+            *status = PCT_ROW_MALFORMED;
+            return i;
+        }
+        size_t n = (size_t)(end - start);
+        const uint8_t *p = data ? data + start : empty;
+        pct_prefetch_ahead(p + n, 2048); /* (as pct_batch_rows) */
+        int rc = domain_batch_row(spec, p, n, out, limit, info, hosts);
+        if (rc == PCT_ROW_NULL) {
+            ends[s] = (int64_t)out->len;
+            continue;
+        }
+        if (rc != PCT_OK) {
+            *status = rc;
+            return i;
+        }
+        ends[s] = (int64_t)out->len;
+        valid[s >> 3] |= (uint8_t)(1u << (s & 7));
+    }
+    *status = PCT_OK;
+    return count;
+}
+
 int64_t pct_batch_rows(const pct_batch_spec *spec, const pct_rows *in, int64_t first, int64_t count,
                        int64_t slot, pct_buf *out, size_t limit, int64_t *ends, uint8_t *valid,
                        int *status, pct_batch_info *info, pct_host_cache *hosts)
@@ -844,6 +897,10 @@ int64_t pct_batch_rows(const pct_batch_spec *spec, const pct_rows *in, int64_t f
     if (spec->op == PCT_BATCH_CHECK)
         return in->width == 4 ? check_rows(in, first, count, slot, ends, valid, status, 4)
                               : check_rows(in, first, count, slot, ends, valid, status, 8);
+    if (spec->op == PCT_BATCH_DOMAIN)
+        return in->width == 4
+                   ? domain_rows(spec, in, first, count, slot, out, limit, ends, valid, status, info, hosts, 4)
+                   : domain_rows(spec, in, first, count, slot, out, limit, ends, valid, status, info, hosts, 8);
     const pct_kernel *k = pct_kernel_active(); /* once per run: its entries called straight */
     for (int64_t i = 0; i < count; i++) {
         const uint8_t *p;
