@@ -713,6 +713,9 @@ static PCT_ALWAYS_INLINE int plain_row(const pct_psl *psl, unsigned flags, const
                 memcpy(copy, src, n);
             from = copy;
         }
+        if (flags == (PCT_DOMAIN_REGISTERED | PCT_DOMAIN_IS_HOST)) /* (as below) */
+            return plain_part(psl, PCT_DOMAIN_REGISTERED | PCT_DOMAIN_IS_HOST, from, 0, n,
+                              n < 16 ? 16 : n, 0, dst, len, host_at);
         return plain_part(psl, flags, from, 0, n, n < 16 ? 16 : n, 0, dst, len, host_at);
     }
     if (n < 16)
@@ -726,6 +729,10 @@ static PCT_ALWAYS_INLINE int plain_row(const pct_psl *psl, unsigned flags, const
         j = 8;
     else
         return PCT_DOMAIN_CALLER;
+    /* the usual call (registered_domain_many) with its flags known to the
+     * compiler: the rule masks and the part's branches folded */
+    if (flags == PCT_DOMAIN_REGISTERED)
+        return plain_part(psl, PCT_DOMAIN_REGISTERED, src, j, n, n, 1, dst, len, host_at);
     return plain_part(psl, flags, src, j, n, n, 1, dst, len, host_at);
 }
 #endif
