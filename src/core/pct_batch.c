@@ -845,6 +845,21 @@ static inline int64_t check_rows(const pct_rows *in, int64_t first, int64_t coun
     return count;
 }
 
+/* Row s's outcome rc written: its end, and its valid bit unless it is
+ * null (PCT_ROW_NULL: no value); 0 (*status = rc) when rc stops the run. */
+static PCT_ALWAYS_INLINE int row_done(int rc, int64_t s, const pct_buf *out, int64_t *ends,
+                                      uint8_t *valid, int *status)
+{
+    if (rc != PCT_OK && rc != PCT_ROW_NULL) {
+        *status = rc;
+        return 0;
+    }
+    ends[s] = (int64_t)out->len;
+    if (rc == PCT_OK)
+        valid[s >> 3] |= (uint8_t)(1u << (s & 7));
+    return 1;
+}
+
 /* DOMAIN over rows first .. first + count - 1, as pct_batch_rows does them
  * (pct_rows_get's reading of a row, the offsets' width a constant of each
  * inlined copy), without the per-op dispatch: the op's rows are short and
@@ -874,17 +889,9 @@ static PCT_ALWAYS_INLINE int64_t domain_rows(const pct_batch_spec *spec, const p
         size_t n = (size_t)(end - start);
         const uint8_t *p = data ? data + start : empty;
         pct_prefetch_ahead(p + n, 2048); /* (as pct_batch_rows) */
-        int rc = domain_batch_row(spec, p, n, out, limit, info, hosts);
-        if (rc == PCT_ROW_NULL) {
-            ends[s] = (int64_t)out->len;
-            continue;
-        }
-        if (rc != PCT_OK) {
-            *status = rc;
+        if (!row_done(domain_batch_row(spec, p, n, out, limit, info, hosts), s, out, ends, valid,
+                      status))
             return i;
-        }
-        ends[s] = (int64_t)out->len;
-        valid[s >> 3] |= (uint8_t)(1u << (s & 7));
     }
     *status = PCT_OK;
     return count;
@@ -917,16 +924,8 @@ int64_t pct_batch_rows(const pct_batch_spec *spec, const pct_rows *in, int64_t f
         if (got > 0)
             pct_prefetch_ahead(p + n, 2048);
         int rc = got < 0 ? PCT_ROW_MALFORMED : batch_row(spec, k, p, n, out, limit, info, hosts);
-        if (rc == PCT_ROW_NULL) { /* no value: a null row */
-            ends[s] = (int64_t)out->len;
-            continue;
-        }
-        if (rc != PCT_OK) {
-            *status = rc;
+        if (!row_done(rc, s, out, ends, valid, status))
             return i;
-        }
-        ends[s] = (int64_t)out->len;
-        valid[s >> 3] |= (uint8_t)(1u << (s & 7));
     }
     *status = PCT_OK;
     return count;
