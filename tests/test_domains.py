@@ -507,10 +507,11 @@ def test_many_on_real_urls_equals_loop():
 
 
 # Rows of "http://" or "https://" and a host of letters, digits, '-' and
-# '.' are read in one pass by the batch forms (pct_domain_part_plain); the
-# single-value forms read every row the general way: both agree, around
-# the lengths where the pass changes blocks (16, 32, 64 bytes) and on hosts
-# that pass sends back (empty labels, numbers, xn-- labels, '@', ':', '%').
+# '.' (after a userinfo, before a port) are read in one pass by the batch
+# forms (pct_domain_part_plain); the single-value forms read every row the
+# general way: both agree, around the lengths where the pass changes
+# blocks (16, 32, 64 bytes) and on hosts that pass sends back (empty
+# labels, numbers, xn-- labels, '@', ':', '%').
 _PLAIN_LABELS = st.sampled_from(["com", "CO", "uk", "example", "Www", "github", "io", "xn--p1ai",
                                  "a-b", "0x1f", "12", "", "jp", "kawasaki", "city", "ck", "www",
                                  "blogspot", "appspot", "x" * 20, "%61", "a@b", "b:80", "\u00e9",
@@ -519,7 +520,8 @@ _PLAIN_LABELS = st.sampled_from(["com", "CO", "uk", "example", "Www", "github", 
 
 
 @settings(max_examples=examples(1000), deadline=None)
-@given(st.sampled_from(["http://", "https://", "HTTPS://", "hTtP://", "http:/", "ws://"]),
+@given(st.sampled_from(["http://", "https://", "HTTPS://", "hTtP://", "http:/", "ws://",
+                        "http://u:p@", "https://a%41@", "http://@", "http://\u00e9 \t@x@"]),
        st.lists(_PLAIN_LABELS, min_size=1, max_size=8),
        st.sampled_from(["", ".", "/", "/x?y#z", "?q", "#f", "\\p", ":8080/", ":", ":65536/", ":0080",
                         ":80@h.com/", ":8a/", " ", "@h.com/", "..", "\t"]),

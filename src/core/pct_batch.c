@@ -441,7 +441,8 @@ static int domain_append(const pct_batch_spec *spec, unsigned flags, const uint8
     if (rc != PCT_OK)
         return (int)rc;
     if (flags & PCT_DOMAIN_IS_HOST) { /* an IDNA form, the parser's host: mostly plain */
-        int got = pct_domain_part_plain(spec->psl, flags, src, n, out->data + out->len, &len);
+        size_t at;
+        int got = pct_domain_part_plain(spec->psl, flags, src, n, out->data + out->len, &len, &at);
         if (got == PCT_OK) {
             out->len += len;
             return PCT_OK;
@@ -475,14 +476,14 @@ int pct_batch_domain_host(const pct_batch_spec *spec, const uint8_t *host, size_
 }
 
 /* DOMAIN: the usual row, read in one pass (pct_domain_part_plain), inline
- * in the row loop: PCT_OK, PCT_ROW_NULL, PCT_DOMAIN_IDNA (the host's
- * length in *len) or PCT_ROW_CALLER for domain_row. */
+ * in the row loop: PCT_OK, PCT_ROW_NULL, PCT_DOMAIN_IDNA (the host at
+ * src[*at], its length in *len) or PCT_ROW_CALLER for domain_row. */
 static inline int domain_plain_row(const pct_batch_spec *spec, const uint8_t *src, size_t n,
-                                   pct_buf *out, size_t limit, size_t *len)
+                                   pct_buf *out, size_t limit, size_t *len, size_t *at)
 {
     if (domain_room(out, n, limit) != PCT_OK)
         return PCT_ROW_CALLER; /* (domain_row reports it) */
-    int got = pct_domain_part_plain(spec->psl, spec->flags, src, n, out->data + out->len, len);
+    int got = pct_domain_part_plain(spec->psl, spec->flags, src, n, out->data + out->len, len, at);
     if (got == PCT_OK) {
         out->len += *len;
         return PCT_OK;
@@ -643,6 +644,18 @@ int pct_batch_resolve_row(const pct_batch_spec *spec, const uint8_t *base, size_
     return got == PCT_ROW_HOST ? PCT_ROW_CALLER : got;
 }
 
+/* DOMAIN: one row, the one pass first (inline in the row loops). */
+static PCT_ALWAYS_INLINE int domain_batch_row(const pct_batch_spec *spec, const uint8_t *src,
+                                              size_t n, pct_buf *out, size_t limit,
+                                              pct_batch_info *info, pct_host_cache *hosts)
+{
+    size_t size, pos;
+    int got = domain_plain_row(spec, src, n, out, limit, &size, &pos);
+    if (got == PCT_DOMAIN_IDNA) /* the host at src[pos] */
+        return domain_idna_row(spec, src, n, pos, size, out, limit, info, hosts);
+    return got != PCT_ROW_CALLER ? got : domain_row(spec, src, n, out, limit, info, hosts);
+}
+
 /* The per-op dispatch of one row, inlined into pct_batch_rows' loop (a new
  * op is a new case here, and both entry points have it). k: as for
  * unquote_row. */
@@ -697,12 +710,8 @@ static inline int batch_row(const pct_batch_spec *spec, const pct_kernel *k, con
         return query_param_row(spec, k, src, n, out, limit);
     case PCT_BATCH_CLEAN_QUERY:
         return clean_query_row(spec, src, n, out, limit);
-    case PCT_BATCH_DOMAIN: {
-        int got = domain_plain_row(spec, src, n, out, limit, &size);
-        if (got == PCT_DOMAIN_IDNA) /* the host after "http://" or "https://" */
-            return domain_idna_row(spec, src, n, src[4] == ':' ? 7 : 8, size, out, limit, info, hosts);
-        return got != PCT_ROW_CALLER ? got : domain_row(spec, src, n, out, limit, info, hosts);
-    }
+    case PCT_BATCH_DOMAIN:
+        return domain_batch_row(spec, src, n, out, limit, info, hosts);
     case PCT_BATCH_RESOLVE:
         return pct_batch_resolve_row(spec, spec->base, spec->base_len, src, n, out, limit, info);
     case PCT_BATCH_URL:
@@ -838,6 +847,58 @@ static inline int64_t check_rows(const pct_rows *in, int64_t first, int64_t coun
     return count;
 }
 
+/* Row s's outcome rc written: its end, and its valid bit unless it is
+ * null (PCT_ROW_NULL: no value); 0 (*status = rc) when rc stops the run. */
+static PCT_ALWAYS_INLINE int row_done(int rc, int64_t s, const pct_buf *out, int64_t *ends,
+                                      uint8_t *valid, int *status)
+{
+    if (rc != PCT_OK && rc != PCT_ROW_NULL) {
+        *status = rc;
+        return 0;
+    }
+    ends[s] = (int64_t)out->len;
+    if (rc == PCT_OK)
+        valid[s >> 3] |= (uint8_t)(1u << (s & 7));
+    return 1;
+}
+
+/* DOMAIN over rows first .. first + count - 1, as pct_batch_rows does them
+ * (pct_rows_get's reading of a row, the offsets' width a constant of each
+ * inlined copy), without the per-op dispatch: the op's rows are short and
+ * many. */
+static PCT_ALWAYS_INLINE int64_t domain_rows(const pct_batch_spec *spec, const pct_rows *in,
+                                             int64_t first, int64_t count, int64_t slot,
+                                             pct_buf *out, size_t limit, int64_t *ends,
+                                             uint8_t *valid, int *status, pct_batch_info *info,
+                                             pct_host_cache *hosts, int width)
+{
+    static const uint8_t empty[1] = {0};
+    const uint8_t *data = in->data, *validity = in->validity;
+    const void *offsets = in->offsets;
+    const int64_t j0 = in->offset + first;
+    for (int64_t i = 0; i < count; i++) {
+        int64_t j = j0 + i, s = slot + i;
+        if (validity && !((validity[j >> 3] >> (j & 7)) & 1)) {
+            ends[s] = (int64_t)out->len;
+            continue;
+        }
+        int64_t start = pct_rows_offset(width, offsets, j);
+        int64_t end = pct_rows_offset(width, offsets, j + 1);
+        if (start < 0 || end < start || (!data && end != start)) {
+            *status = PCT_ROW_MALFORMED;
+            return i;
+        }
+        size_t n = (size_t)(end - start);
+        const uint8_t *p = data ? data + start : empty;
+        pct_prefetch_ahead(p + n, 2048); /* (as pct_batch_rows) */
+        if (!row_done(domain_batch_row(spec, p, n, out, limit, info, hosts), s, out, ends, valid,
+                      status))
+            return i;
+    }
+    *status = PCT_OK;
+    return count;
+}
+
 int64_t pct_batch_rows(const pct_batch_spec *spec, const pct_rows *in, int64_t first, int64_t count,
                        int64_t slot, pct_buf *out, size_t limit, int64_t *ends, uint8_t *valid,
                        int *status, pct_batch_info *info, pct_host_cache *hosts)
@@ -845,6 +906,10 @@ int64_t pct_batch_rows(const pct_batch_spec *spec, const pct_rows *in, int64_t f
     if (spec->op == PCT_BATCH_CHECK)
         return in->width == 4 ? check_rows(in, first, count, slot, ends, valid, status, 4)
                               : check_rows(in, first, count, slot, ends, valid, status, 8);
+    if (spec->op == PCT_BATCH_DOMAIN)
+        return in->width == 4
+                   ? domain_rows(spec, in, first, count, slot, out, limit, ends, valid, status, info, hosts, 4)
+                   : domain_rows(spec, in, first, count, slot, out, limit, ends, valid, status, info, hosts, 8);
     const pct_kernel *k = pct_kernel_active(); /* once per run: its entries called straight */
     for (int64_t i = 0; i < count; i++) {
         const uint8_t *p;
@@ -861,16 +926,8 @@ int64_t pct_batch_rows(const pct_batch_spec *spec, const pct_rows *in, int64_t f
         if (got > 0)
             pct_prefetch_ahead(p + n, 2048);
         int rc = got < 0 ? PCT_ROW_MALFORMED : batch_row(spec, k, p, n, out, limit, info, hosts);
-        if (rc == PCT_ROW_NULL) { /* no value: a null row */
-            ends[s] = (int64_t)out->len;
-            continue;
-        }
-        if (rc != PCT_OK) {
-            *status = rc;
+        if (!row_done(rc, s, out, ends, valid, status))
             return i;
-        }
-        ends[s] = (int64_t)out->len;
-        valid[s >> 3] |= (uint8_t)(1u << (s & 7));
     }
     *status = PCT_OK;
     return count;

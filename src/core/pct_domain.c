@@ -565,55 +565,54 @@ static int part_of(const pct_psl *psl, unsigned flags, const uint8_t *src, size_
 
 #if defined(PCT_X86_64)
 /* The usual row in one pass: "http://" or "https://" (in any case, at the
- * start), then a host of at most PLAIN_MAX letters, digits, '-' and '.'
- * that ends at '/', '?', '#', '\' or the row's end, or at ':' and a port
- * of digits the parser takes that ends so. For such a row
- * pct_authority_find's host is those bytes (no '@', nor '%' before the
- * end, no byte <= 0x20 to trim), the URL Standard's parser reads it alike,
- * and part_of's checks reduce to the dots: so the host is found,
- * lowercased (into a block of the stack) and checked 16 bytes at a time,
- * its dots kept as one mask; a host that also holds bytes >= 0x80 (and
- * no other) is part_of's PCT_DOMAIN_IDNA. Any other row, or a host part_of sends to the
- * parser or finds no part of by its form (an empty label, a last label
- * that starts with a digit, an xn-- label), is PCT_DOMAIN_CALLER's. */
+ * start), then an authority of at most PLAIN_MAX bytes that ends at '/',
+ * '?', '#', '\' or the row's end: a userinfo up to its last '@' (any
+ * bytes), a host of letters, digits, '-' and '.', and ':' and a port of
+ * digits the parser takes. For such a row pct_authority_find's host is
+ * the one after the last '@' up to its first ':' (no byte <= 0x20 to trim
+ * before the end of the host, no '%' in it), the URL Standard's parser
+ * reads it alike, and part_of's checks reduce to the dots: so the
+ * authority is read 16 bytes at a time, lowercased into a block of the
+ * stack, its bytes' classes kept as masks (where the '@' and ':' are is
+ * asked only of an authority that holds a byte no plain host does); a
+ * host that also holds bytes >= 0x80 (and no other) is part_of's
+ * PCT_DOMAIN_IDNA. Any other row, or a host part_of sends to the parser
+ * or finds no part of by its form (an empty label, a last label that
+ * starts with a digit, an xn-- label), is PCT_DOMAIN_CALLER's. */
 #define PLAIN_MAX 64
 
-/* src[from..) up to '/', '?', '#', '\' or src's end is a port the
- * parser takes (port_ok): digits, none or up to 65535. */
-static int port_at(const uint8_t *src, size_t from, size_t n)
+/* A label of the host h whose dots are the bits of `dots` starts with
+ * "xn--": where its third and fourth bytes are dashes, the first two are
+ * read (has_xn_at, off the masks). */
+static PCT_ALWAYS_INLINE int xn_label(const uint8_t *h, uint64_t dots, uint64_t dashes)
 {
-    uint32_t v = 0;
-    for (size_t i = from; i < n; i++) {
-        uint8_t c = src[i];
-        if ((uint8_t)(c - '0') <= 9) {
-            v = v * 10 + (uint32_t)(c - '0');
-            if (v > 65535)
-                return 0;
-        } else {
-            return c == '/' || c == '?' || c == '#' || c == '\\';
-        }
+    uint64_t at = ((dots << 1) | 1u) & (dashes >> 2) & (dashes >> 3);
+    for (; at; at &= at - 1) {
+        unsigned i = pct_ctz64(at);
+        if (h[i] == 'x' && h[i + 1] == 'n')
+            return 1;
     }
-    return 1;
+    return 0;
 }
 
-/* The part of the host that starts at src[j] (src[0..room) readable,
+/* The part of the authority that starts at src[j] (src[0..room) readable,
  * room >= 16; the row ends at n <= room) for plain_row: `url`, a URL's
- * host, ends as plain_row says; else src[j..n) is a host alone. */
+ * authority, ends as plain_row says; else src[j..n) is a host alone. */
 static PCT_ALWAYS_INLINE int plain_part(const pct_psl *psl, unsigned flags, const uint8_t *src,
                                         size_t j, size_t n, size_t room, int url, uint8_t *dst,
-                                        size_t *len)
+                                        size_t *len, size_t *host_at)
 {
-    /* the host lowercased (the bytes past it unread), 8 bytes into the
-     * block: the lookup loads the word before a label's end whole */
-    uint8_t block[8 + PLAIN_MAX + 16], *low = block + 8;
-    memset(block, 0, 8); /* (shifted off) */
-    uint64_t dots = 0, dashes = 0;
-    uint32_t nonascii = 0;
-    size_t hn = SIZE_MAX;
+    /* the authority lowercased (the bytes past it unread), 16 bytes into
+     * the block: the lookup loads the word before a label's end whole, and
+     * a last block read from before p is stored from there */
+    uint8_t block[16 + PLAIN_MAX + 16], *low = block + 16;
+    memset(block, 0, 16); /* (shifted off) */
+    uint64_t host_bytes = 0, high = 0, dots = 0, dashes = 0;
+    size_t e = SIZE_MAX; /* the authority's end, from j */
     for (size_t at = 0; at < PLAIN_MAX; at += 16) {
         size_t p = j + at, q = p, shift = 0;
-        if (p >= n) { /* the host ends at the row's end */
-            hn = at;
+        if (p >= n) { /* the authority ends at the row's end */
+            e = at;
             break;
         }
         if (room - p < 16) { /* the last 16 readable bytes, the ones before p shifted off */
@@ -622,9 +621,9 @@ static PCT_ALWAYS_INLINE int plain_part(const pct_psl *psl, unsigned flags, cons
         }
         __m128i v = _mm_loadu_si128((const __m128i *)(const void *)(src + q));
         __m128i letter, dashv, dotv;
-        uint32_t plain = (uint32_t)_mm_movemask_epi8(plain_bytes(v, &letter, &dashv, &dotv)) >> shift;
+        __m128i plain = plain_bytes(v, &letter, &dashv, &dotv);
         /* a URL's host may hold bytes >= 0x80 (its IDNA form is the caller's) */
-        uint32_t high = url ? (uint32_t)_mm_movemask_epi8(v) >> shift : 0;
+        uint32_t ok = (uint32_t)_mm_movemask_epi8(url ? _mm_or_si128(plain, v) : plain) >> shift;
         uint32_t end = n - p < 16 ? 0xFFFFu << (n - p) & 0xFFFFu : 0; /* past the row */
         if (url) {
             __m128i endv = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('/')),
@@ -632,65 +631,77 @@ static PCT_ALWAYS_INLINE int plain_part(const pct_psl *psl, unsigned flags, cons
                                         _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('#')),
                                                      _mm_cmpeq_epi8(v, _mm_set1_epi8('\\'))));
             end |= (uint32_t)_mm_movemask_epi8(endv) >> shift;
+            high |= (uint64_t)((uint32_t)_mm_movemask_epi8(v) >> shift) << at;
         }
-        /* letters | 0x20 (the rest as they are), stored whole: low has room */
+        /* letters | 0x20 (the rest as they are), stored whole where the
+         * bytes belong (src[j + k] at low[k]): low has room, and the
+         * shift <= 15 bytes before p of a last block go before it (the
+         * authority's own, or the scheme's into the block's head) */
         __m128i lw = _mm_or_si128(v, _mm_and_si128(letter, _mm_set1_epi8(0x20)));
-        if (shift) { /* the bytes from p on first: shifted through a block of the stack */
-            uint8_t b[16];
-            _mm_storeu_si128((__m128i *)(void *)b, lw);
-            memcpy(low + at, b + shift, 16 - shift);
-        } else {
-            _mm_storeu_si128((__m128i *)(void *)(low + at), lw);
-        }
+        _mm_storeu_si128((__m128i *)(void *)(low + at - shift), lw);
+        host_bytes |= (uint64_t)ok << at;
         dots |= (uint64_t)((uint32_t)_mm_movemask_epi8(dotv) >> shift) << at;
         dashes |= (uint64_t)((uint32_t)_mm_movemask_epi8(dashv) >> shift) << at;
-        uint32_t stop = (~(plain | high) & 0xFFFFu) | end;
-        if (stop) {
-            unsigned k = pct_ctz32(stop);
-            nonascii |= high & ((1u << k) - 1u);
-            hn = at + k;
-            if (!((end >> k) & 1u)
-                && (!url || src[j + hn] != ':' || !port_at(src, j + hn + 1, n)))
-                return PCT_DOMAIN_CALLER; /* '@', '%', a space, a byte >= 0x80... */
+        if (end) {
+            e = at + pct_ctz32(end);
             break;
         }
-        nonascii |= high;
     }
-    if (hn == SIZE_MAX || hn == 0)
-        return PCT_DOMAIN_CALLER; /* longer than PLAIN_MAX, or empty */
-    if (nonascii) { /* part_of's reading: the host needs IDNA */
+    if (e == SIZE_MAX)
+        return PCT_DOMAIN_CALLER; /* longer than PLAIN_MAX */
+    /* (e < PLAIN_MAX) */
+    size_t h0 = 0, he = e; /* the host [h0, he) */
+    uint64_t odd = ~host_bytes & pct_bits_below(e);
+    if (odd) { /* a userinfo, a port, or a byte no plain host holds */
+        if (!url)
+            return PCT_DOMAIN_CALLER;
+        uint64_t ats = 0, colons = 0;
+        for (size_t b = 0; b < e; b += 16) { /* (the bytes past e are masked off) */
+            __m128i v = _mm_loadu_si128((const __m128i *)(const void *)(low + b));
+            ats |= (uint64_t)(uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_set1_epi8('@'))) << b;
+            colons |= (uint64_t)(uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_set1_epi8(':'))) << b;
+        }
+        ats &= odd;
+        if (ats) /* the userinfo ends at the last '@' */
+            h0 = pct_top64(ats) + 1;
+        colons &= odd & ~pct_bits_below(h0);
+        if (colons)
+            he = pct_ctz64(colons);
+        if ((odd & ~pct_bits_below(h0) & pct_bits_below(he))
+            || (colons && !port_ok(src, j + he + 1, j + e)))
+            return PCT_DOMAIN_CALLER; /* '%', a space, '[', a port the parser refuses... */
+    }
+    size_t hn = he - h0;
+    if (hn == 0)
+        return PCT_DOMAIN_CALLER; /* empty */
+    uint64_t in = pct_bits_below(he) & ~pct_bits_below(h0);
+    if (high & in) { /* part_of's reading: the host needs IDNA */
+        *host_at = j + h0;
         *len = hn;
         return PCT_DOMAIN_IDNA;
     }
-    uint64_t in = hn == 64 ? ~0ull : (1ull << hn) - 1;
-    dots &= in;
-    dashes &= in;
+    const uint8_t *host = low + h0;
+    dots = (dots & in) >> h0;
+    dashes = (dashes & in) >> h0;
     if ((dots >> (hn - 1)) & 1u) { /* one trailing dot */
         hn--;
         dots &= ~(1ull << hn);
     }
     if (hn == 0 || (dots & 1u) || (dots & (dots << 1)) || ((dots >> (hn - 1)) & 1u))
         return PCT_DOMAIN_CALLER; /* an empty label */
-    size_t nd = 0, dot_at[MAX_DOTS];
-    for (uint64_t d = dots; d; d &= d - 1) {
-        if (nd == MAX_DOTS)
-            return PCT_DOMAIN_CALLER;
-        dot_at[nd++] = pct_ctz64(d);
-    }
-    size_t last = nd ? dot_at[nd - 1] + 1 : 0;
-    if (low[last] >= '0' && low[last] <= '9')
+    size_t last = dots ? pct_top64(dots) + 1 : 0;
+    if (host[last] >= '0' && host[last] <= '9')
         return PCT_DOMAIN_CALLER; /* maybe a number: an IPv4 form */
     /* an xn-- label: the parser checks a URL's; a host's is the caller's
      * in Unicode */
-    if (dashes && (url || (flags & PCT_DOMAIN_UNICODE)) && has_xn_at(low, hn, dot_at, nd))
+    if (dashes && (url || (flags & PCT_DOMAIN_UNICODE)) && xn_label(host, dots, dashes))
         return PCT_DOMAIN_CALLER;
     unsigned part = flags & PCT_DOMAIN_PART;
     size_t from = 0, to = hn;
     if (part != PCT_DOMAIN_HOST) {
-        size_t labels = pct_psl_labels_plain(psl, low, hn, dot_at, nd,
-                                             (flags & PCT_DOMAIN_PRIVATE) != 0);
         size_t suffix, registered;
-        labels_at(dot_at, nd, labels, &suffix, &registered);
+        pct_psl_suffix_plain(psl, host, hn, dots, (flags & PCT_DOMAIN_PRIVATE) != 0, &suffix,
+                             &registered);
         if (part == PCT_DOMAIN_SUFFIX)
             from = suffix;
         else if (registered == SIZE_MAX)
@@ -701,20 +712,25 @@ static PCT_ALWAYS_INLINE int plain_part(const pct_psl *psl, unsigned flags, cons
             to = registered ? registered - 1 : 0;
     }
     /* (no xn-- label with PCT_DOMAIN_UNICODE: the part is as it is) */
-    size_t m = to > from ? to - from : 0, blocks = (m + 15) / 16;
-    if (16 * blocks <= n) { /* dst has room for n bytes: whole blocks */
-        for (size_t b = 0; b < blocks; b++)
-            _mm_storeu_si128((__m128i *)(void *)(dst + 16 * b),
-                             _mm_loadu_si128((const __m128i *)(const void *)(low + from + 16 * b)));
+    size_t m = to > from ? to - from : 0;
+    if (m && (m + 15) / 16 * 16 <= n) { /* dst has room for n bytes: whole blocks */
+        /* (written out: as a loop, the compiler calls memcpy) */
+        const uint8_t *part_bytes = host + from;
+        for (size_t b = 0;;) {
+            _mm_storeu_si128((__m128i *)(void *)(dst + b),
+                             _mm_loadu_si128((const __m128i *)(const void *)(part_bytes + b)));
+            if ((b += 16) >= m)
+                break;
+        }
     } else if (m) {
-        memcpy(dst, low + from, m);
+        memcpy(dst, host + from, m);
     }
     *len = to - from;
     return PCT_OK;
 }
 
 static PCT_ALWAYS_INLINE int plain_row(const pct_psl *psl, unsigned flags, const uint8_t *src,
-                                       size_t n, uint8_t *dst, size_t *len)
+                                       size_t n, uint8_t *dst, size_t *len, size_t *host_at)
 {
     if (flags & PCT_DOMAIN_IS_HOST) { /* a host shorter than a block is read from a copy */
         uint8_t copy[16] = {0};
@@ -724,7 +740,10 @@ static PCT_ALWAYS_INLINE int plain_row(const pct_psl *psl, unsigned flags, const
                 memcpy(copy, src, n);
             from = copy;
         }
-        return plain_part(psl, flags, from, 0, n, n < 16 ? 16 : n, 0, dst, len);
+        if (flags == (PCT_DOMAIN_REGISTERED | PCT_DOMAIN_IS_HOST)) /* (as below) */
+            return plain_part(psl, PCT_DOMAIN_REGISTERED | PCT_DOMAIN_IS_HOST, from, 0, n,
+                              n < 16 ? 16 : n, 0, dst, len, host_at);
+        return plain_part(psl, flags, from, 0, n, n < 16 ? 16 : n, 0, dst, len, host_at);
     }
     if (n < 16)
         return PCT_DOMAIN_CALLER;
@@ -737,16 +756,21 @@ static PCT_ALWAYS_INLINE int plain_row(const pct_psl *psl, unsigned flags, const
         j = 8;
     else
         return PCT_DOMAIN_CALLER;
-    return plain_part(psl, flags, src, j, n, n, 1, dst, len);
+    /* the usual call (registered_domain_many) with its flags known to the
+     * compiler: the rule masks and the part's branches folded */
+    if (flags == PCT_DOMAIN_REGISTERED)
+        return plain_part(psl, PCT_DOMAIN_REGISTERED, src, j, n, n, 1, dst, len, host_at);
+    return plain_part(psl, flags, src, j, n, n, 1, dst, len, host_at);
 }
 #endif
 
 int pct_domain_part_plain(const pct_psl *psl, unsigned flags, const uint8_t *src, size_t n,
-                          uint8_t *dst, size_t *len)
+                          uint8_t *dst, size_t *len, size_t *host_at)
 {
     *len = 0;
+    *host_at = 0;
 #if defined(PCT_X86_64)
-    return plain_row(psl, flags, src, n, dst, len);
+    return plain_row(psl, flags, src, n, dst, len, host_at);
 #else
     (void)psl, (void)flags, (void)src, (void)n, (void)dst;
     return PCT_DOMAIN_CALLER;

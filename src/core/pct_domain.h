@@ -117,18 +117,18 @@ int pct_domain_part(const pct_psl *psl, unsigned flags, const uint8_t *src, size
 int pct_domain_part_at(const pct_psl *psl, unsigned flags, const uint8_t *src, size_t n,
                        const pct_authority *found, uint8_t *dst, size_t *len);
 
-/* pct_domain_part of the usual row alone: "http://" or "https://" and a
- * host of letters, digits, '-' and '.' (at most 64 bytes) ending at '/',
- * '?', '#', '\' or the row's end (or at ':' and a port of digits),
- * read in one pass; with PCT_DOMAIN_IS_HOST, a host of those bytes alone.
- * PCT_OK or PCT_DOMAIN_NONE as pct_domain_part gives them;
- * PCT_DOMAIN_IDNA for a URL whose host also holds bytes >= 0x80 (and no
- * other byte): the host is src[j, j + *len), j the length of "http://" or
- * "https://", and its part is that of its IDNA form, as for
- * pct_domain_part; PCT_DOMAIN_CALLER for any other row:
+/* pct_domain_part of the usual row alone: "http://" or "https://", then
+ * an authority (at most 64 bytes) ending at '/', '?', '#', '\' or the
+ * row's end, whose host (after a userinfo up to its last '@', up to ':'
+ * and a port of digits) is letters, digits, '-' and '.', read in one pass;
+ * with PCT_DOMAIN_IS_HOST, a host of those bytes alone. PCT_OK or
+ * PCT_DOMAIN_NONE as pct_domain_part gives them; PCT_DOMAIN_IDNA for a
+ * URL whose host also holds bytes >= 0x80 (and no other byte): the host
+ * is src[*host_at, *host_at + *len), and its part is that of its IDNA
+ * form, as for pct_domain_part; PCT_DOMAIN_CALLER for any other row:
  * pct_domain_part_at reads it (x86-64 only: elsewhere every row is the
  * caller's). */
 int pct_domain_part_plain(const pct_psl *psl, unsigned flags, const uint8_t *src, size_t n,
-                          uint8_t *dst, size_t *len);
+                          uint8_t *dst, size_t *len, size_t *host_at);
 
 #endif /* PCT_DOMAIN_H */

@@ -50,6 +50,24 @@ static inline unsigned pct_ctz64(uint64_t x)
 #endif
 }
 
+/* Index of the highest set bit; x is not 0. */
+static inline unsigned pct_top64(uint64_t x)
+{
+#if defined(PCT_MSVC)
+    unsigned long i;
+    _BitScanReverse64(&i, x);
+    return (unsigned)i;
+#else
+    return 63u - (unsigned)__builtin_clzll(x);
+#endif
+}
+
+/* The bits below bit k (k <= 64) of a word. */
+static inline uint64_t pct_bits_below(size_t k)
+{
+    return k >= 64 ? ~0ull : (1ull << k) - 1u;
+}
+
 /* Number of set bits in plain C: a dozen instructions inline, for scalar
  * code built without the POPCNT instruction (where the builtin is a call
  * into the compiler's library). */

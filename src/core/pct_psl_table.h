@@ -1,6 +1,6 @@
 /* pct_psl_table: the compiled suffix list's table (pct_psl.c builds it)
  * and its hash, shared with the one lookup that is inline in the domain
- * row (pct_psl_labels_plain); the core's only readers of it. */
+ * row (pct_psl_suffix_plain); the core's only readers of it. */
 #ifndef PCT_PSL_TABLE_H
 #define PCT_PSL_TABLE_H
 
@@ -99,12 +99,16 @@ static inline uint64_t pct_psl_word_before(const uint8_t *p, size_t k)
 }
 #endif
 
-/* pct_psl_suffix_labels_dots with all the dots, of a host of up to 64
- * bytes whose 8 bytes before it are readable too (its words are loaded
- * whole): the one-pass host check's, inline there. */
-static PCT_ALWAYS_INLINE size_t pct_psl_labels_plain(const pct_psl *psl, const uint8_t *host,
-                                                     size_t n, const size_t *dots, size_t nd,
-                                                     int private_too)
+/* The public suffix of the host[0..n) of up to 64 bytes (ASCII,
+ * lowercase, labels not empty, no trailing dot) whose dots are the bits of
+ * `dots` (bit k: host[k]), by pct_psl_suffix_labels_dots's rules: *suffix
+ * is where it starts, *above where the label before it starts (SIZE_MAX:
+ * the host is the suffix). The 8 bytes before the host are readable (its
+ * short labels are loaded as the word that ends them), and each label's
+ * start is the bit below its end: the one-pass host check's, inline there. */
+static PCT_ALWAYS_INLINE void pct_psl_suffix_plain(const pct_psl *psl, const uint8_t *host, size_t n,
+                                                   uint64_t dots, int private_too, size_t *suffix,
+                                                   size_t *above)
 {
 #if defined(PCT_LITTLE_ENDIAN)
     const uint32_t rule = PSL_RULE | (private_too ? PSL_RULE << 1 : 0);
@@ -112,24 +116,38 @@ static PCT_ALWAYS_INLINE size_t pct_psl_labels_plain(const pct_psl *psl, const u
     const pct_psl_slot *slots = psl->slots;
     const uint8_t *keys = psl->keys;
     const size_t mask = psl->mask;
-    size_t best = 1, labels = 0, end = n;
+    /* the labels from the last: each starts after the highest dot left,
+     * which is then dropped (best: the suffix's start; SIZE_MAX until a
+     * rule sets it, else the last label, by the default rule) */
+    uint64_t left = dots;
+    size_t end = n, start, best = SIZE_MAX, shorter = n;
     uint64_t h = PSL_SEED;
     uint32_t wild_above = 0; /* the suffix one label shorter has a "*." rule */
     for (;;) {
-        size_t start = nd ? dots[nd - 1] + 1 : 0, len = end - start;
+        start = 0;
+        if (left) {
+            unsigned dot = pct_top64(left);
+            left ^= 1ull << dot;
+            start = dot + 1u;
+        }
+        size_t len = end - start;
+        uint64_t w = 0; /* the label's word, when it is one */
         if (len < 8) { /* pct_psl_label_step of a label of one word, its load in bounds */
-            h ^= pct_psl_word_before(host + end, len) ^ ((uint64_t)len << 56);
+            w = pct_psl_word_before(host + end, len);
+            h ^= w ^ ((uint64_t)len << 56);
             h *= PSL_MUL;
             h ^= h >> 29;
         } else {
             h = pct_psl_label_step(h, host, start, end);
         }
-        labels++;
         uint32_t f = 0;
         uint64_t bit = h >> PSL_FILTER_SHIFT;
         if ((psl->filter[bit / 64] >> (bit % 64)) & 1u) {
             uint32_t hi = (uint32_t)(h >> 32);
             size_t klen = n - start;
+            /* a key of one word: the label's own (the last label), else the
+             * word that ends the host */
+            uint64_t kw = end == n && len < 8 ? w : klen <= 8 ? pct_psl_word_before(host + n, klen) : 0;
             for (size_t i = pct_psl_slot_of(h, mask);; i = (i + 1) & mask) {
                 const pct_psl_slot *s = &slots[i];
                 if (!s->flags)
@@ -140,7 +158,7 @@ static PCT_ALWAYS_INLINE size_t pct_psl_labels_plain(const pct_psl *psl, const u
                 if (klen <= 8) { /* the key's word (the keys are padded) */
                     uint64_t x;
                     memcpy(&x, keys + s->off, 8);
-                    same = (x & (~0ull >> (64 - 8 * klen))) == pct_psl_word_before(host + n, klen);
+                    same = (x & (~0ull >> (64 - 8 * klen))) == kw;
                 } else {
                     same = memcmp(keys + s->off, host + start, klen) == 0;
                 }
@@ -150,18 +168,34 @@ static PCT_ALWAYS_INLINE size_t pct_psl_labels_plain(const pct_psl *psl, const u
                 }
             }
         }
-        if (f & except)
-            return labels - 1; /* an exception prevails over every other rule */
+        if (f & except) { /* an exception prevails over every other rule */
+            best = shorter; /* (an exception has two labels at least) */
+            break;
+        }
         if ((f & rule) || wild_above)
-            best = labels;
-        if (!f || !nd)
-            return best;
+            best = start;
+        if (!f || !start)
+            break;
         wild_above = f & wild;
+        shorter = start;
         end = start - 1;
-        nd--;
+    }
+    if (best == SIZE_MAX) /* the default rule: the last label */
+        best = dots ? pct_top64(dots) + 1 : 0;
+    *suffix = best;
+    if (best == 0) {
+        *above = SIZE_MAX;
+    } else {
+        uint64_t before = dots & pct_bits_below(best - 1);
+        *above = before ? pct_top64(before) + 1 : 0;
     }
 #else
-    return pct_psl_suffix_labels_dots(psl, host, n, dots, nd, 1, private_too);
+    size_t dot_at[64], nd = 0;
+    for (uint64_t d = dots; d; d &= d - 1)
+        dot_at[nd++] = pct_ctz64(d);
+    size_t labels = pct_psl_suffix_labels_dots(psl, host, n, dot_at, nd, 1, private_too);
+    *suffix = labels <= nd ? dot_at[nd - labels] + 1 : 0;
+    *above = labels < nd ? dot_at[nd - labels - 1] + 1 : labels == nd ? 0 : SIZE_MAX;
 #endif
 }
 

@@ -172,17 +172,21 @@ static void test_label_strings(void)
 }
 
 /* The one-pass row (pct_domain_part_plain) gives what pct_domain_part
- * gives, or leaves the row to it: URLs and hosts of a few labels around
- * the lengths where the pass changes blocks, each in a buffer of its own
- * length (the sanitizers watch its reads), for every part. */
+ * gives, or leaves the row to it: URLs (with and without a userinfo and a
+ * port) and hosts of a few labels around the lengths where the pass
+ * changes blocks, each in a buffer of its own length (the sanitizers
+ * watch its reads), for every part; a host that needs IDNA is the one
+ * pct_authority_find finds. */
 static void test_plain_rows(void)
 {
-    static const char *const schemes[] = {"http://", "HTTPS://", "https://", "http:/", "ftp://"};
+    static const char *const schemes[] = {"http://", "HTTPS://", "https://", "http:/", "ftp://",
+                                          "http://u:p@", "https://a%41@", "HTTP://@",
+                                          "http://\xc3\xa9 @x@"};
     static const char *const labels[] = {"com", "co.uk", "kobe.jp", "www.ck", "github.io", "Ab-c",
                                          "xn--p1ai", "1", "", "x.", "\xc3\xa9", "a<b", "u@h",
                                          "a%41"};
     static const char *const tails[] = {"", "/", "?q", "#f", "\\p", ":80/", ":", ":65536",
-                                        ":8a/", ".", " ", "@x.com/"};
+                                        ":8a/", ".", " ", "@x.com/", ":1@y.org/", "@", ":80:8/"};
     static const unsigned parts[] = {PCT_DOMAIN_REGISTERED, PCT_DOMAIN_SUFFIX,
                                      PCT_DOMAIN_SUBDOMAIN, PCT_DOMAIN_HOST,
                                      PCT_DOMAIN_REGISTERED | PCT_DOMAIN_PRIVATE,
@@ -204,9 +208,15 @@ static void test_plain_rows(void)
                         memcpy(src, row, n);
                         for (size_t k = 0; k < sizeof parts / sizeof parts[0]; k++) {
                             unsigned flags = parts[k] | (as_host ? PCT_DOMAIN_IS_HOST : 0u);
-                            int got = pct_domain_part_plain(psl, flags, src, n, d1, &len1);
+                            size_t at;
+                            int got = pct_domain_part_plain(psl, flags, src, n, d1, &len1, &at);
                             if (got == PCT_DOMAIN_CALLER)
                                 continue;
+                            if (got == PCT_DOMAIN_IDNA) {
+                                pct_authority a;
+                                pct_authority_find(src, n, PCT_AUTH_WEB, &a);
+                                CHECK(!as_host && at == a.host && len1 == a.host_end - a.host);
+                            }
                             int want = pct_domain_part(psl, flags, src, n, d2, &len2);
                             CHECK(got == want);
                             if (got == PCT_OK && want == PCT_OK)
