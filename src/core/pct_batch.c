@@ -335,6 +335,34 @@ static int normalize_row(const pct_batch_spec *spec, const uint8_t *src, size_t 
     return got;
 }
 
+/* CANONICALIZE of a row normalize answered rc (its row at out->data +
+ * start when PCT_OK) whose host pct_canon_host_alike does not vouch for:
+ * the URL Standard's reading of it checked whole, as before normalizing
+ * (the same answers: a row the parser reads is the caller's). */
+static int canonicalize_checked(const pct_batch_spec *spec, const uint8_t *src, size_t n,
+                                pct_buf *out, size_t limit, size_t start, int rc)
+{
+    pct_status room = rc == PCT_OK ? PCT_OK : pct_buf_reserve(out, n, limit);
+    if (room == PCT_OK)
+        room = pct_buf_scratch(out, n);
+    if (room != PCT_OK)
+        return (int)room;
+    int form;
+    if (pct_domain_parser_row_form(src, n, out->scratch, &form)
+        || (form && pct_canon_host_escapes(src, n))) {
+        /* a host the URL Standard's parser reads (its href), or one whose
+         * escapes it decodes for IDNA: the caller's */
+        out->len = start;
+        return PCT_ROW_CALLER;
+    }
+    if (rc == PCT_OK && form && pct_domain_number_host(out->data + start, out->len - start)
+        && pct_domain_browser(src, n)) {
+        out->len = start;
+        return PCT_ROW_CALLER; /* an IDNA form ending in a number, the parser's IPv4 */
+    }
+    return rc == PCT_OK ? canon_key(spec, out, start) : rc;
+}
+
 /* CANONICALIZE: the row normalized, then its key in place. */
 static int canonicalize_row(const pct_batch_spec *spec, const uint8_t *src, size_t n, pct_buf *out,
                             size_t limit, pct_batch_info *info, pct_host_cache *hosts)
@@ -344,21 +372,11 @@ static int canonicalize_row(const pct_batch_spec *spec, const uint8_t *src, size
     if (memchr(src, '\\', n) && pct_special_backslash(src, n) < n)
         return PCT_ROW_CALLER; /* rare: a '\\' a browser reads as '/', the caller's */
     size_t start = out->len;
-    pct_status reserved = pct_buf_reserve(out, n, limit);
-    if (reserved != PCT_OK)
-        return (int)reserved;
-    int form;
-    if (pct_domain_parser_row_form(src, n, out->data + start, &form))
-        return PCT_ROW_CALLER; /* rare: a host the URL Standard's parser reads: its href, the caller's */
-    if (form && pct_canon_host_escapes(src, n))
-        return PCT_ROW_CALLER; /* rare: a host whose escapes the parser decodes for IDNA, the caller's */
     int rc = normalize_row(spec, src, n, out, limit, info, hosts);
-    if (rc == PCT_OK && form && pct_domain_number_host(out->data + start, out->len - start)
-        && pct_domain_browser(src, n)) {
-        out->len = start;
-        return PCT_ROW_CALLER; /* rare: an IDNA form ending in a number, the parser's IPv4 */
-    }
-    return rc == PCT_OK ? canon_key(spec, out, start) : rc;
+    /* most rows: a plain host, known so off the normalized row */
+    if (rc == PCT_OK && pct_canon_host_alike(src, n, out->data + start, out->len - start))
+        return canon_key(spec, out, start);
+    return canonicalize_checked(spec, src, n, out, limit, start, rc);
 }
 
 /* QUERY_PARAM: the first value of spec->name, decoded as unquote_plus
