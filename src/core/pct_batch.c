@@ -160,7 +160,8 @@ static int normalize_split(const pct_batch_spec *spec, const uint8_t *src, size_
 /* The normalized row's userinfo is empty ("@h") or ends in an empty
  * password ("u:@h"), which pct_canon_key drops for a special scheme: the
  * row takes the whole key. In a normalized row an '@' of the userinfo is
- * escaped, so the first '@' of the authority ends it. */
+ * escaped, so the first '@' of the authority ends it. canon_key's
+ * `userinfo`: 0 when the row's authority is known to hold none. */
 static int empty_password(const uint8_t *row, size_t len)
 {
     const uint8_t *end = row + len, *p = len ? memchr(row, ':', len) : NULL;
@@ -172,13 +173,14 @@ static int empty_password(const uint8_t *row, size_t len)
     return 0;
 }
 
-static int canon_key(const pct_batch_spec *spec, pct_buf *out, size_t start)
+static int canon_key(const pct_batch_spec *spec, pct_buf *out, size_t start, int userinfo)
 {
     size_t len = out->len - start, key_len;
     uint8_t *row = out->data + start;
     pct_status rc;
     /* an empty password needs an '@', which most rows have none of */
-    if (pct_canon_query_only(&spec->canon) && !(len && memchr(row, '@', len) && empty_password(row, len))) {
+    if (pct_canon_query_only(&spec->canon)
+        && !(userinfo && len && memchr(row, '@', len) && empty_password(row, len))) {
         /* most rows: the part before the '?' stays where it is, and so
          * does a query already its key; a '?' after the '#' is the
          * fragment's, which the key keeps as it is (with the fragment
@@ -220,7 +222,7 @@ int pct_batch_normalize_host(const pct_batch_spec *spec, const uint8_t *src, siz
         out->len = start;
         return PCT_ROW_CALLER; /* an IDNA form ending in a number: the parser's IPv4, as canon_row */
     }
-    return canon_key(spec, out, start);
+    return canon_key(spec, out, start, 1);
 }
 
 static int normalize_host(const pct_batch_spec *spec, const uint8_t *src, size_t n,
@@ -360,7 +362,7 @@ static int canonicalize_checked(const pct_batch_spec *spec, const uint8_t *src, 
         out->len = start;
         return PCT_ROW_CALLER; /* an IDNA form ending in a number, the parser's IPv4 */
     }
-    return rc == PCT_OK ? canon_key(spec, out, start) : rc;
+    return rc == PCT_OK ? canon_key(spec, out, start, 1) : rc;
 }
 
 /* CANONICALIZE: the row normalized, then its key in place. */
@@ -373,9 +375,11 @@ static int canonicalize_row(const pct_batch_spec *spec, const uint8_t *src, size
         return PCT_ROW_CALLER; /* rare: a '\\' a browser reads as '/', the caller's */
     size_t start = out->len;
     int rc = normalize_row(spec, src, n, out, limit, info, hosts);
-    /* most rows: a plain host, known so off the normalized row */
-    if (rc == PCT_OK && pct_canon_host_alike(src, n, out->data + start, out->len - start))
-        return canon_key(spec, out, start);
+    /* most rows: a plain host, known so off the normalized row (and
+     * whether its authority holds a userinfo, which the key may shorten) */
+    int userinfo;
+    if (rc == PCT_OK && pct_canon_host_alike(src, n, out->data + start, out->len - start, &userinfo))
+        return canon_key(spec, out, start, userinfo);
     return canonicalize_checked(spec, src, n, out, limit, start, rc);
 }
 

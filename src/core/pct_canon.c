@@ -232,6 +232,10 @@ size_t pct_canon_host_unescape(uint8_t *s, size_t n)
  * url[0..n) (lowercase) before its "://", else 0. */
 static size_t web_scheme(const uint8_t *url, size_t n)
 {
+    if (n >= 8 && memcmp(url, "https://", 8) == 0) /* the usual ones first */
+        return 5;
+    if (n >= 7 && memcmp(url, "http://", 7) == 0)
+        return 4;
     size_t k = 0;
     while (k < n && k < 6 && url[k] != ':')
         k++;
@@ -305,10 +309,12 @@ static int port_ok(const uint8_t *p, size_t n)
 
 /* pct_canon_host_alike a part at a time (the reference, and rows the
  * vector pass does not take). */
-static int host_alike_parts(const uint8_t *src, size_t n, const uint8_t *url, size_t len, size_t k)
+static int host_alike_parts(const uint8_t *src, size_t n, const uint8_t *url, size_t len, size_t k,
+                            int *userinfo)
 {
     pct_authority a, s;
     pct_authority_scan(url, k + 3, len, 0, &a);
+    *userinfo = a.has_userinfo;
     int xn;
     if (a.ip_literal || a.escaped || !plain_host(url + a.host, a.host_end - a.host, &xn)
         || (a.has_port && !port_ok(url + a.host_end + 1, a.end - a.host_end - 1)))
@@ -402,13 +408,15 @@ static PCT_ALWAYS_INLINE int authority_in(const auth_masks *m, size_t covered, u
 
 /* host_alike_parts off the masks of both authorities: 1, 0, or -1 when
  * the masks do not hold them (the parts' reading then). */
-static int host_alike_masks(const uint8_t *src, size_t n, const uint8_t *url, size_t len, size_t k)
+static int host_alike_masks(const uint8_t *src, size_t n, const uint8_t *url, size_t len, size_t k,
+                            int *userinfo)
 {
     auth_masks m;
     unsigned e, h;
     size_t from = k + 3;
     if (!authority_in(&m, masks_at(url, from, len, 1, &m), &e, &h))
         return -1;
+    *userinfo = h != 0;
     uint64_t before = (1ull << e) - 1, colon = m.colon & before & ~((1ull << h) - 1);
     unsigned he = colon ? pct_ctz64(colon) : e, hn = he - h;
     uint64_t in = ((1ull << hn) - 1) << h; /* the host's bits */
@@ -451,17 +459,18 @@ static int host_alike_masks(const uint8_t *src, size_t n, const uint8_t *url, si
 }
 #endif
 
-int pct_canon_host_alike(const uint8_t *src, size_t n, const uint8_t *url, size_t len)
+int pct_canon_host_alike(const uint8_t *src, size_t n, const uint8_t *url, size_t len, int *userinfo)
 {
     size_t k = web_scheme(url, len);
+    *userinfo = 1; /* (not known: maybe) */
     if (!k || n < k + 3 || src[k] != ':' || src[k + 1] != '/' || src[k + 2] != '/')
         return 0; /* (not normalize's row of src) */
 #if defined(PCT_X86_64)
     if (len >= 16 && n >= 16) {
-        int got = host_alike_masks(src, n, url, len, k);
+        int got = host_alike_masks(src, n, url, len, k, userinfo);
         if (got >= 0)
             return got;
     }
 #endif
-    return host_alike_parts(src, n, url, len, k);
+    return host_alike_parts(src, n, url, len, k, userinfo);
 }
