@@ -346,7 +346,7 @@ typedef struct {
 /* The n pieces (at most TEXT_JOIN_MAX) one after the other in a new str:
  * one allocation, no format string parsed (an error message made per row,
  * where PyUnicode_FromFormat costs more than the row). */
-#define TEXT_JOIN_MAX 10
+#define TEXT_JOIN_MAX 12
 PyObject *text_join(const text_piece *pieces, int n);
 
 /* `name` is an exact str spelling UTF-8 (utf-8, utf_8, utf8, any case). */

@@ -61,26 +61,25 @@ static int is_row_error(const batch_op *op, PyObject *exc)
 }
 
 /* Reject(index, value, exc) (pctcodec.batch.Reject, a namedtuple) as
- * Reject._make makes it: tuple.__new__ of the class, no Python code run. */
+ * Reject._make makes it, without its two passing tuples: the class's own
+ * allocation of a tuple of 3 (tuple.__new__ of a subclass allocates so and
+ * copies the items in), no Python code run. */
 static PyObject *new_reject(const batch_op *op, Py_ssize_t index, PyObject *value, PyObject *exc)
 {
-    if (!op->reject_type) {
+    PyTypeObject *type = (PyTypeObject *)op->reject_type;
+    if (!type) { /* (setup_op checked it is a tuple's subclass) */
         PyErr_SetString(PyExc_SystemError, "the Reject class is not there");
         return NULL;
     }
     PyObject *i = PyLong_FromSsize_t(index);
-    PyObject *items = i ? PyTuple_New(3) : NULL;
-    if (!items) {
+    PyObject *r = i ? type->tp_alloc(type, 3) : NULL;
+    if (!r) {
         Py_XDECREF(i);
         return NULL;
     }
-    PyTuple_SET_ITEM(items, 0, i);
-    PyTuple_SET_ITEM(items, 1, Py_NewRef(value));
-    PyTuple_SET_ITEM(items, 2, Py_NewRef(exc));
-    PyObject *args = PyTuple_Pack(1, items);
-    PyObject *r = args ? PyTuple_Type.tp_new((PyTypeObject *)op->reject_type, args, NULL) : NULL;
-    Py_XDECREF(args);
-    Py_DECREF(items);
+    PyTuple_SET_ITEM(r, 0, i);
+    PyTuple_SET_ITEM(r, 1, Py_NewRef(value));
+    PyTuple_SET_ITEM(r, 2, Py_NewRef(exc));
     return r;
 }
 
@@ -166,7 +165,7 @@ static pct_status parser_verdict(const uint8_t *p, size_t n, const pct_authority
     size_t len = a->host_end - a->host;
     /* (a '[' makes the parser read a ':' after it as the host's: its host
      * may run past the finder's) */
-    if (pct_domain_host_reader(p, n) == PCT_DOMAIN_READ_ALIKE && !memchr(host, '[', len)) {
+    if (pct_domain_host_reader_at(p, n, a) == PCT_DOMAIN_READ_ALIKE && !memchr(host, '[', len)) {
         /* no_form: the caller found the host has no IDNA form */
         int refused = pct_domain_host_refused_at(p, n, a) || (no_form && pct_ascii_span(host, len) != len);
         if (!refused && pct_ascii_span(host, len) != len) {
@@ -192,20 +191,37 @@ static pct_status parser_verdict(const uint8_t *p, size_t n, const pct_authority
     return rc;
 }
 
+/* A refusal of the URL for its port, not its host: worded as the URL's
+ * (pctcodec.domains._URL_REASONS). */
+#define PORT_REASON(rc) ((rc) == PCT_ERR_URL_PORT || (rc) == PCT_ERR_URL_PORT_RANGE)
+
 /* cls(reason, position), a pctcodec._errors._PositionedError class of the
  * op's rejects kit, as its __init__ makes it, without running Python
- * code: args (the message), reason, position. */
-static PyObject *positioned_error(const batch_op *op, PyObject *cls, PyObject *reason,
-                                  Py_ssize_t position)
+ * code: args (the message), reason, position (slots of the class). The
+ * reason is the text of its n pieces (text_join's): the message is joined
+ * once, the reason cut from it. */
+static PyObject *positioned_error(const batch_op *op, PyObject *cls, const text_piece *reason_pieces,
+                                  int n, Py_ssize_t position)
 {
-    if (!cls || !op->s_reason || !op->s_position || !PyType_Check(cls)) {
+    if (!cls || !op->s_reason || !op->s_position || !PyType_Check(cls) || n < 1
+        || n > TEXT_JOIN_MAX - 2 || position < 0) {
         PyErr_SetString(PyExc_SystemError, "a failed row's error class is not there");
         return NULL;
     }
-    PyObject *exc = NULL, *attrs = NULL;
-    text_piece t[] = {{NULL, reason, 0, 0}, {" at position ", NULL, 0, 0}, {NULL, NULL, position, 0}};
-    PyObject *msg = text_join(t, 3); /* "%s at position %d" */
-    PyObject *pos = msg ? PyLong_FromSsize_t(position) : NULL;
+    text_piece t[TEXT_JOIN_MAX];
+    memcpy(t, reason_pieces, (size_t)n * sizeof *t);
+    static const char tail[] = " at position ";
+    t[n] = (text_piece){tail, NULL, 0, (Py_ssize_t)(sizeof tail - 1)};
+    t[n + 1] = (text_piece){NULL, NULL, position, 0};
+    Py_ssize_t digits = 1;
+    for (Py_ssize_t v = position; v >= 10; v /= 10)
+        digits++;
+    PyObject *exc = NULL;
+    PyObject *msg = text_join(t, n + 2); /* "%s at position %d" */
+    PyObject *reason = msg ? PyUnicode_Substring(msg, 0, PyUnicode_GET_LENGTH(msg) - digits
+                                                               - (Py_ssize_t)(sizeof tail - 1))
+                           : NULL;
+    PyObject *pos = reason ? PyLong_FromSsize_t(position) : NULL;
     PyObject *args = pos ? PyTuple_Pack(1, msg) : NULL;
     if (args) {
         /* a tuple of one str is in no cycle: untracked now, not at the
@@ -213,15 +229,13 @@ static PyObject *positioned_error(const batch_op *op, PyObject *cls, PyObject *r
         PyObject_GC_UnTrack(args);
         exc = ((PyTypeObject *)cls)->tp_new((PyTypeObject *)cls, args, NULL);
     }
-    /* its two attributes in a new __dict__, as __init__'s two assignments
-     * leave them (setting them one by one costs twice as much) */
-    if (exc && (!(attrs = PyDict_New()) || PyDict_SetItem(attrs, op->s_reason, reason) < 0
-                || PyDict_SetItem(attrs, op->s_position, pos) < 0
-                || PyObject_GenericSetDict(exc, attrs, NULL) < 0))
+    /* __init__'s two assignments, to the class's slots (no __dict__ made) */
+    if (exc && (PyObject_GenericSetAttr(exc, op->s_reason, reason) < 0
+                || PyObject_GenericSetAttr(exc, op->s_position, pos) < 0))
         Py_CLEAR(exc);
-    Py_XDECREF(attrs);
     Py_XDECREF(args);
     Py_XDECREF(pos);
+    Py_XDECREF(reason);
     Py_XDECREF(msg);
     return exc;
 }
@@ -253,10 +267,8 @@ static PyObject *failed_row_exception(const batch_op *op, PyObject *item, const 
         pct_uri_split(p, n, &u);
         Py_ssize_t at = (Py_ssize_t)pct_utf8_count(p, u.host.start);
         Py_XDECREF(owner);
-        PyObject *reason = PyUnicode_FromString("host has no IDNA (UTS #46) form");
-        exc = reason ? positioned_error(op, op->percent_error, reason, at) : NULL;
-        Py_XDECREF(reason);
-        return exc;
+        text_piece why[] = {{"host has no IDNA (UTS #46) form", NULL, 0, 0}};
+        return positioned_error(op, op->percent_error, why, 1, at);
     }
     if (got > 0 && op->spec.op != PCT_BATCH_DOMAIN) {
         Py_XDECREF(owner);
@@ -280,9 +292,11 @@ static PyObject *failed_row_exception(const batch_op *op, PyObject *item, const 
      * and position, as pctcodec.domains._url_part words them */
     const char *why = NULL;
     Py_ssize_t at = 0;
-    if (pct_domain_browser(p, n)) {
+    pct_status rc_why = PCT_OK;
+    if (pct_domain_browser_at(p, n, &a)) {
         size_t error_pos;
         pct_status rc = parser_verdict(p, n, &a, no_form, &error_pos);
+        rc_why = rc;
         if (PCT_URL_REJECTED(rc)) {
             why = pct_url_reason(rc);
             at = (Py_ssize_t)pct_utf8_count(p, error_pos < n ? error_pos : n);
@@ -313,26 +327,29 @@ static PyObject *failed_row_exception(const batch_op *op, PyObject *item, const 
             hr[0] = (text_piece){NULL, r, 0, 0};
     }
     int nr = plain ? 3 : 1, ok = plain || r;
-    PyObject *reason = NULL;
+    text_piece t[9];
+    int nt = 0;
     if (ok && !why) { /* "the host %r is no domain name" */
-        text_piece t[] = {{"the host ", NULL, 0, 0}, hr[0], hr[1], hr[2], {" is no domain name", NULL, 0, 0}};
-        t[1 + nr] = t[4];
-        reason = text_join(t, 2 + nr);
-    } else if (ok && a.ip_literal) { /* "the URL Standard's parser refuses the URL: %s" */
-        text_piece t[] = {{"the URL Standard's parser refuses the URL: ", NULL, 0, 0}, {why, NULL, 0, 0}};
-        reason = text_join(t, 2);
+        t[nt++] = (text_piece){"the host ", NULL, 0, 0};
+        for (int k = 0; k < nr; k++)
+            t[nt++] = hr[k];
+        t[nt++] = (text_piece){" is no domain name", NULL, 0, 0};
+    } else if (ok && (a.ip_literal || PORT_REASON(rc_why))) { /* "the URL Standard's parser refuses the URL: %s" */
+        t[nt++] = (text_piece){"the URL Standard's parser refuses the URL: ", NULL, 0, 0};
+        t[nt++] = (text_piece){why, NULL, 0, 0};
         cs = at;
     } else if (ok) { /* "the host %r is no domain name (the URL Standard's parser: %s at %d)" */
-        text_piece t[] = {{"the host ", NULL, 0, 0}, hr[0], hr[1], hr[2],
-                          {" is no domain name (the URL Standard's parser: ", NULL, 0, 0}, {why, NULL, 0, 0},
-                          {" at ", NULL, 0, 0}, {NULL, NULL, at, 0}, {")", NULL, 0, 0}};
-        for (int k = 4; k < 9; k++)
-            t[1 + nr + k - 4] = t[k];
-        reason = text_join(t, 6 + nr);
+        t[nt++] = (text_piece){"the host ", NULL, 0, 0};
+        for (int k = 0; k < nr; k++)
+            t[nt++] = hr[k];
+        t[nt++] = (text_piece){" is no domain name (the URL Standard's parser: ", NULL, 0, 0};
+        t[nt++] = (text_piece){why, NULL, 0, 0};
+        t[nt++] = (text_piece){" at ", NULL, 0, 0};
+        t[nt++] = (text_piece){NULL, NULL, at, 0};
+        t[nt++] = (text_piece){")", NULL, 0, 0};
     }
-    Py_XDECREF(owner); /* (p lives in it until here) */
-    exc = reason ? positioned_error(op, op->host_error, reason, cs) : NULL;
-    Py_XDECREF(reason);
+    exc = nt ? positioned_error(op, op->host_error, t, nt, cs) : NULL;
+    Py_XDECREF(owner); /* (p, which t's pieces may point into, lives in it until here) */
     Py_XDECREF(r);
     Py_XDECREF(host);
     return exc;
@@ -383,10 +400,8 @@ static PyObject *surrogate_exception(const batch_op *op, PyObject *item)
     char text[64]; /* (PyUnicode_FromFormat has no %04X) */
     snprintf(text, sizeof text, "lone surrogate U+%04X has no UTF-8 form",
              (unsigned)PyUnicode_READ_CHAR(item, at));
-    PyObject *reason = PyUnicode_FromString(text);
-    PyObject *exc = reason ? positioned_error(op, op->percent_error, reason, at) : NULL;
-    Py_XDECREF(reason);
-    return exc;
+    text_piece why[] = {{text, NULL, 0, 0}};
+    return positioned_error(op, op->percent_error, why, 1, at);
 }
 
 /* The UTF-8 of an exact str: in place when ASCII, else a temporary copy
@@ -879,7 +894,13 @@ static int add_rejects(const batch_op *op, const pct_arrow_strings *in, piece *p
         at += pcs[k].n_rejects;
         pcs[k].n_rejects = 0; /* taken */
     }
-    qsort(all, total, sizeof *all, reject_order);
+    /* one thread's rejects, or pieces done in row order, are in order
+     * already: sorted only when they are not */
+    for (size_t j = 1; j < total; j++)
+        if (all[j - 1].row > all[j].row) {
+            qsort(all, total, sizeof *all, reject_order);
+            break;
+        }
     int rc = 0;
     for (size_t j = 0; j < total; j++) {
         PyObject *exc = all[j].exc;

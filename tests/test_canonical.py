@@ -111,10 +111,18 @@ all_options = st.fixed_dictionaries({
 @example("http://h/?x#a?b", {"drop_fragment": False, "drop": ("*",)})
 @example("http://h/#a?b", {"drop_fragment": False, "strip_www": True})
 @example("//www.[::1]WWW.", {"strip_www": True})  # no www. stripped before a '['
+@example("http://a.com ", {"strip_whitespace": False})  # white space kept in the host: refused
 def test_idempotent_and_batch_under_every_option(uri, opts):
     if _refused(uri):
         return  # canonicalize raises URLParseError (test_matches_model)
-    key = canonicalize(uri, **opts)
+    try:
+        key = canonicalize(uri, **opts)
+    except URLParseError as exc:  # white space kept where the parser refuses it
+        assert not opts["strip_whitespace"] and uri != uri.rstrip(_SPACE), (uri, exc)
+        rejects = []
+        assert canonicalize_many([uri], **opts, on_error="null", rejects=rejects) == [None]
+        assert str(rejects[0].error) == str(exc)
+        return
     assert canonicalize(key, **opts) == key
     assert canonicalize_many([uri, key], **opts) == [key, key]
 
@@ -463,6 +471,43 @@ def test_query_key_matches_the_model(query, options):
     want = ref.canonicalize(url, **options)
     assert canonicalize(url, **options) == want
     assert canonicalize_many([url, url + "#f"], **options) == [want, want]
+
+
+_SPACE = "".join(map(chr, range(0x21)))  # the URL Standard's C0 control or space
+
+
+@pytest.mark.parametrize("uri, reason, position", [
+    ("http://a.com ", "a character no host may hold", 12),
+    ("http://u@a.com\t", "a character no host may hold", 14),
+    ("https://a.com:80 ", "the port is not a number", 16),
+    ("http://a.com: \n", "the port is not a number", 13),
+    ("http://[::1] ", "not an IPv6 address", 7),
+    ("file://h ", "a character no host may hold", 8),
+])
+def test_white_space_kept_at_the_end_of_a_host_is_refused(uri, reason, position):
+    # strip_whitespace=False keeps it as data, in the host or port that it
+    # ends: a key holding it escaped would be refused by the next call.
+    with pytest.raises(URLParseError) as info:
+        canonicalize(uri, strip_whitespace=False)
+    assert (info.value.reason, info.value.position) == (reason, position)
+    pa = pytest.importorskip("pyarrow")
+    for column in ([uri], pa.array([uri])):
+        rejects = []
+        out = canonicalize_many(column, strip_whitespace=False, on_error="null", rejects=rejects)
+        assert list(out if isinstance(out, list) else out.to_pylist()) == [None]
+        assert str(rejects[0].error) == str(info.value)
+    assert canonicalize(uri) == canonicalize(uri.rstrip(_SPACE))  # stripped: no error
+
+
+@pytest.mark.parametrize("uri, key", [
+    ("http://a.com/x ", "http://a.com/x%20"),  # in the path, the query, a fragment: data
+    ("http://a.com?q ", "http://a.com/?q%20"),
+    ("foo://a.com ", "foo://a.com%20/"),  # no special scheme: no parser's host
+    (" http://a.com", "%20http://a.com"),
+])
+def test_white_space_kept_elsewhere_is_escaped(uri, key):
+    assert canonicalize(uri, strip_whitespace=False) == key
+    assert canonicalize(key, strip_whitespace=False) == key
 
 
 HOST_EDGES = [

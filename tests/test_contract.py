@@ -592,3 +592,29 @@ def test_dictionary_base_column_beside_arrow_references(name, chunked):
     if name == "parse_url_many":
         want = [None if u is None else {k: getattr(u, k) for k in got[0]} for u in want]
     assert got == want
+
+
+@pytest.mark.parametrize("null_column", [pa.array([None, None]), pa.array([None, None], pa.string())],
+                         ids=["NullArray", "string"])
+@pytest.mark.parametrize("row", TABLE, ids=TABLE_IDS)
+def test_a_column_of_nulls_only(row, null_column):
+    # a column with no value at all (pa.array([None, None]) is of type null)
+    # is a column of missing rows, whatever its type
+    _bases_like.n = 2
+    f = many(row.name.split("[")[0])
+    out = row.call(f, null_column)
+    assert [canon(r) for r in rows_of(out, row.fields)] == \
+        [canon(r) for r in rows_of(row.call(f, [None, None]), row.fields)]
+
+
+def test_a_base_column_of_url_records():
+    # parse_url_many's result is a column of bases for the URL functions:
+    # its records (a list) or its struct array (Arrow), a null one no base
+    texts = ["http://h/a/", "https://x/y/z", None]
+    refs = ["x", "../q", "r"]
+    want = [pctcodec.url_href(r, b) if b else None for r, b in zip(refs, texts)]
+    assert pctcodec.url_href_many(refs, base=pctcodec.parse_url_many(texts)) == want
+    got = pctcodec.url_href_many(pa.array(refs), base=pctcodec.parse_url_many(pa.array(texts)))
+    assert got.to_pylist() == want
+    records = pctcodec.parse_url_many(refs, base=pctcodec.parse_url_many(texts))
+    assert [r and r.href for r in records] == want

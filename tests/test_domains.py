@@ -638,3 +638,86 @@ def test_long_rules_compile_in_linear_time():
         SuffixList.from_text(ok + "a\n")
     many = "".join("%d.%s\n" % (i, ".".join(["b"] * 120)) for i in range(2000))
     assert _timed(SuffixList.from_text, many) < 0.5
+
+
+@pytest.mark.parametrize("url, host", [
+    ("http://\udce9x.com/", "\udce9x.com"),  # in the host: shown as the str holds it
+    ("http://\udce9\udce9@<x.com/", "<x.com"),  # before it: one code point each
+    ("http://\u00e9\udce9@<x.com/", "<x.com"),
+])
+def test_a_lone_surrogate_in_a_url_counts_as_one_code_point(url, host):
+    # A URL's host error names its host and position in the str, as a bare
+    # host's does: a lone surrogate is one code point, shown as repr shows it.
+    with pytest.raises(pctcodec.HostError) as info:
+        pctcodec.registered_domain(url)
+    assert url[info.value.position:].startswith(host)
+    assert repr(host) in str(info.value)
+    assert "\ufffd" not in str(info.value)
+
+
+def test_a_list_file_rewritten_in_place_is_read_again(tmp_path):
+    # same size, its modification time set back: still a changed file
+    path = tmp_path / "list.dat"
+    path.write_text("a.example\n", encoding="utf-8")
+    assert public_suffix("x.a.example", suffix_list=path) == "a.example"
+    st = os.stat(path)
+    path.write_text("b.example\n", encoding="utf-8")
+    os.utime(path, ns=(st.st_atime_ns, st.st_mtime_ns))
+    assert public_suffix("x.a.example", suffix_list=path) == "example"
+    assert public_suffix("x.b.example", suffix_list=path) == "b.example"
+
+
+@pytest.mark.parametrize("link, site", [
+    ("/\\evil.com/x", "evil.com"),  # a browser resolving these links on a web page loads evil.com
+    ("\\\\evil.com/x", "evil.com"),
+    ("//\\evil.com/x", "evil.com"),
+    ("///evil.com/x", "evil.com"),
+    ("////u@evil.com:8/", "evil.com"),
+    ("//evil.com", "evil.com"),
+    ("/evil.com", None),  # one slash: a path on the page's own site
+    ("\\evil.com", None),
+])
+def test_slashes_and_backslashes_start_a_links_authority(link, site):
+    assert registered_domain(link) == site
+    assert registered_domain_many([link]) == [site]
+    pa = pytest.importorskip("pyarrow")
+    assert registered_domain_many(pa.array([link])).to_pylist() == [site]
+
+
+@pytest.mark.parametrize("url, reason, position", [
+    ("https://example.com:65536/", "the port is past 65535", 20),
+    ("http://a.com:8x/", "the port is not a number", 14),
+])
+def test_a_port_the_parser_refuses_is_the_urls_fault_not_the_hosts(url, reason, position):
+    # the host is fine: the error names the URL, at the parser's position
+    want = "the URL Standard's parser refuses the URL: %s" % reason
+    with pytest.raises(HostError) as info:
+        registered_domain(url)
+    assert (info.value.reason, info.value.position) == (want, position)
+    pa = pytest.importorskip("pyarrow")
+    for column in ([url], pa.array([url])):
+        rejects = []
+        registered_domain_many(column, on_error="null", rejects=rejects)
+        assert (rejects[0].error.reason, rejects[0].error.position) == \
+            (info.value.reason, info.value.position)
+
+
+@pytest.mark.parametrize("text, site", [
+    ("//\ndocs.rs/x", "docs.rs"),  # a link split over two lines of HTML
+    ("exa\tmple.com", "example.com"),
+    ("foo://exa\tmple.com/", "example.com"),
+    ("fo\to://a\\@b.com", "b.com"),  # the scheme is foo: '\' is the userinfo's
+    ("/\t/evil.com", "evil.com"),
+    ("foo:/\r\n/b.com", "b.com"),
+])
+def test_tabs_and_newlines_inside_are_dropped(text, site):
+    assert registered_domain(text) == site
+    assert registered_domain_many([text]) == [site]
+    pa = pytest.importorskip("pyarrow")
+    assert registered_domain_many(pa.array([text])).to_pylist() == [site]
+
+
+def test_an_error_after_dropped_tabs_names_the_texts_position():
+    with pytest.raises(HostError) as info:
+        registered_domain("foo://a\t<b.com/")
+    assert (info.value.reason, info.value.position) == ("the host 'a<b.com' is no domain name", 6)

@@ -257,6 +257,18 @@ int pct_authority_find(const uint8_t *src, size_t n, unsigned flags, pct_authori
         special = slashes && scheme && scheme_special(src + i, scheme);
     }
     size_t j = scheme ? i + scheme + 1 : i;
+    if ((flags & PCT_AUTH_WEB) && !scheme) {
+        /* a reference resolved against a web page: two or more of '/' and
+         * '\' start its authority, which starts after the last of them
+         * (the URL Standard's special authority slashes) */
+        size_t k = i;
+        while (k < end && (src[k] == '/' || src[k] == '\\'))
+            k++;
+        if (k - i >= 2) {
+            scan_authority(src, k, end, scan | PCT_AUTH_BACKSLASH, a);
+            return 1;
+        }
+    }
     if (slashes) {
         if ((flags & PCT_AUTH_WEB) && (!scheme || special))
             scan |= PCT_AUTH_BACKSLASH;

@@ -68,8 +68,10 @@ void pct_authority_parts(const uint8_t *s, size_t start, size_t host, size_t col
  * 0 when there is no "//" there (no authority).
  * With PCT_AUTH_WEB (the domain functions): leading and trailing C0
  * controls and spaces are ignored (as the URL Standard's parser does); a
- * "scheme://" or "//" prefix starts the authority, and any other text is
- * an authority itself (a bare host, "host:port", "user@host"). '\' ends
+ * "scheme://" prefix, or with no scheme two or more of '/' and '\' ("//",
+ * "/\\", "///": a reference resolved against a web page), start the
+ * authority, and any other text is an authority itself (a bare host,
+ * "host:port", "user@host"). '\' ends
  * the authority as '/' does unless the text starts with the "scheme://"
  * of a scheme that is not special: as a browser reads the special schemes,
  * an address typed without a scheme and a reference resolved against a

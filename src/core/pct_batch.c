@@ -371,6 +371,8 @@ static int canonicalize_row(const pct_batch_spec *spec, const uint8_t *src, size
 {
     if (spec->strip && pct_uri_needs_strip(src, n))
         return PCT_ROW_CALLER; /* rare: the caller strips, then does the row */
+    if (!spec->strip && n && src[n - 1] <= 0x20 && pct_domain_browser(src, n))
+        return PCT_ROW_CALLER; /* rare: white space kept at a special URL's end may be its host's */
     if (memchr(src, '\\', n) && pct_special_backslash(src, n) < n)
         return PCT_ROW_CALLER; /* rare: a '\\' a browser reads as '/', the caller's */
     size_t start = out->len;

@@ -244,8 +244,28 @@ int pct_domain_browser(const uint8_t *src, size_t n)
     return reading(src, n, &a) != READ_AS_TODAY;
 }
 
+int pct_domain_browser_at(const uint8_t *src, size_t n, const pct_authority *found)
+{
+    return reading(src, n, found) != READ_AS_TODAY;
+}
+
 static int part_of(const pct_psl *psl, unsigned flags, const uint8_t *src, size_t n,
                    const pct_authority *found, uint8_t *dst, size_t *len);
+
+/* 1 when a tab or newline is in src[0..n) between its leading and trailing
+ * C0 controls and spaces (which are ignored anyway). */
+static int inner_tab_or_newline(const uint8_t *src, size_t n)
+{
+    size_t i = 0;
+    while (i < n && src[i] <= 0x20)
+        i++;
+    while (n > i && src[n - 1] <= 0x20)
+        n--;
+    for (; i < n; i++)
+        if (src[i] == '\t' || src[i] == '\n' || src[i] == '\r')
+            return 1;
+    return 0;
+}
 
 /* pct_domain_host_reader of src, whose authority is *a. */
 static int reader_of(const uint8_t *src, size_t n, const pct_authority *a)
@@ -269,6 +289,11 @@ int pct_domain_host_reader(const uint8_t *src, size_t n)
     pct_authority a;
     pct_authority_find(src, n, PCT_AUTH_WEB, &a);
     return reader_of(src, n, &a);
+}
+
+int pct_domain_host_reader_at(const uint8_t *src, size_t n, const pct_authority *found)
+{
+    return reader_of(src, n, found);
 }
 
 int pct_domain_host_refused(const uint8_t *src, size_t n)
@@ -372,6 +397,8 @@ static int part_of(const pct_psl *psl, unsigned flags, const uint8_t *src, size_
         int how = reading(src, n, &a);
         if (how == READ_PARSER)
             return PCT_DOMAIN_URL;
+        if (how == READ_AS_TODAY && inner_tab_or_newline(src, n))
+            return PCT_DOMAIN_CALLER; /* rare: read with them dropped, as the URL Standard drops them */
         fast = how == READ_FAST;
         if (fast && (a.ip_literal || a.host == a.host_end
                      || (a.has_port && !port_ok(src, a.host_end + 1, a.end))))

@@ -54,6 +54,9 @@
  * else PCT_DOMAIN_URL: the caller reads the host with pct_domain_url_host,
  * then looks it up with PCT_DOMAIN_IS_HOST. */
 int pct_domain_browser(const uint8_t *src, size_t n);
+/* pct_domain_browser of src, whose authority the caller found
+ * (pct_authority_find with PCT_AUTH_WEB). */
+int pct_domain_browser_at(const uint8_t *src, size_t n, const pct_authority *found);
 
 /* Who reads the host of src[0..n) when its IDNA form is wanted:
  * PCT_DOMAIN_READ_FINDER when the domain functions read it themselves (no
@@ -66,6 +69,8 @@ int pct_domain_browser(const uint8_t *src, size_t n);
  * URL (only the parser knows). */
 enum { PCT_DOMAIN_READ_FINDER, PCT_DOMAIN_READ_ALIKE, PCT_DOMAIN_READ_PARSER };
 int pct_domain_host_reader(const uint8_t *src, size_t n);
+/* pct_domain_host_reader of src, whose authority the caller found. */
+int pct_domain_host_reader_at(const uint8_t *src, size_t n, const pct_authority *found);
 
 /* 1 when src[0..n) is a URL the URL Standard's parser refuses for its
  * host, known without parsing: its host is read alike

@@ -3,9 +3,22 @@ for a host that names no domain, for a base URI that reference
 resolution cannot use, and for a URL the URL Standard's parser rejects."""
 
 
+_CONTINUATION = bytes(range(0x80, 0xC0))
+
+
+def _index_of(data: bytes, k: int) -> int:
+    """The index, in a str whose UTF-8 (lone surrogates passed) is data, of
+    the code point at byte k: the bytes before k that start one."""
+    return len(data[:k].translate(None, _CONTINUATION))
+
+
 class _PositionedError(ValueError):
     """A ValueError that names a reason and the position in the string
     where it applies; its message ends with that position."""
+
+    # Slots, not a __dict__ made for every error: a column's failed rows
+    # each keep one in their Reject.
+    __slots__ = ("reason", "position")
 
     def __init__(self, reason: str, position: int) -> None:
         super().__init__("%s at position %d" % (reason, position))

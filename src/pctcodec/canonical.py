@@ -36,7 +36,7 @@ Arrow arrays, pandas, polars; ``threads``, ``on_error``, ``rejects``; see
 ``pctcodec.batch``), each row giving what ``canonicalize`` gives.
 """
 from . import _pctcodec
-from ._errors import URLParseError
+from ._errors import URLParseError, _index_of
 from .batch import _Op, _run
 from .query import TRACKING_PARAMS, _filter, _ignore_case
 
@@ -64,13 +64,32 @@ def _options(drop, keep, ignore_case, sort_query, drop_fragment, strip_www, same
     return drop_set, keep_set, opts
 
 
+_SPACE = bytes(range(0x21))  # the URL Standard's C0 control or space
+
+
+def _kept_space_in_host(data):
+    """With strip_whitespace=False, white space ending a URL (one the URL
+    Standard's parser reads, stripped) is data: where it ends a special
+    URL's host or port, that host or port holds it, which the parser
+    refuses. The parser strips it first, so it is asked with '<' in its
+    place, which it refuses there too and escapes anywhere else."""
+    end = len(data.rstrip(_SPACE))
+    if end == len(data):
+        return
+    probe = _pctcodec._web_href(data[:end] + b"<" * (len(data) - end))
+    if isinstance(probe, tuple):
+        raise URLParseError(probe[1], _index_of(data, probe[0]))
+
+
 def _key(uri, drop_set, keep_set, opts):
     key = _pctcodec._canonicalize(uri, drop_set, keep_set, opts)
     if key is None:  # whitespace to strip or a host for IDNA: normalize() does those
         data = uri.encode("utf-8", "surrogatepass")
         href = _pctcodec._web_href(data)
         if isinstance(href, tuple):  # the browser refuses the URL: no key
-            raise URLParseError(href[1], len(data[:href[0]].decode("utf-8", "replace")))
+            raise URLParseError(href[1], _index_of(data, href[0]))
+        if not opts & _STRIP_SPACE:
+            _kept_space_in_host(data)
         if href is not None:  # a host only the URL Standard's parser reads: its href
             uri = href
         if "\\" in uri or "%" in uri:  # read as a browser reads it (the core's rule)

@@ -43,11 +43,12 @@ See docs/domains.md.
 """
 import _thread
 import os
+import re
 import sys
 from collections import namedtuple
 
 from . import _pctcodec
-from ._errors import HostError, SuffixListError
+from ._errors import HostError, SuffixListError, _index_of
 from .batch import _Op, _add_rejects, _check_on_error, _column_kind, _dispatch
 
 __all__ = [
@@ -196,11 +197,15 @@ def suffix_list(source=None):
                         % type(source).__name__)
     path = os.path.abspath(os.fspath(source))
     st = os.stat(path)
-    key = (path, st.st_size, st.st_mtime_ns)
+    # st_ctime_ns: any write or utime() moves it, which no one can set back
+    # (a rewrite of the same size with its mtime restored is a new list)
+    key = (path, st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns)
     lst = _files.get(key)
     if lst is None:
         lst = SuffixList.from_file(path)
         with _lock:
+            for old in [k for k in _files if k[0] == path and k != key]:
+                del _files[old]  # the file's earlier contents
             lst = _files.setdefault(key, lst)
     return lst
 
@@ -224,6 +229,21 @@ def _flags(part, private, unicode):
     return part | (_PRIVATE if private else 0) | (_UNICODE if unicode else 0)
 
 
+_C0_OR_SPACE = "".join(map(chr, range(0x21)))  # ignored at either end
+_TAB_OR_NEWLINE = re.compile("[\t\n\r]")
+
+
+def _part_without_tabs(value, capsule, flags):
+    """_part of value read as the URL Standard reads any URL: with the tabs
+    and newlines inside it dropped; an error's position is value's."""
+    kept = [i for i, c in enumerate(value) if c not in "\t\n\r"]
+    try:
+        return _part("".join(value[i] for i in kept), capsule, flags)
+    except HostError as exc:
+        at = kept[exc.position] if exc.position < len(kept) else len(value)
+        raise HostError(exc.reason, at) from None
+
+
 def _part(value, capsule, flags):
     """The part of value that flags names: the C core's answer, else the
     row done here (a non-ASCII or escaped host, an error, Unicode output)."""
@@ -234,6 +254,8 @@ def _part(value, capsule, flags):
     host = _pctcodec._domain_url_host(data)  # a special scheme's URL: the browser's host
     if host is not None:
         return _url_part(data, host, capsule, flags)
+    if _TAB_OR_NEWLINE.search(value.strip(_C0_OR_SPACE)):
+        return _part_without_tabs(value, capsule, flags)
     span = _pctcodec._domain_host(data)  # the core's host finder
     if span is None:
         return None
@@ -250,17 +272,22 @@ def _part(value, capsule, flags):
     return r
 
 
+# The parser's refusals of a URL for its port, not its host: worded as the
+# URL's (the batch engine's PORT_REASON)
+_URL_REASONS = ("the port is not a number", "the port is past 65535")
+
+
 def _url_part(data, host, capsule, flags):
     """The part of the host the URL Standard's parser read in the URL whose
     UTF-8 bytes are data; a URL the parser rejects raises HostError."""
     if isinstance(host, tuple):  # position: where the host starts, as for other HostErrors
-        at = len(data[:host[0]].decode("utf-8", "replace"))
+        at = _index_of(data, host[0])
         span = _pctcodec._domain_host(data)
-        if span is None:
+        if span is None or host[1] in _URL_REASONS:
             raise HostError("the URL Standard's parser refuses the URL: %s" % host[1], at)
-        start = len(data[:span[0]].decode("utf-8", "replace"))
+        start = _index_of(data, span[0])
         raise HostError("the host %r is no domain name (the URL Standard's parser: %s at %d)"
-                        % (data[span[0]:span[1]].decode("utf-8", "replace"), host[1], at), start)
+                        % (data[span[0]:span[1]].decode("utf-8", "surrogatepass"), host[1], at), start)
     if not host:
         return None  # an IP address
     r = _pctcodec._domain(host, capsule, (flags & ~_UNICODE) | _IS_HOST)

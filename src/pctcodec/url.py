@@ -18,7 +18,7 @@ from collections import namedtuple
 
 from . import _pctcodec
 from ._errors import URLParseError
-from .batch import _Op, _column_kind, _decoded, _run
+from .batch import _Op, _column_kind, _decoded, _module_type, _run
 
 __all__ = ["URL", "URLParseError", "parse_url", "parse_url_many", "url_href", "url_href_many"]
 
@@ -191,8 +191,28 @@ def _pass(name, values, base, field, threads, on_error, rejects):
         n = None
     op = _Op(name, func2, threads, opts=part, on_error=on_error)
     if n is not None:
-        op.bases = _base_column(base, n, name)
+        op.bases = _base_column(_hrefs(base), n, name)
     return _run(op, values, rejects), op
+
+
+def _hrefs(base):
+    """A column of URL records as the column of their hrefs: a list's URLs
+    (parse_url_many's records), a struct array's href field (its Arrow
+    result); any other column as it is."""
+    if type(base) is list and any(isinstance(b, URL) for b in base):
+        return [b.href if isinstance(b, URL) else b for b in base]
+    pa_struct = _module_type("pyarrow", "StructArray")
+    if pa_struct is not None and isinstance(base, pa_struct) and base.type.get_field_index("href") >= 0:
+        return base.field("href") if base.null_count == 0 else _struct_hrefs(base)
+    return base
+
+
+def _struct_hrefs(base):
+    """The href field of a struct array whose null rows are null (a field
+    of a null struct row may hold anything)."""
+    import pyarrow.compute as pc
+
+    return pc.if_else(base.is_valid(), base.field("href"), None)
 
 
 def url_href_many(values, base=None, *, threads=None, on_error="raise", rejects=None):
@@ -206,7 +226,8 @@ def url_href_many(values, base=None, *, threads=None, on_error="raise", rejects=
     base : str or URL or column or None, optional
         One base URL for every row, or a column of them as long as
         ``values`` (matched by position; a missing base gives a missing
-        result).
+        result): str, or URL records (``parse_url_many``'s list or struct
+        array).
     threads : int or None, optional
         Threads for Arrow input (1 to 1024); None: one per usable core, each
         with at least 16384 rows.
@@ -357,6 +378,8 @@ def _records(pa, joined, names):
 
     if pa.types.is_dictionary(joined.type):  # a dictionary column's records, one per row
         joined = _decoded(pa, joined)
+    if pa.types.is_null(joined.type):  # a column of nulls only: string fields, all null
+        joined = joined.cast(pa.string())
     typ = joined.type
     if typ == pa.string_view():  # pyarrow's kernels below take no views
         joined = joined.cast(pa.large_string())
