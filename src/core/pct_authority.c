@@ -285,6 +285,19 @@ int pct_authority_find(const uint8_t *src, size_t n, unsigned flags, pct_authori
     return 1;
 }
 
+int pct_port_ok(const uint8_t *p, size_t n)
+{
+    uint32_t v = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (p[i] < '0' || p[i] > '9')
+            return 0;
+        v = v * 10 + (uint32_t)(p[i] - '0');
+        if (v > 65535)
+            return 0;
+    }
+    return 1;
+}
+
 size_t pct_special_backslash(const uint8_t *s, size_t n)
 {
     size_t scheme = pct_scheme_length(s, n);

@@ -79,6 +79,10 @@ void pct_authority_parts(const uint8_t *s, size_t start, size_t host, size_t col
  * Returns 1 when there is an authority (always, with PCT_AUTH_WEB). */
 int pct_authority_find(const uint8_t *src, size_t n, unsigned flags, pct_authority *a);
 
+/* 1 when the port p[0, n) is one the URL Standard's parser takes for a
+ * special scheme: digits (or none) up to 65535. */
+int pct_port_ok(const uint8_t *p, size_t n);
+
 /* Where the first '\' of s[0, n) is that the URL Standard reads as '/':
  * s starts with a special scheme's "scheme:" and the '\' comes before the
  * first '?' or '#' (in the authority and the path). n when there is none. */

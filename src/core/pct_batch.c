@@ -160,7 +160,8 @@ static int normalize_split(const pct_batch_spec *spec, const uint8_t *src, size_
 /* The normalized row's userinfo is empty ("@h") or ends in an empty
  * password ("u:@h"), which pct_canon_key drops for a special scheme: the
  * row takes the whole key. In a normalized row an '@' of the userinfo is
- * escaped, so the first '@' of the authority ends it. */
+ * escaped, so the first '@' of the authority ends it. canon_key's
+ * `userinfo`: 0 when the row's authority is known to hold none. */
 static int empty_password(const uint8_t *row, size_t len)
 {
     const uint8_t *end = row + len, *p = len ? memchr(row, ':', len) : NULL;
@@ -172,13 +173,14 @@ static int empty_password(const uint8_t *row, size_t len)
     return 0;
 }
 
-static int canon_key(const pct_batch_spec *spec, pct_buf *out, size_t start)
+static int canon_key(const pct_batch_spec *spec, pct_buf *out, size_t start, int userinfo)
 {
     size_t len = out->len - start, key_len;
     uint8_t *row = out->data + start;
     pct_status rc;
     /* an empty password needs an '@', which most rows have none of */
-    if (pct_canon_query_only(&spec->canon) && !(len && memchr(row, '@', len) && empty_password(row, len))) {
+    if (pct_canon_query_only(&spec->canon)
+        && !(userinfo && len && memchr(row, '@', len) && empty_password(row, len))) {
         /* most rows: the part before the '?' stays where it is, and so
          * does a query already its key; a '?' after the '#' is the
          * fragment's, which the key keeps as it is (with the fragment
@@ -220,7 +222,7 @@ int pct_batch_normalize_host(const pct_batch_spec *spec, const uint8_t *src, siz
         out->len = start;
         return PCT_ROW_CALLER; /* an IDNA form ending in a number: the parser's IPv4, as canon_row */
     }
-    return canon_key(spec, out, start);
+    return canon_key(spec, out, start, 1);
 }
 
 static int normalize_host(const pct_batch_spec *spec, const uint8_t *src, size_t n,
@@ -335,6 +337,34 @@ static int normalize_row(const pct_batch_spec *spec, const uint8_t *src, size_t 
     return got;
 }
 
+/* CANONICALIZE of a row normalize answered rc (its row at out->data +
+ * start when PCT_OK) whose host pct_canon_host_alike does not vouch for:
+ * the URL Standard's reading of it checked whole, as before normalizing
+ * (the same answers: a row the parser reads is the caller's). */
+static int canonicalize_checked(const pct_batch_spec *spec, const uint8_t *src, size_t n,
+                                pct_buf *out, size_t limit, size_t start, int rc)
+{
+    pct_status room = rc == PCT_OK ? PCT_OK : pct_buf_reserve(out, n, limit);
+    if (room == PCT_OK)
+        room = pct_buf_scratch(out, n);
+    if (room != PCT_OK)
+        return (int)room;
+    int form;
+    if (pct_domain_parser_row_form(src, n, out->scratch, &form)
+        || (form && pct_canon_host_escapes(src, n))) {
+        /* a host the URL Standard's parser reads (its href), or one whose
+         * escapes it decodes for IDNA: the caller's */
+        out->len = start;
+        return PCT_ROW_CALLER;
+    }
+    if (rc == PCT_OK && form && pct_domain_number_host(out->data + start, out->len - start)
+        && pct_domain_browser(src, n)) {
+        out->len = start;
+        return PCT_ROW_CALLER; /* an IDNA form ending in a number, the parser's IPv4 */
+    }
+    return rc == PCT_OK ? canon_key(spec, out, start, 1) : rc;
+}
+
 /* CANONICALIZE: the row normalized, then its key in place. */
 static int canonicalize_row(const pct_batch_spec *spec, const uint8_t *src, size_t n, pct_buf *out,
                             size_t limit, pct_batch_info *info, pct_host_cache *hosts)
@@ -346,21 +376,13 @@ static int canonicalize_row(const pct_batch_spec *spec, const uint8_t *src, size
     if (memchr(src, '\\', n) && pct_special_backslash(src, n) < n)
         return PCT_ROW_CALLER; /* rare: a '\\' a browser reads as '/', the caller's */
     size_t start = out->len;
-    pct_status reserved = pct_buf_reserve(out, n, limit);
-    if (reserved != PCT_OK)
-        return (int)reserved;
-    int form;
-    if (pct_domain_parser_row_form(src, n, out->data + start, &form))
-        return PCT_ROW_CALLER; /* rare: a host the URL Standard's parser reads: its href, the caller's */
-    if (form && pct_canon_host_escapes(src, n))
-        return PCT_ROW_CALLER; /* rare: a host whose escapes the parser decodes for IDNA, the caller's */
     int rc = normalize_row(spec, src, n, out, limit, info, hosts);
-    if (rc == PCT_OK && form && pct_domain_number_host(out->data + start, out->len - start)
-        && pct_domain_browser(src, n)) {
-        out->len = start;
-        return PCT_ROW_CALLER; /* rare: an IDNA form ending in a number, the parser's IPv4 */
-    }
-    return rc == PCT_OK ? canon_key(spec, out, start) : rc;
+    /* most rows: a plain host, known so off the normalized row (and
+     * whether its authority holds a userinfo, which the key may shorten) */
+    int userinfo;
+    if (rc == PCT_OK && pct_canon_host_alike(src, n, out->data + start, out->len - start, &userinfo))
+        return canon_key(spec, out, start, userinfo);
+    return canonicalize_checked(spec, src, n, out, limit, start, rc);
 }
 
 /* QUERY_PARAM: the first value of spec->name, decoded as unquote_plus

@@ -4,7 +4,12 @@
 
 #include "pct_canon.h"
 #include "pct_authority.h"
+#include "pct_portable.h"
 #include "pct_uri.h"
+
+#if defined(PCT_X86_64)
+#include <emmintrin.h>
+#endif
 
 static int equals(const uint8_t *s, pct_range r, const char *text)
 {
@@ -221,4 +226,237 @@ size_t pct_canon_host_unescape(uint8_t *s, size_t n)
     }
     memmove(s + w, s + end, n - end);
     return w + n - end;
+}
+
+/* The length of the special scheme (not file:) that starts the normalized
+ * url[0..n) (lowercase) before its "://", else 0. */
+static size_t web_scheme(const uint8_t *url, size_t n)
+{
+    if (n >= 8 && memcmp(url, "https://", 8) == 0) /* the usual ones first */
+        return 5;
+    if (n >= 7 && memcmp(url, "http://", 7) == 0)
+        return 4;
+    size_t k = 0;
+    while (k < n && k < 6 && url[k] != ':')
+        k++;
+    if (k == n || n - k < 3 || url[k] != ':' || url[k + 1] != '/' || url[k + 2] != '/')
+        return 0;
+    int special = (k == 4 && memcmp(url, "http", 4) == 0) || (k == 5 && memcmp(url, "https", 5) == 0)
+                  || (k == 2 && memcmp(url, "ws", 2) == 0) || (k == 3 && memcmp(url, "wss", 3) == 0)
+                  || (k == 3 && memcmp(url, "ftp", 3) == 0);
+    return special ? k : 0;
+}
+
+/* Byte classes of a plain host in lowercase: a letter or digit, '-', '.'. */
+enum { H_ALNUM = 1, H_DASH = 2, H_DOT = 3 };
+static const uint8_t HOST_CLASS[256] = {
+    ['-'] = H_DASH, ['.'] = H_DOT,
+    ['0'] = 1, ['1'] = 1, ['2'] = 1, ['3'] = 1, ['4'] = 1, ['5'] = 1, ['6'] = 1, ['7'] = 1,
+    ['8'] = 1, ['9'] = 1,
+    ['a'] = 1, ['b'] = 1, ['c'] = 1, ['d'] = 1, ['e'] = 1, ['f'] = 1, ['g'] = 1, ['h'] = 1,
+    ['i'] = 1, ['j'] = 1, ['k'] = 1, ['l'] = 1, ['m'] = 1, ['n'] = 1, ['o'] = 1, ['p'] = 1,
+    ['q'] = 1, ['r'] = 1, ['s'] = 1, ['t'] = 1, ['u'] = 1, ['v'] = 1, ['w'] = 1, ['x'] = 1,
+    ['y'] = 1, ['z'] = 1,
+};
+
+/* 1 when h[0..n) is a plain host the parser keeps as it is: lowercase
+ * letters, digits, '-' and '.', no empty label (one trailing dot apart),
+ * a last label that does not start with a digit (no IPv4 form); *xn: a
+ * label starts with "xn--". */
+static int plain_host(const uint8_t *h, size_t n, int *xn)
+{
+    size_t label = 0; /* where the label being read starts */
+    int dash = 0;
+    for (size_t i = 0; i < n; i++) {
+        unsigned c = HOST_CLASS[h[i]];
+        if (!c)
+            return 0;
+        dash |= c == H_DASH;
+        if (c == H_DOT) {
+            if (i == label)
+                return 0; /* an empty label */
+            label = i + 1;
+        }
+    }
+    if (label == n && n) { /* one trailing dot: the label before it is the last */
+        n--;
+        for (label = n; label && h[label - 1] != '.'; label--) {
+        }
+    }
+    if (label == n || (h[label] >= '0' && h[label] <= '9'))
+        return 0;
+    *xn = 0;
+    if (dash)
+        for (size_t i = 0; i + 4 <= n; i++)
+            if ((i == 0 || h[i - 1] == '.') && memcmp(h + i, "xn--", 4) == 0)
+                *xn = 1;
+    return 1;
+}
+
+/* pct_canon_host_alike a part at a time (the reference, and rows the
+ * vector pass does not take). */
+static int host_alike_parts(const uint8_t *src, size_t n, const uint8_t *url, size_t len, size_t k,
+                            int *userinfo)
+{
+    pct_authority a, s;
+    pct_authority_scan(url, k + 3, len, 0, &a);
+    *userinfo = a.has_userinfo;
+    int xn;
+    if (a.ip_literal || a.escaped || !plain_host(url + a.host, a.host_end - a.host, &xn)
+        || (a.has_port && !pct_port_ok(url + a.host_end + 1, a.end - a.host_end - 1)))
+        return 0;
+    /* src's own authority (its scheme as long, its "://" too): an escape
+     * in its port is one normalize decodes and the parser refuses */
+    pct_authority_scan(src, k + 3, n, PCT_AUTH_BACKSLASH, &s);
+    if (s.ip_literal || (s.escaped && s.has_port && memchr(src + s.host_end + 1, '%', s.end - s.host_end - 1)))
+        return 0;
+    /* an xn-- label the parser checks, unless it is the form of a host
+     * that needs IDNA (the parser's domain to ASCII is that form) */
+    return !xn || pct_host_needs_idna(src + s.host, s.host_end - s.host, 1);
+}
+
+#if defined(PCT_X86_64)
+/* Masks of s[from, from + 64) (the bytes before n), bit i for s[from + i]:
+ * the bytes that end an authority ('/', '?', '#', '\'), '@', and with
+ * `host` the bytes ':', '.', '-' and a plain host's (lowercase letters,
+ * digits, '-', '.'), else '%' and the bytes >= 0x80. Sixteen bytes at a
+ * time up to the block where the authority ends; the last block is the
+ * last 16 bytes of s shifted (n >= 16). Returns n - from when the masks
+ * reach s's end (fewer than 64 bytes), else 64. */
+typedef struct {
+    uint64_t end, at, colon, plain, dot, dash, percent, high;
+} auth_masks;
+
+static PCT_ALWAYS_INLINE size_t masks_at(const uint8_t *s, size_t from, size_t n, int host,
+                                         auth_masks *m)
+{
+    uint64_t end = 0, at = 0, colon = 0, plain = 0, dot = 0, dash = 0, percent = 0, high = 0;
+    size_t k = 0;
+    for (; k < 64 && from + k < n; k += 16) {
+        size_t p = from + k;
+        unsigned shift = 0;
+        if (n - p < 16) {
+            shift = (unsigned)(16 - (n - p));
+            p = n - 16;
+        }
+        __m128i v = _mm_loadu_si128((const __m128i *)(const void *)(s + p));
+#define MASK(x) ((uint64_t)((uint32_t)_mm_movemask_epi8(x) >> shift) << k)
+        __m128i e = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('/')),
+                                              _mm_cmpeq_epi8(v, _mm_set1_epi8('?'))),
+                                 _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('#')),
+                                              _mm_cmpeq_epi8(v, _mm_set1_epi8('\\'))));
+        end |= MASK(e);
+        at |= MASK(_mm_cmpeq_epi8(v, _mm_set1_epi8('@')));
+        if (host) {
+            __m128i off = _mm_sub_epi8(v, _mm_set1_epi8('a'));
+            __m128i letter = _mm_cmpeq_epi8(_mm_min_epu8(off, _mm_set1_epi8(25)), off);
+            __m128i doff = _mm_sub_epi8(v, _mm_set1_epi8('0'));
+            __m128i digit = _mm_cmpeq_epi8(_mm_min_epu8(doff, _mm_set1_epi8(9)), doff);
+            __m128i dotv = _mm_cmpeq_epi8(v, _mm_set1_epi8('.'));
+            __m128i dashv = _mm_cmpeq_epi8(v, _mm_set1_epi8('-'));
+            colon |= MASK(_mm_cmpeq_epi8(v, _mm_set1_epi8(':')));
+            plain |= MASK(_mm_or_si128(_mm_or_si128(letter, digit), _mm_or_si128(dotv, dashv)));
+            dot |= MASK(dotv);
+            dash |= MASK(dashv);
+        } else {
+            percent |= MASK(_mm_cmpeq_epi8(v, _mm_set1_epi8('%')));
+            high |= MASK(v);
+        }
+#undef MASK
+        if (end)
+            break; /* the authority's end is in the masks */
+    }
+    m->end = end;
+    m->at = at;
+    m->colon = colon;
+    m->plain = plain;
+    m->dot = dot;
+    m->dash = dash;
+    m->percent = percent;
+    m->high = high;
+    return !end && k < 64 ? n - from : 64;
+}
+
+/* The authority's end and its host's start in masks covering `covered`
+ * bytes (the text's end when fewer than 64): 0 when it ends past them. */
+static PCT_ALWAYS_INLINE int authority_in(const auth_masks *m, size_t covered, unsigned *end,
+                                          unsigned *host)
+{
+    uint64_t ends = m->end | (covered < 64 ? 1ull << covered : 0);
+    if (!ends)
+        return 0;
+    *end = pct_ctz64(ends);
+    *host = 0;
+    for (uint64_t t = m->at & ((1ull << *end) - 1); t; t &= t - 1) /* after the last '@' */
+        *host = pct_ctz64(t) + 1;
+    return 1;
+}
+
+/* host_alike_parts off the masks of both authorities: 1, 0, or -1 when
+ * the masks do not hold them (the parts' reading then). */
+static int host_alike_masks(const uint8_t *src, size_t n, const uint8_t *url, size_t len, size_t k,
+                            int *userinfo)
+{
+    auth_masks m;
+    unsigned e, h;
+    size_t from = k + 3;
+    if (!authority_in(&m, masks_at(url, from, len, 1, &m), &e, &h))
+        return -1;
+    *userinfo = h != 0;
+    uint64_t before = (1ull << e) - 1, colon = m.colon & before & ~((1ull << h) - 1);
+    unsigned he = colon ? pct_ctz64(colon) : e, hn = he - h;
+    uint64_t in = ((1ull << hn) - 1) << h; /* the host's bits */
+    if (!hn || (m.plain & in) != in)
+        return 0;
+    uint64_t d = (m.dot & in) >> h;
+    if ((d >> (hn - 1)) & 1u) { /* one trailing dot */
+        if (!--hn)
+            return 0;
+        d &= ~(1ull << hn);
+    }
+    if ((d & 1u) || (d & (d << 1)) || ((d >> (hn - 1)) & 1u))
+        return 0; /* an empty label */
+    unsigned last = 0;
+    for (uint64_t t = d; t; t &= t - 1)
+        last = pct_ctz64(t) + 1;
+    const uint8_t *host = url + from + h;
+    if (host[last] >= '0' && host[last] <= '9')
+        return 0; /* maybe a number: an IPv4 form */
+    int xn = 0;
+    if (m.dash & in) { /* a label that starts with "xn--" */
+        xn = hn >= 4 && memcmp(host, "xn--", 4) == 0;
+        for (uint64_t t = d; t && !xn; t &= t - 1) {
+            unsigned at = pct_ctz64(t) + 1;
+            xn = hn - at >= 4 && memcmp(host + at, "xn--", 4) == 0;
+        }
+    }
+    if (colon && !pct_port_ok(url + from + he + 1, e - he - 1))
+        return 0;
+    /* src's authority: no escape in its host or port (one in its port
+     * normalize decodes and the parser refuses), and a byte >= 0x80 in its
+     * host when the row's host has an xn-- label (its IDNA form, which the
+     * parser's domain to ASCII is too) */
+    if (!authority_in(&m, masks_at(src, from, n, 0, &m), &e, &h))
+        return -1;
+    uint64_t after = ((1ull << e) - 1) & ~((1ull << h) - 1);
+    if (m.percent & after)
+        return 0;
+    return !xn || (m.high & after) != 0;
+}
+#endif
+
+int pct_canon_host_alike(const uint8_t *src, size_t n, const uint8_t *url, size_t len, int *userinfo)
+{
+    size_t k = web_scheme(url, len);
+    *userinfo = 1; /* (not known: maybe) */
+    if (!k || n < k + 3 || src[k] != ':' || src[k + 1] != '/' || src[k + 2] != '/')
+        return 0; /* (not normalize's row of src) */
+#if defined(PCT_X86_64)
+    if (len >= 16 && n >= 16) {
+        int got = host_alike_masks(src, n, url, len, k, userinfo);
+        if (got >= 0)
+            return got;
+    }
+#endif
+    return host_alike_parts(src, n, url, len, k, userinfo);
 }

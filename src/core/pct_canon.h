@@ -61,6 +61,17 @@ pct_status pct_canon_tail_in_place(uint8_t *t, size_t n, int alone, int hash, co
  * (it goes through IDNA). pct_canon_host_unescape: those escapes decoded in
  * place; the new length (n when there are none). */
 int pct_canon_host_escapes(const uint8_t *s, size_t n);
+
+/* 1 when url[0..len), the normalized row of src[0..n) (n >= len is not
+ * assumed), is a special scheme's "scheme://" URL (not file:) whose plain
+ * host the parser reads as normalize wrote it: lowercase letters, digits,
+ * '-' and '.', no empty label, no IPv4 form, a port of digits up to 65535
+ * (none escaped in src), and xn-- labels only as the IDNA form of src's
+ * host. Then canonicalize's checks of the host (pct_domain_parser_row_form,
+ * pct_canon_host_escapes, pct_domain_number_host) all give 0, known off
+ * the row it walks anyway. 0: not known so. *userinfo: 0 when url's
+ * authority is known to hold no userinfo (no '@'), else 1. */
+int pct_canon_host_alike(const uint8_t *src, size_t n, const uint8_t *url, size_t len, int *userinfo);
 size_t pct_canon_host_unescape(uint8_t *s, size_t n);
 
 #endif /* PCT_CANON_H */

@@ -222,21 +222,6 @@ static int reading(const uint8_t *src, size_t n, const pct_authority *a)
     return special_scheme(src, n) ? READ_PARSER : READ_AS_TODAY;
 }
 
-/* The port [from, to) of a special scheme's authority is the parser's:
- * digits (or none) up to 65535. */
-static int port_ok(const uint8_t *s, size_t from, size_t to)
-{
-    uint32_t v = 0;
-    for (size_t i = from; i < to; i++) {
-        if (s[i] < '0' || s[i] > '9')
-            return 0;
-        v = v * 10 + (uint32_t)(s[i] - '0');
-        if (v > 65535)
-            return 0;
-    }
-    return 1;
-}
-
 int pct_domain_browser(const uint8_t *src, size_t n)
 {
     pct_authority a;
@@ -401,7 +386,7 @@ static int part_of(const pct_psl *psl, unsigned flags, const uint8_t *src, size_
             return PCT_DOMAIN_CALLER; /* rare: read with them dropped, as the URL Standard drops them */
         fast = how == READ_FAST;
         if (fast && (a.ip_literal || a.host == a.host_end
-                     || (a.has_port && !port_ok(src, a.host_end + 1, a.end))))
+                     || (a.has_port && !pct_port_ok(src + a.host_end + 1, a.end - a.host_end - 1))))
             return PCT_DOMAIN_URL;
         if (a.ip_literal)
             return PCT_DOMAIN_NONE;
@@ -668,7 +653,7 @@ static PCT_ALWAYS_INLINE int plain_part(const pct_psl *psl, unsigned flags, cons
         if (colons)
             he = pct_ctz64(colons);
         if ((odd & ~pct_bits_below(h0) & pct_bits_below(he))
-            || (colons && !port_ok(src, j + he + 1, j + e)))
+            || (colons && !pct_port_ok(src + j + he + 1, e - he - 1)))
             return PCT_DOMAIN_CALLER; /* '%', a space, '[', a port the parser refuses... */
     }
     size_t hn = he - h0;

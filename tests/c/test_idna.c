@@ -381,7 +381,7 @@ static void test_punycode_distinct(void)
  * or not at all). */
 static void test_xn_labels(void)
 {
-    static const char *const before[] = {"\xC3\xA4", "\xD7\x90", "\xD7\x90" "1", "a\xD7\x90",
+    static const char *const before[] = {"\xC3\xA4", "\xD7\x90", ("\xD7\x90" "1"), "a\xD7\x90",
                                          "\xD9\xA1\xDB\xB1", "\xE4\xB8\xAD",
                                          "1\xC3\xA4"};
     static const char *const after[] = {"", ".com", ".\xD7\x90", ".\xC3\xA9", ".\xC3\x89", ".a\xD7\x90"};
