@@ -61,9 +61,10 @@ static int is_row_error(const batch_op *op, PyObject *exc)
 }
 
 /* Reject(index, value, exc) (pctcodec.batch.Reject, a namedtuple) as
- * Reject._make makes it, without its two passing tuples: the class's own
- * allocation of a tuple of 3 (tuple.__new__ of a subclass allocates so and
- * copies the items in), no Python code run. */
+ * Reject._make makes it, no Python code run. Before 3.14 a tuple is its
+ * items alone: the class's own allocation of a tuple of 3, the items put
+ * in (no two passing tuples). From 3.14 a tuple caches its hash, which
+ * only tuple.__new__ sets up: that way. */
 static PyObject *new_reject(const batch_op *op, Py_ssize_t index, PyObject *value, PyObject *exc)
 {
     PyTypeObject *type = (PyTypeObject *)op->reject_type;
@@ -72,6 +73,7 @@ static PyObject *new_reject(const batch_op *op, Py_ssize_t index, PyObject *valu
         return NULL;
     }
     PyObject *i = PyLong_FromSsize_t(index);
+#if PY_VERSION_HEX < 0x030E0000
     PyObject *r = i ? type->tp_alloc(type, 3) : NULL;
     if (!r) {
         Py_XDECREF(i);
@@ -81,6 +83,21 @@ static PyObject *new_reject(const batch_op *op, Py_ssize_t index, PyObject *valu
     PyTuple_SET_ITEM(r, 1, Py_NewRef(value));
     PyTuple_SET_ITEM(r, 2, Py_NewRef(exc));
     return r;
+#else
+    PyObject *items = i ? PyTuple_New(3) : NULL;
+    if (!items) {
+        Py_XDECREF(i);
+        return NULL;
+    }
+    PyTuple_SET_ITEM(items, 0, i);
+    PyTuple_SET_ITEM(items, 1, Py_NewRef(value));
+    PyTuple_SET_ITEM(items, 2, Py_NewRef(exc));
+    PyObject *args = PyTuple_Pack(1, items);
+    PyObject *r = args ? PyTuple_Type.tp_new(type, args, NULL) : NULL;
+    Py_XDECREF(args);
+    Py_DECREF(items);
+    return r;
+#endif
 }
 
 /* Appends Reject(index, value, exc) to op->rejects (when there is one; the
