@@ -69,6 +69,8 @@ def _outcome(f, *args, **kwargs):
 @example("https://www.www.h:80/a//")
 @example("http:/.//")
 @example("http:http: ")
+@example("x:/.//")  # no host: the "/." before a path of "//" is no segment to strip to
+@example("x:/.//a/")
 def test_matches_model(opts, uri):
     # a special scheme's URL whose host only the URL Standard's parser reads
     # is read with the parser's host where RFC 3986 and the parser read its
