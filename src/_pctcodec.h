@@ -333,6 +333,11 @@ PyObject *raise_percent_error(PyObject *module, PyObject *reason, Py_ssize_t ind
  * from its data, no encoder run and no exception raised. */
 Py_ssize_t str_first_surrogate(PyObject *s);
 
+/* The str of len bytes of UTF-8 that pct_utf8_check found valid (*info,
+ * its report): one allocation of the final width, written by the core
+ * (without the GIL when it is long). */
+PyObject *str_from_utf8(const uint8_t *utf8, size_t len, const pct_utf8_info *info);
+
 /* A piece of text_join's text: ASCII C text (NUL-terminated, or its first
  * ascii_len bytes when that is not 0), else a str, else a number written
  * in decimal. */

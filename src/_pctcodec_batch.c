@@ -966,12 +966,16 @@ static int add_rejects(const batch_op *op, const pct_arrow_strings *in, piece *p
         }
         const uint8_t *p = NULL;
         size_t n = 0;
-        PyObject *value = pct_arrow_row(in, all[j].row, &p, &n) > 0
-                              ? PyUnicode_DecodeUTF8((const char *)p, (Py_ssize_t)n, "surrogateescape")
-                              : NULL;
-        /* the row's bytes are value's UTF-8 unless they were not UTF-8
-         * (surrogateescape wrote surrogates for them) */
-        int same = value && !exc && str_first_surrogate(value) < 0;
+        pct_utf8_info info = {0, 0, 0};
+        PyObject *value = NULL;
+        if (pct_arrow_row(in, all[j].row, &p, &n) > 0) {
+            /* the row's text; bytes that are no UTF-8 (a producer's fault)
+             * as surrogateescape shows them */
+            pct_utf8_check(p, n, &info);
+            value = info.valid ? str_from_utf8(p, n, &info)
+                               : PyUnicode_DecodeUTF8((const char *)p, (Py_ssize_t)n, "surrogateescape");
+        }
+        int same = value && !exc && info.valid; /* the row's bytes are value's UTF-8 */
         if (value && !exc && !(exc = failed_row_exception(op, value, same ? p : NULL, n, &all[j].why))) {
             Py_DECREF(value);
             value = NULL; /* its error stands */

@@ -77,6 +77,30 @@ Py_ssize_t str_first_surrogate(PyObject *s)
     return -1;
 }
 
+PyObject *str_from_utf8(const uint8_t *utf8, size_t len, const pct_utf8_info *info)
+{
+    PyObject *s = PyUnicode_New((Py_ssize_t)info->nchars, info->maxchar);
+    if (!s)
+        return NULL;
+    size_t cap = info->nchars;
+    int nogil = len >= NOGIL_MIN_LENGTH; /* (the str is not shared yet) */
+    switch (PyUnicode_KIND(s)) {
+    case PyUnicode_1BYTE_KIND:
+        if (info->maxchar < 0x80)
+            memcpy(PyUnicode_1BYTE_DATA(s), utf8, len);
+        else
+            MAYBE_WITHOUT_GIL(nogil, pct_utf8_to_ucs1(utf8, len, PyUnicode_1BYTE_DATA(s), cap));
+        break;
+    case PyUnicode_2BYTE_KIND:
+        MAYBE_WITHOUT_GIL(nogil, pct_utf8_to_ucs2(utf8, len, PyUnicode_2BYTE_DATA(s), cap));
+        break;
+    default:
+        MAYBE_WITHOUT_GIL(nogil, pct_utf8_to_ucs4(utf8, len, PyUnicode_4BYTE_DATA(s), cap));
+        break;
+    }
+    return s;
+}
+
 PyObject *text_join(const text_piece *pieces, int n)
 {
     char digits[TEXT_JOIN_MAX][24];

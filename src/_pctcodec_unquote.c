@@ -64,27 +64,15 @@ static size_t decode_stable(const uint8_t *src, Py_ssize_t n, int plus, uint8_t 
     return len;
 }
 
-/* The str of what pct_decode_text found valid: Latin-1 copied, wider text
- * written from its UTF-8 by the core; one allocation of the final width
- * (filled without the GIL when it is long: the str is not shared yet). */
+/* The str of what pct_decode_text found valid: Latin-1 text comes out
+ * narrowed already (copied), wider text is still its UTF-8. */
 static PyObject *str_from_text(const uint8_t *buf, size_t len, const pct_utf8_info *info)
 {
+    if (info->maxchar > 0xFF)
+        return str_from_utf8(buf, len, info);
     PyObject *s = PyUnicode_New((Py_ssize_t)info->nchars, info->maxchar);
-    if (!s)
-        return NULL;
-    size_t cap = info->nchars;
-    int nogil = len >= NOGIL_MIN_LENGTH;
-    switch (PyUnicode_KIND(s)) {
-    case PyUnicode_1BYTE_KIND:
+    if (s)
         memcpy(PyUnicode_1BYTE_DATA(s), buf, len);
-        break;
-    case PyUnicode_2BYTE_KIND:
-        MAYBE_WITHOUT_GIL(nogil, pct_utf8_to_ucs2(buf, len, PyUnicode_2BYTE_DATA(s), cap));
-        break;
-    default:
-        MAYBE_WITHOUT_GIL(nogil, pct_utf8_to_ucs4(buf, len, PyUnicode_4BYTE_DATA(s), cap));
-        break;
-    }
     return s;
 }
 
