@@ -106,14 +106,15 @@ static int prefault_step(prefault_region *r, size_t *at)
 static void prefault_main(void *arg)
 {
     prefaulter *pf = arg;
-    size_t at[PREFAULT_REGIONS];
-    for (int i = 0; i < pf->n; i++)
+    int n = pf->n < PREFAULT_REGIONS ? pf->n : PREFAULT_REGIONS; /* fixed once the thread runs */
+    size_t at[PREFAULT_REGIONS] = {0};
+    for (int i = 0; i < n; i++)
         at[i] = (size_t)(-(uintptr_t)pf->region[i].base & 4095); /* the first whole page */
     int open = 1;
     while (open && !__atomic_load_n(&pf->stop, __ATOMIC_ACQUIRE)) {
         int busy = 0;
         open = 0;
-        for (int i = 0; i < pf->n; i++) { /* a step of each in turn: the writers go side by side */
+        for (int i = 0; i < n; i++) { /* a step of each in turn: the writers go side by side */
             int st = prefault_step(&pf->region[i], &at[i]);
             busy |= st > 0;
             open |= st >= 0;

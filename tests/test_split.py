@@ -259,12 +259,17 @@ def arrow_rows(out):
     return [None if r is None else URIParts(**r) for r in out.to_pylist()]
 
 
-@pytest.mark.parametrize("typ", ["string", "large_string", "string_view"])
-def test_many_arrow(typ):
+def pyarrow_and_type(typ):
+    """pyarrow and its string type `typ`, or the test skipped."""
     pa = pytest.importorskip("pyarrow")
     if not hasattr(pa, typ):
         pytest.skip("no %s in this pyarrow" % typ)
-    arrow_type = getattr(pa, typ)()
+    return pa, getattr(pa, typ)()
+
+
+@pytest.mark.parametrize("typ", ["string", "large_string", "string_view"])
+def test_many_arrow(typ):
+    pa, arrow_type = pyarrow_and_type(typ)
     arr = pa.array(WITH_NULLS, arrow_type)
     out = split_many(arr)
     assert isinstance(out, pa.StructArray)
@@ -290,10 +295,7 @@ def test_many_arrow_big_columns_after_small_ones(typ):
     # scaled up), children outgrowing that guess (their buffers moved while
     # mapped), and the same column warm (buffers from the pool) all give
     # what 1000-row chunks give, which the model tests check row by row.
-    pa = pytest.importorskip("pyarrow")
-    if not hasattr(pa, typ):
-        pytest.skip("no %s in this pyarrow" % typ)
-    arrow_type = getattr(pa, typ)()
+    pa, arrow_type = pyarrow_and_type(typ)
     short = pa.array(["http://h/%d" % i for i in range(50)], arrow_type)
     rows = 250_000
     urls = pa.array(
