@@ -347,6 +347,9 @@ typedef struct {
  * one allocation, no format string parsed (an error message made per row,
  * where PyUnicode_FromFormat costs more than the row). */
 #define TEXT_JOIN_MAX 12
+
+/* The text_piece of a string literal, its length known (no strlen). */
+#define TEXT_LITERAL(s) ((text_piece){"" s, NULL, 0, (Py_ssize_t)(sizeof(s) - 1)})
 PyObject *text_join(const text_piece *pieces, int n);
 
 /* `name` is an exact str spelling UTF-8 (utf-8, utf_8, utf8, any case). */

@@ -184,7 +184,7 @@ static pct_status parser_verdict(const uint8_t *p, size_t n, const pct_authority
      * may run past the finder's) */
     if (pct_domain_host_reader_at(p, n, a) == PCT_DOMAIN_READ_ALIKE && !memchr(host, '[', len)) {
         /* no_form: the caller found the host has no IDNA form */
-        int refused = pct_domain_host_refused_at(p, n, a) || (no_form && pct_ascii_span(host, len) != len);
+        int refused = (no_form && pct_ascii_span(host, len) != len) || pct_domain_host_refused_at(p, n, a);
         if (!refused && pct_ascii_span(host, len) != len) {
             uint8_t buf[256], *heap = NULL;
             const uint8_t *form;
@@ -211,6 +211,12 @@ static pct_status parser_verdict(const uint8_t *p, size_t n, const pct_authority
 /* A refusal of the URL for its port, not its host: worded as the URL's
  * (pctcodec.domains._URL_REASONS). */
 #define PORT_REASON(rc) ((rc) == PCT_ERR_URL_PORT || (rc) == PCT_ERR_URL_PORT_RANGE)
+
+/* exc.name = v, through the slot's descriptor when there is one. */
+static int set_slot(PyObject *exc, PyObject *slot, PyObject *name, PyObject *v)
+{
+    return slot ? Py_TYPE(slot)->tp_descr_set(slot, exc, v) : PyObject_GenericSetAttr(exc, name, v);
+}
 
 /* cls(reason, position), a pctcodec._errors._PositionedError class of the
  * op's rejects kit, as its __init__ makes it, without running Python
@@ -247,8 +253,8 @@ static PyObject *positioned_error(const batch_op *op, PyObject *cls, const text_
         exc = ((PyTypeObject *)cls)->tp_new((PyTypeObject *)cls, args, NULL);
     }
     /* __init__'s two assignments, to the class's slots (no __dict__ made) */
-    if (exc && (PyObject_GenericSetAttr(exc, op->s_reason, reason) < 0
-                || PyObject_GenericSetAttr(exc, op->s_position, pos) < 0))
+    if (exc && (set_slot(exc, op->d_reason, op->s_reason, reason) < 0
+                || set_slot(exc, op->d_position, op->s_position, pos) < 0))
         Py_CLEAR(exc);
     Py_XDECREF(args);
     Py_XDECREF(pos);
@@ -268,7 +274,7 @@ static PyObject *positioned_error(const batch_op *op, PyObject *cls, const text_
  * good one does. `item`: an exact str; `utf8`: its UTF-8 (utf8_n bytes)
  * when the caller has it (an Arrow row), else NULL. */
 static PyObject *failed_row_exception(const batch_op *op, PyObject *item, const uint8_t *utf8,
-                                      size_t utf8_n, int no_form)
+                                      size_t utf8_n, const row_failure *why)
 {
     const uint8_t *p = utf8;
     size_t n = utf8_n, start, len;
@@ -284,8 +290,8 @@ static PyObject *failed_row_exception(const batch_op *op, PyObject *item, const 
         pct_uri_split(p, n, &u);
         Py_ssize_t at = (Py_ssize_t)pct_utf8_count(p, u.host.start);
         Py_XDECREF(owner);
-        text_piece why[] = {{"host has no IDNA (UTS #46) form", NULL, 0, 0}};
-        return positioned_error(op, op->percent_error, why, 1, at);
+        text_piece msg[] = {TEXT_LITERAL("host has no IDNA (UTS #46) form")};
+        return positioned_error(op, op->percent_error, msg, 1, at);
     }
     if (got > 0 && op->spec.op != PCT_BATCH_DOMAIN) {
         Py_XDECREF(owner);
@@ -299,24 +305,37 @@ static PyObject *failed_row_exception(const batch_op *op, PyObject *item, const 
         }
         return PyErr_GetRaisedException_compat();
     }
+    /* (p's bytes are those the row pass read: an Arrow row's, or the
+     * str's UTF-8) */
+    int refused = why->refused && why->host.start <= n && why->host.len <= n - why->host.start
+                  && !memchr(p + why->host.start, '[', why->host.len); /* (as parser_verdict) */
     pct_authority a; /* where the single-value function finds the host */
-    pct_authority_find(p, n, PCT_AUTH_WEB, &a);
-    start = a.host;
-    len = a.host_end - a.host;
-    Py_ssize_t cs = (Py_ssize_t)pct_utf8_count(p, start);
-    Py_ssize_t ce = cs + (Py_ssize_t)pct_utf8_count(p + start, len);
+    if (refused) { /* found by the row pass */
+        start = why->host.start;
+        len = why->host.len;
+    } else {
+        pct_authority_find(p, n, PCT_AUTH_WEB, &a);
+        start = a.host;
+        len = a.host_end - a.host;
+    }
+    /* positions in code points: an ASCII row's are its byte offsets */
+    int ascii = pct_ascii_span(p, n) == n;
+    Py_ssize_t cs = (Py_ssize_t)(ascii ? start : pct_utf8_count(p, start));
+    Py_ssize_t ce = cs + (Py_ssize_t)(ascii ? len : pct_utf8_count(p + start, len));
     /* a special scheme's URL the URL Standard's parser refuses: its reason
      * and position, as pctcodec.domains._url_part words them */
-    const char *why = NULL;
+    const char *reason = NULL;
     Py_ssize_t at = 0;
     pct_status rc_why = PCT_OK;
-    if (pct_domain_browser_at(p, n, &a)) {
+    if (refused || pct_domain_browser_at(p, n, &a)) {
         size_t error_pos;
-        pct_status rc = parser_verdict(p, n, &a, no_form, &error_pos);
+        pct_status rc = refused ? pct_url_refused_host(p + start, len, start, &error_pos)
+                                : parser_verdict(p, n, &a, why->no_form, &error_pos);
         rc_why = rc;
         if (PCT_URL_REJECTED(rc)) {
-            why = pct_url_reason(rc);
-            at = (Py_ssize_t)pct_utf8_count(p, error_pos < n ? error_pos : n);
+            reason = pct_url_reason(rc);
+            error_pos = error_pos < n ? error_pos : n;
+            at = (Py_ssize_t)(ascii ? error_pos : pct_utf8_count(p, error_pos));
         }
         if (rc == PCT_ERR_NO_MEMORY) {
             Py_XDECREF(owner);
@@ -326,7 +345,7 @@ static PyObject *failed_row_exception(const batch_op *op, PyObject *item, const 
     /* the host's repr (%r): a host of printable code points with no quote
      * or backslash is its text in single quotes, written here (ASCII from
      * its bytes); any other host's is repr()'s */
-    text_piece hr[3] = {{"'", NULL, 0, 0}, {(const char *)p + start, NULL, 0, (Py_ssize_t)len}, {"'", NULL, 0, 0}};
+    text_piece hr[3] = {TEXT_LITERAL("'"), {(const char *)p + start, NULL, 0, (Py_ssize_t)len}, TEXT_LITERAL("'")};
     int plain = len > 0;
     for (size_t i = 0; i < len && plain; i++)
         plain = p[start + i] >= 0x20 && p[start + i] < 0x7F && p[start + i] != '\'' && p[start + i] != '\\';
@@ -336,7 +355,7 @@ static PyObject *failed_row_exception(const batch_op *op, PyObject *item, const 
         plain = hl > 0;
         for (Py_ssize_t i = 0; i < hl && plain; i++) {
             Py_UCS4 c = PyUnicode_READ_CHAR(host, i);
-            plain = c != '\'' && c != '\\' && Py_UNICODE_ISPRINTABLE(c);
+            plain = c < 0x7F ? c >= 0x20 && c != '\'' && c != '\\' : Py_UNICODE_ISPRINTABLE(c);
         }
         if (plain)
             hr[1] = (text_piece){NULL, host, 0, 0};
@@ -346,24 +365,24 @@ static PyObject *failed_row_exception(const batch_op *op, PyObject *item, const 
     int nr = plain ? 3 : 1, ok = plain || r;
     text_piece t[9];
     int nt = 0;
-    if (ok && !why) { /* "the host %r is no domain name" */
-        t[nt++] = (text_piece){"the host ", NULL, 0, 0};
+    if (ok && !reason) { /* "the host %r is no domain name" */
+        t[nt++] = TEXT_LITERAL("the host ");
         for (int k = 0; k < nr; k++)
             t[nt++] = hr[k];
-        t[nt++] = (text_piece){" is no domain name", NULL, 0, 0};
-    } else if (ok && (a.ip_literal || PORT_REASON(rc_why))) { /* "the URL Standard's parser refuses the URL: %s" */
-        t[nt++] = (text_piece){"the URL Standard's parser refuses the URL: ", NULL, 0, 0};
-        t[nt++] = (text_piece){why, NULL, 0, 0};
+        t[nt++] = TEXT_LITERAL(" is no domain name");
+    } else if (ok && ((!refused && a.ip_literal) || PORT_REASON(rc_why))) { /* "the URL Standard's parser refuses the URL: %s" */
+        t[nt++] = TEXT_LITERAL("the URL Standard's parser refuses the URL: ");
+        t[nt++] = (text_piece){reason, NULL, 0, 0};
         cs = at;
     } else if (ok) { /* "the host %r is no domain name (the URL Standard's parser: %s at %d)" */
-        t[nt++] = (text_piece){"the host ", NULL, 0, 0};
+        t[nt++] = TEXT_LITERAL("the host ");
         for (int k = 0; k < nr; k++)
             t[nt++] = hr[k];
-        t[nt++] = (text_piece){" is no domain name (the URL Standard's parser: ", NULL, 0, 0};
-        t[nt++] = (text_piece){why, NULL, 0, 0};
-        t[nt++] = (text_piece){" at ", NULL, 0, 0};
+        t[nt++] = TEXT_LITERAL(" is no domain name (the URL Standard's parser: ");
+        t[nt++] = (text_piece){reason, NULL, 0, 0};
+        t[nt++] = TEXT_LITERAL(" at ");
         t[nt++] = (text_piece){NULL, NULL, at, 0};
-        t[nt++] = (text_piece){")", NULL, 0, 0};
+        t[nt++] = TEXT_LITERAL(")");
     }
     exc = nt ? positioned_error(op, op->host_error, t, nt, cs) : NULL;
     Py_XDECREF(owner); /* (p, which t's pieces may point into, lives in it until here) */
@@ -446,9 +465,10 @@ static int str_utf8(PyObject *item, const uint8_t **p, size_t *n, PyObject **own
 /* The result for one exact str, through the core when it can; `base`:
  * RESOLVE's base of the row (an exact str), NULL for the others and for
  * one base for all; *hosts: the call's IDNA forms, made on the first host
- * that needs one. */
+ * that needs one. A row failed under on_error "null" or "keep": NULL with
+ * *failed 1 (*why: what was learned of it) or 2 (a lone surrogate). */
 static PyObject *str_row(const batch_op *op, PyObject *base, PyObject *item, pct_buf *out,
-                         pct_host_cache **hosts, int *failed)
+                         pct_host_cache **hosts, int *failed, row_failure *why)
 {
     const uint8_t *p, *bp = op->spec.base;
     size_t n, bn = op->spec.base_len;
@@ -466,6 +486,7 @@ static PyObject *str_row(const batch_op *op, PyObject *base, PyObject *item, pct
     if (got <= 0)
         return got < 0 ? NULL : call_func(op, base, item);
     pct_batch_info info;
+    info.refused = 0;
     int no_form = 0;
     out->len = 0;
     int rc = op->spec.op == PCT_BATCH_RESOLVE || (op->spec.op == PCT_BATCH_URL && base)
@@ -479,7 +500,11 @@ static PyObject *str_row(const batch_op *op, PyObject *base, PyObject *item, pct
         rc = mapped_host_row(op, p, n, &info, out, (size_t)PY_SSIZE_T_MAX, *hosts, &no_form);
     }
     if (rc == PCT_ROW_FAILED && op->on_error != ON_ERROR_RAISE)
-        r = (*failed = no_form ? 3 : 1, NULL); /* the caller's policy, no exception made (see failed_row_exception) */
+    {
+        /* the caller's policy, no exception made (see failed_row_exception) */
+        *why = (row_failure){no_form, info.refused, info.refused ? info.host : (pct_range){0, 0}};
+        r = (*failed = 1, NULL);
+    }
     else if (rc == PCT_ROW_CALLER || rc == PCT_ROW_FAILED)
         r = call_func(op, base, item); /* raising: func's own error, with its traceback */
     else if (rc == PCT_ROW_NULL)
@@ -553,12 +578,13 @@ static PyObject *many_list(PyObject *module, PyObject *values, batch_op *opp)
             r = NULL;
         } else if (PyUnicode_CheckExact(item) && (!base || PyUnicode_CheckExact(base))) {
             int failed = 0;
-            r = str_row(&op, base, item, &out, &hosts, &failed);
+            row_failure why;
+            r = str_row(&op, base, item, &out, &hosts, &failed, &why);
             if (failed) { /* under null or keep: no exception unless rejects keeps one */
                 PyObject *exc = !op.rejects ? NULL
                                 : op.rows_only ? Py_NewRef(Py_None)
                                 : failed == 2 ? surrogate_exception(&op, item)
-                                              : failed_row_exception(&op, item, NULL, 0, failed == 3);
+                                              : failed_row_exception(&op, item, NULL, 0, &why);
                 if ((op.rejects && !exc) || (exc && add_reject(&op, i, item, exc) < 0)) {
                     Py_DECREF(item);
                     Py_XDECREF(base);
@@ -675,7 +701,7 @@ static int host_row(piece *pc, const uint8_t *p, size_t n, const pct_batch_info 
 {
     if (!pc->hosts && !(pc->hosts = pct_host_cache_new()))
         return PCT_ERR_NO_MEMORY;
-    int rc = mapped_host_row(pc->op, p, n, info, pc->out, pc->limit, pc->hosts, &pc->no_form);
+    int rc = mapped_host_row(pc->op, p, n, info, pc->out, pc->limit, pc->hosts, &pc->why.no_form);
     return rc == PCT_ROW_CALLER ? python_row(pc, p, n, NULL) : rc;
 }
 
@@ -754,7 +780,7 @@ static int reject_row(piece *pc, int64_t r, const uint8_t *p, size_t n)
     if (pc->exc || pc->op->rejects) { /* exc NULL: a failed row's, made by add_rejects */
         pc->rejects[pc->n_rejects].row = r;
         pc->rejects[pc->n_rejects].exc = pc->exc;
-        pc->rejects[pc->n_rejects].no_form = pc->no_form;
+        pc->rejects[pc->n_rejects].why = pc->why;
         pc->n_rejects++;
         pc->exc = NULL;
     }
@@ -789,11 +815,17 @@ static int reject_row(piece *pc, int64_t r, const uint8_t *p, size_t n)
  * work the core leaves to Python (IDNA, func), then its result. PCT_OK, or
  * the outcome that stops the piece. */
 static int finish_row(piece *pc, int64_t r, int rc, const uint8_t *p, size_t n,
-                      const pct_batch_info *info)
+                      pct_batch_info *info)
 {
     int check = pc->op->code == OP_CHECK;
     int64_t position = -1;
-    pc->no_form = 0; /* (host_row sets it) */
+    pc->why.no_form = 0; /* (host_row sets it) */
+    pc->why.refused = 0;
+    if (rc == PCT_ROW_FAILED && info->refused) { /* (set by the core for this row: cleared) */
+        pc->why.refused = 1;
+        pc->why.host = info->host;
+        info->refused = 0;
+    }
     if (rc == PCT_ROW_NULL) { /* query_param_many: no such parameter */
         pc->ends[r - pc->r0] = (int64_t)pc->out->len;
         return PCT_OK;
@@ -841,10 +873,11 @@ int batch_chunk(piece *pc, int64_t r0, int64_t count)
     pc->row_base = op->spec.base; /* RESOLVE: one base for all, or the column's below */
     pc->row_base_n = op->spec.base_len;
     int64_t end = r0 + count;
+    pct_batch_info info; /* the core's, of the row it stopped at */
+    info.refused = 0;    /* (the core only sets it; finish_row clears it) */
     for (int64_t r = r0; r < end; r++) {
         const uint8_t *p = NULL;
         size_t n = 0;
-        pct_batch_info info;
         int rc;
         if (op->bases) { /* RESOLVE over a base column: null when either is */
             rc = pct_arrow_row(in, r, &p, &n);
@@ -939,7 +972,7 @@ static int add_rejects(const batch_op *op, const pct_arrow_strings *in, piece *p
         /* the row's bytes are value's UTF-8 unless they were not UTF-8
          * (surrogateescape wrote surrogates for them) */
         int same = value && !exc && str_first_surrogate(value) < 0;
-        if (value && !exc && !(exc = failed_row_exception(op, value, same ? p : NULL, n, all[j].no_form))) {
+        if (value && !exc && !(exc = failed_row_exception(op, value, same ? p : NULL, n, &all[j].why))) {
             Py_DECREF(value);
             value = NULL; /* its error stands */
             exc = Py_NewRef(Py_None);

@@ -44,8 +44,10 @@ typedef struct {
     /* what a rejects entry is made of, taken once per call when rejects
      * keeps them (else NULL; batch_op_release drops them): the Reject
      * class, the error classes of the failed rows made in C, the names of
-     * a positioned error's attributes */
+     * a positioned error's attributes and their slots (member descriptors,
+     * or NULL: set by name) */
     PyObject *reject_type, *host_error, *percent_error, *s_reason, *s_position;
+    PyObject *d_reason, *d_position;
     pct_batch_spec spec;
     int all_python;   /* every row goes through func */
     int strict_idna;  /* NORMALIZE: a host with no IDNA form is the row's error */
@@ -78,12 +80,21 @@ void batch_canon_init(pct_canon *c, PyObject *drop, PyObject *keep, long opts);
 /* More threads than this are not started. */
 #define MAX_THREADS 256
 
+/* What the row pass learned of a row it failed, so that its exception,
+ * made later, need not look again. */
+typedef struct {
+    int no_form;      /* its host has no IDNA form (mapped by then) */
+    int refused;      /* its host holds an ASCII byte no host may hold, and the
+                       * URL Standard's parser reads it as written (pct_batch_info's) */
+    pct_range host;   /* refused: the host's bytes in the row */
+} row_failure;
+
 /* A row failed under on_error "null" or "keep": its row in the array and
  * its exception. */
 struct reject {
     int64_t row;
     PyObject *exc; /* NULL: a row the core failed, its exception made later */
-    int no_form;   /* a row failed for its host's lack of an IDNA form (found by then) */
+    row_failure why;
 };
 
 /* One input array's result: an Arrow output piece (_pctcodec_arrow.h: its
@@ -130,7 +141,7 @@ typedef struct {
     PyObject *exc;      /* PCT_ROW_PYTHON_ERROR, PCT_ERR_INTERRUPTED: the exception */
     struct reject *rejects; /* rows failed under on_error null or keep */
     size_t n_rejects, rejects_cap;
-    int no_form;        /* the row being done failed for its host's lack of an IDNA form */
+    row_failure why;    /* the row being done, failed: what was learned of it */
     PyThreadState *ts;  /* this thread's state while the GIL is released */
     PyInterpreterState *interp; /* the caller's, for the state of a new thread */
     int own_ts;         /* 1: ts was made for this piece's thread */

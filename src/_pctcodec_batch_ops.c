@@ -226,6 +226,19 @@ const char *batch_op_name(int code)
     return code >= 0 && code < N_OPS ? OPS[code].name : "batch";
 }
 
+/* The slot `name` of the error class cls (a member descriptor, which sets
+ * it without a lookup per error), or NULL when it is no such slot (the
+ * attribute is then set by name). */
+static PyObject *slot_of(PyObject *cls, PyObject *name)
+{
+    PyObject *d = PyObject_GetAttr(cls, name);
+    if (!d)
+        PyErr_Clear(); /* (the lookup's own: the attribute is set by name, which raises it again) */
+    else if (!(Py_IS_TYPE(d, &PyMemberDescr_Type) && Py_TYPE(d)->tp_descr_set))
+        Py_CLEAR(d);
+    return d;
+}
+
 /* The classes and names a rejects entry is made of, once per call (the
  * error classes only for the ops whose failed rows are made in C). */
 static int take_reject_kit(batch_op *op)
@@ -247,6 +260,11 @@ static int take_reject_kit(batch_op *op)
         || !(op->s_reason = PyUnicode_InternFromString("reason"))
         || !(op->s_position = PyUnicode_InternFromString("position")))
         goto fail;
+    PyObject *cls = op->host_error ? op->host_error : op->percent_error;
+    if (cls) { /* (the two classes share their base's slots) */
+        op->d_reason = slot_of(cls, op->s_reason);
+        op->d_position = slot_of(cls, op->s_position);
+    }
     return 0;
 fail:
     batch_op_release(op);
@@ -297,6 +315,8 @@ void batch_op_release(batch_op *op)
     Py_CLEAR(op->percent_error);
     Py_CLEAR(op->s_reason);
     Py_CLEAR(op->s_position);
+    Py_CLEAR(op->d_reason);
+    Py_CLEAR(op->d_position);
 }
 
 void batch_canon_init(pct_canon *c, PyObject *drop, PyObject *keep, long opts)

@@ -83,12 +83,15 @@ def canonicalize(uri, drop=None, keep=None, ignore_case=None, sort_query=True, d
     if same_scheme and web:
         scheme = "http"
     if strip_trailing_slash:
-        stripped = path
+        # With no host, a path that starts "//" is written after "/." (the
+        # URL Standard's mark, not a segment of the path): stripped without it.
+        mark = "/." if authority is None and path.startswith("/.//") else ""
+        stripped = path[len(mark):]
         while len(stripped) > 1 and stripped.endswith("/"):
             stripped = stripped[:-1]
-        if stripped != path and stripped.rpartition("/")[2] in (".", ".."):
+        if stripped != path[len(mark):] and stripped.rpartition("/")[2] in (".", ".."):
             stripped += "/"
-        path = stripped
+        path = (mark if stripped.startswith("//") else "") + stripped
     if query is not None:
         kept, removed = [], 0
         for seg in query.split("&"):

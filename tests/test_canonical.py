@@ -69,6 +69,10 @@ def _outcome(f, *args, **kwargs):
 @example("https://www.www.h:80/a//")
 @example("http:/.//")
 @example("http:http: ")
+@example("x:/.//")  # no host: the "/." before a path of "//" is no segment to strip to
+@example("http:\\\\example.com/?q=it's")  # keyed as http://example.com/?q=it's (no %27)
+@example("HTTP:example.com/?q=it's")
+@example("x:/.//a/")
 def test_matches_model(opts, uri):
     # a special scheme's URL whose host only the URL Standard's parser reads
     # is read with the parser's host where RFC 3986 and the parser read its
@@ -95,11 +99,18 @@ _ALIKE = re.compile(r"([\x00-\x20]*(?:https?|wss?|ftp)://(?:[^/?#\\\t\n\r]*@)?)"
                     r"([^/?#\\\t\n\r:@]*)(.*)\Z", re.I | re.S)
 
 
+# a special scheme but file and the slashes after it, any number of '/' and
+# '\\' (none too): the parser reads them as "//"
+_SLASHES = re.compile(r"\A([\x00-\x20]*(?:https?|wss?|ftp):)[/\\]*", re.I)
+
+
 def _read_as(uri, href):
     """The URL the model keys for uri, whose host only the parser reads: uri
-    with the parser's host in its place, where that is the URL href names
-    (the rest as spelled: the href encodes more of a userinfo or a query
-    than normalize does); else href."""
+    (its slashes after the scheme written "//") with the parser's host in
+    its place, where that is the URL href names (the rest as spelled: the
+    href encodes more of a userinfo or a query than normalize does); else
+    href."""
+    uri = _SLASHES.sub(r"\1//", uri, count=1)
     m = _ALIKE.match(uri)
     if m and not m[2].startswith("["):  # (an IP literal's ':' is no port's)
         spliced = m[1] + pctcodec.parse_url(uri).hostname + m[3]
@@ -546,6 +557,9 @@ def test_white_space_kept_elsewhere_is_escaped(uri, key):
 @pytest.mark.parametrize("spellings", [
     ["http://u=@a{.com/", "http://u=@a%7B.com/", "http://u=@A%7b.COM/"],
     ["http://u=@%C3%A9.com/?q=it's", "http://u=@\u00e9.com/?q=it's", "http://u=@xn--9ca.com/?q=it's"],
+    # the slashes after a special scheme, as the parser reads them
+    ["http://example.com/?q=it's", "http:\\\\example.com/?q=it's", "http:example.com/?q=it's",
+     "HTTP:/example.com/?q=it's", "http:///Example.com\\?q=it's", " http:\\/example.com/?q=it's"],
 ])
 def test_spellings_normalize_holds_equal_share_a_key(spellings):
     # an escaped or IDNA host is the parser's, the userinfo and query as spelled

@@ -92,4 +92,15 @@ size_t pct_special_backslash(const uint8_t *s, size_t n);
  * as a browser's); returns how many. */
 size_t pct_special_slashes(uint8_t *s, size_t n);
 
+/* The class of each byte in a host, one table for every reader of hosts:
+ * PCT_HB_HOST, a byte a host is looked up with as it is (lowercased):
+ * letters, digits, "-._~", the sub-delims and the few others the URL
+ * Standard does not forbid in a domain; PCT_HB_UPPER, an ASCII capital;
+ * PCT_HB_PLAIN, a letter, digit, '-' or '.' (a host the URL Standard's
+ * host parser leaves as it is, but for its case and its xn-- labels);
+ * PCT_HB_DASH, '-'; PCT_HB_BAD, an ASCII byte no host may hold ('%' apart:
+ * an escape's until decoded). */
+enum { PCT_HB_HOST = 1, PCT_HB_UPPER = 2, PCT_HB_PLAIN = 4, PCT_HB_DASH = 8, PCT_HB_BAD = 16 };
+extern const uint8_t pct_host_bytes[256];
+
 #endif /* PCT_AUTHORITY_H */

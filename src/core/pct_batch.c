@@ -528,8 +528,12 @@ static int domain_row(const pct_batch_spec *spec, const uint8_t *src, size_t n, 
     /* a special scheme's host the parser reads alike and refuses (an ASCII
      * byte no host may hold): what domain_append finds by its host check
      * and domain_url_append's, in one look */
-    if (a.special && domain_room(out, n, limit) == PCT_OK && pct_domain_host_refused_at(src, n, &a))
+    if (a.special && domain_room(out, n, limit) == PCT_OK && pct_domain_host_refused_at(src, n, &a)) {
+        info->host.start = a.host; /* (the reject need not find it again) */
+        info->host.len = a.host_end - a.host;
+        info->refused = 1;
         return PCT_ROW_FAILED;
+    }
     int rc = domain_append(spec, spec->flags, src, n, &a, out, limit, &idna);
     if (!idna)
         return rc;

@@ -74,6 +74,10 @@ typedef struct {
     int no_form;      /* PCT_ROW_HOST: 1 when the host was mapped here and has no IDNA form
                        * (the caller need not map it again) */
     pct_uri_row row;  /* PCT_ROW_HOST: the row as split, for pct_batch_normalize_host */
+    int refused;      /* PCT_ROW_FAILED of DOMAIN: set to 1, with host, when the URL's host
+                       * holds an ASCII byte no host may hold and the URL Standard's parser
+                       * reads that host as written (its error is worded from the host
+                       * alone); only ever set here: the caller clears it */
 } pct_batch_info;
 
 /* Appends the result for the UTF-8 text src[0..n) to out (whose total may

@@ -247,18 +247,6 @@ static size_t web_scheme(const uint8_t *url, size_t n)
     return special ? k : 0;
 }
 
-/* Byte classes of a plain host in lowercase: a letter or digit, '-', '.'. */
-enum { H_ALNUM = 1, H_DASH = 2, H_DOT = 3 };
-static const uint8_t HOST_CLASS[256] = {
-    ['-'] = H_DASH, ['.'] = H_DOT,
-    ['0'] = 1, ['1'] = 1, ['2'] = 1, ['3'] = 1, ['4'] = 1, ['5'] = 1, ['6'] = 1, ['7'] = 1,
-    ['8'] = 1, ['9'] = 1,
-    ['a'] = 1, ['b'] = 1, ['c'] = 1, ['d'] = 1, ['e'] = 1, ['f'] = 1, ['g'] = 1, ['h'] = 1,
-    ['i'] = 1, ['j'] = 1, ['k'] = 1, ['l'] = 1, ['m'] = 1, ['n'] = 1, ['o'] = 1, ['p'] = 1,
-    ['q'] = 1, ['r'] = 1, ['s'] = 1, ['t'] = 1, ['u'] = 1, ['v'] = 1, ['w'] = 1, ['x'] = 1,
-    ['y'] = 1, ['z'] = 1,
-};
-
 /* 1 when h[0..n) is a plain host the parser keeps as it is: lowercase
  * letters, digits, '-' and '.', no empty label (one trailing dot apart),
  * a last label that does not start with a digit (no IPv4 form); *xn: a
@@ -266,13 +254,13 @@ static const uint8_t HOST_CLASS[256] = {
 static int plain_host(const uint8_t *h, size_t n, int *xn)
 {
     size_t label = 0; /* where the label being read starts */
-    int dash = 0;
+    unsigned dash = 0;
     for (size_t i = 0; i < n; i++) {
-        unsigned c = HOST_CLASS[h[i]];
-        if (!c)
-            return 0;
-        dash |= c == H_DASH;
-        if (c == H_DOT) {
+        unsigned c = pct_host_bytes[h[i]];
+        if ((c & (PCT_HB_PLAIN | PCT_HB_UPPER)) != PCT_HB_PLAIN)
+            return 0; /* (a capital: not the normalized row's) */
+        dash |= c & PCT_HB_DASH;
+        if (h[i] == '.') {
             if (i == label)
                 return 0; /* an empty label */
             label = i + 1;

@@ -12,36 +12,9 @@
 #include <emmintrin.h>
 #endif
 
-/* Byte classes: B_HOST, a byte a host is looked up with as it is
- * (lowercased): letters, digits, "-._~", the sub-delims and the few others
- * the URL Standard does not forbid in a domain (everything else is the
- * caller's); B_UPPER, an ASCII capital; B_PLAIN, a letter, digit, '-' or
- * '.' (a host the URL Standard's host parser leaves as it is, but for its
- * case and its xn-- labels); B_DASH, '-'; B_BAD, an ASCII byte no host may
- * hold ('%' apart: an escape's until decoded). */
-enum { B_HOST = 1, B_UPPER = 2, B_PLAIN = 4, B_DASH = 8, B_BAD = 16 };
-
 /* The dots of a host recorded for the suffix lookup: hosts have a few;
  * past this many the lookup finds them itself. */
 #define MAX_DOTS 32
-static const uint8_t CLASS[256] = {
-    16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16,
-    16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16,
-    16, 1, 1, 16, 1, 0, 1, 1, 1, 1, 1, 1, 1, 13, 5, 16,
-    5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 16, 1, 16, 1, 16, 16,
-    16, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7,
-    7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 16, 16, 16, 16, 1,
-    1, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5,
-    5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 1, 16, 1, 1, 16,
-    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-};
 
 /* The label p[0..m) is a number (decimal, or hex after "0x"): the last
  * label of an IPv4 address. Both forms start with a digit, which most
@@ -295,12 +268,12 @@ int pct_domain_host_refused_at(const uint8_t *src, size_t n, const pct_authority
      * scheme but file:, no escape, no IP literal) */
     if (a.special != 1 || a.escaped || a.ip_literal)
         return 0;
-    /* the URL Standard's forbidden domain code points in ASCII are B_BAD
+    /* the URL Standard's forbidden domain code points in ASCII are PCT_HB_BAD
      * but '%', and a '%' in the host is an escape the parser decodes first
-     * (not ALIKE): refused when a B_BAD byte is there and the parser reads
+     * (not ALIKE): refused when a PCT_HB_BAD byte is there and the parser reads
      * the host alike (the cheap test first) */
     size_t i = a.host;
-    while (i < a.host_end && !(CLASS[src[i]] & B_BAD))
+    while (i < a.host_end && !(pct_host_bytes[src[i]] & PCT_HB_BAD))
         i++;
     return i < a.host_end && reader_of(src, n, &a) == PCT_DOMAIN_READ_ALIKE;
 }
@@ -403,7 +376,7 @@ static int part_of(const pct_psl *psl, unsigned flags, const uint8_t *src, size_
     }
     /* the host's bytes checked in one pass: which classes, any capital,
      * any empty label */
-    unsigned classes = B_HOST | B_PLAIN, upper = 0, empty = 0, dot = 1;
+    unsigned classes = PCT_HB_HOST | PCT_HB_PLAIN, upper = 0, empty = 0, dot = 1;
     size_t dots[MAX_DOTS], nd = 0; /* where the dots are, for the suffix lookup */
     size_t at = 0; /* the bytes before it checked (and written lowercased to dst) */
 #if defined(PCT_LITTLE_ENDIAN)
@@ -430,7 +403,7 @@ static int part_of(const pct_psl *psl, unsigned flags, const uint8_t *src, size_
         uint32_t capm = (uint32_t)_mm_movemask_epi8(capv) & valid;
         uint32_t dotm = (uint32_t)_mm_movemask_epi8(dotv) & valid;
         caps_all |= capm;
-        upper |= ((uint32_t)_mm_movemask_epi8(dashes) & valid) ? B_DASH : 0u;
+        upper |= ((uint32_t)_mm_movemask_epi8(dashes) & valid) ? PCT_HB_DASH : 0u;
         __m128i lw = _mm_or_si128(v, _mm_and_si128(capv, _mm_set1_epi8(0x20)));
         if (n - at >= 16) { /* dst has room for n bytes */
             _mm_storeu_si128((__m128i *)(void *)(dst + at), lw);
@@ -461,7 +434,7 @@ static int part_of(const pct_psl *psl, unsigned flags, const uint8_t *src, size_
         if (!plain_word(w, &d, &caps, &dash))
             break;
         caps_all |= caps;
-        upper |= dash ? B_DASH : 0u;
+        upper |= dash ? PCT_HB_DASH : 0u;
         uint64_t lw = w | (caps >> 2); /* capitals lowercased: 0x80 >> 2 is 0x20 */
         if (left >= 8) {
             memcpy(dst + at, &lw, 8);
@@ -475,11 +448,11 @@ static int part_of(const pct_psl *psl, unsigned flags, const uint8_t *src, size_
             dots[nd++ % MAX_DOTS] = at + pct_ctz64(d) / 8;
         at += left < 8 ? left : 8;
     }
-    upper |= caps_all ? B_UPPER : 0u;
+    upper |= caps_all ? PCT_HB_UPPER : 0u;
 #endif
     size_t lowered = at; /* dst[0, at) is h[0, at) lowercased when there is a capital */
     for (size_t i = at; i < hn; i++) {
-        uint8_t c = h[i], k = CLASS[c];
+        uint8_t c = h[i], k = pct_host_bytes[c];
         classes &= k;
         upper |= k;
         unsigned is_dot = c == '.';
@@ -488,19 +461,19 @@ static int part_of(const pct_psl *psl, unsigned flags, const uint8_t *src, size_
         if (is_dot)
             dots[nd++ % MAX_DOTS] = i;
     }
-    if (!(classes & B_HOST)) { /* IDNA, unless a byte no host may hold comes first */
-        if ((upper & B_BAD) || (decoded && memchr(h, '%', hn)))
+    if (!(classes & PCT_HB_HOST)) { /* IDNA, unless a byte no host may hold comes first */
+        if ((upper & PCT_HB_BAD) || (decoded && memchr(h, '%', hn)))
             return fast ? PCT_DOMAIN_URL : PCT_DOMAIN_BAD_HOST;
         /* the host's ASCII form is the parser's (the same domain to ASCII);
          * the caller reads it as a host, and a form ending in a number,
          * which it finds no part of, with the parser (pct_domain_browser) */
         return PCT_DOMAIN_IDNA;
     }
-    if (fast && !(classes & B_PLAIN))
+    if (fast && !(classes & PCT_HB_PLAIN))
         return PCT_DOMAIN_URL; /* the parser maps or refuses other bytes */
-    if (upper & B_UPPER) { /* looked up lowercased */
+    if (upper & PCT_HB_UPPER) { /* looked up lowercased */
         for (size_t i = lowered; i < hn; i++)
-            dst[i] = (uint8_t)(h[i] | (CLASS[h[i]] & B_UPPER ? 0x20 : 0));
+            dst[i] = (uint8_t)(h[i] | (pct_host_bytes[h[i]] & PCT_HB_UPPER ? 0x20 : 0));
         h = dst;
     }
     if (hn && h[hn - 1] == '.') {
@@ -512,7 +485,7 @@ static int part_of(const pct_psl *psl, unsigned flags, const uint8_t *src, size_
     size_t last = nd ? dots[(nd - 1) % MAX_DOTS] + 1 : 0;
     int number = label_is_number(h + last, hn - last);
     if (fast && (hn == 0 || empty || number
-                 || ((upper & B_DASH) && (nd <= MAX_DOTS ? has_xn_at(h, hn, dots, nd) : has_xn(h, hn)))))
+                 || ((upper & PCT_HB_DASH) && (nd <= MAX_DOTS ? has_xn_at(h, hn, dots, nd) : has_xn(h, hn)))))
         return PCT_DOMAIN_URL; /* an IPv4 form, or labels the parser checks (xn--) */
     if (hn == 0 || h[hn - 1] == '.' || empty)
         return PCT_DOMAIN_NONE; /* empty, or an empty label (leading, "..", "a..") */

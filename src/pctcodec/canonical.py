@@ -88,6 +88,10 @@ def _kept_space_in_host(data):
 # and the URL Standard's parser read alike
 _WEB_AUTHORITY = re.compile(rb"[\x00-\x20]*(?i:https?|wss?|ftp)://[^\\\\\t\n\r/?#]*\Z")
 
+# "scheme:" of a special scheme but file, and the slashes after it, which the
+# parser reads as "//" whatever they are ('/' or '\\', any number, none)
+_WEB_SLASHES = re.compile(rb"([\x00-\x20]*(?i:https?|wss?|ftp):)[/\\]*")
+
 
 def _host_spliced(data, href):
     """The URL data (UTF-8) with its host, as the domain functions find it,
@@ -95,9 +99,14 @@ def _host_spliced(data, href):
     parser reads as href: the rest as the input spells it, as a row the
     parser reads alike is keyed (its href would encode more of a userinfo
     or a query than normalize does: two keys for one URL). None when not
-    so (a '\\', a missing "//": the href itself)."""
+    so (a '\\' in the authority: the href itself). The slashes after the
+    scheme are written "//" first, as the parser reads them: "http:\\\\h/?q"
+    and "http:h/?q" are keyed as "http://h/?q" is."""
     from .url import url_href, parse_url
 
+    m = _WEB_SLASHES.match(data)
+    if m and data[m.end(1):m.end()] != b"//":
+        data = m[1] + b"//" + data[m.end():]
     span = _pctcodec._domain_host(data)
     if span is None or not _WEB_AUTHORITY.match(data, 0, span[1]):
         return None  # not read alike by RFC 3986 (normalize) and the parser
