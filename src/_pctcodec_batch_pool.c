@@ -87,7 +87,7 @@ static int append_chunk(piece *pc, int64_t r0, int64_t count)
         big_populate(res->data + base, len); /* one call for the chunk's pages, not a fault each */
     stream_copy(res->data + base, pc->scratch.data, len);
     res->len += len;
-    prefault_progress(&pc->run->pf, res->data, res->len);
+    prefault_progress(&pc->run->pf, 0, res->data, res->len);
     put_ends(pc, r0, count, base);
     return PCT_OK;
 }
@@ -145,7 +145,7 @@ static void run_piece(piece *pc)
                 rc = append_chunk(pc, r0, count);
         } else if (rc == PCT_OK) {
             put_ends(pc, r0, count, 0); /* written in the result itself, or CHECK's */
-            prefault_progress(&run->pf, pc->out->data, pc->out->len);
+            prefault_progress(&run->pf, 0, pc->out->data, pc->out->len);
         }
         if (rc != PCT_OK) {
             pc->status = rc;
@@ -320,8 +320,11 @@ piece *pool_run(const batch_op *op, const pct_arrow_strings *in, int threads, ch
     int pooled = 0;
     if (hint && hint <= limit - hint / 8)
         out_reserve_big(&res->out, hint + hint / 8, limit, &pooled);
-    if (!pooled) /* a pooled buffer's pages are mapped already */
-        prefault_start(&run->pf, res->out.data, res->out.cap);
+    prefault_init(&run->pf);
+    if (!pooled) { /* a pooled buffer's pages are mapped already */
+        prefault_add(&run->pf, res->out.data, res->out.cap); /* region 0 */
+        prefault_start(&run->pf);
+    }
     PyInterpreterState *interp = PyThreadState_GetInterpreter(PyThreadState_Get());
     for (int k = 0; k < np; k++) {
         piece *pc = &pcs[k];

@@ -74,66 +74,115 @@ void big_populate(void *p, size_t n)
 
 #if defined(__linux__) && (defined(__GNUC__) || defined(__clang__))
 #define HAVE_PREFAULT 1
-/* Results from this size on get a prefaulter; it maps STEP bytes a call,
- * keeping up to AHEAD bytes ahead of the writer (more than a chunk's
- * output; what is mapped past the result's end is that much memory lost
- * until the result is freed). */
+/* Calls whose prefaulted buffers hold this much in all get the thread; it
+ * maps STEP bytes of a buffer a call, keeping up to AHEAD bytes ahead of
+ * its writer (more than a chunk's output; what is mapped past a result's
+ * end is that much memory lost until the result is freed or cut). A
+ * buffer below POPULATE_MIN is not worth a region. */
 #define PREFAULT_MIN ((size_t)8 << 20)
 #define PREFAULT_STEP ((size_t)1 << 20)
 #define PREFAULT_AHEAD ((size_t)4 << 20)
 
+/* One step of region r, whose pages below *at are mapped: 1 when it has
+ * mapped some, 0 when it is far enough ahead of the writer, -1 when the
+ * region is done (its end reached, or moved). */
+static int prefault_step(prefault_region *r, size_t *at)
+{
+    if (*at >= r->cap || __atomic_load_n(&r->gone, __ATOMIC_ACQUIRE))
+        return -1;
+    size_t written = __atomic_load_n(&r->written, __ATOMIC_RELAXED);
+    if (written > *at) /* the writer is ahead: its pages are mapped */
+        *at += (written - *at) & ~(size_t)4095;
+    if (*at >= r->cap)
+        return -1;
+    if (*at > written && *at - written >= PREFAULT_AHEAD)
+        return 0;
+    size_t step = r->cap - *at < PREFAULT_STEP ? r->cap - *at : PREFAULT_STEP;
+    big_populate(r->base + *at, step);
+    *at += step;
+    return 1;
+}
+
 static void prefault_main(void *arg)
 {
     prefaulter *pf = arg;
-    size_t at = (size_t)(-(uintptr_t)pf->base & 4095); /* the first whole page */
-    while (at < pf->cap && !__atomic_load_n(&pf->stop, __ATOMIC_ACQUIRE)) {
-        size_t written = __atomic_load_n(&pf->written, __ATOMIC_RELAXED);
-        if (written > at) /* the writer is ahead: its pages are mapped */
-            at += (written - at) & ~(size_t)4095;
-        if (at > written && at - written >= PREFAULT_AHEAD) {
-            struct timespec wait = {0, 100000}; /* far enough ahead: 0.1 ms */
-            nanosleep(&wait, NULL);
-            continue;
+    int n = pf->n < PREFAULT_REGIONS ? pf->n : PREFAULT_REGIONS; /* fixed once the thread runs */
+    size_t at[PREFAULT_REGIONS] = {0};
+    for (int i = 0; i < n; i++)
+        at[i] = (size_t)(-(uintptr_t)pf->region[i].base & 4095); /* the first whole page */
+    int open = 1;
+    while (open && !__atomic_load_n(&pf->stop, __ATOMIC_ACQUIRE)) {
+        int busy = 0;
+        open = 0;
+        for (int i = 0; i < n; i++) { /* a step of each in turn: the writers go side by side */
+            int st = prefault_step(&pf->region[i], &at[i]);
+            busy |= st > 0;
+            open |= st >= 0;
         }
-        size_t step = pf->cap - at < PREFAULT_STEP ? pf->cap - at : PREFAULT_STEP;
-        big_populate(pf->base + at, step);
-        at += step;
+        if (open && !busy) {
+            struct timespec wait = {0, 100000}; /* far enough ahead of every writer: 0.1 ms */
+            nanosleep(&wait, NULL);
+        }
     }
     PyThread_release_lock(pf->done);
 }
 #endif
 
-void prefault_start(prefaulter *pf, void *base, size_t cap)
+void prefault_init(prefaulter *pf)
 {
     memset(pf, 0, sizeof *pf);
+}
+
+int prefault_add(prefaulter *pf, void *base, size_t cap)
+{
 #ifdef HAVE_PREFAULT
-    if (!base || cap < PREFAULT_MIN || !(pf->done = PyThread_allocate_lock()))
-        return;
-    pf->base = base;
+    if (!base || cap < POPULATE_MIN || pf->n >= PREFAULT_REGIONS || pf->done)
+        return -1;
+    prefault_region *r = &pf->region[pf->n];
+    r->base = base;
     /* whole pages only: the last one may hold what malloc keeps after it */
-    pf->cap = cap & ~(size_t)4095;
+    r->cap = cap & ~(size_t)4095;
+    r->written = 0;
+    r->gone = 0;
+    pf->total = cap > SIZE_MAX - pf->total ? SIZE_MAX : pf->total + cap;
+    return pf->n++;
+#else
+    (void)pf;
+    (void)base;
+    (void)cap;
+    return -1;
+#endif
+}
+
+void prefault_start(prefaulter *pf)
+{
+#ifdef HAVE_PREFAULT
+    if (pf->done || pf->total < PREFAULT_MIN || !(pf->done = PyThread_allocate_lock()))
+        return;
+    pf->stop = 0;
     if (PyThread_acquire_lock(pf->done, WAIT_LOCK)
         && PyThread_start_new_thread(prefault_main, pf) != PYTHREAD_INVALID_THREAD_ID)
         return;
     PyThread_free_lock(pf->done);
     pf->done = NULL;
 #else
-    (void)base;
-    (void)cap;
+    (void)pf;
 #endif
 }
 
-void prefault_progress(prefaulter *pf, const void *base, size_t written)
+void prefault_progress(prefaulter *pf, int i, const void *base, size_t written)
 {
 #ifdef HAVE_PREFAULT
-    if (!pf->done)
+    if (!pf->done || i < 0 || i >= pf->n)
         return;
-    if (base != pf->base)
-        prefault_stop(pf);
+    prefault_region *r = &pf->region[i];
+    if (base != r->base)
+        __atomic_store_n(&r->gone, 1, __ATOMIC_RELEASE);
     else
-        __atomic_store_n(&pf->written, written, __ATOMIC_RELAXED);
+        __atomic_store_n(&r->written, written, __ATOMIC_RELAXED);
 #else
     (void)pf;
+    (void)i;
     (void)base;
     (void)written;
 #endif
@@ -239,17 +288,26 @@ static void *pool_take(size_t need)
 }
 #endif
 
-void *big_malloc(size_t n)
+void *big_take(size_t n, int *pooled)
 {
+    *pooled = 0;
 #ifdef HAVE_POOL
     if (n >= BIG_BUFFER) {
         void *p = pool_take(n);
-        if (p)
+        if (p) {
+            *pooled = 1;
             return p;
+        }
     }
 #endif
-    void *p = malloc(n ? n : 1);
-    if (n >= POPULATE_MIN)
+    return malloc(n ? n : 1);
+}
+
+void *big_malloc(size_t n)
+{
+    int pooled;
+    void *p = big_take(n, &pooled);
+    if (!pooled && n >= POPULATE_MIN)
         big_populate(p, n);
     return p;
 }

@@ -43,6 +43,10 @@ void big_populate(void *p, size_t n);
 /* malloc(n), its pages mapped when big; a pooled buffer when one fits. */
 void *big_malloc(size_t n);
 
+/* big_malloc without the mapping: *pooled is 1 when the buffer is a pooled
+ * one (its pages mapped), else 0 (fresh pages: for a prefaulter). */
+void *big_take(size_t n, int *pooled);
+
 /* free(p), or p kept in the pool when it is big (any pointer from malloc,
  * realloc or big_malloc; NULL is nothing). Safe from any thread, with or
  * without the GIL: Arrow's release callbacks call it. */
@@ -56,31 +60,53 @@ void big_after_fork(void);
  * and one fits (*pooled, unless NULL: 1 when it was). */
 pct_status out_reserve_big(pct_buf *out, size_t extra, size_t limit, int *pooled);
 
-/* Maps a big result's pages on a thread of its own, a few MiB ahead of
- * the writer, so that the kernel's work of a first call (fresh pages)
- * runs beside the rows' instead of in the writer's page faults (Linux;
- * elsewhere prefault_start starts nothing). The writer reports how far it
- * has written; the thread stops at the buffer's end, when stopped, or when
- * the writer reports a moved buffer (grown by realloc). Populating never
- * changes what memory holds: should the thread reach an old range the
- * moment a realloc moves the buffer, it maps zero pages or nothing. */
+/* Maps the pages of big results on a thread of its own, a few MiB ahead
+ * of each one's writer, so that the kernel's work of a first call (fresh
+ * pages) runs beside the rows' instead of in the writer's page faults
+ * (Linux; elsewhere nothing is started). One thread serves the buffers of
+ * a call (split_many's 14: each child's data and offsets), going round
+ * them. The writer reports how far it has written each; the thread leaves
+ * a buffer at its end or when the writer reports it moved (grown by
+ * realloc), and stops when stopped or when it has none left. Populating
+ * never changes what memory holds: should the thread reach an old range
+ * the moment a realloc moves a buffer, it maps zero pages or nothing. */
+#define PREFAULT_REGIONS 16
+
 typedef struct {
     uint8_t *base;
-    size_t cap;
+    size_t cap;     /* whole pages only */
     size_t written; /* atomic: the writer's progress */
-    int stop;       /* atomic */
+    int gone;       /* atomic: the buffer moved */
+} prefault_region;
+
+typedef struct {
+    prefault_region region[PREFAULT_REGIONS];
+    int n;
+    size_t total; /* the regions' bytes */
+    int stop;     /* atomic */
     PyThread_type_lock done; /* held while the thread runs; NULL: none runs */
 } prefaulter;
 
-/* Starts pf's thread for base[0..cap) when cap is big enough to pay for
+/* An empty prefaulter (no thread). */
+void prefault_init(prefaulter *pf);
+
+/* base[0..cap), fresh memory a writer is about to fill from its start,
+ * made pf's region: its index, or -1 when not taken (too small to pay
+ * for, PREFAULT_REGIONS taken, the thread started, or no prefaulting on
+ * this system; the writes fault). */
+int prefault_add(prefaulter *pf, void *base, size_t cap);
+
+/* Starts pf's thread when its regions are big enough together to pay for
  * it; failing to start is no error (the writes fault). */
-void prefault_start(prefaulter *pf, void *base, size_t cap);
+void prefault_start(prefaulter *pf);
 
-/* The writer has written base[0..written); a base that is not pf's stops
- * the thread. Called by one writer at a time. */
-void prefault_progress(prefaulter *pf, const void *base, size_t written);
+/* The writer has written base[0..written) of region i (-1: nothing); a
+ * base that is not the region's (the buffer moved) drops the region.
+ * Called by one writer at a time for a region. */
+void prefault_progress(prefaulter *pf, int i, const void *base, size_t written);
 
-/* Stops pf's thread and waits for it (nothing when none runs). */
+/* Stops pf's thread and waits for it (nothing when none runs); its
+ * regions may be freed after. */
 void prefault_stop(prefaulter *pf);
 
 /* A size remembered from one call for the next (a result column's length,

@@ -282,6 +282,7 @@ typedef struct {
     uint8_t *index;     /* int32 or int64 offsets (rows + 1), or 16-byte views */
     uint8_t *valid;     /* one bit per row */
     int64_t nulls;
+    int data_pf, index_pf; /* their regions of the builder's prefaulter (-1: none) */
 } child;
 
 typedef struct {
@@ -289,10 +290,14 @@ typedef struct {
     uint8_t *row_valid; /* the struct's validity */
     int64_t nulls;
     size_t limit;       /* the most bytes a child's data may hold */
+    size_t rows;
+    size_t width;       /* the bytes of a row's offset or view */
+    prefaulter pf;      /* a first call's fresh pages mapped ahead of the rows */
 } parts_builder;
 
 static void builder_free(parts_builder *b)
 {
+    prefault_stop(&b->pf); /* before the buffers go */
     for (int c = 0; c < N_PARTS; c++) {
         big_free(b->kids[c].data.data);
         big_free(b->kids[c].index);
@@ -301,20 +306,39 @@ static void builder_free(parts_builder *b)
     free(b->row_valid);
 }
 
-/* Each child's length in the last call: its data is asked for at that
- * size, which takes that child's own buffer back from the pool (the
- * smallest that holds it), its pages mapped already. */
-static size_hint last_len[N_PARTS];
+/* Each child's length in the last call, and its rows: its data is asked
+ * for at that length scaled to this call's rows -- the same column again
+ * takes that child's own buffer back from the pool (the smallest that
+ * holds it), its pages mapped already; a first big call after a small
+ * one gets about its size at once (a fresh buffer for the prefaulter,
+ * not one grown by copies). */
+static size_hint last_len[N_PARTS], last_rows;
 
-/* Buffers for `rows` rows of `kind`. Each child's data has room for its
- * length in the last call, or for `span` (the input's bytes, 0 when not
- * known: no child can need more, and pages never written are never
- * touched) in a first call; builder_trim gives back what is not used. */
+/* The bytes child c's data is asked for over `rows` rows: its length in
+ * the last call scaled, or `span` (the input's bytes, 0 when not known:
+ * no child can need more, and pages never written are never touched)
+ * when there was none or the scaled length is more. */
+static size_t child_want(int c, size_t rows, size_t span)
+{
+    size_t last = hint_get(&last_len[c]), was = hint_get(&last_rows);
+    if (!was || (rows && last > SIZE_MAX / rows))
+        return span;
+    size_t want = last * rows / was;
+    return want < span ? want : span;
+}
+
+/* Buffers for `rows` rows of `kind`; each child's data has room for
+ * child_want bytes; builder_trim gives back what is not used. */
 static int builder_init(parts_builder *b, int64_t rows, char kind, size_t span)
 {
     memset(b, 0, sizeof *b);
+    prefault_init(&b->pf);
     b->limit = kind == 'u' ? (size_t)INT32_MAX : (size_t)PY_SSIZE_T_MAX;
     size_t n = (size_t)rows, width = kind == 'u' ? 4 : kind == 'U' ? 8 : 16;
+    b->width = width;
+    b->rows = n;
+    for (int c = 0; c < N_PARTS; c++)
+        b->kids[c].data_pf = b->kids[c].index_pf = -1;
     if (n > (SIZE_MAX - 1) / 16 - 1)
         return PCT_ERR_TOO_LARGE;
     int ok = (b->row_valid = calloc(n / 8 + 1, 1)) != NULL;
@@ -322,21 +346,42 @@ static int builder_init(parts_builder *b, int64_t rows, char kind, size_t span)
         child *ch = &b->kids[c];
         ch->kind = kind;
         pct_buf_init(&ch->data);
-        ok = ok && (ch->index = big_malloc((n + (kind != 'v')) * width + 1)) != NULL;
+        /* a pooled buffer's pages are mapped; a fresh one's, by the
+         * prefaulter ahead of the rows (no overflow: n checked above) */
+        size_t index_size = (n + (kind != 'v')) * width + 1;
+        int pooled = 0;
+        ok = ok && (ch->index = big_take(index_size, &pooled)) != NULL;
+        if (ok && !pooled)
+            ch->index_pf = prefault_add(&b->pf, ch->index, index_size);
         ok = ok && (ch->valid = calloc(n / 8 + 1, 1)) != NULL;
         if (ok && kind != 'v')
             memset(ch->index, 0, width); /* the first offset */
-        size_t last = hint_get(&last_len[c]), want = last && last < span ? last : span;
-        if (ok && want)
-            (void)out_reserve_big(&ch->data, want, b->limit, NULL); /* a hint: growing does without */
+        size_t want = child_want(c, n, span);
+        if (ok && want && out_reserve_big(&ch->data, want, b->limit, &pooled) == PCT_OK && !pooled)
+            ch->data_pf = prefault_add(&b->pf, ch->data.data, ch->data.cap);
+        /* (a reserve that fails is a hint lost: growing does without) */
     }
+    if (ok)
+        prefault_start(&b->pf);
     return ok ? PCT_OK : PCT_ERR_NO_MEMORY;
+}
+
+/* Tells the prefaulter how far row r's writes have come. */
+static void builder_progress(parts_builder *b, int64_t r)
+{
+    for (int c = 0; c < N_PARTS; c++) {
+        child *ch = &b->kids[c];
+        prefault_progress(&b->pf, ch->data_pf, ch->data.data, ch->data.len);
+        prefault_progress(&b->pf, ch->index_pf, ch->index, (size_t)r * b->width);
+    }
 }
 
 /* Gives the unused room of each child's data back (shrinking in place),
  * and keeps each child's length for the next call. */
 static void builder_trim(parts_builder *b)
 {
+    prefault_stop(&b->pf); /* before a buffer is cut */
+    hint_set(&last_rows, b->rows);
     for (int c = 0; c < N_PARTS; c++) {
         pct_buf *o = &b->kids[c].data;
         hint_set(&last_len[c], o->len);
@@ -404,6 +449,10 @@ static inline int put(child *ch, int64_t r, const uint8_t *src, size_t len, int 
     return PCT_OK;
 }
 
+/* Rows between two reports to the prefaulter (a power of 2): some KiB of
+ * each child, well within the prefaulter's lead. */
+#define PROGRESS_ROWS 64
+
 /* Runs the rows of `in`: PCT_OK, a pct_status, or -1 for a malformed row
  * (its index in *bad). Touches no Python object. */
 static int split_rows(const pct_arrow_strings *in, parts_builder *b, int64_t *bad,
@@ -414,6 +463,8 @@ static int split_rows(const pct_arrow_strings *in, parts_builder *b, int64_t *ba
         size_t n;
         if (pct_interrupted(stop, (size_t)r))
             return PCT_ERR_INTERRUPTED;
+        if ((r & (PROGRESS_ROWS - 1)) == 0)
+            builder_progress(b, r);
         int rc = pct_arrow_row(in, r, &p, &n);
         if (rc < 0) {
             *bad = r;
