@@ -264,6 +264,9 @@ static void test_fast_path(void)
 
 /* RFC 3492 6.3 as written (one pass per code point value), for labels of
  * lowercase letters the mapping leaves alone. */
+/* The largest delta rfc_punycode has emitted. */
+static uint32_t rfc_max_delta;
+
 static size_t rfc_punycode(const uint32_t *in, size_t n, char *out)
 {
     size_t o = 0, b = 0;
@@ -288,6 +291,7 @@ static size_t rfc_punycode(const uint32_t *in, size_t n, char *out)
                 delta++;
             if (in[i] == next) {
                 uint32_t q = delta;
+                rfc_max_delta = delta > rfc_max_delta ? delta : rfc_max_delta;
                 for (uint32_t k = 36;; k += 36) {
                     uint32_t t = k <= bias ? 1 : k >= bias + 26 ? 26 : k - bias;
                     if (q < t)
@@ -369,6 +373,38 @@ static void test_punycode_distinct(void)
               && memcmp(out, want, wn + 3) == 0);
         CHECK(one_host(h, n + 3));
     }
+}
+
+/* Labels with deltas past what the encoder divides by a table (a digit's
+ * r < 2^26, adapt's d < 2^23 with at most 64 code points: pct_idna.c)
+ * and below it, against the RFC's divisions: many ASCII letters or
+ * supplementary ideographs before U+3134A make its delta pass 2^26. */
+static void test_punycode_large_deltas(void)
+{
+    static const uint32_t letters[] = {'a', '7', 0x20000, 0x3134A, 0x4E2D};
+    uint32_t label[420];
+    uint8_t h[1700], out[5000];
+    char want[5000];
+    long rounds = test_rounds(600), large = 0, small = 0;
+    for (long r = 0; r < rounds; r++) {
+        /* a third of ASCII letters alone before U+3134A, most past 2^26 */
+        size_t len = r % 3 ? 1 + rng(r % 2 ? 60 : 420) : 300 + rng(120), n = 0;
+        for (size_t i = 0; i < len; i++)
+            label[i] = letters[rng(r % 3 ? 5 : 2)];
+        label[len - 1] = 0x3134A; /* never all ASCII */
+        for (size_t i = 0; i < len; i++)
+            n += test_put_utf8(h + n, label[i]);
+        rfc_max_delta = 0;
+        memcpy(want, "xn--", 4);
+        size_t wn = 4 + rfc_punycode(label, len, want + 4), got = 0;
+        if (rfc_max_delta - 1 >= (1u << 26)) /* (a digit's r is the delta less 1 at least) */
+            large++;
+        else
+            small++;
+        CHECK(pct_idna_to_ascii(h, n, out, sizeof out, &got) == PCT_OK && got == wn && memcmp(out, want, wn) == 0);
+        one_host(h, n);
+    }
+    CHECK(large > rounds / 20 && small > rounds / 20); /* both sides of the tables' bound */
 }
 
 /* Hosts with an "xn--" label after a plain one: the one pass decodes the
@@ -466,6 +502,7 @@ int main(void)
     test_fast_path();
     test_punycode_lengths();
     test_punycode_distinct();
+    test_punycode_large_deltas();
     test_bidi_ascii();
     test_xn_labels();
     printf("test_idna: %ld checks, %ld failures\n", checks, failures);
