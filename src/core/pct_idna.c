@@ -1331,6 +1331,27 @@ static uint8_t *room(size_t len, uint8_t *dst, size_t cap, uint8_t **heap, pct_s
     return *heap;
 }
 
+/* fast_to_ascii's answer as to_ascii gives it: 1 with it in *rc (PCT_OK,
+ * the form at dst and *form set when given; PCT_IDNA_FAIL), 0 when the
+ * long way decides. */
+static int fast_answer(const uint8_t *s, size_t n, uint8_t *dst, size_t cap, const uint8_t **form,
+                       size_t *out_len, pct_status *rc)
+{
+    int got = fast_to_ascii(s, n, dst, cap, out_len);
+    if (got == PLAIN) {
+        if (form)
+            *form = dst;
+        *rc = PCT_OK;
+        return 1;
+    }
+    if (got == FAIL) {
+        *out_len = 0;
+        *rc = PCT_IDNA_FAIL;
+        return 1;
+    }
+    return 0;
+}
+
 /* The ASCII form of the domain src[0..n) (its length in *out_len) into
  * room(); *form (when given) says where it was written. fast: the usual
  * host by fast_to_ascii first. */
@@ -1355,18 +1376,8 @@ static pct_status to_ascii(const uint8_t *src, size_t n, uint8_t *dst, size_t ca
             *form = d;
         return PCT_OK;
     }
-    if (fast) {
-        int got = fast_to_ascii(src, n, dst, cap, out_len);
-        if (got == PLAIN) {
-            if (form)
-                *form = dst;
-            return PCT_OK;
-        }
-        if (got == FAIL) {
-            *out_len = 0;
-            return PCT_IDNA_FAIL;
-        }
-    }
+    if (fast && fast_answer(src, n, dst, cap, form, out_len, &out))
+        return out;
     work w;
     work_init(&w);
     int rc = process(src, n, &w, NULL);
@@ -1479,17 +1490,10 @@ static pct_status host_to_ascii(const uint8_t *host, size_t n, uint8_t *dst, siz
      * take it by the one pass alike (tests/c/test_idna.c holds the two
      * equal) */
     int fast = 1;
+    pct_status rc;
     if (n && pct_ascii_span(host, n) < n) {
-        int got = fast_to_ascii(host, n, dst, cap, out_len);
-        if (got == PLAIN) {
-            if (form)
-                *form = dst;
-            return PCT_OK;
-        }
-        if (got == FAIL) {
-            *out_len = 0;
-            return PCT_IDNA_FAIL;
-        }
+        if (fast_answer(host, n, dst, cap, form, out_len, &rc))
+            return rc;
         fast = 0; /* (no '%': the one pass has said NOT_PLAIN already) */
     }
     if (n == 0 || !memchr(host, '%', n)) /* the usual host: no escape to decode */
@@ -1510,7 +1514,7 @@ static pct_status host_to_ascii(const uint8_t *host, size_t n, uint8_t *dst, siz
         }
         buf[len++] = host[i];
     }
-    pct_status rc = to_ascii(buf, len, dst, cap, heap, form, out_len, 1);
+    rc = to_ascii(buf, len, dst, cap, heap, form, out_len, 1);
     if (buf != small)
         free(buf);
     return rc;
