@@ -348,19 +348,116 @@ enum { BASE = 36, TMIN = 1, TMAX = 26, SKEW = 38, DAMP = 700, INITIAL_BIAS = 72,
 /* Past this a delta names no code point for any label of MAX_PUNYCODE_LABEL. */
 #define DELTA_LIMIT ((uint64_t)1 << 53)
 
+/* Divisions by a divisor that varies, replaced where they are usual by a
+ * table (a hardware division costs tens of cycles, and each digit of a
+ * delta waited on the one before). x / b for x < 2^k is x * M >> s with
+ * M = floor(2^s / b) + 1, exact when x * (M * b - 2^s) < 2^s (the error
+ * M * b - 2^s is at most b), and x * M must fit 64 bits. */
+
+/* adapt's last step, (BASE - TMIN + 1) * d / (d + SKEW), for every d its
+ * loop leaves (d <= ((BASE - TMIN) * TMAX) / 2 = 455). */
+#define TAIL(d) (uint8_t)((BASE - TMIN + 1) * (d) / ((d) + SKEW))
+static const uint8_t adapt_tail[((BASE - TMIN) * TMAX) / 2 + 1] = {
+    TAIL(0), TAIL(1), TAIL(2), TAIL(3), TAIL(4), TAIL(5), TAIL(6), TAIL(7), TAIL(8), TAIL(9),
+    TAIL(10), TAIL(11), TAIL(12), TAIL(13), TAIL(14), TAIL(15), TAIL(16), TAIL(17), TAIL(18),
+    TAIL(19), TAIL(20), TAIL(21), TAIL(22), TAIL(23), TAIL(24), TAIL(25), TAIL(26), TAIL(27),
+    TAIL(28), TAIL(29), TAIL(30), TAIL(31), TAIL(32), TAIL(33), TAIL(34), TAIL(35), TAIL(36),
+    TAIL(37), TAIL(38), TAIL(39), TAIL(40), TAIL(41), TAIL(42), TAIL(43), TAIL(44), TAIL(45),
+    TAIL(46), TAIL(47), TAIL(48), TAIL(49), TAIL(50), TAIL(51), TAIL(52), TAIL(53), TAIL(54),
+    TAIL(55), TAIL(56), TAIL(57), TAIL(58), TAIL(59), TAIL(60), TAIL(61), TAIL(62), TAIL(63),
+    TAIL(64), TAIL(65), TAIL(66), TAIL(67), TAIL(68), TAIL(69), TAIL(70), TAIL(71), TAIL(72),
+    TAIL(73), TAIL(74), TAIL(75), TAIL(76), TAIL(77), TAIL(78), TAIL(79), TAIL(80), TAIL(81),
+    TAIL(82), TAIL(83), TAIL(84), TAIL(85), TAIL(86), TAIL(87), TAIL(88), TAIL(89), TAIL(90),
+    TAIL(91), TAIL(92), TAIL(93), TAIL(94), TAIL(95), TAIL(96), TAIL(97), TAIL(98), TAIL(99),
+    TAIL(100), TAIL(101), TAIL(102), TAIL(103), TAIL(104), TAIL(105), TAIL(106), TAIL(107),
+    TAIL(108), TAIL(109), TAIL(110), TAIL(111), TAIL(112), TAIL(113), TAIL(114), TAIL(115),
+    TAIL(116), TAIL(117), TAIL(118), TAIL(119), TAIL(120), TAIL(121), TAIL(122), TAIL(123),
+    TAIL(124), TAIL(125), TAIL(126), TAIL(127), TAIL(128), TAIL(129), TAIL(130), TAIL(131),
+    TAIL(132), TAIL(133), TAIL(134), TAIL(135), TAIL(136), TAIL(137), TAIL(138), TAIL(139),
+    TAIL(140), TAIL(141), TAIL(142), TAIL(143), TAIL(144), TAIL(145), TAIL(146), TAIL(147),
+    TAIL(148), TAIL(149), TAIL(150), TAIL(151), TAIL(152), TAIL(153), TAIL(154), TAIL(155),
+    TAIL(156), TAIL(157), TAIL(158), TAIL(159), TAIL(160), TAIL(161), TAIL(162), TAIL(163),
+    TAIL(164), TAIL(165), TAIL(166), TAIL(167), TAIL(168), TAIL(169), TAIL(170), TAIL(171),
+    TAIL(172), TAIL(173), TAIL(174), TAIL(175), TAIL(176), TAIL(177), TAIL(178), TAIL(179),
+    TAIL(180), TAIL(181), TAIL(182), TAIL(183), TAIL(184), TAIL(185), TAIL(186), TAIL(187),
+    TAIL(188), TAIL(189), TAIL(190), TAIL(191), TAIL(192), TAIL(193), TAIL(194), TAIL(195),
+    TAIL(196), TAIL(197), TAIL(198), TAIL(199), TAIL(200), TAIL(201), TAIL(202), TAIL(203),
+    TAIL(204), TAIL(205), TAIL(206), TAIL(207), TAIL(208), TAIL(209), TAIL(210), TAIL(211),
+    TAIL(212), TAIL(213), TAIL(214), TAIL(215), TAIL(216), TAIL(217), TAIL(218), TAIL(219),
+    TAIL(220), TAIL(221), TAIL(222), TAIL(223), TAIL(224), TAIL(225), TAIL(226), TAIL(227),
+    TAIL(228), TAIL(229), TAIL(230), TAIL(231), TAIL(232), TAIL(233), TAIL(234), TAIL(235),
+    TAIL(236), TAIL(237), TAIL(238), TAIL(239), TAIL(240), TAIL(241), TAIL(242), TAIL(243),
+    TAIL(244), TAIL(245), TAIL(246), TAIL(247), TAIL(248), TAIL(249), TAIL(250), TAIL(251),
+    TAIL(252), TAIL(253), TAIL(254), TAIL(255), TAIL(256), TAIL(257), TAIL(258), TAIL(259),
+    TAIL(260), TAIL(261), TAIL(262), TAIL(263), TAIL(264), TAIL(265), TAIL(266), TAIL(267),
+    TAIL(268), TAIL(269), TAIL(270), TAIL(271), TAIL(272), TAIL(273), TAIL(274), TAIL(275),
+    TAIL(276), TAIL(277), TAIL(278), TAIL(279), TAIL(280), TAIL(281), TAIL(282), TAIL(283),
+    TAIL(284), TAIL(285), TAIL(286), TAIL(287), TAIL(288), TAIL(289), TAIL(290), TAIL(291),
+    TAIL(292), TAIL(293), TAIL(294), TAIL(295), TAIL(296), TAIL(297), TAIL(298), TAIL(299),
+    TAIL(300), TAIL(301), TAIL(302), TAIL(303), TAIL(304), TAIL(305), TAIL(306), TAIL(307),
+    TAIL(308), TAIL(309), TAIL(310), TAIL(311), TAIL(312), TAIL(313), TAIL(314), TAIL(315),
+    TAIL(316), TAIL(317), TAIL(318), TAIL(319), TAIL(320), TAIL(321), TAIL(322), TAIL(323),
+    TAIL(324), TAIL(325), TAIL(326), TAIL(327), TAIL(328), TAIL(329), TAIL(330), TAIL(331),
+    TAIL(332), TAIL(333), TAIL(334), TAIL(335), TAIL(336), TAIL(337), TAIL(338), TAIL(339),
+    TAIL(340), TAIL(341), TAIL(342), TAIL(343), TAIL(344), TAIL(345), TAIL(346), TAIL(347),
+    TAIL(348), TAIL(349), TAIL(350), TAIL(351), TAIL(352), TAIL(353), TAIL(354), TAIL(355),
+    TAIL(356), TAIL(357), TAIL(358), TAIL(359), TAIL(360), TAIL(361), TAIL(362), TAIL(363),
+    TAIL(364), TAIL(365), TAIL(366), TAIL(367), TAIL(368), TAIL(369), TAIL(370), TAIL(371),
+    TAIL(372), TAIL(373), TAIL(374), TAIL(375), TAIL(376), TAIL(377), TAIL(378), TAIL(379),
+    TAIL(380), TAIL(381), TAIL(382), TAIL(383), TAIL(384), TAIL(385), TAIL(386), TAIL(387),
+    TAIL(388), TAIL(389), TAIL(390), TAIL(391), TAIL(392), TAIL(393), TAIL(394), TAIL(395),
+    TAIL(396), TAIL(397), TAIL(398), TAIL(399), TAIL(400), TAIL(401), TAIL(402), TAIL(403),
+    TAIL(404), TAIL(405), TAIL(406), TAIL(407), TAIL(408), TAIL(409), TAIL(410), TAIL(411),
+    TAIL(412), TAIL(413), TAIL(414), TAIL(415), TAIL(416), TAIL(417), TAIL(418), TAIL(419),
+    TAIL(420), TAIL(421), TAIL(422), TAIL(423), TAIL(424), TAIL(425), TAIL(426), TAIL(427),
+    TAIL(428), TAIL(429), TAIL(430), TAIL(431), TAIL(432), TAIL(433), TAIL(434), TAIL(435),
+    TAIL(436), TAIL(437), TAIL(438), TAIL(439), TAIL(440), TAIL(441), TAIL(442), TAIL(443),
+    TAIL(444), TAIL(445), TAIL(446), TAIL(447), TAIL(448), TAIL(449), TAIL(450), TAIL(451),
+    TAIL(452), TAIL(453), TAIL(454), TAIL(455)
+};
+#undef TAIL
+
+/* d / p for d < 2^23, p <= 64 (adapt's points: a label's code points so
+ * far): s = 40, x * e < 2^23 * 64 < 2^40, x * M < 2^23 * (2^40 + 1) < 2^64. */
+#define RECIP_P(p) (((uint64_t)1 << 40) / ((p) ? (p) : 1) + 1) /* (points >= 1) */
+static const uint64_t recip_points[65] = {
+    RECIP_P(0), RECIP_P(1), RECIP_P(2), RECIP_P(3), RECIP_P(4), RECIP_P(5), RECIP_P(6), RECIP_P(7),
+    RECIP_P(8), RECIP_P(9), RECIP_P(10), RECIP_P(11), RECIP_P(12), RECIP_P(13), RECIP_P(14),
+    RECIP_P(15), RECIP_P(16), RECIP_P(17), RECIP_P(18), RECIP_P(19), RECIP_P(20), RECIP_P(21),
+    RECIP_P(22), RECIP_P(23), RECIP_P(24), RECIP_P(25), RECIP_P(26), RECIP_P(27), RECIP_P(28),
+    RECIP_P(29), RECIP_P(30), RECIP_P(31), RECIP_P(32), RECIP_P(33), RECIP_P(34), RECIP_P(35),
+    RECIP_P(36), RECIP_P(37), RECIP_P(38), RECIP_P(39), RECIP_P(40), RECIP_P(41), RECIP_P(42),
+    RECIP_P(43), RECIP_P(44), RECIP_P(45), RECIP_P(46), RECIP_P(47), RECIP_P(48), RECIP_P(49),
+    RECIP_P(50), RECIP_P(51), RECIP_P(52), RECIP_P(53), RECIP_P(54), RECIP_P(55), RECIP_P(56),
+    RECIP_P(57), RECIP_P(58), RECIP_P(59), RECIP_P(60), RECIP_P(61), RECIP_P(62), RECIP_P(63),
+    RECIP_P(64)
+};
+#undef RECIP_P
+
+/* r / (BASE - t) for r < 2^26, t a threshold (1 <= t <= TMAX, a divisor of
+ * 10 to 35): s = 38, x * e < 2^26 * 35 < 2^38, x * M < 2^26 * 2^35 = 2^61. */
+#define RECIP_T(t) (((uint64_t)1 << 38) / (BASE - (t)) + 1)
+static const uint64_t recip_digit[TMAX + 1] = {
+    RECIP_T(0), RECIP_T(1), RECIP_T(2), RECIP_T(3), RECIP_T(4), RECIP_T(5), RECIP_T(6), RECIP_T(7),
+    RECIP_T(8), RECIP_T(9), RECIP_T(10), RECIP_T(11), RECIP_T(12), RECIP_T(13), RECIP_T(14),
+    RECIP_T(15), RECIP_T(16), RECIP_T(17), RECIP_T(18), RECIP_T(19), RECIP_T(20), RECIP_T(21),
+    RECIP_T(22), RECIP_T(23), RECIP_T(24), RECIP_T(25), RECIP_T(26)
+};
+#undef RECIP_T
+
 static uint64_t adapt(uint64_t delta, uint64_t points, int first)
 {
     if (delta <= UINT32_MAX && points <= UINT32_MAX) {
-        /* the encoder's deltas and most decoded ones: 32-bit divisions,
-         * several times as fast as 64-bit ones on common x86-64 cores */
+        /* the encoder's deltas and most decoded ones: 32-bit arithmetic,
+         * and no division for a short label's (the tables above) */
         uint32_t d = (uint32_t)delta, p = (uint32_t)points, k = 0;
         d = first ? d / DAMP : d / 2;
-        d += d / p;
+        d += d < (1u << 23) && p <= 64 ? (uint32_t)(d * recip_points[p] >> 40) : d / p;
         while (d > ((BASE - TMIN) * TMAX) / 2) {
             d /= BASE - TMIN;
             k += BASE;
         }
-        return k + (BASE - TMIN + 1) * d / (d + SKEW);
+        return k + adapt_tail[d];
     }
     delta = first ? delta / DAMP : delta / 2;
     delta += delta / points;
@@ -395,7 +492,8 @@ static uint8_t *put_delta(uint8_t *d, uint8_t *end, uint32_t q, uint32_t bias)
             break;
         if (d == end)
             return NULL;
-        uint32_t r = q - t, b = BASE - t, quot = r / b; /* one division for both */
+        uint32_t r = q - t, b = BASE - t; /* one division for both */
+        uint32_t quot = r < (1u << 26) ? (uint32_t)(r * recip_digit[t] >> 38) : r / b;
         *d++ = (uint8_t)digits36[t + (r - quot * b)];
         q = quot;
     }
@@ -952,6 +1050,23 @@ static int xn_label(const uint8_t *s, size_t n, uint32_t *buf, unsigned right, i
     return rc == FAIL ? FAIL : NOT_PLAIN;
 }
 
+/* The props of a code point that needs none of plain_cp's checks but the
+ * joiners' (valid, NFC's quick check Yes, combining class 0, no mark):
+ * the letters of most scripts, one mask a code point. */
+#define SIMPLE_MASK (3u | PCT_IDNA_MARK | PCT_IDNA_NFC_YES | 0xFF0000u)
+#define SIMPLE_PROPS (PCT_IDNA_VALID | PCT_IDNA_NFC_YES)
+
+/* The code points of a label fast_to_ascii has read, s[0..n) (valid
+ * UTF-8, its ASCII bytes plain), its capitals lowercased, into out (room
+ * for n): how many. */
+static size_t plain_code_points(const uint8_t *s, size_t n, uint32_t *out)
+{
+    size_t m = pct_utf8_to_ucs4(s, n, out, n);
+    for (size_t j = 0; j < m; j++)
+        out[j] = out[j] - 'A' < 26 ? out[j] + 32 : out[j];
+    return m;
+}
+
 /* The ASCII form of the usual host from its bytes, in one pass and with
  * no allocation: valid UTF-8 of at most FAST_BYTES bytes, plain code
  * points (plain_labels), no forbidden domain code point, a form that fits
@@ -964,18 +1079,20 @@ static int xn_label(const uint8_t *s, size_t n, uint32_t *buf, unsigned right, i
  * bytes lowercased (a label's basic code points start its punycode), moved
  * on by four for "xn--" at its first non-ASCII code point, whose code
  * points (with the ASCII ones before each) are kept for its deltas
- * (punycode_few). */
+ * (punycode_few); a label of more of them is decoded again for
+ * punycode_put. Most code points cost a table lookup and one mask
+ * (SIMPLE_MASK); the rest are plain_cp's. */
 #define FAST_BYTES 256
 static int fast_to_ascii(const uint8_t *s, size_t n, uint8_t *dst, size_t cap, size_t *out_len)
 {
-    uint32_t cp[FAST_BYTES]; /* the labels lowercased, joined by '.' */
+    uint32_t cp[FAST_BYTES]; /* a long label's code points, an "xn--" label's */
     uint8_t local[2 * FAST_BYTES + 16];
     if (n > FAST_BYTES || !dst)
         return NOT_PLAIN;
     /* into dst when it has room to spare, else here and copied */
     uint8_t *base = cap >= 2 * n + 16 ? dst : local;
     uint8_t *d = base, *end = base == dst ? dst + cap : local + sizeof local;
-    size_t len = 0, i = 0;
+    size_t i = 0;
     unsigned last = 0, right = 0;
     int bidi_good = 1;
     for (;;) {
@@ -984,11 +1101,11 @@ static int fast_to_ascii(const uint8_t *s, size_t n, uint8_t *dst, size_t cap, s
         if ((size_t)(end - d) < n - i + 5)
             return NOT_PLAIN;
         if (n - i >= 4 && (s[i] | 0x20) == 'x' && (s[i + 1] | 0x20) == 'n' && s[i + 2] == '-' && s[i + 3] == '-')
-            return xn_label(s + i, n - i, cp + len, right, bidi_good);
+            return xn_label(s + i, n - i, cp, right, bidi_good);
         uint8_t *label = d;
-        uint32_t few[PUNYCODE_FEW], least = UINT32_MAX, seen = 0;
+        uint32_t few[PUNYCODE_FEW], least = UINT32_MAX, seen = 0, prev = 0;
         uint16_t gap[PUNYCODE_FEW];
-        size_t from = len, start = i, basic = 0, k = 0, run = 0;
+        size_t start = i, basic = 0, k = 0, run = 0;
         unsigned first = 0, end_class = 0; /* the label's for the Bidi rule */
         while (i < n) {
             uint32_t c = s[i];
@@ -996,16 +1113,17 @@ static int fast_to_ascii(const uint8_t *s, size_t n, uint8_t *dst, size_t cap, s
                 /* a run of ASCII bytes, up to a '.', a forbidden one, a
                  * non-ASCII one or the end */
                 size_t at = i;
-                uint32_t classes = 0;
-                for (uint32_t v; i < n && (v = plain_run[s[i]]) != 0; i++) {
-                    cp[len++] = (uint8_t)v;
-                    *d++ = (uint8_t)v;
-                    classes |= v;
+                uint32_t classes = 0, v = 0;
+                for (uint32_t w; i < n && (w = plain_run[s[i]]) != 0; i++) {
+                    *d++ = (uint8_t)w;
+                    classes |= w;
+                    v = w;
                 }
                 if (i > at) {
                     if (at == start)
                         first = RUN_CLASS(plain_run[s[at]]);
-                    end_class = RUN_CLASS(plain_run[s[i - 1]]);
+                    end_class = RUN_CLASS(v);
+                    prev = (uint8_t)v;
                     seen |= classes >> 12;
                     basic += i - at;
                     run += i - at;
@@ -1047,11 +1165,13 @@ static int fast_to_ascii(const uint8_t *s, size_t n, uint8_t *dst, size_t cap, s
                     return NOT_PLAIN;
             }
             uint32_t p = props(c);
-            if (!plain_cp(c, p, len == from, len ? cp[len - 1] : 0, &last, &right))
+            if ((p & SIMPLE_MASK) == SIMPLE_PROPS && c - 0x200C > 1)
+                last = 0; /* (what plain_cp finds of it; its direction is in seen) */
+            else if (!plain_cp(c, p, i == start, prev, &last, &right))
                 return NOT_PLAIN;
             unsigned b = PCT_IDNA_BIDI(p);
             seen |= 1u << b;
-            first = len == from ? b : first;
+            first = i == start ? b : first;
             end_class = b == PCT_BIDI_NSM ? end_class : b;
             if (!k) { /* the label's first: "xn--" before its basic code points */
                 for (size_t j = basic; j > 0; j--)
@@ -1066,16 +1186,18 @@ static int fast_to_ascii(const uint8_t *s, size_t n, uint8_t *dst, size_t cap, s
             k++;
             run = 0;
             least = c < least ? c : least;
-            cp[len++] = c;
+            prev = c;
             i += more + 1;
         }
-        if (len > from)
+        if (i > start)
             bidi_good &= bidi_classes_ok(first, seen, end_class);
+        /* a code point of a right-to-left label makes a bidi name */
+        right |= (seen & (1u << PCT_BIDI_R | 1u << PCT_BIDI_AL | 1u << PCT_BIDI_AN)) != 0;
         if (k) {
             if (basic)
                 *d++ = '-';
             d = k <= PUNYCODE_FEW ? punycode_few(few, gap, k, run, basic, least, d, end)
-                                  : punycode_put(cp + from, len - from, label + 4, end);
+                                  : punycode_put(cp, plain_code_points(s + start, i - start, cp), label + 4, end);
             if (!d)
                 return NOT_PLAIN;
         }
@@ -1083,7 +1205,6 @@ static int fast_to_ascii(const uint8_t *s, size_t n, uint8_t *dst, size_t cap, s
             break;
         if (d == end)
             return NOT_PLAIN;
-        cp[len++] = '.';
         *d++ = '.';
         i++;
         last = 0;
@@ -1210,6 +1331,27 @@ static uint8_t *room(size_t len, uint8_t *dst, size_t cap, uint8_t **heap, pct_s
     return *heap;
 }
 
+/* fast_to_ascii's answer as to_ascii gives it: 1 with it in *rc (PCT_OK,
+ * the form at dst and *form set when given; PCT_IDNA_FAIL), 0 when the
+ * long way decides. */
+static int fast_answer(const uint8_t *s, size_t n, uint8_t *dst, size_t cap, const uint8_t **form,
+                       size_t *out_len, pct_status *rc)
+{
+    int got = fast_to_ascii(s, n, dst, cap, out_len);
+    if (got == PLAIN) {
+        if (form)
+            *form = dst;
+        *rc = PCT_OK;
+        return 1;
+    }
+    if (got == FAIL) {
+        *out_len = 0;
+        *rc = PCT_IDNA_FAIL;
+        return 1;
+    }
+    return 0;
+}
+
 /* The ASCII form of the domain src[0..n) (its length in *out_len) into
  * room(); *form (when given) says where it was written. fast: the usual
  * host by fast_to_ascii first. */
@@ -1234,18 +1376,8 @@ static pct_status to_ascii(const uint8_t *src, size_t n, uint8_t *dst, size_t ca
             *form = d;
         return PCT_OK;
     }
-    if (fast) {
-        int got = fast_to_ascii(src, n, dst, cap, out_len);
-        if (got == PLAIN) {
-            if (form)
-                *form = dst;
-            return PCT_OK;
-        }
-        if (got == FAIL) {
-            *out_len = 0;
-            return PCT_IDNA_FAIL;
-        }
-    }
+    if (fast && fast_answer(src, n, dst, cap, form, out_len, &out))
+        return out;
     work w;
     work_init(&w);
     int rc = process(src, n, &w, NULL);
@@ -1351,8 +1483,21 @@ static int kept_escaped(unsigned c)
 static pct_status host_to_ascii(const uint8_t *host, size_t n, uint8_t *dst, size_t cap,
                                 uint8_t **heap, const uint8_t **form, size_t *out_len)
 {
+    /* a host with a byte >= 0x80 (as an IDN is) is tried by the one pass
+     * first, escapes and all: it answers (PLAIN or FAIL) only off bytes
+     * before any '%' (a byte it does not take), which decoding leaves as
+     * they are, and the decoded host has that byte too, so to_ascii would
+     * take it by the one pass alike (tests/c/test_idna.c holds the two
+     * equal) */
+    int fast = 1;
+    pct_status rc;
+    if (n && pct_ascii_span(host, n) < n) {
+        if (fast_answer(host, n, dst, cap, form, out_len, &rc))
+            return rc;
+        fast = 0; /* (no '%': the one pass has said NOT_PLAIN already) */
+    }
     if (n == 0 || !memchr(host, '%', n)) /* the usual host: no escape to decode */
-        return to_ascii(host, n, dst, cap, heap, form, out_len, 1);
+        return to_ascii(host, n, dst, cap, heap, form, out_len, fast);
     uint8_t small[256] = {0}, *buf = small; /* zeroed: gcc cannot see that len bytes are set */
     if (n > sizeof small && !(buf = malloc(n)))
         return PCT_ERR_NO_MEMORY;
@@ -1369,7 +1514,7 @@ static pct_status host_to_ascii(const uint8_t *host, size_t n, uint8_t *dst, siz
         }
         buf[len++] = host[i];
     }
-    pct_status rc = to_ascii(buf, len, dst, cap, heap, form, out_len, 1);
+    rc = to_ascii(buf, len, dst, cap, heap, form, out_len, 1);
     if (buf != small)
         free(buf);
     return rc;

@@ -233,6 +233,56 @@ static int one_host(const uint8_t *h, size_t n)
     return 0;
 }
 
+/* Hosts with escapes: pct_idna_host_to_ascii (which tries the one pass
+ * on a host with a byte >= 0x80 before decoding its escapes) against the
+ * escapes decoded here as pct_idna.h says (all but those of ":/?#[]@",
+ * the sub-delims and '%') and the long way. Escapes of ASCII letters, of
+ * the UTF-8 bytes of an IDN's code points, of kept bytes, broken ones;
+ * "xn--" labels. */
+static void test_escaped_hosts(void)
+{
+    static const char *const escapes[] = {"%41", "%2e", "%2E", "%C3%A9", "%c3%bc", "%E4%B8%AD", "%2F", "%25",
+                                          "%3A", "%", "%G1", "%D7%90", "%41%", "%C3",
+                                          /* and "xn--" labels, which an ASCII host keeps unchecked */
+                                          "xn--a.", ".xn--a", ".xn--bcher-kva.", "XN--"};
+    uint8_t h[400], want_in[400], a[600], b[600];
+    long rounds = test_rounds(60000), both_ok = 0, both_fail = 0, escaped = 0;
+    for (long r = 0; r < rounds; r++) {
+        size_t n = 0, len = 1 + rng(12);
+        for (size_t i = 0; i < len; i++) {
+            if (rng(4) == 0) {
+                const char *e = escapes[rng(sizeof escapes / sizeof *escapes)];
+                memcpy(h + n, e, strlen(e));
+                n += strlen(e);
+            } else {
+                n += test_put_utf8(h + n, pool[rng(r % 2 ? PLAIN_POOL : PLAIN_POOL + MAYBE_POOL + 12)]);
+            }
+        }
+        /* the escapes decoded as the host parser's caller decodes them */
+        size_t m = 0;
+        for (size_t i = 0; i < n; i++) {
+            int hi = i + 2 < n ? pct_hex_value[h[i + 1]] : -1, lo = i + 2 < n ? pct_hex_value[h[i + 2]] : -1;
+            int c = hi >= 0 && lo >= 0 ? hi * 16 + lo : -1;
+            if (h[i] == '%' && c >= 0 && !strchr(":/?#[]@!$&'()*+,;=%", c)) {
+                want_in[m++] = (uint8_t)c;
+                i += 2;
+            } else {
+                want_in[m++] = h[i];
+            }
+        }
+        size_t la = 0, lb = 0;
+        pct_status ra = pct_idna_host_to_ascii(h, n, a, sizeof a, &la);
+        pct_status rb = pct_idna_to_ascii_full(want_in, m, b, sizeof b, &lb);
+        CHECK(ra == rb);
+        CHECK(ra != PCT_OK || (la == lb && memcmp(a, b, la) == 0));
+        escaped += m < n;
+        both_ok += ra == PCT_OK && rb == PCT_OK && m < n;
+        both_fail += ra == PCT_IDNA_FAIL && rb == PCT_IDNA_FAIL && m < n;
+    }
+    /* decoded hosts with a form and without one, both met */
+    CHECK(escaped > rounds / 4 && both_ok > rounds / 50 && both_fail > rounds / 50);
+}
+
 static void test_fast_path(void)
 {
     /* a Maybe of NFC's quick check that composes with the letter before
@@ -264,6 +314,9 @@ static void test_fast_path(void)
 
 /* RFC 3492 6.3 as written (one pass per code point value), for labels of
  * lowercase letters the mapping leaves alone. */
+/* The largest delta rfc_punycode has emitted. */
+static uint32_t rfc_max_delta;
+
 static size_t rfc_punycode(const uint32_t *in, size_t n, char *out)
 {
     size_t o = 0, b = 0;
@@ -288,6 +341,7 @@ static size_t rfc_punycode(const uint32_t *in, size_t n, char *out)
                 delta++;
             if (in[i] == next) {
                 uint32_t q = delta;
+                rfc_max_delta = delta > rfc_max_delta ? delta : rfc_max_delta;
                 for (uint32_t k = 36;; k += 36) {
                     uint32_t t = k <= bias ? 1 : k >= bias + 26 ? 26 : k - bias;
                     if (q < t)
@@ -369,6 +423,38 @@ static void test_punycode_distinct(void)
               && memcmp(out, want, wn + 3) == 0);
         CHECK(one_host(h, n + 3));
     }
+}
+
+/* Labels with deltas past what the encoder divides by a table (a digit's
+ * r < 2^26, adapt's d < 2^23 with at most 64 code points: pct_idna.c)
+ * and below it, against the RFC's divisions: many ASCII letters or
+ * supplementary ideographs before U+3134A make its delta pass 2^26. */
+static void test_punycode_large_deltas(void)
+{
+    static const uint32_t letters[] = {'a', '7', 0x20000, 0x3134A, 0x4E2D};
+    uint32_t label[420];
+    uint8_t h[1700], out[5000];
+    char want[5000];
+    long rounds = test_rounds(600), large = 0, small = 0;
+    for (long r = 0; r < rounds; r++) {
+        /* a third of ASCII letters alone before U+3134A, most past 2^26 */
+        size_t len = r % 3 ? 1 + rng(r % 2 ? 60 : 420) : 300 + rng(120), n = 0;
+        for (size_t i = 0; i < len; i++)
+            label[i] = letters[rng(r % 3 ? 5 : 2)];
+        label[len - 1] = 0x3134A; /* never all ASCII */
+        for (size_t i = 0; i < len; i++)
+            n += test_put_utf8(h + n, label[i]);
+        rfc_max_delta = 0;
+        memcpy(want, "xn--", 4);
+        size_t wn = 4 + rfc_punycode(label, len, want + 4), got = 0;
+        if (rfc_max_delta - 1 >= (1u << 26)) /* (a digit's r is the delta less 1 at least) */
+            large++;
+        else
+            small++;
+        CHECK(pct_idna_to_ascii(h, n, out, sizeof out, &got) == PCT_OK && got == wn && memcmp(out, want, wn) == 0);
+        one_host(h, n);
+    }
+    CHECK(large > rounds / 20 && small > rounds / 20); /* both sides of the tables' bound */
 }
 
 /* Hosts with an "xn--" label after a plain one: the one pass decodes the
@@ -464,8 +550,10 @@ int main(void)
     test_sizes();
     test_tables();
     test_fast_path();
+    test_escaped_hosts();
     test_punycode_lengths();
     test_punycode_distinct();
+    test_punycode_large_deltas();
     test_bidi_ascii();
     test_xn_labels();
     printf("test_idna: %ld checks, %ld failures\n", checks, failures);
