@@ -220,31 +220,25 @@ static int set_slot(PyObject *exc, PyObject *slot, PyObject *name, PyObject *v)
 
 /* cls(reason, position), a pctcodec._errors._PositionedError class of the
  * op's rejects kit, as its __init__ makes it, without running Python
- * code: args (the message), reason, position (slots of the class). The
- * reason is the text of its n pieces (text_join's): the message is joined
- * once, the reason cut from it. */
+ * code: args (the message "%s at position %d") and position (a slot of the
+ * class); the reason, the text of the n pieces (text_join's), is left to
+ * the class's `reason`, which reads it off the message when asked (one str
+ * less a failed row). */
 static PyObject *positioned_error(const batch_op *op, PyObject *cls, const text_piece *reason_pieces,
                                   int n, Py_ssize_t position)
 {
-    if (!cls || !op->s_reason || !op->s_position || !PyType_Check(cls) || n < 1
-        || n > TEXT_JOIN_MAX - 2 || position < 0) {
+    if (!cls || !op->s_position || !PyType_Check(cls) || n < 1 || n > TEXT_JOIN_MAX - 2
+        || position < 0) {
         PyErr_SetString(PyExc_SystemError, "a failed row's error class is not there");
         return NULL;
     }
     text_piece t[TEXT_JOIN_MAX];
     memcpy(t, reason_pieces, (size_t)n * sizeof *t);
-    static const char tail[] = " at position ";
-    t[n] = (text_piece){tail, NULL, 0, (Py_ssize_t)(sizeof tail - 1)};
+    t[n] = TEXT_LITERAL(" at position ");
     t[n + 1] = (text_piece){NULL, NULL, position, 0};
-    Py_ssize_t digits = 1;
-    for (Py_ssize_t v = position; v >= 10; v /= 10)
-        digits++;
     PyObject *exc = NULL;
-    PyObject *msg = text_join(t, n + 2); /* "%s at position %d" */
-    PyObject *reason = msg ? PyUnicode_Substring(msg, 0, PyUnicode_GET_LENGTH(msg) - digits
-                                                               - (Py_ssize_t)(sizeof tail - 1))
-                           : NULL;
-    PyObject *pos = reason ? PyLong_FromSsize_t(position) : NULL;
+    PyObject *msg = text_join(t, n + 2);
+    PyObject *pos = msg ? PyLong_FromSsize_t(position) : NULL;
     PyObject *args = pos ? PyTuple_Pack(1, msg) : NULL;
     if (args) {
         /* a tuple of one str is in no cycle: untracked now, not at the
@@ -252,13 +246,12 @@ static PyObject *positioned_error(const batch_op *op, PyObject *cls, const text_
         PyObject_GC_UnTrack(args);
         exc = ((PyTypeObject *)cls)->tp_new((PyTypeObject *)cls, args, NULL);
     }
-    /* __init__'s two assignments, to the class's slots (no __dict__ made) */
-    if (exc && (set_slot(exc, op->d_reason, op->s_reason, reason) < 0
-                || set_slot(exc, op->d_position, op->s_position, pos) < 0))
+    /* __init__'s assignment of the position, to the class's slot (no
+     * __dict__ made) */
+    if (exc && set_slot(exc, op->d_position, op->s_position, pos) < 0)
         Py_CLEAR(exc);
     Py_XDECREF(args);
     Py_XDECREF(pos);
-    Py_XDECREF(reason);
     Py_XDECREF(msg);
     return exc;
 }

@@ -43,11 +43,10 @@ typedef struct {
     int rows_only;    /* rejects gets the index alone (ON_ERROR_NULL_ROWS) */
     /* what a rejects entry is made of, taken once per call when rejects
      * keeps them (else NULL; batch_op_release drops them): the Reject
-     * class, the error classes of the failed rows made in C, the names of
-     * a positioned error's attributes and their slots (member descriptors,
-     * or NULL: set by name) */
-    PyObject *reject_type, *host_error, *percent_error, *s_reason, *s_position;
-    PyObject *d_reason, *d_position;
+     * class, the error classes of the failed rows made in C, the name of
+     * a positioned error's position and its slot (a member descriptor, or
+     * NULL: set by name) */
+    PyObject *reject_type, *host_error, *percent_error, *s_position, *d_position;
     pct_batch_spec spec;
     int all_python;   /* every row goes through func */
     int strict_idna;  /* NORMALIZE: a host with no IDNA form is the row's error */

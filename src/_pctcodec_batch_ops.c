@@ -257,14 +257,11 @@ static int take_reject_kit(batch_op *op)
                                                       "HostError")))
         || (text && !(op->percent_error = package_attr(op->module, "_PercentEncodingError",
                                                        "pctcodec._errors", "PercentEncodingError")))
-        || !(op->s_reason = PyUnicode_InternFromString("reason"))
         || !(op->s_position = PyUnicode_InternFromString("position")))
         goto fail;
     PyObject *cls = op->host_error ? op->host_error : op->percent_error;
-    if (cls) { /* (the two classes share their base's slots) */
-        op->d_reason = slot_of(cls, op->s_reason);
+    if (cls) /* (the two classes share their base's slot) */
         op->d_position = slot_of(cls, op->s_position);
-    }
     return 0;
 fail:
     batch_op_release(op);
@@ -313,9 +310,7 @@ void batch_op_release(batch_op *op)
     Py_CLEAR(op->reject_type);
     Py_CLEAR(op->host_error);
     Py_CLEAR(op->percent_error);
-    Py_CLEAR(op->s_reason);
     Py_CLEAR(op->s_position);
-    Py_CLEAR(op->d_reason);
     Py_CLEAR(op->d_position);
 }
 

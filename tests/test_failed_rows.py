@@ -4,6 +4,8 @@ single-value function: under on_error "null"/"keep" no exception is made
 unless a rejects list keeps it, and the one made for rejects is the one the
 single-value function raises (class, message, reason, position), on lists
 and Arrow, on one thread and two."""
+import pickle
+
 import pytest
 
 import pctcodec
@@ -287,6 +289,13 @@ def test_reject_is_the_single_call_error_attribute_for_attribute(kind):
         assert type(r.error) is type(want.value)
         assert (str(r.error), r.error.args, vars(r.error)) == (str(want.value), want.value.args,
                                                               vars(want.value))
+        # the reason, which an error made in C reads off its message
+        assert (r.error.reason, r.error.position) == (want.value.reason, want.value.position)
+        copy = pickle.loads(pickle.dumps(r.error))
+        assert (type(copy), copy.args, copy.reason, copy.position) == (
+            type(want.value), want.value.args, want.value.reason, want.value.position)
+        r.error.reason = "changed"  # an attribute as before
+        assert r.error.reason == "changed" and str(r.error) == str(want.value)
 
 
 def _messy_hosts(count, seed=31):

@@ -18,12 +18,30 @@ class _PositionedError(ValueError):
 
     # Slots, not a __dict__ made for every error: a column's failed rows
     # each keep one in their Reject.
-    __slots__ = ("reason", "position")
+    __slots__ = ("_reason", "position")
 
     def __init__(self, reason: str, position: int) -> None:
         super().__init__("%s at position %d" % (reason, position))
-        self.reason = reason
+        self._reason = reason
         self.position = position
+
+    @property
+    def reason(self) -> str:
+        """What is wrong: the message without its position."""
+        try:
+            return self._reason
+        except AttributeError:
+            # made by a batch function in C, its message and position only
+            # (a failed row's error costs one str less): the message less
+            # its " at position N"
+            message = self.args[0] if self.args else ""
+            tail = " at position %d" % self.position
+            self._reason = message[:-len(tail)] if message.endswith(tail) else message
+            return self._reason
+
+    @reason.setter
+    def reason(self, value: str) -> None:
+        self._reason = value
 
     # (annotations in quotes, of builtins: importing typing would slow down `import pctcodec`)
     def __reduce__(self) -> "tuple[type[_PositionedError], tuple[str, int]]":
