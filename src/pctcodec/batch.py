@@ -1042,8 +1042,9 @@ def check_many(values, *, threads=None, on_error="raise", rejects=None):
         Threads for Arrow input (1 to 1024); None: one per usable core, each
         with at least 16384 rows. Lists run on the calling thread.
     on_error : {"raise", "null"}, optional
-        What a row whose single-value call raises gives: the error (raised,
-        naming the row's index), None, or its input unchanged.
+        What a row that cannot be checked (a value that is not str or None)
+        gives: the error (raised, naming the row's index) or None. "keep" is
+        a ValueError: the result is a position, not a value.
     rejects : list or None, optional
         Gets a ``Reject(index, value, error)`` per failed row, in row order.
 
