@@ -70,7 +70,12 @@ int arrow_stream_next(struct ArrowArrayStream *stream, struct ArrowArray *array)
 char schema_kind(const struct ArrowSchema *schema, const char *fname)
 {
     char kind = pct_arrow_kind(schema);
-    if (!kind)
+    if (!kind && schema->format && strcmp(schema->format, "+s") == 0)
+        /* a whole table, as its stream (a RecordBatchReader) hands it over */
+        PyErr_Format(PyExc_TypeError, "%s() takes one column (such as df['url']), not a whole "
+                     "table (Arrow format '+s': a struct of columns, as a table or a stream of "
+                     "record batches gives)", fname);
+    else if (!kind)
         PyErr_Format(PyExc_TypeError, "%s() needs a column of strings, not Arrow format '%.50s'%s",
                      fname, schema->format ? schema->format : "",
                      schema->dictionary ? " (dictionary-encoded)" : "");

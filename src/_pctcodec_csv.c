@@ -279,7 +279,10 @@ static const char csv_join_doc[] =
 "gaps[0] + field 0 + gaps[1] + ... + gaps[-1] as bytes, len(gaps) being\n"
 "len(fields) + 1. A field that is bytes is written as it is; a str is\n"
 "encoded as UTF-8 (surrogateescape) and quoted, its quotes doubled, when its\n"
-"flag (a byte of `flags`) is 1 or it holds the delimiter, a quote, CR or LF.";
+"flag (a byte of `flags`) is 1 or it holds the delimiter, a quote, CR or LF.\n"
+"An empty field that is its record's only field (the gap before it empty or\n"
+"ending at a line end, the gap after it empty or starting with one) is\n"
+"written \"\", as csv.writer writes it: a blank line is no record.";
 
 /* 1 when the field needs quotes. */
 static int needs_quotes(const uint8_t *p, size_t n, const uint8_t *delim, size_t dlen)
@@ -306,11 +309,28 @@ static int put(pct_buf *out, const void *p, size_t n)
     return 0;
 }
 
-/* Writes field f (str or bytes) into out. */
-static int put_field(pct_buf *out, PyObject *f, int quoted, const uint8_t *delim, size_t dlen)
+/* 1 when the bytes object `gap` is empty or holds a line end at its end
+ * (`at_end`) or at its start: the field beside it starts (ends) its record. */
+static int line_edge(PyObject *gap, int at_end)
 {
-    if (PyBytes_Check(f))
+    Py_ssize_t n = PyBytes_GET_SIZE(gap);
+    if (n == 0)
+        return 1;
+    char c = PyBytes_AS_STRING(gap)[at_end ? n - 1 : 0];
+    return c == '\n' || c == '\r';
+}
+
+/* Writes field f (str or bytes) into out; `alone`: f is its record's only
+ * field, so that empty it is written "" (unquoted, the record would be a
+ * blank line, which is read as no record: the row would be lost). */
+static int put_field(pct_buf *out, PyObject *f, int quoted, int alone, const uint8_t *delim,
+                     size_t dlen)
+{
+    if (PyBytes_Check(f)) {
+        if (alone && PyBytes_GET_SIZE(f) == 0)
+            return put(out, "\"\"", 2);
         return put(out, PyBytes_AS_STRING(f), (size_t)PyBytes_GET_SIZE(f));
+    }
     if (!PyUnicode_Check(f)) {
         PyErr_Format(PyExc_TypeError, "_csv_join() field must be str or bytes, not %.200s",
                      Py_TYPE(f)->tp_name);
@@ -329,7 +349,7 @@ static int put_field(pct_buf *out, PyObject *f, int quoted, const uint8_t *delim
         n = (size_t)PyBytes_GET_SIZE(owner);
     }
     int rc;
-    if (!quoted && !needs_quotes(p, n, delim, dlen)) {
+    if (!quoted && !(alone && n == 0) && !needs_quotes(p, n, delim, dlen)) {
         rc = put(out, p, n);
     } else {
         rc = put(out, "\"", 1);
@@ -387,8 +407,21 @@ static PyObject *py_csv_join(PyObject *module, PyObject *const *args, Py_ssize_t
         } else {
             rc = put(&out, PyBytes_AS_STRING(gap), (size_t)PyBytes_GET_SIZE(gap));
         }
-        if (rc == 0 && field)
-            rc = put_field(&out, field, flag[i] == FIELD_QUOTED, delim, dlen);
+        if (rc == 0 && field) {
+            /* the gap after the field, for whether the field ends its record */
+            PyObject *next = seq_item_ref(gaps, i + 1);
+            if (!next) {
+                PyErr_SetString(PyExc_RuntimeError, "_csv_join(): a list changed size");
+                rc = -1;
+            } else if (!PyBytes_Check(next)) {
+                PyErr_SetString(PyExc_TypeError, "_csv_join() gaps must be bytes");
+                rc = -1;
+            } else {
+                int alone = line_edge(gap, 1) && line_edge(next, 0);
+                rc = put_field(&out, field, flag[i] == FIELD_QUOTED, alone, delim, dlen);
+            }
+            Py_XDECREF(next);
+        }
         Py_DECREF(gap);
         Py_XDECREF(field);
         if (rc < 0)

@@ -295,3 +295,21 @@ def test_a_value_that_is_no_str_fails_alike_in_every_function(name):
     with pytest.raises(TypeError) as raised:
         func(["http://a/?a=1", 5], *args)
     assert raised.value.index == 1
+
+
+@pytest.mark.parametrize("call", [
+    lambda v, **k: pctcodec.split_many(v, **k),
+    lambda v, **k: pctcodec.query_params_many(v, ["a"], **k),
+])
+def test_keep_on_record_outputs(call):
+    # "keep" gives a list's failed row its input; a frame (or an Arrow
+    # struct) has no field for it: the row is missing in every column, as
+    # under "null" (docs/columns.md, Dirty data)
+    pd = pytest.importorskip("pandas")
+    values = ["http://h/?a=1", 7]
+    assert call(values, on_error="keep")[1] == 7
+    for on_error in ("keep", "null"):
+        rejects = []
+        frame = call(pd.Series(values, dtype=object), on_error=on_error, rejects=rejects)
+        assert frame.iloc[1].isna().all() and not frame.iloc[0].isna().all(), on_error
+        assert [(r.index, r.value) for r in rejects] == [(1, 7)]

@@ -32,6 +32,16 @@ def test_decoded_line_ends_are_escaped(monkeypatch, capsysbinary):
     assert (status, out) == (0, b"a%0Ab%0D\nc%0A")
 
 
+def test_blank_lines_and_empty_results_are_rows(monkeypatch, capsysbinary):
+    # a blank line is a row (the empty value) and an empty result an empty
+    # line (docs/csv.md, the line mode): the rows after them stay in place
+    data = b"http://a/\n\nhttp://bad\xc2\xa0host/\n \nhttp://c/\n"
+    status, out, err = run(["normalize", "--strict-idna", "--on-error", "null"], data,
+                           monkeypatch, capsysbinary)
+    assert (status, out) == (1, b"http://a/\n\n\n\nhttp://c/\n")
+    assert err == b"pctcodec: 5 rows, 1 failed\n"
+
+
 LINE_PIECES = st.lists(st.sampled_from(["%0A", "%0D", "%0d%0a", "a", "+", "=", "&", "q=",
                                         "\u00e9", "%C3%A9", "%ZZ", "?"]), max_size=8)
 

@@ -33,8 +33,9 @@ def test_example_split_row_by_row(capsysbinary):
 @pytest.mark.parametrize("chunk", ["1", "3", "32768"])
 def test_other_bytes_kept(chunk, tmp_path, capsysbinary):
     # needless quotes, doubled quotes, a quote inside an unquoted field,
-    # multi-line fields, CRLF, a blank line, a byte that is not UTF-8, no
-    # final terminator: all as they were; the new fields quoted only when
+    # multi-line fields, CRLF, a blank line, a byte that is not UTF-8 (its
+    # escape in a new field), no final terminator: all as they were; the new
+    # fields quoted only when
     # they must be (a delimiter, a quote or a line break in them).
     data = (b'id,"url",note\r\n'
             b'1,"http://a.example/p?x=1,2#f",plain\r\n'
@@ -51,9 +52,9 @@ def test_other_bytes_kept(chunk, tmp_path, capsysbinary):
                    b'2,http://u@b.example:8/a"b,b.example,,"/a""b","two\r\nlines"\r\n'
                    b'\r\n'
                    b'3,,,,,""\r\n'
-                   b'4,"h\xff://x\r\ny?q",,q,"h\xff://x\r\ny",x')
+                   b'4,"h\xff://x\r\ny?q",,q,"h%FF://x\r\ny",x')
     table = rows(out)
-    assert table[5] == ["4", "h\udcff://x\r\ny?q", "", "q", "h\udcff://x\r\ny", "x"]
+    assert table[5] == ["4", "h\udcff://x\r\ny?q", "", "q", "h%FF://x\r\ny", "x"]
 
 
 def test_tsv_and_output_file(tmp_path, capsysbinary):
@@ -123,3 +124,32 @@ def test_parquet(tmp_path, capsysbinary):
         meta = pq.ParquetFile(dst).metadata
         assert meta.num_row_groups == 3
         assert meta.row_group(0).column(4).compression.lower() == "zstd"
+
+
+def test_bytes_not_utf8_give_the_parts_parquet_gives(tmp_path, capsysbinary):
+    # a byte that is not UTF-8 is written as its escape in the new fields, as
+    # split on a Parquet column (split_many on Arrow) writes it: CSV wrote it
+    # raw (the column itself stays as it was)
+    pa = pytest.importorskip("pyarrow")
+    pq = pytest.importorskip("pyarrow.parquet")
+    import struct
+
+    from pctcodec import split_many
+    raw = [b"http://h\xff.com/p\xfe?q=\xe9", b"x\xc3/\xed\xa0\x80#\xc3\xa9"]
+    path = write(tmp_path, b"url\n" + b"\n".join(raw) + b"\n")
+    status, out, err = run(["split", "--column", "url", path], capsysbinary)
+    assert (status, err) == (0, b"")
+    assert out.splitlines()[1:] == [raw[0] + b",http,,h%FF.com,,/p%FE,q=%E9,",
+                                    raw[1] + b",,,,,x%C3/%ED%A0%80,,\xc3\xa9"]
+    offsets = struct.pack("<3i", 0, len(raw[0]), len(raw[0]) + len(raw[1]))
+    column = pa.Array.from_buffers(pa.string(), 2, [None, pa.py_buffer(offsets),
+                                                    pa.py_buffer(b"".join(raw))])
+    src, dst = tmp_path / "in.parquet", tmp_path / "out.parquet"
+    pq.write_table(pa.table({"url": column}), src)
+    status, _, err = run(["split", "--column", "url", str(src), "-o", str(dst)], capsysbinary)
+    assert (status, err) == (0, b"")
+    got = pq.read_table(dst).drop_columns(["url"]).to_pylist()
+    from_csv = [dict(zip(["url_" + p for p in PARTS], r[1:])) for r in rows(out)[1:]]
+    assert [{k: v or "" for k, v in r.items()} for r in got] == from_csv
+    assert [dict(zip(PARTS, (p or "" for p in r.values()))) for r in
+            split_many(column).to_pylist()] == [{k[4:]: v for k, v in r.items()} for r in from_csv]

@@ -379,6 +379,46 @@ def test_contract(row, kind_name, make, extra):
             assert [type(r.error) for r in rejects] == [c for _, _, c in outcome.failed], what
 
 
+def _text_is_utf8(column):
+    """Whether the column's output holds its text as UTF-8 (Arrow), where a
+    lone surrogate cannot go: every kind but lists and Python objects (a
+    category's, as its categories)."""
+    if isinstance(column, (list, tuple)) or not hasattr(column, "__len__") \
+            and not isinstance(column, Capsules):
+        return False
+    if type(column).__module__.startswith("pandas"):
+        import pandas as pd
+        dtype = column.dtype
+        if isinstance(dtype, pd.CategoricalDtype):
+            dtype = column.cat.categories.dtype
+        return isinstance(dtype, pd.ArrowDtype) or (
+            isinstance(dtype, pd.StringDtype) and dtype.storage != "python")
+    return True
+
+
+@pytest.mark.parametrize("kind_name, make, extra", KINDS, ids=KIND_IDS)
+def test_surrogate_results_in_utf8_outputs(kind_name, make, extra):
+    # unquote with surrogateescape makes a lone surrogate of %FF: an output
+    # holding UTF-8 text cannot hold it, so the row fails with the
+    # UnicodeEncodeError under each on_error, as on Arrow (docs/columns.md),
+    # a category's output included (it raised pyarrow's bare error)
+    values = ["ok", "x%FFy", None]
+    if not _text_is_utf8(make(values)):
+        out = pctcodec.unquote_many(make(values), "utf-8", "surrogateescape")
+        assert [canon(r) for r in rows_of(out, None)] == ["ok", "x\udcffy", None]
+        return
+    with pytest.raises(UnicodeEncodeError) as info:
+        pctcodec.unquote_many(make(values), "utf-8", "surrogateescape")
+    assert info.value.index == 1
+    for on_error, row in (("null", None), ("keep", "x%FFy")):
+        rejects = []
+        out = pctcodec.unquote_many(make(values), "utf-8", "surrogateescape", on_error=on_error,
+                                    rejects=rejects)
+        assert [canon(r) for r in rows_of(out, None)] == ["ok", row, None], on_error
+        assert [(r.index, r.value, type(r.error)) for r in rejects] == \
+            [(1, "x%FFy", UnicodeEncodeError)], on_error
+
+
 # ---------------------------------------------------------------- foreign and malformed arrays
 
 def _bent(capsules, field, value):

@@ -166,6 +166,35 @@ def test_no_final_newline(tmp_path, capsysbinary):
         assert (status, out) == (0, b"url\nhttp://a/%20b\nhttp://c/%20d" + end)
 
 
+def test_empty_result_in_one_column_is_a_row(tmp_path, capsysbinary):
+    # a record of one empty field is written "" (as csv.writer writes it): a
+    # blank line would be no record when read back, the rows after it shifted
+    one = b"url\nhttp://a/\nhttp://bad\xc2\xa0host/\nhttp://c/\n"
+    path = write(tmp_path, one)
+    status, out, err = run(["normalize", "--strict-idna", "--column", "url", "--on-error",
+                            "null", path], capsysbinary)
+    assert (status, out) == (1, b'url\nhttp://a/\n""\nhttp://c/\n')
+    rows = list(csv.reader(io.StringIO(out.decode(), newline="")))
+    assert rows == [["url"], ["http://a/"], [""], ["http://c/"]]
+    assert list(_csv_rows(out)) == ["http://a/", "", "http://c/"]
+    # normalize(" ") is "": each line end kept, the last record without one too
+    path = write(tmp_path, b"url\r\n \r\n\n \r \n ")
+    status, out, _ = run(["normalize", "--column", "url", path], capsysbinary)
+    assert (status, out) == (0, b'url\r\n""\r\n\n""\r""\n""')
+    # a field beside others stays empty (the record is no blank line)
+    path = write(tmp_path, b"url,n\n ,1\nn,url\n1, \n")
+    status, out, _ = run(["normalize", "--column", "url", path], capsysbinary)
+    assert (status, out) == (0, b"url,n\n,1\nn,url\n1, \n")
+
+
+def _csv_rows(data):
+    """The url column of data as pctcodec's own reader reads it."""
+    reader = Reader(io.BytesIO(data), b",")
+    reader.header()
+    for _, values, _, _, _ in reader.chunks(0, 1, 100):
+        yield from values
+
+
 # ---------------------------------------------------------------- bytes
 
 def test_bom_kept_and_not_in_the_header(tmp_path, capsysbinary):

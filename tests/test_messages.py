@@ -110,3 +110,37 @@ def test_strict_idna_is_for_normalize_only(capsys):
     with pytest.raises(SystemExit):
         main(["requote", "--strict-idna", os.devnull])
     assert "--strict-idna apply to normalize only" in capsys.readouterr().err
+
+
+def test_a_table_as_a_stream_is_named_a_table():
+    # a RecordBatchReader (any stream of record batches) is a whole table,
+    # as a Table is: said so, not "not Arrow format '+s'"
+    pa = pytest.importorskip("pyarrow")
+    reader = pa.table({"u": ["a b"]}).to_reader()
+    with pytest.raises(TypeError, match=r"quote_many\(\) takes one column \(such as "
+                                        r"df\['url'\]\), not a whole table"):
+        pctcodec.quote_many(reader)
+
+
+def test_check_many_docstring_offers_no_keep():
+    # check_many refuses on_error="keep": its docstring said "keep" gave the
+    # input unchanged
+    doc = pctcodec.check_many.__doc__
+    assert "input unchanged" not in doc
+    assert '"keep" is\n        a ValueError' in doc
+    with pytest.raises(ValueError):
+        pctcodec.check_many(["a"], on_error="keep")
+
+
+def test_utf16_header_gets_a_hint(tmp_path, capsysbinary):
+    for codec in ("utf-16-le", "utf-16-be"):
+        path = tmp_path / "u16.csv"
+        bom = "\ufeff".encode(codec)
+        path.write_bytes(bom + "url\nhttp://a/\n".encode(codec))
+        status, out, err = run(["quote", "--column", "url", str(path)], capsysbinary)
+        assert (status, out) == (2, b"")
+        assert b"no column 'url'" in err
+        assert b"UTF-16 byte order mark" in err and b"iconv -f UTF-16 -t UTF-8" in err
+    path.write_bytes(b"uri\nhttp://a/\n")  # no hint where it does not apply
+    status, _, err = run(["quote", "--column", "url", str(path)], capsysbinary)
+    assert status == 2 and b"no column 'url'" in err and b"UTF-16" not in err

@@ -540,7 +540,10 @@ def _map_categorical(op, series):
                         % (op.name, categories.dtype))
     codes = series.cat.codes.to_numpy()
     inner = op.collecting()
-    results = _map_list(inner, categories.tolist())
+    names = categories.tolist()
+    results = _map_list(inner, names)
+    if not op.check and getattr(categories.dtype, "storage", "python") != "python":
+        _fail_unencodable(results, names, inner.raw)
     # A category that fails fails at each of its rows.
     failed = []
     for k, value, exc in inner.raw:
@@ -559,13 +562,35 @@ def _map_categorical(op, series):
             op.raw.extend(Reject(int(row), value, _row_error(op.name, exc, value, int(row)))
                           for row in rows)
     # The result of code -1 (a missing value) is the None appended last.
-    taken = np.array(results + [None], dtype=object)[codes]
     if op.check:
+        taken = np.array(results + [None], dtype=object)[codes]
         return pd.Series(taken, index=series.index, name=series.name, dtype="Int64")
-    kept = list(dict.fromkeys(r for r in results if r is not None))
-    cat = pd.Categorical(taken, categories=pd.Index(kept, dtype=categories.dtype),
-                         ordered=series.cat.ordered)
+    kept = {}
+    for r in results:
+        if r is not None:
+            kept.setdefault(r, len(kept))
+    # Built from codes: values given as objects would be inferred (pandas 3
+    # makes them its Arrow-backed "str", which fails on a lone surrogate the
+    # object categories hold).
+    remap = np.array([-1 if r is None else kept[r] for r in results] + [-1], dtype=np.int64)
+    cat = pd.Categorical.from_codes(remap[codes], ordered=series.cat.ordered,
+                                    categories=pd.Index(list(kept), dtype=categories.dtype))
     return pd.Series(cat, index=series.index, name=series.name)
+
+
+def _fail_unencodable(results, values, raw):
+    """The results (a list, changed in place) that categories held as UTF-8
+    (Arrow) cannot hold, a lone surrogate's, fail with the UnicodeEncodeError,
+    as on Arrow: (index, value, error) of each appended to raw, the result
+    made None."""
+    for k, result in enumerate(results):
+        if result is None or result.isascii():
+            continue
+        try:
+            result.encode("utf-8")
+        except UnicodeEncodeError as exc:
+            results[k] = None
+            raw.append((k, values[k], exc))
 
 
 def _map_polars(op, series):
@@ -1017,8 +1042,9 @@ def check_many(values, *, threads=None, on_error="raise", rejects=None):
         Threads for Arrow input (1 to 1024); None: one per usable core, each
         with at least 16384 rows. Lists run on the calling thread.
     on_error : {"raise", "null"}, optional
-        What a row whose single-value call raises gives: the error (raised,
-        naming the row's index), None, or its input unchanged.
+        What a row that cannot be checked (a value that is not str or None)
+        gives: the error (raised, naming the row's index) or None. "keep" is
+        a ValueError: the result is a position, not a value.
     rejects : list or None, optional
         Gets a ``Reject(index, value, error)`` per failed row, in row order.
 

@@ -534,7 +534,9 @@ def query_params_many(values, names, *, all=False, keep_plus=False, html_amp=Fal
     threads : int or None, optional
         As for ``parse_query_many``.
     on_error : {"raise", "null", "keep"}, optional
-        As for ``parse_query_many``.
+        As for ``parse_query_many``; under "keep" a list keeps the row's
+        input, but a DataFrame or an Arrow struct has no field for it: the
+        row is missing in every column, as under "null".
     rejects : list or None, optional
         As for ``parse_query_many``.
 

@@ -59,8 +59,9 @@ delimiter is ASCII).
 Errors: ``split`` of something that is not a ``str`` raises ``TypeError``.
 In ``split_many`` a value that is neither ``str`` nor ``None`` raises
 ``TypeError`` naming its index (and with an ``index`` attribute);
-``on_error="null"`` gives ``None`` for it and ``"keep"`` the value itself,
-and ``rejects`` gets a ``Reject(index, value, error)`` per such value, as in
+``on_error="null"`` gives ``None`` for it and ``"keep"`` the value itself
+(in a list: a DataFrame or an Arrow struct has no field for it, so its row
+is missing there, as under "null"), and ``rejects`` gets a ``Reject(index, value, error)`` per such value, as in
 ``pctcodec.batch``. A ``str`` never fails. A malformed Arrow array raises
 ``ValueError`` naming its first bad row, as in ``pctcodec.batch``.
 """
@@ -261,7 +262,9 @@ def split_many(values, *, threads=None, on_error="raise", rejects=None):
         with at least 16384 rows. Lists run on the calling thread.
     on_error : {"raise", "null", "keep"}, optional
         What a row whose single-value call raises gives: the error (raised,
-        naming the row's index), None, or its input unchanged.
+        naming the row's index), None, or its input unchanged (in a list; a
+        DataFrame or an Arrow struct has no field for it: the row is missing
+        in every column, as under "null").
     rejects : list or None, optional
         Gets a ``Reject(index, value, error)`` per failed row, in row order.
 

@@ -6,6 +6,7 @@ There is no line mode: the parts of a line have no place to go in a line of
 text that keeps absent and empty parts apart, so ``split`` without
 ``--column`` is a usage error.
 """
+from ._streams import escape_undecoded
 from ._tables import AddColumns
 from ..parts import URIParts, split_many
 
@@ -38,6 +39,10 @@ def split_command(parts: "Sequence[str]") -> AddColumns:
 
     def many(values: "Any", *, threads: "int | None", on_error: "Literal['raise', 'null', 'keep']",
              rejects: "Any") -> "list[Any]":
+        if isinstance(values, list):
+            # a byte that was not UTF-8 is read as its escape, as split_many
+            # writes it on Arrow (a Parquet column): the same parts either way
+            values = [v if v is None or v.isascii() else escape_undecoded(v) for v in values]
         out = split_many(values, threads=threads, on_error=on_error, rejects=rejects)
         if isinstance(values, list):
             return [[None if type(row) is not URIParts else row[k] for row in out]

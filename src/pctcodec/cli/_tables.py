@@ -211,7 +211,12 @@ def _shown(name: str) -> str:
 def _column_index(names: "list[str]", column: str) -> int:
     found = [i for i, name in enumerate(names) if name == column]
     if not found:
-        raise TableError(f"no column {column!r}; the columns are: {', '.join(map(_shown, names))}")
+        hint = ""
+        if names and names[0].startswith(("\udcff\udcfe", "\udcfe\udcff")):  # FF FE, FE FF
+            hint = ("; the file starts with a UTF-16 byte order mark, and CSV is read as "
+                    "UTF-8: convert it first (iconv -f UTF-16 -t UTF-8)")
+        raise TableError(f"no column {column!r}; the columns are: "
+                         f"{', '.join(map(_shown, names))}{hint}")
     if len(found) > 1:
         raise TableError(f"more than one column is named {column!r}")
     return found[0]
