@@ -106,11 +106,12 @@ _SLASHES = re.compile(r"\A([\x00-\x20]*(?:https?|wss?|ftp):)[/\\]*", re.I)
 
 def _read_as(uri, href):
     """The URL the model keys for uri, whose host only the parser reads: uri
-    (its slashes after the scheme written "//") with the parser's host in
+    (as the parser reads it: no tab or newline, its slashes after the
+    scheme written "//") with the parser's host in
     its place, where that is the URL href names (the rest as spelled: the
     href encodes more of a userinfo or a query than normalize does); else
     href."""
-    uri = _SLASHES.sub(r"\1//", uri, count=1)
+    uri = _SLASHES.sub(r"\1//", uri.translate({9: None, 10: None, 13: None}), count=1)
     m = _ALIKE.match(uri)
     if m and not m[2].startswith("["):  # (an IP literal's ':' is no port's)
         spliced = m[1] + pctcodec.parse_url(uri).hostname + m[3]
@@ -565,6 +566,9 @@ def test_white_space_kept_elsewhere_is_escaped(uri, key):
     # the slashes after a special scheme, as the parser reads them
     ["http://example.com/?q=it's", "http:\\\\example.com/?q=it's", "http:example.com/?q=it's",
      "HTTP:/example.com/?q=it's", "http:///Example.com\\?q=it's", " http:\\/example.com/?q=it's"],
+    # tabs and newlines, which the parser removes anywhere
+    ["http://u=@x.com/?q=it's", "http://u=@x.\tcom/?q=it's", "ht\ntp://u=@x.com/?q=it's",
+     "http://u=@x.com:8\r0/?q=it's", "http://u=@x.com/?q=it\t's"],
 ])
 def test_spellings_normalize_holds_equal_share_a_key(spellings):
     # an escaped or IDNA host is the parser's, the userinfo and query as spelled

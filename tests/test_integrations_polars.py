@@ -49,6 +49,21 @@ def test_keep_and_raise(name, kwargs):
         frame().select(method(**kwargs))
 
 
+@pytest.mark.parametrize("call, bad, cls", [
+    (lambda: pl.col("u").pct.domain_parts(), "http://a b/", "HostError"),
+    (lambda: pl.col("u").pct.url_href(), "http://a:99999/", "URLParseError"),
+    (lambda: pl.col("b").pct.resolve(pl.col("u")), "no-scheme", "ResolveError"),
+    (lambda: pl.col("u").pct.normalize(strict_idna=True), "http://bad\u00a0h/", "PercentEncodingError"),
+])
+def test_an_error_with_a_position_arrives_as_a_value_error_naming_its_class(call, bad, cls):
+    # (docs/integrations.md: polars raises an error anew from its message,
+    # which these classes cannot be built from)
+    df = pl.DataFrame({"u": ["http://ok.com/", bad], "b": ["a", "b"]})
+    with pytest.raises(ValueError, match=r"^%s: .*index 1" % cls) as info:
+        df.select(call())
+    assert type(info.value) is ValueError
+
+
 def test_rejects_name_the_row_of_the_column():
     rejects = []
     out = frame().lazy().select(pl.col("url").pct.unquote(errors="strict", on_error="null", rejects=rejects))

@@ -12,6 +12,19 @@ def _index_of(data: bytes, k: int) -> int:
     return len(data[:k].translate(None, _CONTINUATION))
 
 
+def _rebuilt(cls: "type[BaseException]", args: "tuple[object, ...]",
+             slots: "dict[str, object]") -> BaseException:
+    """An error as pickled or copied: made without its __init__ (a subclass
+    may take other arguments), its args and slots set; the rest of its state
+    (an ``index``, notes, attributes of its own) is set by pickle from its
+    __dict__."""
+    error = cls.__new__(cls, *args)
+    error.args = args
+    for name, value in slots.items():
+        setattr(error, name, value)
+    return error
+
+
 class _PositionedError(ValueError):
     """A ValueError that names a reason and the position in the string
     where it applies; its message ends with that position."""
@@ -44,9 +57,12 @@ class _PositionedError(ValueError):
         self._reason = value
 
     # (annotations in quotes, of builtins: importing typing would slow down `import pctcodec`)
-    def __reduce__(self) -> "tuple[type[_PositionedError], tuple[str, int]]":
-        # Picklable (multiprocessing, Dask workers) despite the two-argument init.
-        return (type(self), (self.reason, self.position))
+    def __reduce__(self) -> "tuple[object, ...]":
+        # Picklable and copyable (multiprocessing, Dask workers) despite the
+        # two-argument init, with what was set on it since (a batch
+        # function's `index` and note, an assigned reason).
+        slots = {"_reason": self.reason, "position": self.position}
+        return (_rebuilt, (type(self), self.args, slots), getattr(self, "__dict__", None) or None)
 
 
 class PercentEncodingError(_PositionedError):
@@ -104,8 +120,8 @@ class SuffixListError(ValueError):
         self.position = position
         self.source = source
 
-    def __reduce__(self) -> "tuple[type[SuffixListError], tuple[str, int, str]]":
-        return (type(self), (self.reason, self.position, self.source))
+    def __reduce__(self) -> "tuple[object, ...]":
+        return (_rebuilt, (type(self), self.args, {}), self.__dict__)
 
 
 class URLParseError(_PositionedError):

@@ -99,11 +99,13 @@ def _host_spliced(data, href):
     parser reads as href: the rest as the input spells it, as a row the
     parser reads alike is keyed (its href would encode more of a userinfo
     or a query than normalize does: two keys for one URL). None when not
-    so (a '\\' in the authority: the href itself). The slashes after the
-    scheme are written "//" first, as the parser reads them: "http:\\\\h/?q"
-    and "http:h/?q" are keyed as "http://h/?q" is."""
+    so (a '\\' in the authority: the href itself). It is read as the parser
+    reads it first: its tabs and newlines removed, the slashes after the
+    scheme written "//" ("http:\\\\h/?q", "http:h/?q" and "http://h\t/?q" are
+    keyed as "http://h/?q" is)."""
     from .url import url_href, parse_url
 
+    data = data.translate(None, b"\t\n\r")
     m = _WEB_SLASHES.match(data)
     if m and data[m.end(1):m.end()] != b"//":
         data = m[1] + b"//" + data[m.end():]

@@ -214,8 +214,9 @@ def with_message(exc: Exception, where: Optional[str] = None) -> Exception:
     error's class and message (DuckDB), or raises it anew as its class
     called with one message (polars): the message takes in the notes that
     name the row (or ``where``, in the place of the index), and a class that
-    cannot be built from one message (UnicodeError's subclasses,
-    PercentEncodingError) becomes its nearest base class that can, the
+    cannot be built from one message (UnicodeError's subclasses, the
+    errors with a position: PercentEncodingError, HostError, ResolveError,
+    URLParseError) becomes its nearest base class that can, the
     message then starting with the class's name."""
     message = str(exc) + "".join("; " + note for note in getattr(exc, "__notes__", ()))
     if where is not None:
