@@ -125,9 +125,9 @@ def test_a_table_as_a_stream_is_named_a_table():
 def test_check_many_docstring_offers_no_keep():
     # check_many refuses on_error="keep": its docstring said "keep" gave the
     # input unchanged
-    doc = pctcodec.check_many.__doc__
+    doc = " ".join(pctcodec.check_many.__doc__.split())  # (3.13 on dedent docstrings)
     assert "input unchanged" not in doc
-    assert '"keep" is\n        a ValueError' in doc
+    assert '"keep" is a ValueError' in doc
     with pytest.raises(ValueError):
         pctcodec.check_many(["a"], on_error="keep")
 
