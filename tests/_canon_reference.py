@@ -73,6 +73,11 @@ def canonicalize(uri, drop=None, keep=None, ignore_case=None, sort_query=True, d
     web = scheme in ("http", "https")
     if authority is not None:
         userinfo, host, port = uref.split_authority(authority)
+        if userinfo is not None and scheme in SPECIAL:
+            # an empty password and an empty user name go (the URL Standard)
+            user, colon, password = userinfo.partition(":")
+            userinfo = user if colon and not password else userinfo
+            userinfo = None if userinfo == "" else userinfo
         if strip_www:
             while len(host) > 4 and host.startswith("www.") and host[4] != "[":
                 host = host[4:]

@@ -73,6 +73,11 @@ def _outcome(f, *args, **kwargs):
 @example("http:\\\\example.com/?q=it's")  # keyed as http://example.com/?q=it's (no %27)
 @example("HTTP:example.com/?q=it's")
 @example("x:/.//a/")
+@example("http://@h.com/x")  # an empty user name goes, and an empty password
+@example("http:@http:")
+@example("HTTP://:@h.com/x")
+@example("ws://u:@h.com/x")
+@example("foo://@h.com/x")  # (not in a scheme that is not special)
 def test_matches_model(opts, uri):
     # a special scheme's URL whose host only the URL Standard's parser reads
     # is read with the parser's host where RFC 3986 and the parser read its
