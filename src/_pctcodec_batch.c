@@ -74,17 +74,10 @@ static PyObject *new_reject(const batch_op *op, Py_ssize_t index, PyObject *valu
     }
     PyObject *i = PyLong_FromSsize_t(index);
 #if PY_VERSION_HEX < 0x030E0000
-    PyObject *r = i ? type->tp_alloc(type, 3) : NULL;
-    if (!r) {
-        Py_XDECREF(i);
-        return NULL;
-    }
-    PyTuple_SET_ITEM(r, 0, i);
-    PyTuple_SET_ITEM(r, 1, Py_NewRef(value));
-    PyTuple_SET_ITEM(r, 2, Py_NewRef(exc));
-    return r;
+    PyObject *items = i ? type->tp_alloc(type, 3) : NULL; /* the Reject itself */
 #else
-    PyObject *items = i ? PyTuple_New(3) : NULL;
+    PyObject *items = i ? PyTuple_New(3) : NULL; /* tuple.__new__'s argument */
+#endif
     if (!items) {
         Py_XDECREF(i);
         return NULL;
@@ -92,6 +85,9 @@ static PyObject *new_reject(const batch_op *op, Py_ssize_t index, PyObject *valu
     PyTuple_SET_ITEM(items, 0, i);
     PyTuple_SET_ITEM(items, 1, Py_NewRef(value));
     PyTuple_SET_ITEM(items, 2, Py_NewRef(exc));
+#if PY_VERSION_HEX < 0x030E0000
+    return items;
+#else
     PyObject *args = PyTuple_Pack(1, items);
     PyObject *r = args ? PyTuple_Type.tp_new(type, args, NULL) : NULL;
     Py_XDECREF(args);
