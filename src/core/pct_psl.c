@@ -1,8 +1,9 @@
 /* pct_psl: the Public Suffix List as an open-addressing hash table of its
  * rules, keyed by the rule's domain in ASCII form. Every suffix of a rule
- * is in the table too (as a node without rule bits), so a lookup walks the
- * host's suffixes from its last label and stops at the first one absent:
- * no longer rule can match then.
+ * is in the table too, marked as the parent of a rule of the rule's
+ * section (PSL_PARENT), so a lookup walks the host's suffixes from its last
+ * label and stops at the first one that is no parent in the sections it
+ * reads (nor a wildcard's domain): no longer rule can match then.
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -231,17 +232,18 @@ static pct_psl *table_new(const rule *rs, size_t nrules, size_t entries, uint8_t
             return NULL;
         }
         const uint8_t *key = keys + off;
+        const uint32_t parent = rs[r].flags & PSL_SECTION1 ? PSL_PARENT << 1 : PSL_PARENT;
         uint64_t h = PSL_SEED;
         size_t end = len;
         for (size_t j = len; j > 0; j--) {
             if (key[j - 1] != '.')
                 continue;
             h = pct_psl_label_step(h, key, j, end);
-            table_put(t, h, off + (uint32_t)j, len - (uint32_t)j, PSL_NODE);
+            table_put(t, h, off + (uint32_t)j, len - (uint32_t)j, parent);
             end = j - 1;
         }
         h = pct_psl_label_step(h, key, 0, end);
-        table_put(t, h, off, len, rs[r].flags | PSL_NODE);
+        table_put(t, h, off, len, rs[r].flags);
     }
     return t;
 }
@@ -341,6 +343,7 @@ size_t pct_psl_suffix_labels_dots(const pct_psl *psl, const uint8_t *host, size_
 {
     uint32_t rule = PSL_RULE | (private_too ? PSL_RULE << 1 : 0);
     uint32_t wild = rule * PSL_WILD, except = rule * PSL_EXCEPT;
+    uint32_t onward = rule * PSL_PARENT | wild; /* (as pct_psl_suffix_plain) */
     size_t best = 1, labels = 0, end = n, k = nd;
     uint64_t h = PSL_SEED;
     int wild_above = 0; /* the suffix one label shorter has a "*." rule */
@@ -354,7 +357,7 @@ size_t pct_psl_suffix_labels_dots(const pct_psl *psl, const uint8_t *host, size_
             return labels - 1; /* an exception prevails over every other rule */
         if ((f & rule) || wild_above)
             best = labels;
-        if (!f || start == 0)
+        if (!(f & onward) || start == 0)
             break;
         wild_above = (f & wild) != 0;
         end = start - 1;

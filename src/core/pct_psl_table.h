@@ -15,7 +15,9 @@
 #define PSL_RULE 1u      /* the domain is a rule */
 #define PSL_WILD 4u      /* "*." followed by the domain is a rule */
 #define PSL_EXCEPT 16u   /* "!" followed by the domain is a rule */
-#define PSL_NODE 64u     /* a suffix of some rule (every entry) */
+#define PSL_PARENT 64u   /* a longer rule ends with "." and the domain */
+/* The bits of a rule of section 1 (PRIVATE). */
+#define PSL_SECTION1 ((PSL_RULE | PSL_WILD | PSL_EXCEPT) << 1)
 
 /* 12 bytes a slot: a miss (the common lookup, "example" under "com") reads
  * one slot of a table that stays in the caches. */
@@ -113,6 +115,9 @@ static PCT_ALWAYS_INLINE void pct_psl_suffix_plain(const pct_psl *psl, const uin
 #if defined(PCT_LITTLE_ENDIAN)
     const uint32_t rule = PSL_RULE | (private_too ? PSL_RULE << 1 : 0);
     const uint32_t wild = rule * PSL_WILD, except = rule * PSL_EXCEPT;
+    /* a longer suffix is looked up only where a rule of a section read
+     * lies past this one (most hosts: the last label's only) */
+    const uint32_t onward = rule * PSL_PARENT | wild;
     const pct_psl_slot *slots = psl->slots;
     const uint8_t *keys = psl->keys;
     const size_t mask = psl->mask;
@@ -174,7 +179,7 @@ static PCT_ALWAYS_INLINE void pct_psl_suffix_plain(const pct_psl *psl, const uin
         }
         if ((f & rule) || wild_above)
             best = start;
-        if (!f || !start)
+        if (!(f & onward) || !start)
             break;
         wild_above = f & wild;
         shorter = start;
