@@ -79,6 +79,21 @@ def test_messages_show_input_bytes_not_surrogates(tmp_path, capsysbinary):
     assert b"(value '\\xe9t\\xe9')" in err and b"udce9" not in err and b"\\udc" not in err
 
 
+def test_a_host_in_a_message_shows_input_bytes_not_surrogates(tmp_path, capsysbinary):
+    # the domain's message quotes the host it refuses: a byte that is not
+    # UTF-8 is shown as the value is, in the message and the rejects file
+    path = write(tmp_path, b"http://a\xfeb.com/\nhttp://x.com/\n", "in.txt")
+    status, out, err = run(["domain", path], capsysbinary)
+    assert status == 1 and out == b""
+    assert b"the host 'a\\xfeb.com' is no domain name" in err and b"udcfe" not in err
+    rejects = str(tmp_path / "rejects.csv")
+    status, out, err = run(["domain", "--on-error", "null", "--rejects", rejects, path], capsysbinary)
+    assert status == 1 and out == b"\nx.com\n"
+    with open(rejects, "rb") as f:
+        said = f.read()
+    assert b"the host 'a\\xfeb.com' is no domain name" in said and b"udcfe" not in said
+
+
 @pytest.mark.parametrize("encoding", ["latin-1", "ascii", "cp1252"])
 def test_an_input_byte_not_utf8_is_named_not_the_codec(encoding, tmp_path, capsysbinary):
     # The input is read as UTF-8 whatever --encoding says (the encoding of

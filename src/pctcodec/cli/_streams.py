@@ -36,6 +36,9 @@ if TYPE_CHECKING:
 # Bytes that are not valid UTF-8, as surrogateescape decodes them.
 _UNDECODED = re.compile("[\udc80-\udcff]")
 _UNDECODED_RUN = re.compile("[\udc80-\udcff]+")
+# Such a byte in the repr of a text inside a message (an unescaped
+# backslash, then the surrogate's escape).
+_UNDECODED_REPR = re.compile(r"(?<!\\)((?:\\\\)*)\\udc([89a-f][0-9a-f])")
 
 
 def decode(data: bytes) -> str:
@@ -104,6 +107,8 @@ def describe(exc: BaseException) -> str:
     text = str(exc)
     if isinstance(exc, KeyError) and exc.args:  # str(KeyError) is its repr
         text = str(exc.args[0])
+    if "\\udc" in text:  # a quoted text holding such a byte: shown as `shown` shows the value
+        text = _UNDECODED_REPR.sub(r"\1\\x\2", text)
     return escape_undecoded(text) if _UNDECODED.search(text) else text
 
 
