@@ -484,10 +484,14 @@ static const char digits36[BASE + 1] = "abcdefghijklmnopqrstuvwxyz0123456789";
  * divisions then, and at most 11 digits (each divides by 36 - t >= 10). */
 static uint8_t *put_delta(uint8_t *d, uint8_t *end, uint32_t q, uint32_t bias)
 {
-    for (uint32_t k = BASE;; k += BASE) {
-        /* threshold(k, bias): the encoder's bias is small (adapt of a delta
-         * below 2^32 is below 300), so 32-bit arithmetic */
-        uint32_t t = k <= bias ? TMIN : k >= bias + TMAX ? TMAX : k - bias;
+    /* threshold(k, bias) for k = BASE, 2 BASE, ...: k - bias clamped to
+     * [TMIN, TMAX], in signed arithmetic without a branch. A delta has at
+     * most 11 digits (k <= 11 BASE), so a bias past 11 BASE gives TMIN
+     * throughout as 11 BASE does: clamped there (an encoder's is below 300) */
+    int32_t kb = BASE - (int32_t)(bias < 11 * BASE ? bias : 11 * BASE);
+    for (;; kb += BASE) {
+        int32_t tc = kb < TMIN ? TMIN : kb;
+        uint32_t t = (uint32_t)(tc > TMAX ? TMAX : tc);
         if (q < t)
             break;
         if (d == end)
