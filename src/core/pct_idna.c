@@ -1145,6 +1145,13 @@ static int fast_to_ascii(const uint8_t *s, size_t n, uint8_t *dst, size_t cap, s
                 /* two bytes, the usual (never overlong: a lead from 0xC2) */
                 more = 1;
                 c = (c & 0x1F) << 6 | (s[i + 1] & 0x3Fu);
+            } else if (c - 0xE0 <= 0xEF - 0xE0 && n - i > 2 && ((s[i + 1] & 0xC0) | (s[i + 2] & 0xC0) << 8) == 0x8080) {
+                /* three bytes (CJK, most scripts of South and Southeast
+                 * Asia, Hangul): the next usual, unrolled */
+                more = 2;
+                c = (c & 0x0F) << 12 | (s[i + 1] & 0x3Fu) << 6 | (s[i + 2] & 0x3Fu);
+                if (c < 0x800 || (c >= 0xD800 && c <= 0xDFFF))
+                    return NOT_PLAIN;
             } else {
                 uint32_t min;
                 if (c >= 0xE0 && c <= 0xEF) {
