@@ -8,8 +8,9 @@ take the plain split and writer. So the single call is the reference: the
 same value, or the same failure, for URL-shaped and random text at every
 length 0-300 (across the 32-, 64- and 256-byte edges of the masks), dense
 in delimiters, escapes (%2E that decodes to a dot segment), IP literals
-with zones, ports, userinfo, uppercase and non-ASCII hosts, and rows with
-no byte to change (written as block copies) with every kind of part."""
+with zones, ports, userinfo, uppercase and non-ASCII hosts (their IDNA
+forms of every length up to 80), and rows with no byte to change (written
+as block copies) with every kind of part."""
 import pytest
 
 import pctcodec._pctcodec as ext
@@ -50,6 +51,14 @@ for n in range(200):
     while len(s) < n:
         s += rng.choice(TAILS + ["Ab", "x" * 17, "/seg"])
     rows.append(s)
+# hosts whose IDNA form replaces them, of every length 1-80 (the writer
+# copies a form a word at a time, its last word overlapping), capitals,
+# userinfo, ports
+for k in range(81):
+    label = ("\u00e9" + "Ab" * 40)[:max(k - 7, 1)]
+    rows.append("http://" + label + "/p?q")
+    rows.append("HTTPS://u:P@" + label[::-1] + ".De:443/" + "x" * (k % 9))
+    rows.append("ws://" + "\u4e2d" * (1 + k % 5) + "." + "Q" * k + ":8080#f")
 for k in (1, 2, 4, 8, 16, 31, 32, 33, 63, 64, 65, 127, 128, 255, 256, 257):
     rows.append("http://h.com/" + "a/" * k + "./b")
     rows.append("http://H.COM" + ":" * (k % 3) + "/" + "%2E" * k)

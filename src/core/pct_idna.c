@@ -484,10 +484,14 @@ static const char digits36[BASE + 1] = "abcdefghijklmnopqrstuvwxyz0123456789";
  * divisions then, and at most 11 digits (each divides by 36 - t >= 10). */
 static uint8_t *put_delta(uint8_t *d, uint8_t *end, uint32_t q, uint32_t bias)
 {
-    for (uint32_t k = BASE;; k += BASE) {
-        /* threshold(k, bias): the encoder's bias is small (adapt of a delta
-         * below 2^32 is below 300), so 32-bit arithmetic */
-        uint32_t t = k <= bias ? TMIN : k >= bias + TMAX ? TMAX : k - bias;
+    /* threshold(k, bias) for k = BASE, 2 BASE, ...: k - bias clamped to
+     * [TMIN, TMAX], in signed arithmetic without a branch. A delta has at
+     * most 11 digits (k <= 11 BASE), so a bias past 11 BASE gives TMIN
+     * throughout as 11 BASE does: clamped there (an encoder's is below 300) */
+    int32_t kb = BASE - (int32_t)(bias < 11 * BASE ? bias : 11 * BASE);
+    for (;; kb += BASE) {
+        int32_t tc = kb < TMIN ? TMIN : kb;
+        uint32_t t = (uint32_t)(tc > TMAX ? TMAX : tc);
         if (q < t)
             break;
         if (d == end)
@@ -1141,6 +1145,13 @@ static int fast_to_ascii(const uint8_t *s, size_t n, uint8_t *dst, size_t cap, s
                 /* two bytes, the usual (never overlong: a lead from 0xC2) */
                 more = 1;
                 c = (c & 0x1F) << 6 | (s[i + 1] & 0x3Fu);
+            } else if (c - 0xE0 <= 0xEF - 0xE0 && n - i > 2 && ((s[i + 1] & 0xC0) | (s[i + 2] & 0xC0) << 8) == 0x8080) {
+                /* three bytes (CJK, most scripts of South and Southeast
+                 * Asia, Hangul): the next usual, unrolled */
+                more = 2;
+                c = (c & 0x0F) << 12 | (s[i + 1] & 0x3Fu) << 6 | (s[i + 2] & 0x3Fu);
+                if (c < 0x800 || (c >= 0xD800 && c <= 0xDFFF))
+                    return NOT_PLAIN;
             } else {
                 uint32_t min;
                 if (c >= 0xE0 && c <= 0xEF) {

@@ -926,8 +926,16 @@ static PCT_ALWAYS_INLINE uint8_t *write_clean_authority(const uint8_t *s, const 
     d = copy_block(d, s, at, lower_case);
     d = copy_block(d, s + at, u->host.start - at, 0);
     if (host) { /* (not a row's copy: no word past its end is read) */
-        for (size_t i = 0; i < host_len; i++) /* an IDNA form is lowercase; a caller's may not be */
-            d[i] = (uint8_t)(lower_case && host[i] >= 'A' && host[i] <= 'Z' ? host[i] + 32 : host[i]);
+        /* an IDNA form is lowercase; a caller's may not be. Whole words,
+         * the last one overlapping (d has PCT_URI_WRITE_ROOM to spare) */
+        size_t i = 0;
+        for (; host_len - i >= 8; i += 8)
+            copy_word(d + i, host + i, lower_case);
+        if (i && i < host_len)
+            copy_word(d + host_len - 8, host + host_len - 8, lower_case);
+        else
+            for (; i < host_len; i++)
+                d[i] = (uint8_t)(lower_case && host[i] >= 'A' && host[i] <= 'Z' ? host[i] + 32 : host[i]);
         d += host_len;
     } else {
         d = copy_block(d, s + u->host.start, u->host.len, lower_case);

@@ -312,6 +312,47 @@ static void test_fast_path(void)
     CHECK(ok > rounds / 4); /* many hosts have a form: the two paths met on them */
 }
 
+/* Three-byte UTF-8 sequences, which the one pass decodes unrolled, at the
+ * bounds of their ranges (U+0800, U+D7FF, U+E000, U+FFFD, U+FFFF),
+ * overlong, surrogates, a continuation byte missing, wrong or one too
+ * many, and cut at the host's end: alone, among letters, before "xn--",
+ * in a label of their own or not; the one pass against the long way, and
+ * every sequence that is no UTF-8 has no form. */
+static void test_three_byte_sequences(void)
+{
+    static const struct {
+        const char *bytes;
+        int utf8;
+    } seqs[] = {{"\xE0\xA0\x80", 1}, {"\xED\x9F\xBF", 1}, {"\xEE\x80\x80", 1}, {"\xEF\xBF\xBD", 1},
+                {"\xE4\xB8\xAD", 1}, {"\xEA\xB0\x80", 1}, {"\xE0\xB8\x81", 1}, {"\xEF\xBF\xBF", 1},
+                {"\xE0\x80\x80", 0}, {"\xE0\x9F\xBF", 0}, {"\xED\xA0\x80", 0}, {"\xED\xBF\xBF", 0},
+                {"\xE4\xB8", 0},      {"\xE4", 0},           {"\xE4\x41\xAD", 0}, {"\xE4\xB8\x41", 0},
+                {"\xE4\xC3\xA9", 0}, {"\xE4\xB8\xAD\xAD", 0}, {"\xE4\x80\xC3", 0}};
+    static const char *const before[] = {"", "a", "xn--", "\xC3\xA9", "b.", "A\xE4\xB8\xAD"};
+    static const char *const after[] = {"", "b", ".jp", "\xE4\xB8\xAD.cn", ".", "\xC3\xBC-0"};
+    uint8_t h[64];
+    long ok = 0;
+    for (size_t q = 0; q < sizeof seqs / sizeof *seqs; q++) {
+        for (size_t b = 0; b < sizeof before / sizeof *before; b++) {
+            for (size_t a = 0; a < sizeof after / sizeof *after; a++) {
+                size_t n = 0;
+                memcpy(h, before[b], strlen(before[b]));
+                n += strlen(before[b]);
+                memcpy(h + n, seqs[q].bytes, strlen(seqs[q].bytes));
+                n += strlen(seqs[q].bytes);
+                memcpy(h + n, after[a], strlen(after[a]));
+                n += strlen(after[a]);
+                int has_form = one_host(h, n);
+                CHECK(seqs[q].utf8 || !has_form);
+                ok += has_form;
+            }
+        }
+    }
+    CHECK(ok > 20); /* hosts with a form met, by both paths alike */
+    ASCII("\xE4\xB8\xAD.cn", "xn--fiq.cn");
+    ASCII("a\xE4\xB8\xAD", "xn--a-lq6a");
+}
+
 /* RFC 3492 6.3 as written (one pass per code point value), for labels of
  * lowercase letters the mapping leaves alone. */
 /* The largest delta rfc_punycode has emitted. */
@@ -550,6 +591,7 @@ int main(void)
     test_sizes();
     test_tables();
     test_fast_path();
+    test_three_byte_sequences();
     test_escaped_hosts();
     test_punycode_lengths();
     test_punycode_distinct();
