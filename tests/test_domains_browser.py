@@ -70,6 +70,32 @@ def test_the_browser_refuses(url):
         registered_domain_many([url])
 
 
+# A refused URL's error names the host the parser read, at its position
+# in the text: (url, the host's repr, where it starts).
+REFUSED_HOSTS = [
+    ("https:/a b.com/x", "'a b.com'", 7),
+    ("https:a b.com/x", "'a b.com'", 6),
+    ("https:///a b.com/x", "'a b.com'", 9),
+    ("http:/\n/a b.com/", "'a b.com'", 8),
+    ("http:\\\\a b.com/", "'a b.com'", 7),
+    ("ws:/a b.com/", "'a b.com'", 4),
+    ("  https:%E9//github.com/x", "'%E9'", 8),
+    ("https://a b.com/x", "'a b.com'", 8),
+]
+
+
+@pytest.mark.parametrize("url, host, at", REFUSED_HOSTS)
+def test_a_refused_url_names_the_parsers_host(url, host, at):
+    with pytest.raises(HostError) as single:
+        registered_domain(url)
+    assert str(single.value).startswith("the host %s is no domain name (the URL Standard's parser: " % host)
+    assert single.value.position == at
+    rejects = []
+    assert registered_domain_many([url], on_error="null", rejects=rejects) == [None]
+    assert registered_domain_many(pa.array([url]), on_error="null", rejects=rejects).to_pylist() == [None]
+    assert [(str(r.error), r.error.position) for r in rejects] == [(str(single.value), at)] * 2
+
+
 @pytest.mark.parametrize("value, expected", [
     ("example.com\\x", "example.com"),        # a bare host: the finder's reading
     ("foo://a.example.com/", "example.com"),  # a scheme that is not special

@@ -257,6 +257,23 @@ int pct_authority_find(const uint8_t *src, size_t n, unsigned flags, pct_authori
         special = slashes && scheme && scheme_special(src + i, scheme);
     }
     size_t j = scheme ? i + scheme + 1 : i;
+    /* a special scheme but file: its authority starts after every '/' and
+     * '\' that follows the ':', however many (the URL Standard's special
+     * authority ignore slashes state: "http:/h", "http:h", "http:///h"),
+     * tabs and newlines among them (the parser drops them) */
+    int web_special = (flags & PCT_AUTH_WEB) && scheme && scheme_special(src + i, scheme)
+                      && !(scheme == 4 && (src[i] | 0x20) == 'f'); /* (file: the only one of 4 letters but http) */
+    if (web_special) {
+        size_t k = j;
+        while (k < end && (src[k] == '/' || src[k] == '\\' || src[k] == '\t' || src[k] == '\n' || src[k] == '\r'))
+            k++;
+        scan_authority(src, k, end, scan | PCT_AUTH_BACKSLASH, a);
+        /* "scheme://" then the authority, as RFC 3986 reads it too: the
+         * finder's host may be the parser's (the domain functions' fast
+         * reading); any other spelling is the parser's */
+        a->special = (unsigned char)(slashes && k == j + 2);
+        return 1;
+    }
     if ((flags & PCT_AUTH_WEB) && !scheme) {
         /* a reference resolved against a web page: two or more of '/' and
          * '\' start its authority, which starts after the last of them

@@ -70,7 +70,10 @@ void pct_authority_parts(const uint8_t *s, size_t start, size_t host, size_t col
  * controls and spaces are ignored (as the URL Standard's parser does); a
  * "scheme://" prefix, or with no scheme two or more of '/' and '\' ("//",
  * "/\\", "///": a reference resolved against a web page), start the
- * authority, and any other text is an authority itself (a bare host,
+ * authority; after a special scheme but file the authority starts past
+ * every '/' and '\' after the ':' ("http:h", "http:/h", "http:///h" name
+ * the host h, as the parser reads them; `special` is 1 only for "scheme://"
+ * and no more slashes); any other text is an authority itself (a bare host,
  * "host:port", "user@host"). '\' ends
  * the authority as '/' does unless the text starts with the "scheme://"
  * of a scheme that is not special: as a browser reads the special schemes,
