@@ -6,6 +6,7 @@
 #include "pct_authority.h"
 #include "pct_portable.h"
 #include "pct_uri.h"
+#include "pct_url.h"
 
 #if defined(PCT_X86_64)
 #include <emmintrin.h>
@@ -247,12 +248,23 @@ static size_t web_scheme(const uint8_t *url, size_t n)
     return special ? k : 0;
 }
 
+/* 1 when s[0..n) holds a byte >= 0x80. */
+static int has_high(const uint8_t *s, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (s[i] >= 0x80)
+            return 1;
+    return 0;
+}
+
 /* 1 when h[0..n) is a plain host the parser keeps as it is: lowercase
  * letters, digits, '-' and '.', no empty label (one trailing dot apart),
- * a last label that does not start with a digit (no IPv4 form); *xn: a
- * label starts with "xn--". */
+ * a last label that does not start with a digit (no IPv4 form); 2 when it
+ * is an IPv4 address as the parser writes it (pct_url_ipv4_written);
+ * *xn: a label starts with "xn--". */
 static int plain_host(const uint8_t *h, size_t n, int *xn)
 {
+    size_t whole = n;
     size_t label = 0; /* where the label being read starts */
     unsigned dash = 0;
     for (size_t i = 0; i < n; i++) {
@@ -271,9 +283,11 @@ static int plain_host(const uint8_t *h, size_t n, int *xn)
         for (label = n; label && h[label - 1] != '.'; label--) {
         }
     }
-    if (label == n || (h[label] >= '0' && h[label] <= '9'))
-        return 0;
     *xn = 0;
+    if (label < n && h[label] >= '0' && h[label] <= '9')
+        return pct_url_ipv4_written(h, whole) ? 2 : 0;
+    if (label == n)
+        return 0;
     if (dash)
         for (size_t i = 0; i + 4 <= n; i++)
             if ((i == 0 || h[i - 1] == '.') && memcmp(h + i, "xn--", 4) == 0)
@@ -289,15 +303,16 @@ static int host_alike_parts(const uint8_t *src, size_t n, const uint8_t *url, si
     pct_authority a, s;
     pct_authority_scan(url, k + 3, len, 0, &a);
     *userinfo = a.has_userinfo;
-    int xn;
-    if (a.ip_literal || a.escaped || !plain_host(url + a.host, a.host_end - a.host, &xn)
-        || (a.has_port && !pct_port_ok(url + a.host_end + 1, a.end - a.host_end - 1)))
+    int xn, plain = a.ip_literal || a.escaped ? 0 : plain_host(url + a.host, a.host_end - a.host, &xn);
+    if (!plain || (a.has_port && !pct_port_ok(url + a.host_end + 1, a.end - a.host_end - 1)))
         return 0;
     /* src's own authority (its scheme as long, its "://" too): an escape
      * in its port is one normalize decodes and the parser refuses */
     pct_authority_scan(src, k + 3, n, PCT_AUTH_BACKSLASH, &s);
     if (s.ip_literal || (s.escaped && s.has_port && memchr(src + s.host_end + 1, '%', s.end - s.host_end - 1)))
         return 0;
+    if (plain == 2) /* an IPv4 address: src's host spelled so, in ASCII */
+        return !s.escaped && !has_high(src + s.host, s.host_end - s.host) && !pct_uri_needs_strip(src, n);
     /* an xn-- label the parser checks, unless it is the form of a host
      * that needs IDNA (the parser's domain to ASCII is that form) */
     return !xn || pct_host_needs_idna(src + s.host, s.host_end - s.host, 1);
@@ -408,8 +423,11 @@ static int host_alike_masks(const uint8_t *src, size_t n, const uint8_t *url, si
     for (uint64_t t = d; t; t &= t - 1)
         last = pct_ctz64(t) + 1;
     const uint8_t *host = url + from + h;
-    if (host[last] >= '0' && host[last] <= '9')
-        return 0; /* maybe a number: an IPv4 form */
+    /* a last label that starts with a digit: an IPv4 form, kept when the
+     * parser writes it so (src's host then ASCII, checked below) */
+    int ipv4 = host[last] >= '0' && host[last] <= '9';
+    if (ipv4 && !pct_url_ipv4_written(host, he - h))
+        return 0;
     int xn = 0;
     if (m.dash & in) { /* a label that starts with "xn--" */
         xn = hn >= 4 && memcmp(host, "xn--", 4) == 0;
@@ -429,6 +447,8 @@ static int host_alike_masks(const uint8_t *src, size_t n, const uint8_t *url, si
     uint64_t after = ((1ull << e) - 1) & ~((1ull << h) - 1);
     if (m.percent & after)
         return 0;
+    if (ipv4) /* (no tab or newline: the parser's reading is the row's) */
+        return (m.high & after) == 0 && !pct_uri_needs_strip(src, n);
     return !xn || (m.high & after) != 0;
 }
 #endif
