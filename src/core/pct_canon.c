@@ -322,7 +322,7 @@ static int host_alike_parts(const uint8_t *src, size_t n, const uint8_t *url, si
     *userinfo = a.has_userinfo;
     const uint8_t *host = url + a.host;
     size_t hn = a.host_end - a.host;
-    int xn, plain = a.ip_literal || a.escaped ? 0 : plain_host(host, hn, &xn);
+    int xn = 0, plain = a.ip_literal || a.escaped ? 0 : plain_host(host, hn, &xn);
     if (!plain || (a.has_port && !pct_port_ok(url + a.host_end + 1, a.end - a.host_end - 1)))
         return 0;
     /* src's own authority (its scheme as long, its "://" too): an escape
