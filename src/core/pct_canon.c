@@ -5,7 +5,9 @@
 #include "pct_canon.h"
 #include "pct_authority.h"
 #include "pct_portable.h"
+#include "pct_idna.h"
 #include "pct_uri.h"
+#include "pct_url.h"
 
 #if defined(PCT_X86_64)
 #include <emmintrin.h>
@@ -247,22 +249,37 @@ static size_t web_scheme(const uint8_t *url, size_t n)
     return special ? k : 0;
 }
 
+/* 1 when s[0..n) holds a byte >= 0x80. */
+static int has_high(const uint8_t *s, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (s[i] >= 0x80)
+            return 1;
+    return 0;
+}
+
 /* 1 when h[0..n) is a plain host the parser keeps as it is: lowercase
  * letters, digits, '-' and '.', no empty label (one trailing dot apart),
- * a last label that does not start with a digit (no IPv4 form); *xn: a
- * label starts with "xn--". */
+ * a last label that does not start with a digit (no IPv4 form); 2 when it
+ * is an IPv4 address as the parser writes it (pct_url_ipv4_written); 3
+ * when it is not plain but the parser may keep it as it is: lowercase
+ * bytes a domain may hold (PCT_HB_HOST) or empty labels, its last label
+ * not starting with a digit (its domain to ASCII decides); *xn: a label
+ * starts with "xn--". */
 static int plain_host(const uint8_t *h, size_t n, int *xn)
 {
+    size_t whole = n;
     size_t label = 0; /* where the label being read starts */
-    unsigned dash = 0;
+    unsigned dash = 0, all = PCT_HB_PLAIN;
+    int empty = 0;
     for (size_t i = 0; i < n; i++) {
         unsigned c = pct_host_bytes[h[i]];
-        if ((c & (PCT_HB_PLAIN | PCT_HB_UPPER)) != PCT_HB_PLAIN)
+        if ((c & (PCT_HB_HOST | PCT_HB_UPPER)) != PCT_HB_HOST)
             return 0; /* (a capital: not the normalized row's) */
+        all &= c;
         dash |= c & PCT_HB_DASH;
         if (h[i] == '.') {
-            if (i == label)
-                return 0; /* an empty label */
+            empty |= i == label;
             label = i + 1;
         }
     }
@@ -271,14 +288,28 @@ static int plain_host(const uint8_t *h, size_t n, int *xn)
         for (label = n; label && h[label - 1] != '.'; label--) {
         }
     }
-    if (label == n || (h[label] >= '0' && h[label] <= '9'))
-        return 0;
     *xn = 0;
+    if (label < n && h[label] >= '0' && h[label] <= '9')
+        return pct_url_ipv4_written(h, whole) ? 2 : 0;
+    if (!whole)
+        return 0;
+    if (label == n || !all || empty)
+        return 3; /* (an empty last label: no number, as the parser reads it) */
     if (dash)
         for (size_t i = 0; i + 4 <= n; i++)
             if ((i == 0 || h[i - 1] == '.') && memcmp(h + i, "xn--", 4) == 0)
                 *xn = 1;
     return 1;
+}
+
+/* 1 when the parser's domain to ASCII of the ASCII host h[0..n) (no
+ * escape) is host[0..hn): the parser's host is then the row's. */
+static int parser_keeps(const uint8_t *h, size_t n, const uint8_t *host, size_t hn)
+{
+    uint8_t form[256];
+    size_t len;
+    return pct_idna_to_ascii(h, n, form, sizeof form, &len) == PCT_OK && len == hn
+           && memcmp(form, host, hn) == 0;
 }
 
 /* pct_canon_host_alike a part at a time (the reference, and rows the
@@ -289,9 +320,10 @@ static int host_alike_parts(const uint8_t *src, size_t n, const uint8_t *url, si
     pct_authority a, s;
     pct_authority_scan(url, k + 3, len, 0, &a);
     *userinfo = a.has_userinfo;
-    int xn;
-    if (a.ip_literal || a.escaped || !plain_host(url + a.host, a.host_end - a.host, &xn)
-        || (a.has_port && !pct_port_ok(url + a.host_end + 1, a.end - a.host_end - 1)))
+    const uint8_t *host = url + a.host;
+    size_t hn = a.host_end - a.host;
+    int xn = 0, plain = a.ip_literal || a.escaped ? 0 : plain_host(host, hn, &xn);
+    if (!plain || (a.has_port && !pct_port_ok(url + a.host_end + 1, a.end - a.host_end - 1)))
         return 0;
     /* src's own authority (its scheme as long, its "://" too): an escape
      * in its port is one normalize decodes and the parser refuses */
@@ -300,7 +332,17 @@ static int host_alike_parts(const uint8_t *src, size_t n, const uint8_t *url, si
         return 0;
     /* an xn-- label the parser checks, unless it is the form of a host
      * that needs IDNA (the parser's domain to ASCII is that form) */
-    return !xn || pct_host_needs_idna(src + s.host, s.host_end - s.host, 1);
+    if (plain == 1 && (!xn || pct_host_needs_idna(src + s.host, s.host_end - s.host, 1)))
+        return 1;
+    /* an IPv4 address as the parser writes it, a host the parser may keep
+     * as it is, or an ASCII xn-- label: alike when src's host is ASCII
+     * with no escape, src has no tab or newline (which the parser removes
+     * and normalize keeps without strip_whitespace), and the parser's host
+     * is the row's */
+    const uint8_t *from = src + s.host;
+    size_t fn = s.host_end - s.host;
+    return !s.escaped && !has_high(from, fn) && !pct_uri_needs_strip(src, n)
+           && (plain == 2 || parser_keeps(from, fn, host, hn));
 }
 
 #if defined(PCT_X86_64)
@@ -394,8 +436,10 @@ static int host_alike_masks(const uint8_t *src, size_t n, const uint8_t *url, si
     uint64_t before = (1ull << e) - 1, colon = m.colon & before & ~((1ull << h) - 1);
     unsigned he = colon ? pct_ctz64(colon) : e, hn = he - h;
     uint64_t in = ((1ull << hn) - 1) << h; /* the host's bits */
-    if (!hn || (m.plain & in) != in)
+    if (!hn)
         return 0;
+    if ((m.plain & in) != in)
+        return -1; /* maybe a host the parser keeps: the parts' reading */
     uint64_t d = (m.dot & in) >> h;
     if ((d >> (hn - 1)) & 1u) { /* one trailing dot */
         if (!--hn)
@@ -403,13 +447,16 @@ static int host_alike_masks(const uint8_t *src, size_t n, const uint8_t *url, si
         d &= ~(1ull << hn);
     }
     if ((d & 1u) || (d & (d << 1)) || ((d >> (hn - 1)) & 1u))
-        return 0; /* an empty label */
+        return -1; /* an empty label: the parts' reading */
     unsigned last = 0;
     for (uint64_t t = d; t; t &= t - 1)
         last = pct_ctz64(t) + 1;
     const uint8_t *host = url + from + h;
-    if (host[last] >= '0' && host[last] <= '9')
-        return 0; /* maybe a number: an IPv4 form */
+    /* a last label that starts with a digit: an IPv4 form, kept when the
+     * parser writes it so (src's host then ASCII, checked below) */
+    int ipv4 = host[last] >= '0' && host[last] <= '9';
+    if (ipv4 && !pct_url_ipv4_written(host, he - h))
+        return 0;
     int xn = 0;
     if (m.dash & in) { /* a label that starts with "xn--" */
         xn = hn >= 4 && memcmp(host, "xn--", 4) == 0;
@@ -429,7 +476,9 @@ static int host_alike_masks(const uint8_t *src, size_t n, const uint8_t *url, si
     uint64_t after = ((1ull << e) - 1) & ~((1ull << h) - 1);
     if (m.percent & after)
         return 0;
-    return !xn || (m.high & after) != 0;
+    if (ipv4) /* (no tab or newline: the parser's reading is the row's) */
+        return (m.high & after) == 0 && !pct_uri_needs_strip(src, n);
+    return !xn || (m.high & after) != 0 ? 1 : -1; /* (an ASCII xn-- label: the parts') */
 }
 #endif
 

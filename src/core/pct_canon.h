@@ -69,7 +69,15 @@ int pct_canon_host_escapes(const uint8_t *s, size_t n);
  * (none escaped in src), and xn-- labels only as the IDNA form of src's
  * host. Then canonicalize's checks of the host (pct_domain_parser_row_form,
  * pct_canon_host_escapes, pct_domain_number_host) all give 0, known off
- * the row it walks anyway. 0: not known so. *userinfo: 0 when url's
+ * the row it walks anyway. Or, src's host in ASCII with no escape and no
+ * tab or newline in src (which the parser removes, and normalize keeps
+ * without strip_whitespace), an IPv4 address written as the parser writes
+ * it (pct_url_ipv4_written) or a host of bytes a domain may hold whose
+ * domain to ASCII (pct_idna_to_ascii) is itself (empty labels, '_', the
+ * sub-delims, ASCII xn-- labels; its last label not starting with a
+ * digit): the parser's host is then the row's, and its reading of the
+ * row the row. 0: not
+ * known so. *userinfo: 0 when url's
  * authority is known to hold no userinfo (no '@'), else 1. */
 int pct_canon_host_alike(const uint8_t *src, size_t n, const uint8_t *url, size_t len, int *userinfo);
 size_t pct_canon_host_unescape(uint8_t *s, size_t n);

@@ -284,6 +284,28 @@ static int ipv4_parse(const uint8_t *s, size_t n, uint32_t *addr)
     return 1;
 }
 
+int pct_url_ipv4_written(const uint8_t *s, size_t n)
+{
+    /* the parser's own reading, then its writing compared: a dotted quad
+     * of decimals up to 255 without a leading zero, nothing else */
+    uint32_t v;
+    if (n < 7 || n > 15 || !ends_in_number(s, n) || !ipv4_parse(s, n, &v))
+        return 0;
+    uint8_t w[16];
+    size_t len = 0;
+    for (int k = 3; k >= 0; k--) {
+        unsigned b = (v >> (8 * k)) & 255u;
+        if (b >= 100)
+            w[len++] = (uint8_t)('0' + b / 100);
+        if (b >= 10)
+            w[len++] = (uint8_t)('0' + b / 10 % 10);
+        w[len++] = (uint8_t)('0' + b % 10);
+        if (k)
+            w[len++] = '.';
+    }
+    return len == n && memcmp(w, s, n) == 0;
+}
+
 /* The IPv6 parser on s[0..n) (within the brackets). */
 static int ipv6_parse(const uint8_t *s, size_t n, uint16_t addr[8])
 {

@@ -99,6 +99,11 @@ pct_status pct_url_parse(pct_url *u, const uint8_t *src, size_t n, const pct_url
  * Known without parsing (a failed row's reason). */
 pct_status pct_url_refused_host(const uint8_t *host, size_t n, size_t at, size_t *error_pos);
 
+/* 1 when the ASCII host s[0..n) is an IPv4 address written as the parser
+ * writes it (its host is then s itself: "127.0.0.1", not "127.1",
+ * "0x7f.0.0.1", "127.0.0.01" or "127.0.0.1."), else 0. */
+int pct_url_ipv4_written(const uint8_t *s, size_t n);
+
 /* The getter's value: a slice of u->href. */
 void pct_url_component(const pct_url *u, pct_url_part part, const uint8_t **p, size_t *n);
 

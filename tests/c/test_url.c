@@ -259,6 +259,28 @@ static void test_refused_host(void)
     }
 }
 
+/* pct_url_ipv4_written: 1 exactly when a parse of "http://" + host keeps
+ * the host as it is written and reads it as an IPv4 address. */
+static void test_ipv4_written(void)
+{
+    static const char *hosts[] = {"127.0.0.1", "0.0.0.0", "255.255.255.255", "10.20.30.40",
+                                  "1.2.3.4", "127.1", "127.0.0.01", "0x7f.0.0.1", "127.0.0.1.",
+                                  "1.2.3.256", "1.2.3.4.5", "01.2.3.4", "1.2.3", "a.1.2.3",
+                                  "1.2.3.4a", "1..2.3", "4294967295", "256.0.0.1", "1.2.3.0x4",
+                                  "999.999.999.999", "1.2.3.-4", ""};
+    for (size_t k = 0; k < sizeof hosts / sizeof *hosts; k++) {
+        char in[64] = "http://";
+        strcat(in, hosts[k]);
+        strcat(in, "/");
+        size_t n = strlen(hosts[k]);
+        pct_status rc = pct_url_parse(&u, (const uint8_t *)in, strlen(in), NULL, SIZE_MAX);
+        int kept = rc == PCT_OK && u.host_kind == PCT_URL_HOST_IPV4 && u.host_end - u.host_start == n
+                   && memcmp(u.href + u.host_start, hosts[k], n) == 0;
+        CHECK(pct_url_ipv4_written((const uint8_t *)hosts[k], n) == kept);
+        CHECK(kept == (k < 5)); /* (the list: the written forms first) */
+    }
+}
+
 int main(void)
 {
     pct_url_init(&u);
@@ -274,6 +296,7 @@ int main(void)
     test_failures();
     test_limits();
     test_refused_host();
+    test_ipv4_written();
     pct_url_free(&u);
     pct_url_free(&b);
     pct_url_free(&w);
