@@ -304,11 +304,13 @@ def test_install_from_many_threads(rounds):
 def _cpython_suites():
     """CPython's tests of urllib.parse's quoting, from the test package the
     interpreter ships: test_urllib's quoting, unquoting, urlencode and
-    pathname tests, and all of test_urlparse (its parse_qs/parse_qsl tests
-    run urllib.parse's unquote, so pctcodec's once it is in place)."""
+    pathname tests, all of test_urlparse (its parse_qs/parse_qsl tests
+    run urllib.parse's unquote, so pctcodec's once it is in place), and
+    test_urllib2's trivial tests (urllib's modules' names)."""
     try:
         test_urllib = importlib.import_module("test.test_urllib")
         test_urlparse = importlib.import_module("test.test_urlparse")
+        test_urllib2 = importlib.import_module("test.test_urllib2")
     except ImportError as e:  # some distributions ship Python without its tests
         pytest.skip("this interpreter has no test package (%s)" % e)
     loader = unittest.TestLoader()
@@ -316,16 +318,20 @@ def _cpython_suites():
     for name in ("QuotingTests", "UnquotingTests", "urlencode_Tests", "Pathname_Tests"):
         suite.addTests(loader.loadTestsFromTestCase(getattr(test_urllib, name)))
     suite.addTests(loader.loadTestsFromModule(test_urlparse))
+    if hasattr(test_urllib2, "TrivialTests"):
+        suite.addTests(loader.loadTestsFromTestCase(test_urllib2.TrivialTests))
     return suite
 
 
-# Two of them look at the functions rather than call them, and no function
-# written in C can pass: test_default_safe reads quote.__defaults__ (a
-# Python function's attribute), test_all wants every public function of
+# Three of them look at the functions rather than call them, and no
+# function written in C can pass (docs/compatibility.md names them):
+# test_default_safe reads quote.__defaults__ (a Python function's
+# attribute), test_all and test___all__ want every public function of
 # urllib.parse to have __module__ == 'urllib.parse'.
 INTROSPECTION = {
     "test.test_urllib.QuotingTests.test_default_safe",
     "test.test_urlparse.UrlParseTestCase.test_all",
+    "test.test_urllib2.TrivialTests.test___all__",
 }
 
 
