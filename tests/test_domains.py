@@ -311,11 +311,17 @@ def _every_rule(listed, model, step):
         for labels, _, _ in rules[::step]:
             rule = ".".join(x if x != "*" else "w" for x in reversed(labels))
             hosts += [rule, "x." + rule, "y.x." + rule]
+    # each host alone and in a URL (the URL's one-pass row has its own
+    # inline lookup, registered_domain_many's usual call)
+    urls = ["http://%s/" % host for host in hosts]
     for private in (False, True):
         got = domain_parts_many(hosts, private=private, suffix_list=listed)
         for host, parts in zip(hosts, got):
             assert tuple(parts) == model.parts(host, private), (host, private)
-    _psl_reference.COUNTS["model"] += 2 * len(hosts)
+        got = registered_domain_many(urls, private=private, suffix_list=listed)
+        for host, registered in zip(hosts, got):
+            assert registered == model.parts(host, private)[1], (host, private)
+    _psl_reference.COUNTS["model"] += 4 * len(hosts)
 
 
 @needs_psl
